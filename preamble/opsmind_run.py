@@ -1,0 +1,76 @@
+"""Entry point: run one program with the preamble.
+
+    python3 -I opsmind_run.py --data FILE --workdir DIR --script FILE [--name NAME]
+
+Exit status: 0 the program finished; 1 it raised (traceback on stderr);
+65 the data could not be read (one line on stderr starting "opsmind-data-error: ").
+render_spec.json is written in every case but 65.
+"""
+import argparse
+import linecache
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import opsmind_data  # noqa: E402
+import opsmind_preamble  # noqa: E402
+
+DATA_ERROR_EXIT = 65
+
+
+def source_info(path, df, info):
+    return {"path": path, "name": os.path.basename(path), "format": info["format"], "encoding": info["encoding"],
+            "delimiter": info["delimiter"], "rows": int(df.shape[0]), "columns": int(df.shape[1]),
+            "size_bytes": os.path.getsize(path)}
+
+
+def load(path):
+    """(df, info, warnings), or exit 65 with a one-line reason."""
+    try:
+        return opsmind_data.read_dataset(path)
+    except opsmind_data.DataLoadError as error:
+        print(f"opsmind-data-error: {error}", file=sys.stderr)
+        sys.exit(DATA_ERROR_EXIT)
+
+
+def run_program(code, name, namespace, recorder):
+    """Execute the program; record and print the error if it raises. Returns the exit status."""
+    linecache.cache[name] = (len(code), None, code.splitlines(True), name)  # source lines in tracebacks
+    try:
+        exec(compile(code, name, "exec"), namespace)
+    except SystemExit as stop:
+        if stop.code not in (None, 0):
+            recorder.record_error(stop, name)
+            return stop.code if isinstance(stop.code, int) else 1
+    except BaseException as error:  # noqa: BLE001 - the program's error is data, reported in the spec
+        recorder.record_error(error, name)
+        tb = opsmind_preamble.user_traceback(error, name)
+        traceback.print_exception(type(error), error, tb, file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--script", required=True)
+    parser.add_argument("--name", default=None)
+    args = parser.parse_args(argv)
+    df, info, warnings = load(args.data)
+    recorder = opsmind_preamble.Recorder(args.workdir, source_info(args.data, df, info), warnings)
+    opsmind_preamble.install_atexit(recorder)
+    with open(args.script, encoding="utf-8") as handle:
+        code = handle.read()
+    namespace = opsmind_preamble.make_namespace(recorder, df, args.data, info)
+    os.chdir(args.workdir)
+    status = run_program(code, args.name or os.path.basename(args.script), namespace, recorder)
+    sys.stdout.flush()
+    recorder.finish()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""Preparation for kinds that summarise all rows exactly: histogram, box, heatmap."""
+import numpy as np
+import pandas as pd
+
+from opsmind_charts import CAPS, Prepared, _agg, _aggregate, as_list, numeric_columns
+
+GROUP_LIMIT = 8
+
+
+def _finite(series):
+    values = pd.to_numeric(series, errors="coerce").astype(float)
+    return values[np.isfinite(values)]
+
+
+def _top_groups(frame, column, n):
+    return list(frame[column].value_counts(dropna=False).index[:n])
+
+
+def prepare_histogram(data, params):
+    inferred, p = [], dict(params)
+    if p.get("x") is None:
+        numeric = numeric_columns(data)
+        if not numeric:
+            raise ValueError("histogram needs a numeric column and the data has none")
+        p["x"] = numeric[0]
+        inferred.append("x")
+    values = _finite(data[p["x"]])
+    if values.empty:
+        raise ValueError(f'column "{p["x"]}" has no finite numbers to bin')
+    bins = int(p.get("bins") or 0)
+    edges = np.histogram_bin_edges(values, bins=bins or "auto")
+    if not bins and len(edges) - 1 > CAPS["histogram"]:
+        edges = np.histogram_bin_edges(values, bins=CAPS["histogram"])
+    rows, color = [], p.get("color")
+    groups = _top_groups(data, color, GROUP_LIMIT) if color else [None]
+    for group in groups:
+        subset = values if group is None else _finite(data.loc[data[color] == group, p["x"]]) if pd.notna(group) else _finite(data.loc[data[color].isna(), p["x"]])
+        counts, _ = np.histogram(subset, bins=edges)
+        for i, count in enumerate(counts):
+            row = {"bin_start": float(edges[i]), "bin_end": float(edges[i + 1]), "count": int(count)}
+            if color:
+                row["group"] = "(missing)" if pd.isna(group) else str(group)
+            rows.append(row)
+    return Prepared(pd.DataFrame(rows), p, inferred, ["binned"], False, len(edges) - 1)
+
+
+def _box_stats(values):
+    q1, median, q3 = np.percentile(values, [25, 50, 75])
+    iqr = q3 - q1
+    inside = values[(values >= q1 - 1.5 * iqr) & (values <= q3 + 1.5 * iqr)]
+    return {"q1": q1, "median": median, "q3": q3, "lowerfence": inside.min(), "upperfence": inside.max(), "mean": values.mean(), "n": int(len(values))}
+
+
+def prepare_box(data, params):
+    inferred, p = [], dict(params)
+    if p.get("y") is None:
+        ys = numeric_columns(data, exclude=[p.get("x")])[:10]
+        if not ys:
+            raise ValueError("box needs a numeric column and the data has none")
+        p["y"] = ys[0] if len(ys) == 1 else ys
+        inferred.append("y")
+    x, rows = p.get("x"), []
+    cap = int(p.get("top_n") or CAPS["box"])
+    groups = _top_groups(data, x, cap) if x else [None]
+    for y in as_list(p["y"]):
+        for group in groups:
+            subset = data[y] if group is None else data.loc[data[x] == group, y] if pd.notna(group) else data.loc[data[x].isna(), y]
+            values = _finite(subset)
+            if values.empty:
+                continue
+            label = y if group is None else ("(missing)" if pd.isna(group) else str(group))
+            rows.append({"series": y, "group": label, **_box_stats(values.to_numpy())})
+    if not rows:
+        raise ValueError("no finite numbers to summarise")
+    reductions = ["summarized"] + (["top_n"] if x and data[x].nunique(dropna=False) > cap else [])
+    return Prepared(pd.DataFrame(rows), p, inferred, reductions, False, cap)
+
+
+def _cap_categories(frame, column, n):
+    totals = frame.groupby(column, sort=False)["z"].apply(lambda s: s.abs().sum()).sort_values(ascending=False)
+    return frame[frame[column].isin(totals.index[:n])], len(totals) > n
+
+
+def prepare_heatmap(data, params):
+    p = dict(params)
+    cap, reductions = CAPS["heatmap"], []
+    if p.get("x") is None and p.get("y") is None and p.get("z") is None:
+        matrix = data.set_index(data.columns[0]) if not numeric_columns(data[[data.columns[0]]]) else data
+        matrix = matrix[numeric_columns(matrix)]
+        long = matrix.iloc[:cap, :cap].rename_axis(index="y", columns="x").stack(dropna=False).rename("z").reset_index()
+        frame = long[["x", "y", "z"]].astype({"x": str, "y": str})
+        if matrix.shape[0] > cap or matrix.shape[1] > cap:
+            reductions.append("top_n")
+        return Prepared(frame, p, [], reductions, False, cap)
+    if p.get("x") is None or p.get("y") is None or p.get("z") is None:
+        return Prepared(None, p)  # the validator explains: all of x, y, z or none
+    frame = _aggregate(data[[p["x"], p["y"], p["z"]]], [p["x"], p["y"]], [p["z"]], _agg(p))
+    frame.columns = ["x", "y", "z"]
+    reductions.append("aggregated")
+    for column in ("x", "y"):
+        frame, capped = _cap_categories(frame, column, cap)
+        if capped:
+            reductions.append("top_n")
+    return Prepared(frame, p, [], reductions, False, cap)

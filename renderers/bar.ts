@@ -1,0 +1,52 @@
+/** Bar chart: one bar per category; several `y` columns or a `color` column make grouped or stacked bars. */
+import { z } from 'zod';
+import { baseLayout } from './layout.js';
+import { asList, baseParams, column, columnList } from './params.js';
+import { columnValues, groupRows, pick, sortedRows } from './frame.js';
+import { defineRenderer } from './types.js';
+
+const schema = baseParams.extend({
+  x: column('any'),
+  y: columnList('numeric').optional(),
+  orientation: z.enum(['v', 'h']).optional(),
+  barmode: z.enum(['group', 'stack', 'relative']).optional(),
+});
+
+/** Renders categories against values; the preamble has already aggregated and capped the categories. */
+export const bar = defineRenderer({
+  kind: 'bar',
+  summary: 'bar(x=category column, y=numeric column(s), color=series column, orientation="v"|"h", barmode, sort, top_n, agg); y omitted counts rows',
+  schema,
+  build(frame, params) {
+    const ys = asList(params.y);
+    const xs = columnValues(frame, params.x);
+    const horizontal = params.orientation === 'h';
+    const order = sortedRows(columnValues(frame, ys[0] ?? params.x), params.sort);
+    const traces: Record<string, unknown>[] = [];
+    for (const y of ys) {
+      const values = columnValues(frame, y);
+      for (const [group, rows] of groupRows(frame, params.color)) {
+        const ordered = order.filter((i) => rows.includes(i));
+        const cat = pick(xs, ordered);
+        const val = pick(values, ordered);
+        const name = [ys.length > 1 ? y : '', group].filter(Boolean).join(' · ');
+        traces.push({
+          type: 'bar',
+          name: name || y,
+          x: horizontal ? val : cat,
+          y: horizontal ? cat : val,
+          orientation: horizontal ? 'h' : 'v',
+        });
+      }
+    }
+    const layout = baseLayout(params, {
+      x: horizontal ? ys.join(', ') : params.x,
+      y: horizontal ? params.x : ys.join(', '),
+      showLegend: traces.length > 1,
+    });
+    layout.barmode = params.barmode ?? 'group';
+    const catAxis = horizontal ? 'yaxis' : 'xaxis';
+    layout[catAxis] = { ...(layout[catAxis] as object), type: 'category', ...(horizontal ? { autorange: 'reversed' } : {}) };
+    return { type: 'plotly', figure: { data: traces, layout } };
+  },
+});

@@ -1,0 +1,48 @@
+/** Read helpers over the preamble's row-major frames, shared by renderers. */
+import type { Frame } from '../src/spec/schema.js';
+
+/** The values of one column; throws if the frame has no such column (validation should have caught it). */
+export function columnValues(frame: Frame, name: string): unknown[] {
+  const index = frame.columns.indexOf(name);
+  if (index < 0) throw new Error(`frame has no column "${name}" (has: ${frame.columns.join(', ')})`);
+  return frame.data.map((row) => row[index] ?? null);
+}
+
+/** A cell as a label: missing values say so, objects become JSON. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '(missing)';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value.toString();
+  return JSON.stringify(value) ?? '';
+}
+
+/** Row indexes grouped by the value of a column, in first-seen order. */
+export function groupRows(frame: Frame, name: string | undefined): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  if (name === undefined) {
+    groups.set('', frame.data.map((_, i) => i));
+    return groups;
+  }
+  const values = columnValues(frame, name);
+  values.forEach((value, i) => {
+    const key = cellText(value);
+    const rows = groups.get(key);
+    if (rows) rows.push(i);
+    else groups.set(key, [i]);
+  });
+  return groups;
+}
+
+/** Picks the given rows of a column. */
+export function pick(values: readonly unknown[], rows: readonly number[]): unknown[] {
+  return rows.map((i) => values[i] ?? null);
+}
+
+/** Row order for sorting by a numeric column; `none`/undefined keeps frame order. */
+export function sortedRows(values: readonly unknown[], sort: 'ascending' | 'descending' | 'none' | undefined): number[] {
+  const rows = values.map((_, i) => i);
+  if (sort === undefined || sort === 'none') return rows;
+  const sign = sort === 'ascending' ? 1 : -1;
+  const num = (v: unknown) => (typeof v === 'number' ? v : Number.NEGATIVE_INFINITY);
+  return rows.sort((a, b) => sign * (num(values[a]) - num(values[b])));
+}

@@ -1,0 +1,53 @@
+/** Line chart: one line per `y` column and per `color` group, x in order (dates become a time axis). */
+import { z } from 'zod';
+import { baseLayout } from './layout.js';
+import { asList, baseParams, column, columnList } from './params.js';
+import { columnValues, groupRows, pick } from './frame.js';
+import type { Frame } from '../src/spec/schema.js';
+import type { PlotlyFigure } from './types.js';
+import { defineRenderer } from './types.js';
+
+const schema = baseParams.extend({
+  x: column('any'),
+  y: columnList('numeric'),
+  markers: z.boolean().optional(),
+});
+
+/** Parameters shared by line and area charts. */
+export type LineParams = z.infer<typeof schema>;
+
+/** Builds line-like traces; `fill` turns them into stacked areas. */
+export function lineFigure(frame: Frame, params: LineParams, fill: boolean): PlotlyFigure {
+  const ys = asList(params.y);
+  const xs = columnValues(frame, params.x);
+  const traces: Record<string, unknown>[] = [];
+  for (const y of ys) {
+    const values = columnValues(frame, y);
+    for (const [group, rows] of groupRows(frame, params.color)) {
+      const name = [ys.length > 1 ? y : '', group].filter(Boolean).join(' · ');
+      traces.push({
+        type: 'scatter',
+        mode: params.markers ? 'lines+markers' : 'lines',
+        name: name || y,
+        x: pick(xs, rows),
+        y: pick(values, rows),
+        connectgaps: false,
+        ...(fill ? { stackgroup: 'one' } : {}),
+      });
+    }
+  }
+  const layout = baseLayout(params, { x: params.x, y: ys.join(', '), showLegend: traces.length > 1 });
+  layout.hovermode = 'x unified';
+  return { data: traces, layout };
+}
+
+/** Renders values over an ordered x; the preamble has sorted, aggregated and downsampled the rows. */
+export const line = defineRenderer({
+  kind: 'line',
+  summary: 'line(x=date or ordered column, y=numeric column(s), color=series column, markers, agg); many points are downsampled keeping peaks',
+  schema,
+  build: (frame, params) => ({ type: 'plotly', figure: lineFigure(frame, params, false) }),
+});
+
+/** The line parameter schema, reused by the area renderer. */
+export const lineSchema = schema;

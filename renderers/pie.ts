@@ -1,0 +1,37 @@
+/** Pie (or donut) chart: shares of a total across a few categories. */
+import { z } from 'zod';
+import { baseParams, column } from './params.js';
+import { baseLayout } from './layout.js';
+import { cellText, columnValues } from './frame.js';
+import { defineRenderer } from './types.js';
+
+const schema = baseParams.extend({
+  names: column('any'),
+  values: column('numeric').optional(),
+  hole: z.number().min(0).max(0.9).optional(),
+});
+
+/** Renders shares; the preamble has summed values per name and folded small slices into "Other". */
+export const pie = defineRenderer({
+  kind: 'pie',
+  summary: 'pie(names=category column, values=numeric column, hole=0..0.9 for a donut, top_n slices, default 6); values omitted counts rows',
+  schema,
+  ignores: ['x_label', 'y_label', 'color', 'log_y'],
+  build(frame, params) {
+    const values = params.values ?? 'count';
+    const layout = baseLayout(params, { showLegend: true });
+    delete layout.xaxis;
+    delete layout.yaxis;
+    delete layout.plot_bgcolor;
+    const trace = {
+      type: 'pie',
+      labels: columnValues(frame, params.names).map(cellText),
+      values: columnValues(frame, values),
+      hole: params.hole ?? 0,
+      sort: params.sort !== 'none',
+      textinfo: 'label+percent',
+      direction: 'clockwise',
+    };
+    return { type: 'plotly', figure: { data: [trace], layout } };
+  },
+});

@@ -1,0 +1,64 @@
+/** Scatter plot: one point per row, optionally coloured by a column and sized by another. */
+import { z } from 'zod';
+import { baseLayout } from './layout.js';
+import { baseParams, column } from './params.js';
+import { columnValues, groupRows, pick } from './frame.js';
+import { defineRenderer } from './types.js';
+
+const schema = baseParams.extend({
+  x: column('numeric'),
+  y: column('numeric'),
+  size: column('numeric').optional(),
+  trendline: z.boolean().optional(),
+  opacity: z.number().min(0.05).max(1).optional(),
+});
+
+/** Least-squares fit of y on x over the finite pairs; undefined when it is not defined. */
+export function leastSquares(xs: readonly unknown[], ys: readonly unknown[]): { slope: number; intercept: number; r: number } | undefined {
+  let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+  xs.forEach((xv, i) => {
+    const yv = ys[i];
+    if (typeof xv !== 'number' || typeof yv !== 'number') return;
+    n += 1; sx += xv; sy += yv; sxx += xv * xv; syy += yv * yv; sxy += xv * yv;
+  });
+  const vx = n * sxx - sx * sx;
+  const vy = n * syy - sy * sy;
+  if (n < 2 || vx === 0) return undefined;
+  const slope = (n * sxy - sx * sy) / vx;
+  const r = vy === 0 ? 0 : (n * sxy - sx * sy) / Math.sqrt(vx * vy);
+  return { slope, intercept: (sy - slope * sx) / n, r };
+}
+
+/** Renders x against y; the preamble has sampled large data to the point cap. */
+export const scatter = defineRenderer({
+  kind: 'scatter',
+  summary: 'scatter(x=numeric column, y=numeric column, color=group column, size=numeric column, trendline=true adds a least-squares line)',
+  schema,
+  build(frame, params) {
+    const xs = columnValues(frame, params.x);
+    const ys = columnValues(frame, params.y);
+    const sizes = params.size ? columnValues(frame, params.size) : undefined;
+    const traces: Record<string, unknown>[] = [];
+    for (const [group, rows] of groupRows(frame, params.color)) {
+      const marker: Record<string, unknown> = { opacity: params.opacity ?? (rows.length > 2000 ? 0.5 : 0.8) };
+      if (sizes) {
+        const sv = pick(sizes, rows).map((v) => (typeof v === 'number' ? v : 0));
+        const max = Math.max(1e-9, ...sv.map(Math.abs));
+        marker.size = sv.map((v) => 4 + 20 * Math.sqrt(Math.abs(v) / max));
+      }
+      traces.push({ type: rows.length > 5000 ? 'scattergl' : 'scatter', mode: 'markers', name: group || params.y, x: pick(xs, rows), y: pick(ys, rows), marker });
+    }
+    const fit = params.trendline ? leastSquares(xs, ys) : undefined;
+    if (fit) {
+      const finite = xs.filter((v): v is number => typeof v === 'number');
+      const lo = Math.min(...finite), hi = Math.max(...finite);
+      traces.push({
+        type: 'scatter', mode: 'lines', name: `trend (r = ${fit.r.toFixed(2)})`,
+        x: [lo, hi], y: [fit.intercept + fit.slope * lo, fit.intercept + fit.slope * hi],
+        line: { dash: 'dash', color: '#444' },
+      });
+    }
+    const layout = baseLayout(params, { x: params.x, y: params.y, showLegend: traces.length > 1 });
+    return { type: 'plotly', figure: { data: traces, layout } };
+  },
+});

@@ -1,0 +1,21 @@
+/** The `opsmind` command line: parses arguments and dispatches to one file per subcommand. */
+import { Command } from 'commander';
+import { opsmindVersion } from '../util/version.js';
+import { reportError } from './errors.js';
+import { registerRun } from './run.js';
+
+const program = new Command()
+  .name('opsmind')
+  .description('Turn a dataset into a self-contained interactive HTML report.')
+  .version(opsmindVersion())
+  .option('--verbose', 'show stack traces and debug detail on errors')
+  .showHelpAfterError('(run opsmind --help for usage)')
+  .exitOverride();
+
+registerRun(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = reportError(error, Boolean(program.opts<{ verbose?: boolean }>().verbose));
+}

@@ -1,0 +1,105 @@
+/**
+ * The self-contained HTML report: charts and tables in declaration order,
+ * the program's printed output as the narrative, provenance per chart, and
+ * Plotly inlined (works offline, opened from disk) or linked.
+ */
+import type { ProgramError, Source } from '../spec/schema.js';
+import { REPORT_CSS, escapeHtml, issueList, provenance, scriptJson, warningList } from './html-parts.js';
+import { plotlyBundleSource } from './plotly-validate.js';
+import type { RenderedItem } from './render.js';
+
+/** How the report gets Plotly: inlined (default, offline) or from a URL. */
+export type PlotlySource = { mode: 'inline' } | { mode: 'link'; url: string };
+
+/** Everything a report shows. */
+export interface ReportInput {
+  title: string;
+  generatedAt: Date;
+  source: Source | null;
+  items: readonly RenderedItem[];
+  /** What the program printed: the narrative. */
+  narrative: string;
+  warnings: readonly string[];
+  programError: ProgramError | null;
+  /** Facts for the header, e.g. `{ tool: 'opsmind 0.1.0', mode: 'run' }`. */
+  meta: Readonly<Record<string, string>>;
+  plotly?: PlotlySource;
+}
+
+const int = new Intl.NumberFormat('en-US');
+
+function itemTitle(item: RenderedItem): string {
+  const title = item.decl.params.title;
+  return typeof title === 'string' && title ? title : item.label;
+}
+
+function itemSection(item: RenderedItem, source: Source | null): string {
+  const { decl } = item;
+  const anchor = `item-${escapeHtml(decl.id)}`;
+  const heading = `<h2>${escapeHtml(itemTitle(item))}</h2>`;
+  const subtitle = typeof decl.params.subtitle === 'string' ? `<p class="subtitle">${escapeHtml(decl.params.subtitle)}</p>` : '';
+  const note = typeof decl.params.note === 'string' ? `<p class="note">${escapeHtml(decl.params.note)}</p>` : '';
+  const idAttr = decl.kind === 'table' || item.built?.type === 'html' ? 'data-table-id' : 'data-chart-id';
+  if (!item.built) {
+    return `<section class="card failed" id="${anchor}" data-failed-id="${escapeHtml(decl.id)}">${heading}<p>This ${decl.kind === 'table' ? 'table' : 'chart'} could not be rendered:</p>${issueList(item.issues)}</section>`;
+  }
+  const body = item.built.type === 'plotly'
+    ? `<div class="plotly-chart" id="plot-${escapeHtml(decl.id)}"></div><script type="application/json" id="fig-${escapeHtml(decl.id)}">${scriptJson(item.built.figure)}</script>`
+    : `<div class="table-wrap">${item.built.html}</div>`;
+  const title = item.built.type === 'plotly' ? '' : heading + subtitle;
+  return `<section class="card" id="${anchor}" ${idAttr}="${escapeHtml(decl.id)}">${title}${body}${note}<p class="provenance">${provenance(decl, source)}</p></section>`;
+}
+
+function header(input: ReportInput): string {
+  const s = input.source;
+  const facts = [
+    s ? `${escapeHtml(s.name)} · ${int.format(s.rows)} rows × ${int.format(s.columns)} columns` : '',
+    ...Object.entries(input.meta).map(([k, v]) => `${escapeHtml(k)}: ${escapeHtml(v)}`),
+    `generated ${escapeHtml(input.generatedAt.toISOString().replace('T', ' ').slice(0, 19))} UTC`,
+  ].filter(Boolean);
+  const toc = input.items.length > 1
+    ? `<nav aria-label="Contents"><ol>${input.items.map((i) => `<li><a href="#item-${escapeHtml(i.decl.id)}">${escapeHtml(itemTitle(i))}</a></li>`).join('')}</ol></nav>`
+    : '';
+  return `<header><h1>${escapeHtml(input.title)}</h1><p class="meta">${facts.join(' · ')}</p>${toc}</header>`;
+}
+
+function errorSection(error: ProgramError | null): string {
+  if (!error) return '';
+  const where = error.line ? ` at line ${error.line}` : '';
+  return `<section class="card program-error" id="program-error"><h2>The program stopped with ${escapeHtml(error.type)}${where}</h2><p>${int.format(error.declarations_before)} declaration(s) made before the error are shown above.</p><pre>${escapeHtml(error.traceback)}</pre></section>`;
+}
+
+const BOOT = `(function(){var els=document.querySelectorAll('.plotly-chart');for(var i=0;i<els.length;i++){var el=els[i];var id=el.id.slice(5);try{var fig=JSON.parse(document.getElementById('fig-'+id).textContent);Plotly.newPlot(el,fig.data,fig.layout,{responsive:true,displaylogo:false});}catch(e){el.textContent='This chart failed to draw: '+e.message;console.error('chart '+id+': '+e.message);}}})();`;
+
+function plotlyTag(plotly: PlotlySource): string {
+  if (plotly.mode === 'link') return `<script src="${escapeHtml(plotly.url)}" charset="utf-8"></script>`;
+  return `<script>${plotlyBundleSource()}</script>`;
+}
+
+/** The complete HTML document for a report. */
+export function buildReportHtml(input: ReportInput): string {
+  const narrative = input.narrative.trim()
+    ? `<section class="card narrative" id="narrative"><h2>Output</h2><pre>${escapeHtml(input.narrative.trimEnd())}</pre></section>`
+    : '';
+  const hasPlots = input.items.some((i) => i.built?.type === 'plotly');
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta name="generator" content="${escapeHtml(input.meta.tool ?? 'opsmind')}">`,
+    `<title>${escapeHtml(input.title)}</title>`,
+    `<style>${REPORT_CSS}</style>`,
+    hasPlots ? plotlyTag(input.plotly ?? { mode: 'inline' }) : '',
+    '</head><body>',
+    header(input),
+    '<main>',
+    warningList(input.warnings),
+    narrative,
+    ...input.items.map((item) => itemSection(item, input.source)),
+    errorSection(input.programError),
+    '</main>',
+    `<footer>Made with ${escapeHtml(input.meta.tool ?? 'OpsMind')}. Charts are interactive: hover for values, drag to zoom, double-click to reset.</footer>`,
+    hasPlots ? `<script>${BOOT}</script>` : '',
+    '</body></html>',
+  ].join('\n');
+}

@@ -1,0 +1,35 @@
+/** Host-side checks on a data file before any Python starts, for fast one-line errors. */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+
+/** Resolves and checks a data file path: exists, is a regular readable file, is not empty. Throws OpsmindError (exit 2). */
+export function checkDataFile(path: string): string {
+  const full = resolve(path);
+  let stat;
+  try {
+    stat = statSync(full);
+  } catch {
+    throw new OpsmindError(`data file not found: ${path}`, ExitCode.BAD_INPUT, 'check the path, or run `ls` to see the files here');
+  }
+  if (stat.isDirectory()) throw new OpsmindError(`${path} is a directory, not a data file`, ExitCode.BAD_INPUT, 'pass a .csv, .tsv, .json or .jsonl file');
+  if (!stat.isFile()) throw new OpsmindError(`${path} is not a regular file`, ExitCode.BAD_INPUT);
+  if (stat.size === 0) throw new OpsmindError(`data file is empty: ${path}`, ExitCode.BAD_INPUT);
+  let fd: number;
+  try {
+    fd = openSync(full, 'r');
+  } catch (error) {
+    throw new OpsmindError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`, ExitCode.BAD_INPUT);
+  }
+  try {
+    const head = Buffer.alloc(Math.min(8192, stat.size));
+    readSync(fd, head, 0, head.length, 0);
+    const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+    if (!utf16 && head.includes(0)) {
+      throw new OpsmindError(`${path} looks like a binary file, not a data table`, ExitCode.BAD_INPUT, 'export it to CSV first');
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return full;
+}
