@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'eslint.config.js', 'bin/**'] },
+  { ignores: ['dist/**', 'tmp/**', 'node_modules/**', 'bench/results/**', 'eslint.config.js', 'bin/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -152,6 +152,9 @@ def prepare_line(data, params, kind="line"):
     cap, sampled = CAPS[kind], False
     if len(frame) > cap:
         groups = [g for _, g in frame.groupby(color, sort=False)] if color else [frame]
+        if len(groups) > cap // 3:
+            groups = sorted(groups, key=lambda g: -pd.to_numeric(g[ys[0]], errors="coerce").abs().sum())[: cap // 3]
+            reductions.append("top_n")
         per = max(3, cap // len(groups))
         frame = pd.concat([_downsample(g, x, ys[0], per) if len(g) > per else g for g in groups])
         reductions.append("downsampled")

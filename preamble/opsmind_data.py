@@ -96,7 +96,7 @@ def _read_delimited(path, extension):
 
 def _read_json(path, lines):
     try:
-        frame = pd.read_json(path, lines=lines, orient=None if lines else "records")
+        frame = pd.read_json(path, lines=lines, orient=None if lines else "records", dtype=False, convert_dates=False)
     except ValueError as error:
         if not lines:
             try:

@@ -57,10 +57,23 @@ def to_frame(data):
     if has_label_index(data):
         names = [name if name is not None else ("index" if i == 0 else f"level_{i}") for i, name in enumerate(data.index.names)]
         data = data.rename_axis(names).reset_index()
-    if any(not isinstance(name, str) for name in data.columns):
+    if any(not isinstance(name, str) for name in data.columns) or not data.columns.is_unique:
         data = data.copy()
-        data.columns = [_column_name(name) for name in data.columns]
+        data.columns = _unique([_column_name(name) for name in data.columns])
     return data
+
+
+def _unique(names):
+    """Repeated names get ".1", ".2", … as read_csv does, so no column is lost."""
+    seen, out = set(), []
+    for name in names:
+        candidate, n = name, 0
+        while candidate in seen:
+            n += 1
+            candidate = f"{name}.{n}"
+        seen.add(candidate)
+        out.append(candidate)
+    return out
 
 
 def _column_name(name):

@@ -11,6 +11,9 @@ import math
 import os
 import traceback
 
+import numpy as np
+import pandas as pd
+
 import opsmind_charts as charts
 import opsmind_summaries as summaries
 from opsmind_frames import column_infos, to_frame, write_frame
@@ -30,15 +33,22 @@ PREPARERS = {
 
 
 def _jsonable(value):
-    """Parameters as JSON: numpy scalars become Python numbers, anything else odd becomes text."""
-    if isinstance(value, (list, tuple)):
+    """Parameters as JSON: numpy values become Python ones, NaN/inf null, timestamps ISO, the rest text."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if hasattr(value, "tolist") and getattr(value, "ndim", 0) >= 1:
+        value = value.tolist()
+    if isinstance(value, (list, tuple, set)):
         return [_jsonable(v) for v in value]
+    if isinstance(value, (np.datetime64, pd.Timestamp)):
+        stamp = pd.Timestamp(value)
+        return None if pd.isna(stamp) else stamp.isoformat()
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
-    if hasattr(value, "item"):
-        return value.item()
     return str(value)
 
 
@@ -47,7 +57,7 @@ def user_traceback(error, script_name):
     tb = error.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != script_name:
         tb = tb.tb_next
-    return tb or error.__traceback__
+    return tb
 
 
 class Recorder:
@@ -72,9 +82,16 @@ class Recorder:
         return ident
 
     def _prepare(self, ident, kind, data, entry):
-        frame = to_frame(data)
+        try:
+            frame = to_frame(data)
+        except Exception as error:  # not tabular data: say so on the declaration
+            frame, problem = pd.DataFrame(), f"data must be a DataFrame or Series, not {type(data).__name__} ({error})"
+        else:
+            problem = None
         meta = {"file": None, "columns": [], "source_columns": column_infos(frame), "rows": 0,
-                "source_rows": int(len(frame)), "sampled": False, "reductions": ["none"], "cap": None, "error": None}
+                "source_rows": int(len(frame)), "sampled": False, "reductions": ["none"], "cap": None, "error": problem}
+        if problem:
+            return meta
         preparer = PREPARERS.get(kind)
         missing = [c for c in charts.referenced_columns(kind, entry["params"]) if c not in frame.columns]
         if preparer is None or missing:

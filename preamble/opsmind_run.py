@@ -43,6 +43,8 @@ def run_program(code, name, namespace, recorder):
     except SystemExit as stop:
         if stop.code not in (None, 0):
             recorder.record_error(stop, name)
+            if not isinstance(stop.code, int):
+                print(stop.code, file=sys.stderr)
             return stop.code if isinstance(stop.code, int) else 1
     except BaseException as error:  # noqa: BLE001 - the program's error is data, reported in the spec
         recorder.record_error(error, name)
@@ -59,6 +61,7 @@ def main(argv=None):
     parser.add_argument("--script", required=True)
     parser.add_argument("--name", default=None)
     args = parser.parse_args(argv)
+    args.data, args.workdir = os.path.abspath(args.data), os.path.abspath(args.workdir)
     df, info, warnings = load(args.data)
     recorder = opsmind_preamble.Recorder(args.workdir, source_info(args.data, df, info), warnings)
     opsmind_preamble.install_atexit(recorder)

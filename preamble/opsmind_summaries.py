@@ -16,6 +16,18 @@ def _top_groups(frame, column, n):
     return list(frame[column].value_counts(dropna=False).index[:n])
 
 
+def auto_bin_count(values):
+    """numpy's "auto" bin count (max of Sturges and Freedman-Diaconis) without building the edges."""
+    span = float(values.max() - values.min())
+    if span == 0 or len(values) < 2:
+        return 1
+    sturges = span / (np.log2(len(values)) + 1)
+    q75, q25 = np.percentile(values, [75, 25])
+    fd = 2 * (q75 - q25) * len(values) ** (-1 / 3)
+    width = min(fd, sturges) if fd > 0 else sturges
+    return int(np.ceil(span / width))
+
+
 def prepare_histogram(data, params):
     inferred, p = [], dict(params)
     if p.get("x") is None:
@@ -27,10 +39,8 @@ def prepare_histogram(data, params):
     values = _finite(data[p["x"]])
     if values.empty:
         raise ValueError(f'column "{p["x"]}" has no finite numbers to bin')
-    bins = int(p.get("bins") or 0)
-    edges = np.histogram_bin_edges(values, bins=bins or "auto")
-    if not bins and len(edges) - 1 > CAPS["histogram"]:
-        edges = np.histogram_bin_edges(values, bins=CAPS["histogram"])
+    bins = int(p.get("bins") or 0) or min(auto_bin_count(values.to_numpy()), CAPS["histogram"])
+    edges = np.histogram_bin_edges(values, bins=bins)
     rows, color = [], p.get("color")
     groups = _top_groups(data, color, GROUP_LIMIT) if color else [None]
     for group in groups:

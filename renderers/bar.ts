@@ -21,7 +21,7 @@ export const bar = defineRenderer({
     const ys = asList(params.y);
     const xs = columnValues(frame, params.x);
     const horizontal = params.orientation === 'h';
-    const order = sortedRows(columnValues(frame, ys[0] ?? params.x), params.sort);
+    const order = sortedRows(columnValues(frame, ys[0] ?? params.x), params.sort, xs);
     const traces: Record<string, unknown>[] = [];
     for (const y of ys) {
       const values = columnValues(frame, y);

@@ -38,11 +38,18 @@ export function pick(values: readonly unknown[], rows: readonly number[]): unkno
   return rows.map((i) => values[i] ?? null);
 }
 
-/** Row order for sorting by a numeric column; `none`/undefined keeps frame order. */
-export function sortedRows(values: readonly unknown[], sort: 'ascending' | 'descending' | 'none' | undefined): number[] {
+/** The label the preamble gives the sum of the categories beyond `top_n`. */
+export const OTHER = 'Other';
+
+/**
+ * Row order for sorting by a numeric column; `none`/undefined keeps frame
+ * order. Rows whose `labels` value is "Other" stay last, whatever their size.
+ */
+export function sortedRows(values: readonly unknown[], sort: 'ascending' | 'descending' | 'none' | undefined, labels?: readonly unknown[]): number[] {
   const rows = values.map((_, i) => i);
   if (sort === undefined || sort === 'none') return rows;
   const sign = sort === 'ascending' ? 1 : -1;
   const num = (v: unknown) => (typeof v === 'number' ? v : Number.NEGATIVE_INFINITY);
-  return rows.sort((a, b) => sign * (num(values[a]) - num(values[b])));
+  const last = (i: number) => (labels?.[i] === OTHER ? 1 : 0);
+  return rows.sort((a, b) => last(a) - last(b) || sign * (num(values[a]) - num(values[b])));
 }

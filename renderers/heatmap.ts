@@ -51,7 +51,7 @@ export const heatmap = defineRenderer({
     };
     if (diverging) trace.zmid = params.zmid ?? 0;
     if (params.show_values ?? xCats.length * yCats.length <= 400) {
-      trace.texttemplate = '%{z:.2f}';
+      trace.texttemplate = finite.every((v) => Math.abs(v) <= 1) ? '%{z:.2f}' : '%{z:.3~s}';
     }
     const layout = baseLayout(params, { x: params.x ?? '', y: params.y ?? '', showLegend: false });
     layout.xaxis = { ...(layout.xaxis as object), type: 'category' };

@@ -1,0 +1,40 @@
+/** Shared test fixtures: temp dirs, a small generated dataset, and the built binary. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The repository root. */
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** A fresh temp directory. */
+export function tempDir(prefix = 'opsmind-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Writes a deterministic 400-row sales-like CSV and returns its path. */
+export function salesCsv(dir: string, rows = 400): string {
+  const regions = ['North', 'South', 'East', 'West', 'Central'];
+  const lines = ['date,region,channel,units,price,revenue,rating'];
+  for (let i = 0; i < rows; i += 1) {
+    const day = new Date(Date.UTC(2024, 0, 1 + Math.floor(i / 4))).toISOString().slice(0, 10);
+    const units = 1 + ((i * 7) % 23);
+    const price = 5 + ((i * 13) % 17);
+    const rating = i % 11 === 0 ? '' : String(1 + ((i * 3) % 40) / 10);
+    lines.push([day, regions[i % 5], i % 3 ? 'Online' : 'Retail', units, price, units * price, rating].join(','));
+  }
+  const path = join(dir, 'sales.csv');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+/** The result of running the built CLI. */
+export interface CliResult { status: number | null; stdout: string; stderr: string }
+
+/** Runs `bin/opsmind.js` with arguments (synchronously), with an optional environment overlay. */
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliResult {
+  const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'opsmind.js'), ...args], {
+    cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, encoding: 'utf8', timeout: options.timeoutMs ?? 120_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}

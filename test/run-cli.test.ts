@@ -1,0 +1,140 @@
+/** End-to-end: the built binary's `opsmind run`, its report, its --json output and its errors. */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ROOT, runCli, salesCsv, tempDir } from './helpers/fixtures.js';
+
+const GOOD = `
+total = df["revenue"].sum()
+print(f"Total revenue: {total:,.0f}")
+declare_chart("bar", df.groupby("region")["revenue"].sum(), title="Revenue by region", sort="descending")
+declare_table(df.describe(), title="Summary statistics")
+declare_chart("line", x="date", y="revenue", title="Daily revenue")
+`;
+
+function setup(script: string): { dir: string; data: string; script: string } {
+  const dir = tempDir();
+  const scriptPath = join(dir, 'analysis.py');
+  writeFileSync(scriptPath, script);
+  return { dir, data: salesCsv(dir), script: scriptPath };
+}
+
+void test('run --json prints exactly one JSON object with the documented keys, and writes the report', () => {
+  const s = setup(GOOD);
+  const out = join(s.dir, 'out', 'report.html');
+  const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(r.stdout) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(json).sort(), ['charts', 'output', 'report_path', 'tables', 'warnings']);
+  assert.equal(json.report_path, out);
+  assert.deepEqual(json.charts, [
+    { id: 'c1', kind: 'bar', title: 'Revenue by region' },
+    { id: 'c2', kind: 'line', title: 'Daily revenue' },
+  ]);
+  assert.deepEqual(json.tables, [{ id: 't1', title: 'Summary statistics' }]);
+  assert.match(String(json.output), /^Total revenue: [\d,]+\n$/);
+  assert.deepEqual(json.warnings, []);
+  const html = readFileSync(out, 'utf8');
+  assert.match(html, /<title>analysis\.py on sales\.csv<\/title>/);
+  assert.ok(html.indexOf('data-chart-id="c1"') < html.indexOf('data-table-id="t1"'), 'declaration order');
+  assert.ok(html.indexOf('data-table-id="t1"') < html.indexOf('data-chart-id="c2"'), 'declaration order');
+  assert.match(html, /sales\.csv \(400 rows\)/, 'provenance names the source');
+  assert.doesNotMatch(html, /<script src=/, 'Plotly is inlined');
+  const summary = JSON.parse(readFileSync(join(s.dir, 'out', 'report.json'), 'utf8')) as { spec: { version: number } };
+  assert.equal(summary.spec.version, 1);
+});
+
+void test('run without --json prints the script output on stdout and the report path on stderr', () => {
+  const s = setup(GOOD);
+  const r = runCli(['run', s.script, '--data', s.data], { cwd: s.dir });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^Total revenue: /);
+  assert.match(r.stderr, /report: .*analysis-report\.html \(2 charts, 1 tables\)/);
+  assert.ok(existsSync(join(s.dir, 'analysis-report.html')));
+});
+
+void test('a script that raises: traceback on stderr, exit 1, and the report keeps what came before', () => {
+  const s = setup(`declare_chart("bar", x="region", y="revenue", title="Before")\nprint("halfway")\ndf["no_such_column"]\n`);
+  const out = join(s.dir, 'partial.html');
+  const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /File "analysis\.py", line 3/);
+  assert.match(r.stderr, /KeyError: 'no_such_column'/);
+  assert.doesNotMatch(r.stderr, /opsmind_run\.py/, 'runner frames are hidden');
+  const json = JSON.parse(r.stdout) as { charts: unknown[]; output: string };
+  assert.equal(json.charts.length, 1);
+  assert.equal(json.output, 'halfway\n');
+  const html = readFileSync(out, 'utf8');
+  assert.match(html, /data-chart-id="c1"/);
+  assert.match(html, /The program stopped with KeyError at line 3/);
+});
+
+void test('an unknown parameter yields the precise error and the rest of the report still renders', () => {
+  const s = setup(`declare_chart("line", x="date", y="revenue", title="Fine")\ndeclare_chart("bar", x="region", y="revenue", titel="Typo")\ndeclare_chart("pie", names="region", values="revenue")\n`);
+  const out = join(s.dir, 'r.html');
+  const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(r.stdout) as { charts: { id: string }[]; warnings: string[] };
+  assert.deepEqual(json.charts.map((c) => c.id), ['c1', 'c3']);
+  assert.ok(json.warnings.includes('chart 2 (bar): unknown parameter "titel"; did you mean "title"?'), json.warnings.join('\n'));
+  const html = readFileSync(out, 'utf8');
+  assert.match(html, /data-failed-id="c2"/);
+  assert.match(html, /unknown parameter &#34;titel&#34;; did you mean &#34;title&#34;\?/);
+});
+
+void test('bad input: one line, exit 2, no stack trace', () => {
+  const s = setup(GOOD);
+  const empty = join(s.dir, 'empty.csv');
+  writeFileSync(empty, '');
+  const binary = join(s.dir, 'image.csv');
+  writeFileSync(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0, 1, 2, 3]));
+  const cases: [string[], RegExp][] = [
+    [['run', s.script, '--data', join(s.dir, 'missing.csv')], /data file not found/],
+    [['run', s.script, '--data', s.dir], /is a directory/],
+    [['run', s.script, '--data', empty], /data file is empty/],
+    [['run', s.script, '--data', binary], /looks like a binary file/],
+    [['run', join(s.dir, 'nope.py'), '--data', s.data], /cannot read script/],
+    [['run', s.script], /required option '-d, --data <file>' not specified/],
+    [['run', s.script, '--data', s.data, '--timeout', 'soon'], /--timeout must be a positive number/],
+  ];
+  for (const [args, message] of cases) {
+    const r = runCli(args, { cwd: s.dir });
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(r.stdout, '');
+  }
+});
+
+void test('a file pandas cannot parse is a one-line data error (exit 2)', () => {
+  const s = setup(GOOD);
+  const broken = join(s.dir, 'broken.csv');
+  writeFileSync(broken, 'a,b\n1,2\n"unterminated,3\n4,5\n');
+  const r = runCli(['run', s.script, '--data', broken]);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /^opsmind: cannot read .*broken\.csv: /);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+});
+
+void test('a runaway script is stopped by --timeout and the report still says why', () => {
+  const s = setup('import time\ndeclare_chart("bar", x="region", y="revenue")\ntime.sleep(60)\n');
+  const r = runCli(['run', s.script, '--data', s.data, '--timeout', '2', '--json', '-o', join(s.dir, 't.html')]);
+  assert.notEqual(r.status, 0);
+  const json = JSON.parse(r.stdout) as { warnings: string[] };
+  assert.ok(json.warnings.some((w) => /stopped after the 2 s time limit/.test(w)), json.warnings.join('\n'));
+});
+
+void test('the host environment is not visible to the script', () => {
+  const s = setup('import os\nprint(sorted(k for k in os.environ if "KEY" in k or "TOKEN" in k))\n');
+  const r = runCli(['run', s.script, '--data', s.data, '--json', '-o', join(s.dir, 'e.html')], { env: { OPENAI_API_KEY: 'sk-canary', GITHUB_TOKEN: 'canary' } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal((JSON.parse(r.stdout) as { output: string }).output, '[]\n');
+});
+
+void test('--help and --version exit 0', () => {
+  assert.equal(runCli(['--help']).status, 0);
+  const v = runCli(['--version']);
+  assert.equal(v.status, 0);
+  assert.equal(v.stdout.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+});
