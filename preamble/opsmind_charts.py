@@ -85,12 +85,17 @@ def _fold_top(frame, key, value, n, group=None):
     return pd.concat([frame[inside], other[frame.columns]], ignore_index=True), True
 
 
+def _infer_category(data, p, key, inferred):
+    """Fill a missing category parameter with the first non-numeric column (else the first column)."""
+    if p.get(key) is None:
+        others = [c for c in data.columns if c not in numeric_columns(data)]
+        p[key] = (others or list(data.columns))[0]
+        inferred.append(key)
+
+
 def prepare_bar(data, params):
     inferred, p = [], dict(params)
-    if p.get("x") is None:
-        others = [c for c in data.columns if c not in numeric_columns(data)]
-        p["x"] = (others or list(data.columns))[0]
-        inferred.append("x")
+    _infer_category(data, p, "x", inferred)
     x, color = p["x"], p.get("color")
     keys = [x] + ([color] if color else [])
     ys = as_list(p.get("y"))
@@ -184,10 +189,7 @@ def prepare_scatter(data, params):
 
 def prepare_pie(data, params):
     inferred, p = [], dict(params)
-    if p.get("names") is None:
-        others = [c for c in data.columns if c not in numeric_columns(data)]
-        p["names"] = (others or list(data.columns))[0]
-        inferred.append("names")
+    _infer_category(data, p, "names", inferred)
     names, reductions = p["names"], []
     if p.get("values") is None:
         candidates = numeric_columns(data, exclude=[names])

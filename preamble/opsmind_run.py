@@ -1,12 +1,14 @@
-"""Entry point: run one program with the preamble.
+"""Entry point of a cold run: load the data, apply limits, run one program.
 
-    python3 -I opsmind_run.py --data FILE --workdir DIR --script FILE [--name NAME]
+    python3 -I opsmind_run.py --data FILE --workdir DIR --script FILE
+        [--name NAME] [--source-path PATH] [--limits JSON]
 
 Exit status: 0 the program finished; 1 it raised (traceback on stderr);
 65 the data could not be read (one line on stderr starting "opsmind-data-error: ").
 render_spec.json is written in every case but 65.
 """
 import argparse
+import json
 import linecache
 import os
 import sys
@@ -15,15 +17,16 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import opsmind_data  # noqa: E402
+import opsmind_limits  # noqa: E402
 import opsmind_preamble  # noqa: E402
 
 DATA_ERROR_EXIT = 65
 
 
-def source_info(path, df, info):
-    return {"path": path, "name": os.path.basename(path), "format": info["format"], "encoding": info["encoding"],
-            "delimiter": info["delimiter"], "rows": int(df.shape[0]), "columns": int(df.shape[1]),
-            "size_bytes": os.path.getsize(path)}
+def source_info(path, df, info, shown_path=None):
+    return {"path": shown_path or path, "name": os.path.basename(shown_path or path), "format": info["format"],
+            "encoding": info["encoding"], "delimiter": info["delimiter"], "rows": int(df.shape[0]),
+            "columns": int(df.shape[1]), "size_bytes": os.path.getsize(path)}
 
 
 def load(path):
@@ -32,6 +35,9 @@ def load(path):
         return opsmind_data.read_dataset(path)
     except opsmind_data.DataLoadError as error:
         print(f"opsmind-data-error: {error}", file=sys.stderr)
+        sys.exit(DATA_ERROR_EXIT)
+    except MemoryError:
+        print("opsmind-data-error: not enough memory to load the dataset", file=sys.stderr)
         sys.exit(DATA_ERROR_EXIT)
 
 
@@ -54,25 +60,36 @@ def run_program(code, name, namespace, recorder):
     return 0
 
 
+def execute(code, name, workdir, loaded, data_path, source, limits):
+    """Run one program over already-loaded data in `workdir` under `limits`; write the spec. Returns the exit status."""
+    df, info, warnings = loaded
+    recorder = opsmind_preamble.Recorder(workdir, source, warnings)
+    opsmind_preamble.install_atexit(recorder)
+    namespace = opsmind_preamble.make_namespace(recorder, df, data_path, info)
+    os.chdir(workdir)
+    opsmind_limits.apply_limits(limits or {})
+    status = run_program(code, name, namespace, recorder)
+    sys.stdout.flush()
+    recorder.finish()
+    return status
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", required=True)
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--script", required=True)
     parser.add_argument("--name", default=None)
+    parser.add_argument("--source-path", default=None)
+    parser.add_argument("--limits", default="{}")
     args = parser.parse_args(argv)
     args.data, args.workdir = os.path.abspath(args.data), os.path.abspath(args.workdir)
-    df, info, warnings = load(args.data)
-    recorder = opsmind_preamble.Recorder(args.workdir, source_info(args.data, df, info), warnings)
-    opsmind_preamble.install_atexit(recorder)
+    loaded = load(args.data)
     with open(args.script, encoding="utf-8") as handle:
         code = handle.read()
-    namespace = opsmind_preamble.make_namespace(recorder, df, args.data, info)
-    os.chdir(args.workdir)
-    status = run_program(code, args.name or os.path.basename(args.script), namespace, recorder)
-    sys.stdout.flush()
-    recorder.finish()
-    return status
+    source = source_info(args.data, loaded[0], loaded[1], args.source_path)
+    name = args.name or os.path.basename(args.script)
+    return execute(code, name, args.workdir, loaded, args.data, source, json.loads(args.limits))
 
 
 if __name__ == "__main__":

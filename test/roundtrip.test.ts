@@ -1,11 +1,13 @@
 /** Per renderer: declared in Python → spec → validated → built → passes Plotly.validate. */
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { KINDS } from '../renderers/index.js';
 import { executeProgram } from '../src/agent/execute-program.js';
 import type { ProgramOutcome } from '../src/agent/execute-program.js';
 import { validateFigure } from '../src/report/plotly-validate.js';
+import { DEFAULT_LIMITS } from '../src/sandbox/limits.js';
 import { findPython } from '../src/sandbox/python.js';
+import { Sandbox } from '../src/sandbox/sandbox.js';
 import { salesCsv, tempDir } from './helpers/fixtures.js';
 
 /** One declaration per kind, each using the kind's own parameters. */
@@ -26,7 +28,9 @@ let outcome: ProgramOutcome;
 before(async () => {
   const python = await findPython();
   const dir = tempDir();
-  outcome = await executeProgram({ python: python.path, code: KINDS.map((k) => PROGRAM[k]).join('\n'), scriptName: 'roundtrip.py', dataPath: salesCsv(dir) });
+  const sandbox = await Sandbox.open({ python, dataPath: salesCsv(dir), limits: DEFAULT_LIMITS, warm: false });
+  outcome = await executeProgram(sandbox, { code: KINDS.map((k) => PROGRAM[k]).join('\n'), scriptName: 'roundtrip.py' });
+  after(() => sandbox.close());
 });
 
 void test('the program ran cleanly and declared one item per kind', () => {

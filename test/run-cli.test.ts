@@ -122,7 +122,7 @@ void test('a runaway script is stopped by --timeout and the report still says wh
   const r = runCli(['run', s.script, '--data', s.data, '--timeout', '2', '--json', '-o', join(s.dir, 't.html')]);
   assert.notEqual(r.status, 0);
   const json = JSON.parse(r.stdout) as { warnings: string[] };
-  assert.ok(json.warnings.some((w) => /stopped after the 2 s time limit/.test(w)), json.warnings.join('\n'));
+  assert.ok(json.warnings.some((w) => /wall-clock limit of 2 s exceeded/.test(w)), json.warnings.join('\n'));
 });
 
 void test('the host environment is not visible to the script', () => {

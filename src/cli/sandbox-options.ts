@@ -1,0 +1,43 @@
+/** The sandbox flags shared by every command that runs code: isolation level and limits. */
+import type { Command } from 'commander';
+import { DEFAULT_LIMITS, resolveLimits } from '../sandbox/limits.js';
+import type { Limits } from '../sandbox/limits.js';
+import { ExitCode, OpsmindError } from './exit-codes.js';
+
+/** The parsed sandbox flags as commander gives them. */
+export interface SandboxFlags {
+  isolation: string;
+  timeout?: string;
+  cpuSeconds?: string;
+  memoryMb?: string;
+  maxProcesses?: string;
+  fileSizeMb?: string;
+}
+
+/** Adds --isolation and the limit flags to a command. */
+export function addSandboxOptions(command: Command): Command {
+  return command
+    .option('--isolation <level>', 'auto (strongest available) or strict (refuse to run without bubblewrap)', 'auto')
+    .option('--timeout <seconds>', `wall-clock limit per program run (default ${DEFAULT_LIMITS.wallSeconds})`)
+    .option('--cpu-seconds <n>', `CPU time limit per run (default ${DEFAULT_LIMITS.cpuSeconds})`)
+    .option('--memory-mb <n>', `memory a run may allocate beyond the loaded data (default ${DEFAULT_LIMITS.memoryMb})`)
+    .option('--max-processes <n>', `processes a run may have (default ${DEFAULT_LIMITS.processes})`)
+    .option('--file-size-mb <n>', `largest file a run may write (default ${DEFAULT_LIMITS.fileSizeMb})`);
+}
+
+/** Limits from flags, then OPSMIND_LIMIT_* variables (e.g. OPSMIND_LIMIT_MEMORY_MB), then defaults. */
+export function limitsFrom(flags: SandboxFlags, env: NodeJS.ProcessEnv = process.env): Limits {
+  return resolveLimits({
+    wallSeconds: flags.timeout ?? env.OPSMIND_LIMIT_TIMEOUT,
+    cpuSeconds: flags.cpuSeconds ?? env.OPSMIND_LIMIT_CPU_SECONDS,
+    memoryMb: flags.memoryMb ?? env.OPSMIND_LIMIT_MEMORY_MB,
+    processes: flags.maxProcesses ?? env.OPSMIND_LIMIT_MAX_PROCESSES,
+    fileSizeMb: flags.fileSizeMb ?? env.OPSMIND_LIMIT_FILE_SIZE_MB,
+  });
+}
+
+/** The --isolation value, checked. */
+export function isolationFrom(flags: SandboxFlags): 'auto' | 'strict' {
+  if (flags.isolation === 'auto' || flags.isolation === 'strict') return flags.isolation;
+  throw new OpsmindError(`--isolation must be "auto" or "strict", got "${flags.isolation}"`, ExitCode.BAD_INPUT);
+}
