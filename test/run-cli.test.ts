@@ -26,7 +26,7 @@ void test('run --json prints exactly one JSON object with the documented keys, a
   const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json']);
   assert.equal(r.status, 0, r.stderr);
   const json = JSON.parse(r.stdout) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(json).sort(), ['charts', 'output', 'report_path', 'tables', 'warnings']);
+  assert.deepEqual(Object.keys(json).sort(), ['charts', 'isolation', 'output', 'report_path', 'tables', 'warnings']);
   assert.equal(json.report_path, out);
   assert.deepEqual(json.charts, [
     { id: 'c1', kind: 'bar', title: 'Revenue by region' },

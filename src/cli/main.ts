@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { opsmindVersion } from '../util/version.js';
 import { reportError } from './errors.js';
+import { registerDoctor } from './doctor.js';
 import { registerRun } from './run.js';
 
 const program = new Command()
@@ -13,6 +14,7 @@ const program = new Command()
   .exitOverride();
 
 registerRun(program);
+registerDoctor(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -49,7 +49,7 @@ async function runCommand(scriptPath: string, options: RunOptions): Promise<numb
     if (outcome.run.stderr) process.stderr.write(outcome.run.stderr);
     if (options.json) {
       const { issues: _issues, ...rest } = summary;
-      process.stdout.write(`${JSON.stringify(rest)}\n`);
+      process.stdout.write(`${JSON.stringify({ ...rest, isolation: sandbox.isolation.level })}\n`);
     } else {
       process.stdout.write(outcome.run.stdout);
       for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`);

@@ -134,9 +134,16 @@ export function detectIsolation(python: string, preambleDir: string): Promise<Is
   return detected;
 }
 
+/** A backend binary, unless OPSMIND_<NAME>=none disables it (to force or test a weaker level). */
+function backend(name: 'bwrap' | 'unshare'): string | null {
+  const override = process.env[`OPSMIND_${name.toUpperCase()}`];
+  if (override === 'none') return null;
+  return override || which(name);
+}
+
 async function detect(python: string, preambleDir: string): Promise<IsolationInfo> {
-  const bwrap = which('bwrap');
-  const unshare = which('unshare');
+  const bwrap = backend('bwrap');
+  const unshare = backend('unshare');
   const processLimit = processLimitKind();
   const probe = [python, '-I', '-c', 'import pandas'];
   let why = 'bubblewrap is not installed (apt-get install bubblewrap)';

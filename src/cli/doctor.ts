@@ -1,0 +1,75 @@
+/** `opsmind doctor`: what OpsMind will use here, and what to install when it cannot run. */
+import type { Command } from 'commander';
+import { describeLlm, llmConfig } from '../llm/config.js';
+import { detectIsolation } from '../sandbox/isolation.js';
+import { DEFAULT_LIMITS, describeLimits } from '../sandbox/limits.js';
+import { findPython } from '../sandbox/python.js';
+import type { PythonInfo } from '../sandbox/python.js';
+import { defaultDbPath } from '../store/paths.js';
+import { preambleDir } from '../util/package-root.js';
+import { opsmindVersion } from '../util/version.js';
+import { ExitCode, OpsmindError } from './exit-codes.js';
+import { limitsFrom } from './sandbox-options.js';
+
+interface DoctorReport {
+  ok: boolean;
+  version: string;
+  node: string;
+  python: PythonInfo | { error: string; hint?: string };
+  isolation: { level: string; reason: string; process_limit: string } | null;
+  limits: typeof DEFAULT_LIMITS;
+  llm: Record<string, string>;
+  store: string;
+  problems: string[];
+}
+
+async function diagnose(): Promise<DoctorReport> {
+  const problems: string[] = [];
+  let python: DoctorReport['python'];
+  let isolation: DoctorReport['isolation'] = null;
+  try {
+    const info = await findPython();
+    python = info;
+    const iso = await detectIsolation(info.path, preambleDir());
+    isolation = { level: iso.level, reason: iso.reason, process_limit: iso.processLimit };
+    if (iso.level !== 'bubblewrap') problems.push(`weaker isolation: ${iso.reason}`);
+    if (iso.processLimit === 'none') problems.push('processes are not limited: running as root without a writable pids cgroup');
+  } catch (error) {
+    const e = error as OpsmindError;
+    python = { error: e.message, ...(e.hint ? { hint: e.hint } : {}) };
+    problems.push(e.message);
+  }
+  return {
+    ok: !('error' in python), version: opsmindVersion(), node: process.version, python, isolation,
+    limits: limitsFrom({ isolation: 'auto' }), llm: describeLlm(llmConfig()), store: process.env.OPSMIND_DB ?? defaultDbPath(), problems,
+  };
+}
+
+function print(report: DoctorReport): void {
+  const out: string[] = [`opsmind ${report.version} (node ${report.node})`, ''];
+  if ('error' in report.python) out.push(`python       MISSING: ${report.python.error}`, `             ${report.python.hint ?? ''}`);
+  else out.push(`python       ${report.python.path} (Python ${report.python.version})`, `             pandas ${report.python.pandas}, numpy ${report.python.numpy}, scipy ${report.python.scipy ?? 'not installed'}`);
+  if (report.isolation) out.push(`isolation    ${report.isolation.level}: ${report.isolation.reason}`, `             process limit enforced by: ${report.isolation.process_limit}`);
+  out.push('limits', ...describeLimits(report.limits).map((l) => `  ${l}`));
+  out.push('llm', ...Object.entries(report.llm).map(([k, v]) => `  ${k.padEnd(9)}${v}`));
+  out.push(`store        ${report.store}`);
+  if (report.problems.length) out.push('', ...report.problems.map((p) => `! ${p}`));
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** Registers `doctor`. Exits 4 when no Python with pandas is found. */
+export function registerDoctor(program: Command): void {
+  program
+    .command('doctor')
+    .description('show the Python, isolation level, limits, LLM configuration and store OpsMind will use')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { json?: boolean }) => {
+      const report = await diagnose();
+      if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+      else print(report);
+      if (!report.ok) {
+        const hint = 'error' in report.python ? report.python.hint : undefined;
+        throw new OpsmindError('the main job cannot run here: no Python with pandas', ExitCode.SANDBOX, hint);
+      }
+    });
+}
