@@ -2,14 +2,15 @@
 import type { Command } from 'commander';
 import { describeLlm, llmConfig } from '../llm/config.js';
 import { detectIsolation } from '../sandbox/isolation.js';
-import { DEFAULT_LIMITS, describeLimits } from '../sandbox/limits.js';
+import { describeLimits } from '../sandbox/limits.js';
+import type { Limits } from '../sandbox/limits.js';
 import { findPython } from '../sandbox/python.js';
 import type { PythonInfo } from '../sandbox/python.js';
-import { defaultDbPath } from '../store/paths.js';
 import { preambleDir } from '../util/package-root.js';
 import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from './exit-codes.js';
 import { limitsFrom } from './sandbox-options.js';
+import { dbPath } from './store-option.js';
 
 interface DoctorReport {
   ok: boolean;
@@ -17,13 +18,13 @@ interface DoctorReport {
   node: string;
   python: PythonInfo | { error: string; hint?: string };
   isolation: { level: string; reason: string; process_limit: string } | null;
-  limits: typeof DEFAULT_LIMITS;
+  limits: Limits;
   llm: Record<string, string>;
   store: string;
   problems: string[];
 }
 
-async function diagnose(): Promise<DoctorReport> {
+async function diagnose(store: string): Promise<DoctorReport> {
   const problems: string[] = [];
   let python: DoctorReport['python'];
   let isolation: DoctorReport['isolation'] = null;
@@ -41,7 +42,7 @@ async function diagnose(): Promise<DoctorReport> {
   }
   return {
     ok: !('error' in python), version: opsmindVersion(), node: process.version, python, isolation,
-    limits: limitsFrom({ isolation: 'auto' }), llm: describeLlm(llmConfig()), store: process.env.OPSMIND_DB ?? defaultDbPath(), problems,
+    limits: limitsFrom({ isolation: 'auto' }), llm: describeLlm(llmConfig()), store, problems,
   };
 }
 
@@ -64,7 +65,7 @@ export function registerDoctor(program: Command): void {
     .description('show the Python, isolation level, limits, LLM configuration and store OpsMind will use')
     .option('--json', 'print one JSON object')
     .action(async (options: { json?: boolean }) => {
-      const report = await diagnose();
+      const report = await diagnose(dbPath(program));
       if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
       else print(report);
       if (!report.ok) {

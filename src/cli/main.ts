@@ -4,17 +4,20 @@ import { opsmindVersion } from '../util/version.js';
 import { reportError } from './errors.js';
 import { registerDoctor } from './doctor.js';
 import { registerRun } from './run.js';
+import { registerSessions } from './sessions.js';
 
 const program = new Command()
   .name('opsmind')
   .description('Turn a dataset into a self-contained interactive HTML report.')
   .version(opsmindVersion())
   .option('--verbose', 'show stack traces and debug detail on errors')
+  .option('--db <file>', 'the session database (default: $OPSMIND_DB, else $OPSMIND_HOME/sessions.db or the XDG data dir)')
   .showHelpAfterError('(run opsmind --help for usage)')
   .exitOverride();
 
 registerRun(program);
 registerDoctor(program);
+registerSessions(program);
 
 try {
   await program.parseAsync(process.argv);

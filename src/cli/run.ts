@@ -4,14 +4,19 @@ import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { executeProgram } from '../agent/execute-program.js';
 import { writeReport } from '../report/write.js';
-import { checkDataFile } from '../sandbox/data-file.js';
+import { artifactAdded, programFinished, stepFiles } from '../agent/step-record.js';
+import type { ReportSummary } from '../report/write.js';
+import { checkDataFile, hashFile } from '../sandbox/data-file.js';
 import { findPython } from '../sandbox/python.js';
 import { Sandbox } from '../sandbox/sandbox.js';
+import type { SandboxRun } from '../sandbox/sandbox.js';
 import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from './exit-codes.js';
 import { parsePlotlyOption } from './options.js';
 import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
 import type { SandboxFlags } from './sandbox-options.js';
+import { withRecordedSession } from './session-lifecycle.js';
+import { openStore } from './store-option.js';
 
 interface RunOptions extends SandboxFlags {
   data: string;
@@ -28,37 +33,52 @@ function readScript(path: string): string {
   }
 }
 
-async function runCommand(scriptPath: string, options: RunOptions): Promise<number> {
+async function runCommand(program: Command, scriptPath: string, options: RunOptions): Promise<number> {
   const code = readScript(scriptPath);
   const dataPath = checkDataFile(options.data);
   const limits = limitsFrom(options);
   const isolation = isolationFrom(options);
   const plotly = parsePlotlyOption(options.plotly);
   const python = await findPython();
+  const store = openStore(program);
+  const { sha256, size } = await hashFile(dataPath);
   // One program per invocation: a warm worker would load the data just the same, so run cold.
   const sandbox = await Sandbox.open({ python, dataPath, limits, isolation, warm: false });
   try {
-    const outcome = await executeProgram(sandbox, { code, scriptName: basename(scriptPath) });
-    const outPath = resolve(options.output ?? `${basename(scriptPath, extname(scriptPath))}-report.html`);
-    const summary = writeReport({
-      outPath, title: `${basename(scriptPath)} on ${basename(dataPath)}`, spec: outcome.spec, items: outcome.items,
-      output: outcome.run.stdout, warnings: outcome.warnings, plotly,
-      meta: { tool: `opsmind ${opsmindVersion()}`, command: 'run', python: `${python.version} (pandas ${python.pandas})`, isolation: sandbox.isolation.level },
+    return await withRecordedSession(store, { command: 'run', mode: 'script', dataPath, dataSha256: sha256, dataSize: size, title: basename(scriptPath) }, async ({ session, emit }) => {
+      emit({ type: 'session_started', command: 'run', mode: 'script', data: { path: dataPath, name: basename(dataPath), sha256, size }, isolation: sandbox.isolation.level });
+      emit({ type: 'step_started', step: 1, tool: 'run_script', title: basename(scriptPath) });
+      const outcome = await executeProgram(sandbox, { code, scriptName: basename(scriptPath) });
+      store.appendWithArtifacts(session.id, 1, stepFiles(outcome.run, outcome.spec), programFinished(1, outcome.run));
+      emit(artifactAdded(1, outcome.spec));
+      const outPath = resolve(options.output ?? `${basename(scriptPath, extname(scriptPath))}-report.html`);
+      const summary = writeReport({
+        outPath, title: `${basename(scriptPath)} on ${basename(dataPath)}`, spec: outcome.spec, items: outcome.items,
+        output: outcome.run.stdout, warnings: outcome.warnings, plotly,
+        meta: { tool: `opsmind ${opsmindVersion()}`, command: 'run', session: session.id, python: `${python.version} (pandas ${python.pandas})`, isolation: sandbox.isolation.level },
+      });
+      for (const message of outcome.warnings) emit({ type: 'warning', step: 1, message });
+      emit({ type: 'report_written', path: outPath, charts: summary.charts.length, tables: summary.tables.length });
+      const failed = outcome.run.exitCode !== 0;
+      printRunResult(outcome.run, summary, options.json === true, { session_id: session.id, isolation: sandbox.isolation.level }, failed);
+      return { status: failed ? 'failed' : 'done', value: failed ? ExitCode.INTERNAL : ExitCode.OK };
     });
-    const failed = outcome.run.exitCode !== 0;
-    if (outcome.run.stderr) process.stderr.write(outcome.run.stderr);
-    if (options.json) {
-      const { issues: _issues, ...rest } = summary;
-      process.stdout.write(`${JSON.stringify({ ...rest, isolation: sandbox.isolation.level })}\n`);
-    } else {
-      process.stdout.write(outcome.run.stdout);
-      for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`);
-      process.stderr.write(`${failed ? 'report (partial)' : 'report'}: ${outPath} (${summary.charts.length} charts, ${summary.tables.length} tables)\n`);
-    }
-    return failed ? ExitCode.INTERNAL : ExitCode.OK;
   } finally {
     sandbox.close();
+    store.close();
   }
+}
+
+function printRunResult(run: SandboxRun, summary: ReportSummary, json: boolean, extra: Record<string, string>, failed: boolean): void {
+  if (run.stderr) process.stderr.write(run.stderr);
+  if (json) {
+    const { issues: _issues, ...rest } = summary;
+    process.stdout.write(`${JSON.stringify({ ...rest, ...extra })}\n`);
+    return;
+  }
+  process.stdout.write(run.stdout);
+  for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`);
+  process.stderr.write(`${failed ? 'report (partial)' : 'report'}: ${summary.report_path} (${summary.charts.length} charts, ${summary.tables.length} tables; session ${extra.session_id ?? ''})\n`);
 }
 
 /** Registers `run` on the program; the action sets process.exitCode. */
@@ -72,6 +92,6 @@ export function registerRun(program: Command): void {
     .option('--json', 'print one JSON object on stdout instead of the script output')
     .option('--plotly <inline|URL>', 'inline Plotly (works offline) or link it from a URL', 'inline');
   addSandboxOptions(command).action(async (script: string, options: RunOptions) => {
-    process.exitCode = await runCommand(script, options);
+    process.exitCode = await runCommand(program, script, options);
   });
 }

@@ -33,9 +33,9 @@ function itemTitle(item: RenderedItem): string {
   return typeof title === 'string' && title ? title : item.label;
 }
 
-function itemSection(item: RenderedItem, source: Source | null): string {
+function itemSection(item: RenderedItem, index: number, source: Source | null): string {
   const { decl } = item;
-  const anchor = `item-${escapeHtml(decl.id)}`;
+  const anchor = `item-${index + 1}`;
   const heading = `<h2>${escapeHtml(itemTitle(item))}</h2>`;
   const subtitle = typeof decl.params.subtitle === 'string' ? `<p class="subtitle">${escapeHtml(decl.params.subtitle)}</p>` : '';
   const note = typeof decl.params.note === 'string' ? `<p class="note">${escapeHtml(decl.params.note)}</p>` : '';
@@ -44,7 +44,7 @@ function itemSection(item: RenderedItem, source: Source | null): string {
     return `<section class="card failed" id="${anchor}" data-failed-id="${escapeHtml(decl.id)}">${heading}<p>This ${decl.kind === 'table' ? 'table' : 'chart'} could not be rendered:</p>${issueList(item.issues)}</section>`;
   }
   const body = item.built.type === 'plotly'
-    ? `<div class="plotly-chart" id="plot-${escapeHtml(decl.id)}"></div><script type="application/json" id="fig-${escapeHtml(decl.id)}">${scriptJson(item.built.figure)}</script>`
+    ? `<div class="plotly-chart" id="plot-${index + 1}"></div><script type="application/json" id="fig-${index + 1}">${scriptJson(item.built.figure)}</script>`
     : `<div class="table-wrap">${item.built.html}</div>`;
   const title = item.built.type === 'plotly' ? '' : heading + subtitle;
   return `<section class="card" id="${anchor}" ${idAttr}="${escapeHtml(decl.id)}">${title}${body}${note}<p class="provenance">${provenance(decl, source)}</p></section>`;
@@ -58,7 +58,7 @@ function header(input: ReportInput): string {
     `generated ${escapeHtml(input.generatedAt.toISOString().replace('T', ' ').slice(0, 19))} UTC`,
   ].filter(Boolean);
   const toc = input.items.length > 1
-    ? `<nav aria-label="Contents"><ol>${input.items.map((i) => `<li><a href="#item-${escapeHtml(i.decl.id)}">${escapeHtml(itemTitle(i))}</a></li>`).join('')}</ol></nav>`
+    ? `<nav aria-label="Contents"><ol>${input.items.map((i, n) => `<li><a href="#item-${n + 1}">${escapeHtml(itemTitle(i))}</a></li>`).join('')}</ol></nav>`
     : '';
   return `<header><h1>${escapeHtml(input.title)}</h1><p class="meta">${facts.join(' · ')}</p>${toc}</header>`;
 }
@@ -95,7 +95,7 @@ export function buildReportHtml(input: ReportInput): string {
     '<main>',
     warningList(input.warnings),
     narrative,
-    ...input.items.map((item) => itemSection(item, input.source)),
+    ...input.items.map((item, index) => itemSection(item, index, input.source)),
     errorSection(input.programError),
     '</main>',
     `<footer>Made with ${escapeHtml(input.meta.tool ?? 'OpsMind')}. Charts are interactive: hover for values, drag to zoom, double-click to reset.</footer>`,

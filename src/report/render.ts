@@ -15,6 +15,8 @@ import { validateFigure } from './plotly-validate.js';
 /** One declaration after validation and rendering. */
 export interface RenderedItem {
   decl: Declaration;
+  /** The step that declared it, in multi-step sessions. */
+  step?: number;
   /** e.g. `chart 2 (bar)`. */
   label: string;
   /** The built figure or table; undefined when the declaration failed. */

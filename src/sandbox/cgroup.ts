@@ -3,7 +3,7 @@
  * runs as root (RLIMIT_NPROC does not), and a way to kill every process of a
  * sandbox, including ones that left their process group with setsid.
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A created cgroup that processes can be moved into. */
@@ -38,11 +38,53 @@ function pids(path: string): number[] {
 }
 
 let counter = 0;
+let swept = false;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the cgroups left by OpsMind processes that died without cleaning up (kill -9). */
+export function sweepDeadCgroups(root: string): void {
+  const parent = join(root, 'opsmind');
+  let entries: string[];
+  try {
+    entries = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const owner = Number(/^(\d+)-\d+$/.exec(entry)?.[1]);
+    if (!owner || processAlive(owner)) continue;
+    const path = join(parent, entry);
+    for (const pid of pids(path)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    try {
+      rmdirSync(path);
+    } catch {
+      /* still draining; the next sweep removes it */
+    }
+  }
+}
 
 /** Creates a pids cgroup with `max` processes, or returns the reason it cannot (not root, read-only cgroupfs, …). */
 export function createPidsCgroup(max: number): PidsCgroup | { error: string } {
   const root = pidsRoot();
   if (!root) return { error: 'no pids cgroup controller is mounted' };
+  if (!swept) {
+    swept = true;
+    sweepDeadCgroups(root);
+  }
   const path = join(root, 'opsmind', `${process.pid}-${(counter += 1)}`);
   try {
     mkdirSync(path, { recursive: true });

@@ -33,3 +33,17 @@ export function checkDataFile(path: string): string {
   }
   return full;
 }
+
+/** SHA-256 and size of a file, streamed (the data file is recorded with its session). */
+export async function hashFile(path: string): Promise<{ sha256: string; size: number }> {
+  const { createHash } = await import('node:crypto');
+  const { createReadStream } = await import('node:fs');
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    hash.update(buffer);
+  }
+  return { sha256: hash.digest('hex'), size };
+}

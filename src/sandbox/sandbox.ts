@@ -4,7 +4,7 @@
  * one-shot runs when it cannot start), a fresh work dir per run that later
  * runs cannot see, and a result that says which limit was hit in words.
  */
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
@@ -59,6 +59,23 @@ export interface SandboxRun {
   dataError: string | null;
 }
 
+let sweptDirs = false;
+
+/** Removes sandbox dirs left by OpsMind processes that died without cleaning up (kill -9); once per process. */
+function sweepDeadSandboxDirs(): void {
+  if (sweptDirs) return;
+  sweptDirs = true;
+  for (const entry of readdirSync(tmpdir())) {
+    const owner = Number(/^opsmind-sandbox-(\d+)-/.exec(entry)?.[1]);
+    if (!owner || owner === process.pid) continue;
+    try {
+      process.kill(owner, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(tmpdir(), entry), { recursive: true, force: true });
+    }
+  }
+}
+
 /** Builds the python argv for a worker or a cold run, in the sandbox's paths. */
 function workerArgs(python: string, paths: { preambleDir: string; dataPath: string }, sourcePath: string, ownPidNamespace: boolean): string[] {
   return [python, '-I', '-X', 'utf8', join(paths.preambleDir, 'opsmind_worker.py'), '--data', paths.dataPath, '--source-path', sourcePath,
@@ -76,7 +93,8 @@ export class Sandbox {
   private readonly onExit = () => this.close();
 
   private constructor(readonly options: SandboxOptions, readonly isolation: IsolationInfo) {
-    this.root = mkdtempSync(join(tmpdir(), 'opsmind-sandbox-'));
+    sweepDeadSandboxDirs();
+    this.root = mkdtempSync(join(tmpdir(), `opsmind-sandbox-${process.pid}-`));
     mkdirSync(join(this.root, 'work'));
     mkdirSync(join(this.root, 'runs'));
     this.mounts = { python: options.python.path, preambleDir: preambleDir(), dataPath: options.dataPath, workdir: join(this.root, 'work') };

@@ -31,10 +31,18 @@ export function salesCsv(dir: string, rows = 400): string {
 /** The result of running the built CLI. */
 export interface CliResult { status: number | null; stdout: string; stderr: string }
 
+let home: string | undefined;
+
+/** A private OPSMIND_HOME for this test process, so tests never touch a person's session store. */
+export function testHome(): string {
+  home ??= tempDir('opsmind-home-');
+  return home;
+}
+
 /** Runs `bin/opsmind.js` with arguments (synchronously), with an optional environment overlay. */
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliResult {
   const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'opsmind.js'), ...args], {
-    cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, encoding: 'utf8', timeout: options.timeoutMs ?? 120_000,
+    cwd: options.cwd ?? ROOT, env: { ...process.env, OPSMIND_HOME: testHome(), OPSMIND_DB: '', ...options.env }, encoding: 'utf8', timeout: options.timeoutMs ?? 120_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

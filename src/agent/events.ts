@@ -1,0 +1,30 @@
+/**
+ * The events of a session. Every event is a delta with one meaning, numbered
+ * per session and stored before it is shown (DESIGN.md, rule 4):
+ * `artifact_added` carries only the new charts/tables of its step, and
+ * consumers append; nothing means "replace everything".
+ */
+
+/** A chart or table as events refer to it; its data lives in the step's stored artifacts. */
+export interface ArtifactRef {
+  id: string;
+  kind: string;
+  title: string | null;
+  seq: number;
+}
+
+/** Every event type and its payload. */
+export type SessionEvent =
+  | { type: 'session_started'; command: string; mode: string; data: { path: string; name: string; sha256: string; size: number }; question?: string; isolation?: string }
+  | { type: 'step_started'; step: number; tool: string; title: string }
+  | { type: 'program_finished'; step: number; exit_code: number | null; signal: string | null; stdout: string; stderr: string; duration_ms: number; isolation: string; warm: boolean; limit_hit: string | null }
+  | { type: 'artifact_added'; step: number; charts: ArtifactRef[]; tables: ArtifactRef[] }
+  | { type: 'warning'; step?: number; message: string }
+  | { type: 'report_written'; path: string; charts: number; tables: number }
+  | { type: 'session_finished'; status: 'done' | 'failed' | 'interrupted'; error?: string };
+
+/** The type names, for validation of stored rows. */
+export const EVENT_TYPES = ['session_started', 'step_started', 'program_finished', 'artifact_added', 'warning', 'report_written', 'session_finished'] as const;
+
+/** An event as stored: with its session, number and time. */
+export type StoredEvent = SessionEvent & { session_id: string; seq: number; created_at: string };

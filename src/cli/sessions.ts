@@ -1,0 +1,89 @@
+/** `opsmind sessions list|show|replay|export|rm`: browse, rebuild and export stored sessions. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { replaySession, safeArtifactName } from '../report/replay.js';
+import { writeReport } from '../report/write.js';
+import type { SessionRow, SessionStore } from '../store/session-store.js';
+import { opsmindVersion } from '../util/version.js';
+import { parsePlotlyOption } from './options.js';
+import { openStore } from './store-option.js';
+
+function withStore<T>(program: Command, fn: (store: SessionStore) => Promise<T> | T): Promise<T> {
+  const store = openStore(program);
+  return Promise.resolve(fn(store)).finally(() => store.close());
+}
+
+function line(row: SessionRow & { charts: number }): string {
+  const when = row.created_at.replace('T', ' ').slice(0, 16);
+  return `${row.id}  ${when}  ${row.command.padEnd(7)} ${row.status.padEnd(11)} ${String(row.charts).padStart(3)} items  ${basename(row.data_path)}${row.title ? ` · ${row.title}` : ''}`;
+}
+
+async function replayTo(store: SessionStore, session: SessionRow, outPath: string, plotly: string) {
+  const replayed = await replaySession(store, session.id);
+  return writeReport({
+    outPath, title: `${session.title ?? session.command} on ${basename(session.data_path)} (replayed)`, spec: replayed.specs.at(-1) ?? null,
+    items: replayed.items, output: replayed.output, warnings: replayed.warnings, plotly: parsePlotlyOption(plotly),
+    meta: { tool: `opsmind ${opsmindVersion()}`, session: session.id, replayed: 'from stored events, without a model or Python', status: session.status },
+  });
+}
+
+function exportSession(store: SessionStore, session: SessionRow, dir: string): number {
+  mkdirSync(dir, { recursive: true });
+  const events = store.events(session.id);
+  writeFileSync(join(dir, 'session.json'), `${JSON.stringify({ session, events }, null, 2)}\n`);
+  writeFileSync(join(dir, 'data.sha256'), `${session.data_sha256}  ${session.data_path}\n`);
+  let files = 0;
+  for (const artifact of store.artifacts(session.id)) {
+    if (!safeArtifactName(artifact.name)) continue;
+    const target = join(dir, 'steps', String(artifact.step), artifact.name);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, artifact.content);
+    files += 1;
+  }
+  return files;
+}
+
+/** Registers the `sessions` command group. */
+export function registerSessions(program: Command): void {
+  const sessions = program.command('sessions').description('list, show, replay, export and remove stored sessions');
+  sessions.command('list').description('list sessions, newest first').option('--json', 'print a JSON array').option('-n, --limit <n>', 'how many', '50')
+    .action((options: { json?: boolean; limit: string }) => withStore(program, (store) => {
+      const rows = store.list(Math.max(1, Number(options.limit) || 50));
+      if (options.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
+      else process.stdout.write(rows.length ? `${rows.map(line).join('\n')}\n` : 'no sessions yet\n');
+    }));
+  sessions.command('show').description('show a session and its events').argument('<id>', 'session id (or a unique prefix)').option('--json', 'print {session, events}')
+    .action((id: string, options: { json?: boolean }) => withStore(program, (store) => {
+      const session = store.session(id);
+      const events = store.events(session.id);
+      if (options.json) return void process.stdout.write(`${JSON.stringify({ session, events })}\n`);
+      const head = [`session  ${session.id} (${session.status})`, `command  ${session.command} (${session.mode})${session.title ? ` · ${session.title}` : ''}`,
+        `data     ${session.data_path} (${session.data_size.toLocaleString('en-US')} bytes, sha256 ${session.data_sha256.slice(0, 16)}…)`, `created  ${session.created_at}`, ''];
+      const body = events.map((e) => `${String(e.seq).padStart(4)}  ${e.created_at.slice(11, 19)}  ${e.type}${'step' in e && e.step !== undefined ? ` (step ${e.step})` : ''}`);
+      process.stdout.write(`${[...head, ...body].join('\n')}\n`);
+    }));
+  sessions.command('replay').description('rebuild the report from stored events and artifacts (no model, no Python)').argument('<id>', 'session id (or a unique prefix)')
+    .option('-o, --output <file>', 'where to write the report (default: <id>-replay.html)').option('--json', 'print the report summary as JSON').option('--plotly <inline|URL>', 'inline or link Plotly', 'inline')
+    .action((id: string, options: { output?: string; json?: boolean; plotly: string }) => withStore(program, async (store) => {
+      const session = store.session(id);
+      const summary = await replayTo(store, session, resolve(options.output ?? `${session.id}-replay.html`), options.plotly);
+      const { issues: _issues, ...rest } = summary;
+      if (options.json) process.stdout.write(`${JSON.stringify({ ...rest, session_id: session.id })}\n`);
+      else process.stderr.write(`report: ${summary.report_path} (${summary.charts.length} charts, ${summary.tables.length} tables)\n`);
+    }));
+  sessions.command('export').description('write the code of every step, specs, data frames, data hash and the replayed report into a directory')
+    .argument('<id>', 'session id (or a unique prefix)').argument('<dir>', 'target directory')
+    .action((id: string, dir: string) => withStore(program, async (store) => {
+      const session = store.session(id);
+      const files = exportSession(store, session, resolve(dir));
+      await replayTo(store, session, join(resolve(dir), 'report.html'), 'inline');
+      process.stderr.write(`exported ${session.id}: ${files} step files, session.json, data.sha256, report.html → ${resolve(dir)}\n`);
+    }));
+  sessions.command('rm').description('delete a session with its events and artifacts').argument('<id>', 'session id (or a unique prefix)')
+    .action((id: string) => withStore(program, (store) => {
+      const session = store.session(id);
+      store.remove(session.id);
+      process.stderr.write(`removed ${session.id}\n`);
+    }));
+}

@@ -1,0 +1,59 @@
+/**
+ * Rebuilding a session's report from its stored events and artifacts alone:
+ * no model and no Python. Each step's stored spec and frames are laid out in a
+ * scratch dir and go through the same validation and rendering as a live run,
+ * so a replayed report holds the same charts and tables.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { loadSpec } from '../spec/load.js';
+import type { RenderSpec } from '../spec/schema.js';
+import type { SessionStore } from '../store/session-store.js';
+import { renderSpec } from './render.js';
+import type { RenderedItem } from './render.js';
+
+/** A session's content as replay rebuilds it. */
+export interface ReplayedSession {
+  specs: RenderSpec[];
+  items: RenderedItem[];
+  output: string;
+  warnings: string[];
+}
+
+/** Rebuilds the rendered items, narrative and warnings of a session from the store. */
+export async function replaySession(store: SessionStore, sessionId: string): Promise<ReplayedSession> {
+  const events = store.events(sessionId);
+  const result: ReplayedSession = { specs: [], items: [], output: '', warnings: [] };
+  const scratch = mkdtempSync(join(tmpdir(), 'opsmind-replay-'));
+  try {
+    for (const event of events) {
+      if (event.type === 'program_finished') result.output += event.stdout;
+      if (event.type === 'warning') result.warnings.push(event.message);
+      if (event.type !== 'artifact_added') continue;
+      const dir = join(scratch, `step-${event.step}`);
+      mkdirSync(dir, { recursive: true });
+      for (const artifact of store.artifacts(sessionId, event.step)) {
+        const target = join(dir, artifact.name);
+        if (!safeArtifactName(artifact.name)) continue;
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, artifact.content);
+      }
+      const loaded = loadSpec(dir);
+      if (!loaded.ok) {
+        result.warnings.push(`step ${event.step}: ${loaded.reason}`);
+        continue;
+      }
+      result.specs.push(loaded.spec);
+      result.items.push(...(await renderSpec(loaded.spec, dir)).map((item) => ({ ...item, step: event.step })));
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return result;
+}
+
+/** Stored names are checked again before they touch the disk: plain relative paths, no `..`, no empty parts. */
+export function safeArtifactName(name: string): boolean {
+  return /^[\w.-]+(\/[\w.-]+)*$/.test(name) && !name.split('/').some((part) => part === '..' || part === '.');
+}
