@@ -71,13 +71,16 @@ def _aggregate(frame, keys, ys, agg):
     return grouped[ys].agg(agg).reset_index()
 
 
-def _fold_top(frame, key, value, n, group=None):
-    """Keep the n largest `key` categories by |value| total; sum the rest into "Other"."""
+def _fold_top(frame, key, value, n, group=None, additive=True):
+    """Keep the n largest `key` categories by |value| total; sum the rest into "Other"
+    (only for additive values: the rest of a mean or a median is dropped, not summed)."""
     totals = frame.groupby(key, dropna=False, sort=False)[value].sum().abs().sort_values(ascending=False)
     if len(totals) <= n:
         return frame, False
     keep = set(totals.index[:n])
     inside = frame[key].isin(keep)
+    if not additive:
+        return frame[inside], True
     rest = frame[~inside]
     keys = [group] if group else []
     other = rest.groupby(keys, dropna=False, observed=True).sum(numeric_only=True).reset_index() if keys else rest.sum(numeric_only=True).to_frame().T
@@ -115,7 +118,7 @@ def prepare_bar(data, params):
         frame = _aggregate(frame, keys, ys, _agg(p))
         reductions.append("aggregated")
     cap = int(p.get("top_n") or CAPS["bar"])
-    frame, folded = _fold_top(frame, x, ys[0], cap, color)
+    frame, folded = _fold_top(frame, x, ys[0], cap, color, additive=p.get("agg") in (None, "sum", "count"))
     if folded:
         reductions.append("top_n")
     return Prepared(frame, p, inferred, reductions, False, cap)
@@ -210,7 +213,7 @@ def prepare_pie(data, params):
             reductions.append("aggregated")
     frame = frame.sort_values(values, ascending=False, kind="stable")
     cap = int(p.get("top_n") or CAPS["pie"])
-    frame, folded = _fold_top(frame, names, values, cap)
+    frame, folded = _fold_top(frame, names, values, cap, additive=p.get("agg") in (None, "sum", "count"))
     if folded:
         reductions.append("top_n")
     return Prepared(frame, p, inferred, reductions, False, cap)

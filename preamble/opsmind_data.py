@@ -15,6 +15,8 @@ DELIMITERS = [",", ";", "\t", "|"]
 DELIMITED_EXTENSIONS = {".csv", ".tsv", ".tab", ".txt", ".dat", ".psv", ""}
 SAMPLE_BYTES = 64 * 1024
 CHUNK_BYTES = 1 << 20
+MAX_TITLE_LINES = 10
+TITLE_SAMPLE_LINES = 50
 
 
 class DataLoadError(Exception):
@@ -73,6 +75,40 @@ def sniff_delimiter(text, preferred=","):
     return best
 
 
+def _is_short(count, mode):
+    return count <= 1 or count < mode / 2
+
+
+def title_lines(text, delimiter, cut=False):
+    """(k, lines): the k non-empty lines above the real header (a title, notes) and the physical lines they span.
+
+    They are the first 1..10 non-empty lines, each with at most one field or
+    fewer than half of the fields the rest of the sample consistently has.
+    (0, 0) for a clean file.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    rows = []  # (field count, physical lines read so far) of non-empty rows
+    try:
+        for row in reader:
+            if any(field.strip() for field in row):
+                rows.append((len(row), reader.line_num))
+            if len(rows) > TITLE_SAMPLE_LINES:
+                break
+    except csv.Error:
+        return 0, 0
+    rows = rows[:-1] if cut and len(rows) > 2 else rows  # the sample's last line may be cut
+    rows = rows[:TITLE_SAMPLE_LINES]
+    for k in range(1, min(MAX_TITLE_LINES, len(rows) - 2) + 1):
+        rest = [count for count, _ in rows[k:]]
+        mode = max(set(rest), key=rest.count)
+        if mode < 2 or not _is_short(rows[k - 1][0], mode):
+            return 0, 0
+        if rest.count(mode) / len(rest) < 0.9 or _is_short(rest[0], mode):
+            continue  # the header is further down, or the rest is not yet consistent
+        return k, rows[k - 1][1]
+    return 0, 0
+
+
 def _read_delimited(path, extension):
     with open(path, "rb") as handle:
         head = handle.read(SAMPLE_BYTES)
@@ -83,15 +119,19 @@ def _read_delimited(path, extension):
     encoding, warning = detect_encoding(path, head)
     sample = head.decode(encoding, errors="ignore")
     delimiter = sniff_delimiter(sample, "\t" if extension in (".tsv", ".tab") else ",")
+    skipped, skip_lines = title_lines(sample, delimiter, cut=len(head) == SAMPLE_BYTES)
+    warnings = [warning] if warning else []
+    if skipped:
+        warnings.append(f"skipped {skipped} line(s) above the header (a title?)")
     try:
-        frame = pd.read_csv(path, sep=delimiter, encoding=encoding, low_memory=False)
+        frame = pd.read_csv(path, sep=delimiter, encoding=encoding, low_memory=False, skiprows=skip_lines or None)
     except pd.errors.EmptyDataError as error:
         raise DataLoadError("the file has no columns to read") from error
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise DataLoadError(f"not a well-formed delimited file: {first}") from error
     info = {"format": "csv", "encoding": encoding, "delimiter": delimiter}
-    return frame, info, [warning] if warning else []
+    return frame, info, warnings
 
 
 def _read_json(path, lines):

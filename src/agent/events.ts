@@ -13,18 +13,31 @@ export interface ArtifactRef {
   seq: number;
 }
 
+/** A number-backed sentence computed from a charted frame (or from the profile). */
+export interface Finding {
+  text: string;
+  kind: string;
+  /** The analysis (1-based) it comes from; 0 for data-quality findings. */
+  analysis: number;
+  numbers: Record<string, number | string | null>;
+}
+
 /** Every event type and its payload. */
 export type SessionEvent =
   | { type: 'session_started'; command: string; mode: string; data: { path: string; name: string; sha256: string; size: number }; question?: string; isolation?: string }
   | { type: 'step_started'; step: number; tool: string; title: string }
   | { type: 'program_finished'; step: number; exit_code: number | null; signal: string | null; stdout: string; stderr: string; duration_ms: number; isolation: string; warm: boolean; limit_hit: string | null }
   | { type: 'artifact_added'; step: number; charts: ArtifactRef[]; tables: ArtifactRef[] }
+  | { type: 'step_finished'; step: number; tool: string; duration_ms: number; summary: string }
+  | { type: 'plan_created'; step: number; planner: 'heuristic' | 'llm'; model: string | null; attempts: number; fallback: string | null; analyses: { title: string; chart: string; why: string }[]; notes: string[] }
+  | { type: 'insights_computed'; step: number; insights: Finding[]; failed: { analysis: number; title: string; error: string }[] }
+  | { type: 'summary_written'; step: number; text: string; model: string }
   | { type: 'warning'; step?: number; message: string }
   | { type: 'report_written'; path: string; charts: number; tables: number }
   | { type: 'session_finished'; status: 'done' | 'failed' | 'interrupted'; error?: string };
 
 /** The type names, for validation of stored rows. */
-export const EVENT_TYPES = ['session_started', 'step_started', 'program_finished', 'artifact_added', 'warning', 'report_written', 'session_finished'] as const;
+export const EVENT_TYPES = ['session_started', 'step_started', 'step_finished', 'plan_created', 'program_finished', 'artifact_added', 'insights_computed', 'summary_written', 'warning', 'report_written', 'session_finished'] as const;
 
 /** An event as stored: with its session, number and time. */
 export type StoredEvent = SessionEvent & { session_id: string; seq: number; created_at: string };

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { opsmindVersion } from '../util/version.js';
 import { reportError } from './errors.js';
+import { registerAnalyze } from './analyze.js';
 import { registerDoctor } from './doctor.js';
 import { registerRun } from './run.js';
 import { registerSessions } from './sessions.js';
@@ -15,6 +16,7 @@ const program = new Command()
   .showHelpAfterError('(run opsmind --help for usage)')
   .exitOverride();
 
+registerAnalyze(program);
 registerRun(program);
 registerDoctor(program);
 registerSessions(program);

@@ -67,6 +67,9 @@ section.card h2 { font-size:18px; margin:0 0 4px; }
 .failed { border-color:#f3c1bc; }
 .issues { color:var(--err); }
 .program-error { border-left:4px solid var(--err); }
+.findings li { margin:4px 0; }
+.summary { font-size:16px; }
+details.code summary { cursor:pointer; color:var(--accent); margin:6px 0; }
 .table-wrap { overflow:auto; max-height:560px; }
 table.data-table { border-collapse:collapse; font-size:13px; width:100%; }
 table.data-table th, table.data-table td { padding:5px 10px; border-bottom:1px solid var(--line); text-align:left; white-space:nowrap; }

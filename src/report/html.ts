@@ -24,6 +24,37 @@ export interface ReportInput {
   /** Facts for the header, e.g. `{ tool: 'opsmind 0.1.0', mode: 'run' }`. */
   meta: Readonly<Record<string, string>>;
   plotly?: PlotlySource;
+  extras?: ReportExtras;
+}
+
+/** Optional sections: key findings, a model-written summary, notes, and the code of each step. */
+export interface ReportExtras {
+  findings?: readonly string[];
+  /** A short summary written by a model from the computed findings; labelled as such. */
+  summary?: { text: string; model: string } | null;
+  notes?: readonly string[];
+  code?: readonly { title: string; code: string }[];
+}
+
+function findingsSection(extras: ReportExtras | undefined): string {
+  const findings = extras?.findings ?? [];
+  const summary = extras?.summary;
+  if (!findings.length && !summary) return '';
+  const summaryHtml = summary ? `<p class="summary">${escapeHtml(summary.text)}</p><p class="provenance">Summary written by ${escapeHtml(summary.model)} from the findings below; every number in it comes from them.</p>` : '';
+  const list = findings.length ? `<ul class="findings">${findings.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>` : '';
+  return `<section class="card" id="findings"><h2>Key findings</h2>${summaryHtml}${list}</section>`;
+}
+
+function notesSection(extras: ReportExtras | undefined): string {
+  const notes = extras?.notes ?? [];
+  return notes.length ? `<section class="card" id="notes"><h2>About the data</h2><ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul></section>` : '';
+}
+
+function codeSection(extras: ReportExtras | undefined): string {
+  const code = extras?.code ?? [];
+  if (!code.length) return '';
+  const blocks = code.map((c) => `<details class="code"><summary>${escapeHtml(c.title)}</summary><pre><code>${escapeHtml(c.code)}</code></pre></details>`).join('');
+  return `<section class="card" id="code"><h2>Code behind every number</h2>${blocks}</section>`;
 }
 
 const int = new Intl.NumberFormat('en-US');
@@ -94,9 +125,12 @@ export function buildReportHtml(input: ReportInput): string {
     header(input),
     '<main>',
     warningList(input.warnings),
+    findingsSection(input.extras),
     narrative,
     ...input.items.map((item, index) => itemSection(item, index, input.source)),
     errorSection(input.programError),
+    notesSection(input.extras),
+    codeSection(input.extras),
     '</main>',
     `<footer>Made with ${escapeHtml(input.meta.tool ?? 'OpsMind')}. Charts are interactive: hover for values, drag to zoom, double-click to reset.</footer>`,
     hasPlots ? `<script>${BOOT}</script>` : '',

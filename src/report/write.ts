@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { RenderSpec } from '../spec/schema.js';
 import type { ValidationIssue } from '../spec/validate.js';
 import { buildReportHtml } from './html.js';
-import type { PlotlySource } from './html.js';
+import type { PlotlySource, ReportExtras } from './html.js';
 import type { RenderedItem } from './render.js';
 
 /** The machine-readable summary of a report (what `--json` prints, plus the failed declarations). */
@@ -27,6 +27,7 @@ export interface WriteReportInput {
   warnings: readonly string[];
   meta: Readonly<Record<string, string>>;
   plotly?: PlotlySource;
+  extras?: ReportExtras;
 }
 
 function titleOf(item: RenderedItem): string | null {
@@ -52,6 +53,7 @@ export function writeReport(input: WriteReportInput): ReportSummary {
     title: input.title, generatedAt: new Date(), source: input.spec?.source ?? null, items: input.items,
     narrative: input.output, warnings, programError: input.spec?.error ?? null, meta: input.meta,
     ...(input.plotly ? { plotly: input.plotly } : {}),
+    ...(input.extras ? { extras: input.extras } : {}),
   });
   writeAtomic(input.outPath, html);
   const rendered = input.items.filter((i) => i.built);

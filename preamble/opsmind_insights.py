@@ -1,0 +1,338 @@
+"""Number-backed sentences about the exact frame a chart shows.
+
+Every function returns a list of {"text", "kind", "numbers"}; the numbers are
+the finite values the sentence states, so a reader can check them. Functions
+are deterministic and return [] (never raise) on empty, single-row, all-equal
+or unusable data. Correlation sentences describe association, never cause.
+"""
+import functools
+import math
+import re
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from opsmind_profile import infer_frequency, number_stats, to_datetime
+
+OTHER = re.compile(r"^\(?\s*(other|others|all other|all others|rest|remaining)\b", re.I)
+PERIODS_PER_YEAR = {"M": 12, "Q": 4}
+MISSING_HEAVY = 0.5
+GROUP_AFTER = 3
+
+
+def never_raises(function):
+    """Insights are extras: unusable input gives [] rather than an exception."""
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError):
+            return []
+    return wrapper
+
+
+def fmt_number(x):
+    """1,234,567 / 12.3 / 0.0123: thousands separators, about three significant digits below 1,000."""
+    x = float(x)
+    if x == int(x) and abs(x) < 1e15:
+        return f"{int(x):,}"
+    if abs(x) >= 999.5:
+        return f"{x:,.0f}"
+    decimals = min(10, max(0, 2 - math.floor(math.log10(abs(x)))))
+    text = f"{x:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def fmt_pct(fraction):
+    """A fraction as a percentage: 0.126 → "12.6%"."""
+    value = fraction * 100
+    return f"{value:,.0f}%" if abs(value) >= 100 else f"{value:.1f}%"
+
+
+def fmt_ratio(ratio):
+    return f"{ratio:.1f}×" if ratio < 10 else f"{ratio:,.0f}×"
+
+
+def fmt_date(stamp, frequency=None):
+    """A timestamp at the grain of its series: "2024", "Q4 2024", "Dec 2024", "Dec 5, 2024", "Dec 5, 2024 14:00"."""
+    stamp = pd.Timestamp(stamp)
+    if frequency == "Y":
+        return str(stamp.year)
+    if frequency == "Q":
+        return f"Q{stamp.quarter} {stamp.year}"
+    if frequency == "M":
+        return stamp.strftime("%b %Y")
+    day = f"{stamp.strftime('%b')} {stamp.day}, {stamp.year}"
+    if frequency in ("H", "min") or (frequency is None and (stamp.hour or stamp.minute)):
+        return f"{day} {stamp.strftime('%H:%M')}"
+    return day
+
+
+def _capital(text):
+    text = str(text)
+    return text[:1].upper() + text[1:]
+
+
+def _insight(text, kind, **numbers):
+    safe = {}
+    for key, value in numbers.items():
+        if isinstance(value, (bool, np.bool_)) or value is None:
+            continue
+        value = value.item() if hasattr(value, "item") else value
+        if isinstance(value, (int, float)) and math.isfinite(value):
+            safe[key] = value
+    return {"text": text, "kind": kind, "numbers": safe}
+
+
+def numbers(values):
+    """Float values (NaN where not a number); dates, durations and booleans are not measures, so all NaN."""
+    series = values if isinstance(values, pd.Series) else pd.Series(values, dtype=None if len(values) else float)
+    if ptypes.is_datetime64_any_dtype(series.dtype) or ptypes.is_timedelta64_dtype(series.dtype) or ptypes.is_bool_dtype(series.dtype):
+        return np.full(len(series), np.nan)
+    return pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def _finite(values):
+    values = numbers(values)
+    return values[np.isfinite(values)]
+
+
+def as_datetime(values):
+    """A DatetimeIndex for datetime values, date-like strings or years (2023 or "2023"); None when most do not parse."""
+    series = pd.Series(values).reset_index(drop=True)
+    if isinstance(series.dtype, pd.PeriodDtype):
+        return pd.DatetimeIndex(series.dt.to_timestamp())
+    if ptypes.is_datetime64_any_dtype(series.dtype):
+        return pd.DatetimeIndex(series)
+    present = series.dropna()
+    if present.empty or ptypes.is_bool_dtype(series.dtype):
+        return None
+    text = present.astype(str).str.replace(r"\.0$", "", regex=True)
+    if text.str.fullmatch(r"\d{4}").all() and text.astype(int).between(1000, 2999).all():
+        return pd.DatetimeIndex(pd.to_datetime(series.astype(str).str.replace(r"\.0$", "", regex=True), format="%Y", errors="coerce"))
+    if ptypes.is_numeric_dtype(series.dtype):
+        return None
+    parsed = to_datetime(series.astype(object).where(series.notna(), None))
+    return parsed if parsed[series.notna().to_numpy()].notna().mean() >= 0.9 else None
+
+
+def _series_xy(frame, x, y):
+    if frame is None or x not in frame.columns or y not in frame.columns or len(frame) == 0:
+        return None
+    stamps = as_datetime(frame[x])
+    if stamps is None:
+        return None
+    values = numbers(frame[y])
+    data = pd.DataFrame({"x": stamps, "y": values})
+    data = data[data["x"].notna() & np.isfinite(data["y"])].sort_values("x", kind="stable").reset_index(drop=True)
+    return None if data["x"].duplicated().any() else data
+
+
+@never_raises
+def trend_insights(frame, x, y, label=None):
+    """Change first→last, peak and trough, and year-over-year growth of the last full year (monthly or quarterly)."""
+    data = _series_xy(frame, x, y)
+    if data is None or len(data) < 3 or data["y"].nunique() < 2:
+        return []
+    label, frequency = str(label or y), infer_frequency(data["x"])
+    when = [fmt_date(t, frequency) for t in data["x"]]
+    first, last, out = float(data["y"].iloc[0]), float(data["y"].iloc[-1]), []
+    if first != 0:
+        change = (last - first) / abs(first)
+        verb = "grew" if change > 0 else "fell" if change < 0 else "was unchanged"
+        amount = f" {fmt_pct(abs(change))}" if change else ""
+        out.append(_insight(f"{_capital(label)} {verb}{amount} from {when[0]} to {when[-1]} ({fmt_number(first)} → {fmt_number(last)}).",
+                            "change", first=first, last=last, change_pct=change * 100))
+    else:
+        out.append(_insight(f"{_capital(label)} went from 0 in {when[0]} to {fmt_number(last)} in {when[-1]}.",
+                            "change", first=first, last=last))
+    values = data["y"].to_numpy()
+    for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
+        latest = ", the latest period" if i == len(values) - 1 else ""
+        out.append(_insight(f"{_capital(label)} {words} {fmt_number(values[i])} in {when[i]}{latest}.", kind, **{kind: values[i]}))
+    out.extend(_year_over_year(data, label, frequency))
+    return out
+
+
+def _year_over_year(data, label, frequency):
+    per_year = PERIODS_PER_YEAR.get(frequency)
+    if per_year is None or len(data) < 2 * per_year:
+        return []
+    years = data["x"].dt.year
+    slot = data["x"].dt.month if frequency == "M" else data["x"].dt.quarter
+    complete = [year for year, group in slot.groupby(years) if group.nunique() == per_year and len(group) == per_year]
+    if len(complete) < 2 or complete[-1] - 1 not in complete:
+        return []
+    year = complete[-1]
+    total, previous = float(data["y"][years == year].sum()), float(data["y"][years == year - 1].sum())
+    if previous <= 0 or total < 0:
+        return []
+    growth = total / previous - 1
+    word = "higher" if growth > 0 else "lower" if growth < 0 else "the same as"
+    amount = f"{fmt_pct(abs(growth))} " if growth else ""
+    periods = "12 months" if frequency == "M" else "4 quarters"
+    than = " than" if growth else ""
+    return [_insight(f"In {year}, {label} was {amount}{word}{than} in {year - 1} (summing the {periods} of each year: "
+                     f"{fmt_number(total)} vs {fmt_number(previous)}).", "year_over_year",
+                     yoy_pct=growth * 100, year=year, total=total, previous_total=previous)]
+
+
+def _is_other(name):
+    return bool(OTHER.match(str(name).strip()))
+
+
+@never_raises
+def share_insights(frame, category, value, label=None):
+    """Share of total of the top category, top vs second, top-3 share ("Other" never counts as a top category)."""
+    if frame is None or category not in frame.columns or value not in frame.columns or len(frame) == 0:
+        return []
+    values = numbers(frame[value])
+    names = frame[category].astype(object).where(frame[category].notna(), "(missing)").astype(str).to_numpy()
+    keep = np.isfinite(values)
+    totals = pd.Series(values[keep]).groupby(names[keep], sort=False).sum()
+    if len(totals) < 2 or (totals < 0).any() or totals.sum() <= 0 or totals.nunique() < 2:
+        return []
+    label, total = "rows" if str(label or value) == "count" else str(label or value), float(totals.sum())
+    ranked = totals.iloc[np.argsort(-totals.to_numpy(), kind="stable")]
+    ranked = ranked[[not _is_other(n) for n in ranked.index]]
+    if ranked.empty:
+        return []
+    out, top = [], float(ranked.iloc[0])
+    leaders = [str(n) for n, v in ranked.items() if v == top]
+    if len(leaders) > 1:
+        out.append(_insight(f"{', '.join(leaders[:-1])} and {leaders[-1]} tie for the largest share of {label}: "
+                            f"{fmt_pct(top / total)} each ({fmt_number(top)} of {fmt_number(total)}).",
+                            "top_share", share_pct=top / total * 100, value=top, total=total))
+    else:
+        out.append(_insight(f"{leaders[0]} accounts for {fmt_pct(top / total)} of {label} ({fmt_number(top)} of {fmt_number(total)}).",
+                            "top_share", share_pct=top / total * 100, value=top, total=total))
+        second = float(ranked.iloc[1]) if len(ranked) > 1 else 0.0
+        if second > 0:
+            out.append(_insight(f"{leaders[0]} has {fmt_ratio(top / second)} the {label} of {ranked.index[1]} "
+                                f"({fmt_number(top)} vs {fmt_number(second)}).", "top_vs_second", ratio=top / second, value=top, second=second))
+    if len(totals) > 3 and len(ranked) >= 3:
+        top3 = float(ranked.iloc[:3].sum())
+        out.append(_insight(f"The top 3 ({', '.join(str(n) for n in ranked.index[:3])}) account for {fmt_pct(top3 / total)} of {label}.",
+                            "top3_share", share_pct=top3 / total * 100, value=top3, total=total))
+    return out
+
+
+@never_raises
+def distribution_insights(values, label):
+    """Median and IQR, skew direction in words, outliers beyond 1.5 IQR."""
+    data = _finite(values)
+    if len(data) < 2 or data.min() == data.max():
+        return []
+    stats, label = number_stats(data), str(label)
+    q1, median, q3, mean, skew = stats["q1"], stats["median"], stats["q3"], stats["mean"], stats["skew"]
+    iqr, out = q3 - q1, []
+    out.append(_insight(f"The median {label} is {fmt_number(median)}; the middle half lies between {fmt_number(q1)} and {fmt_number(q3)} "
+                        f"(IQR {fmt_number(iqr)}).", "spread", median=median, q1=q1, q3=q3, iqr=iqr))
+    if skew is not None:
+        shape = ("right-skewed: a long tail of large values" if skew >= 0.5 else
+                 "left-skewed: a long tail of small values" if skew <= -0.5 else "roughly symmetric")
+        out.append(_insight(f"{_capital(label)} is {shape} (skew {skew:.2f}; mean {fmt_number(mean)} vs median {fmt_number(median)}).",
+                            "skew", skew=skew, mean=mean, median=median))
+    low, high, outliers = q1 - 1.5 * iqr, q3 + 1.5 * iqr, stats["outliers"]
+    if outliers:
+        values = f"{outliers:,} value{'s' if outliers != 1 else ''} ({fmt_pct(outliers / len(data))}) of {label}"
+        out.append(_insight(f"{values} {'lie' if outliers != 1 else 'lies'} beyond 1.5 IQR of the quartiles"
+                            f" (below {fmt_number(low)} or above {fmt_number(high)}).",
+                            "outliers", outliers=outliers, share_pct=outliers / len(data) * 100, low=low, high=high))
+    return out
+
+
+def _strength(r):
+    return "weak" if abs(r) < 0.3 else "moderate" if abs(r) < 0.6 else "strong"
+
+
+@never_raises
+def correlation_insights(frame, a, b):
+    """Pearson r and Spearman rho of two columns over complete pairs, in words; association, not cause."""
+    if frame is None or a not in frame.columns or b not in frame.columns:
+        return []
+    x = numbers(frame[a])
+    y = numbers(frame[b])
+    both = np.isfinite(x) & np.isfinite(y)
+    x, y, n = x[both], y[both], int(both.sum())
+    if n < 3 or x.min() == x.max() or y.min() == y.max():
+        return []
+    r = float(np.clip(np.corrcoef(x, y)[0, 1], -1, 1))
+    rho = float(np.clip(np.corrcoef(pd.Series(x).rank().to_numpy(), pd.Series(y).rank().to_numpy())[0, 1], -1, 1))
+    if not (math.isfinite(r) and math.isfinite(rho)):
+        return []
+    direction = "positive" if r > 0 else "negative" if r < 0 else "no"
+    out = [_insight(f"There is a {_strength(r)} {direction} correlation between {a} and {b} (Pearson r = {r:.2f}, Spearman ρ = {rho:.2f}, "
+                    f"n = {n:,} pairs); this is an association, not evidence that one causes the other.", "correlation", r=r, rho=rho, n=n)]
+    if abs(rho) - abs(r) >= 0.2:
+        out.append(_insight(f"The rank correlation (ρ = {rho:.2f}) is stronger than the linear one (r = {r:.2f}): {a} and {b} move together "
+                            f"consistently but not along a straight line.", "correlation_shape", r=r, rho=rho))
+    elif abs(r) - abs(rho) >= 0.2:
+        out.append(_insight(f"The linear correlation (r = {r:.2f}) is stronger than the rank correlation (ρ = {rho:.2f}): "
+                            f"a few extreme values may drive it.", "correlation_shape", r=r, rho=rho))
+    return out
+
+
+def _name(column):
+    return f"Column {column.get('name')}"
+
+
+def _missing(column):
+    share = float(column.get("missing_share"))
+    return f"{_name(column)} is {fmt_pct(share)} missing; figures using it cover only {fmt_pct(1 - share)} of rows."
+
+
+def _constant(column):
+    rows = " that has one" if column.get("missing") else ""
+    return f"{_name(column)} has the same value in every row{rows}; it carries no information."
+
+
+def _numbers_as_text(column):
+    style = column["numeric_text"].get("style")
+    return f"{_name(column)} holds numbers stored as text ({style}); convert it to numbers before computing with it."
+
+
+# kind, which columns, the sentence for one column, the sentence for many, the numbers of one column
+QUALITY = [
+    ("empty", lambda c: c.get("semantic") == "empty", lambda c: f"{_name(c)} has no values at all.",
+     "{n} columns have no values at all: {names}.", lambda c: {}),
+    ("missing", lambda c: c.get("semantic") != "empty" and float(c.get("missing_share") or 0) > MISSING_HEAVY, _missing,
+     "{n} columns are more than half missing: {names}.", lambda c: {"missing_share_pct": float(c["missing_share"]) * 100}),
+    ("constant", lambda c: c.get("semantic") == "constant", _constant, "{n} columns hold a single value each: {names}.", lambda c: {}),
+    ("numbers_as_text", lambda c: c.get("semantic") == "numeric_text" and isinstance(c.get("numeric_text"), dict), _numbers_as_text,
+     "{n} columns hold numbers stored as text: {names}; convert them before computing.",
+     lambda c: {"parse_share_pct": float(c["numeric_text"].get("parse_share") or 0) * 100}),
+    ("dates_as_text", lambda c: c.get("semantic") == "datetime" and c.get("dtype") == "object",
+     lambda c: f"{_name(c)} holds dates stored as text; parse it with pd.to_datetime before time-based analysis.",
+     "{n} columns hold dates stored as text: {names}; parse them with pd.to_datetime.", lambda c: {}),
+]
+COVERED = re.compile(r"duplicate row|empty column|more than 50% missing|constant column|stored as text in", re.I)
+
+
+def _duplicates(profile):
+    dups, rows = profile.get("duplicate_rows") or 0, profile.get("rows") or 0
+    if not (dups and rows):
+        return []
+    what = "rows are exact duplicates of earlier rows" if dups != 1 else "row is an exact duplicate of an earlier row"
+    return [_insight(f"{dups:,} {what} ({fmt_pct(dups / rows)} of {rows:,}); check whether they are counted twice.",
+                     "duplicates", duplicate_rows=dups, share_pct=dups / rows * 100)]
+
+
+@never_raises
+def quality_insights(profile):
+    """Sentences about duplicates, heavy missingness, constant and empty columns, numbers and dates stored as text."""
+    if not isinstance(profile, dict):
+        return []
+    columns, out = [c for c in profile.get("column_profiles") or [] if isinstance(c, dict)], _duplicates(profile)
+    for kind, test, one, many, numbers in QUALITY:
+        group = [c for c in columns if test(c)]
+        if len(group) > GROUP_AFTER:
+            names = ", ".join(str(c.get("name")) for c in group[:8]) + (f" and {len(group) - 8} more" if len(group) > 8 else "")
+            out.append(_insight(many.format(n=len(group), names=names), kind, columns=len(group)))
+        else:
+            out += [_insight(one(c), kind, **numbers(c)) for c in group]
+    for warning in profile.get("warnings") or []:
+        if isinstance(warning, str) and not COVERED.search(warning):
+            out.append(_insight(_capital(warning) + ("" if warning.endswith(".") else "."), "warning"))
+    return out

@@ -1,0 +1,388 @@
+"""The dataset profile get_data_info returns; src/agent/profile.ts (zod) is the contract.
+
+Counts, distinct values and number statistics are exact; the semantic type of
+a text column is judged on a sample of at most 5,000 non-missing values.
+Every key is always present, null where it does not apply; numbers are finite.
+"""
+import json
+import math
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+DETAIL_LIMIT, SAMPLE_VALUES, PARSE_SHARE, MIN_ID_ROWS = 200, 5000, 0.9, 20
+TOP_N, TOP_CHARS, NAMES_LISTED = 5, 80, 8
+CORR_ROWS, CORR_COLUMNS, CORR_MIN, CORR_LIMIT = 200_000, 50, 0.3, 10
+PANDAS_MAJOR = int(pd.__version__.split(".")[0])
+BOOLEAN_PAIRS = [{"yes", "no"}, {"true", "false"}, {"y", "n"}, {"t", "f"}, {"0", "1"}, {"on", "off"}]
+CODE_TOKENS = {"id", "uuid", "guid", "zip", "zipcode", "postcode", "postal", "phone", "fips", "sku", "isbn"}
+KEY_LAST_TOKENS = {"key", "code", "number", "no", "num", "nr"}
+UUID = re.compile(r"^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$", re.I)
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.I)
+ID_TOKEN = re.compile(r"^(?=.*\d)[\w\-./#:+]{1,40}$")  # "ORD-00001": no spaces, at least one digit
+CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|INR|CNY|SEK|NOK|DKK"
+NUMBER_TEXT = re.compile(
+    r"^\s*(?P<neg>[-+\u2212(])?\s*(?P<cur>[$€£¥₹]|(?:" + CODES + r")\s?)?\s*(?P<neg2>[-(])?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+)"
+    r"\s*(?P<pct>%)?\s*(?P<cur2>[$€£¥₹]|(?:" + CODES + r"))?\s*\)?\s*$", re.I)
+FAST_NUMBER = str.maketrans({**{c: None for c in "$€£¥₹,% "}, "(": "-", ")": None, "\u2212": "-"})
+MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+DATE_LIKE = re.compile(  # separators or month names around digits; never a bare number such as 2023
+    r"^\s*(?:[a-z]{3,9},?\s+)?(?:\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?!\d)|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}(?!\d)"
+    r"|\d{1,2}:\d{2}|" + MONTH + r"[\s,-]+\d|\d{1,2}[\s-]+" + MONTH + r")", re.I)
+DAY = 86400.0
+FREQUENCIES = [("min", 54, 66), ("H", 3240, 3960), ("D", 0.9 * DAY, 1.1 * DAY), ("W", 6.5 * DAY, 7.5 * DAY),
+               ("M", 27.5 * DAY, 31.5 * DAY), ("Q", 88 * DAY, 93 * DAY), ("Y", 360 * DAY, 370 * DAY)]
+
+
+def _pct(share):
+    """A share as a short percentage: 62%, 4.5%, <0.1%."""
+    value = share * 100
+    return "<0.1%" if 0 < value < 0.1 else f"{value:.0f}%" if value >= 10 or value == 0 else f"{value:.1f}%"
+
+
+def _names(names):
+    return ", ".join(names[:NAMES_LISTED]) + (f" and {len(names) - NAMES_LISTED} more" if len(names) > NAMES_LISTED else "")
+
+
+def name_tokens(name):
+    """Lower-case words of a column name: "CustomerID" and "customer_id" both give [customer, id]."""
+    return [t for t in re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", str(name)).lower()) if t]
+
+
+def _code_like(name):
+    return bool(CODE_TOKENS.intersection(name_tokens(name)))
+
+
+def _id_hint(name):
+    return _code_like(name) or name_tokens(name)[-1:] in [[t] for t in KEY_LAST_TOKENS]
+
+
+def to_datetime(values):
+    """pd.to_datetime with errors="coerce", quietly, with format inference on pandas 1.x; mixed offsets → UTC."""
+    extra = {"infer_datetime_format": True} if PANDAS_MAJOR < 2 else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            parsed = pd.to_datetime(values, errors="coerce", **extra)
+            if not ptypes.is_datetime64_any_dtype(getattr(parsed, "dtype", None)):
+                parsed = pd.to_datetime(values, errors="coerce", utc=True, **extra)
+        except (ValueError, TypeError, OverflowError):
+            parsed = pd.to_datetime(values, errors="coerce", utc=True)
+    return pd.DatetimeIndex(parsed)
+
+
+def infer_frequency(stamps):
+    """pandas alias of the typical (median) spacing of the sorted unique timestamps; None when irregular."""
+    index = pd.DatetimeIndex(stamps)
+    values = np.unique(index.asi8[~index.isna()])
+    if len(values) < 3:
+        return None
+    gaps = np.diff(values) / 1e9
+    median = float(np.median(gaps))
+    for alias, low, high in FREQUENCIES:
+        if low <= median <= high:
+            return alias if np.mean((gaps >= low) & (gaps <= high)) >= 0.5 else None
+    return None
+
+
+def number_stats(values):
+    """Statistics of finite float values (NumberStats); None when there are none or they overflow."""
+    n = len(values)
+    if n == 0:
+        return None
+    q1, median, q3 = (float(v) for v in np.percentile(values, [25, 50, 75]))
+    mean, iqr = float(values.mean()), q3 - q1
+    with np.errstate(all="ignore"):
+        centred = values - mean
+        squared = centred * centred
+        m2, m3 = float(squared.sum()), float(np.dot(squared, centred))
+    stats = {"min": float(values.min()), "max": float(values.max()), "mean": mean,
+             "std": math.sqrt(m2 / (n - 1)) if n > 1 and math.isfinite(m2) else None, "median": median, "q1": q1, "q3": q3,
+             "zeros": int(np.count_nonzero(values == 0)), "negatives": int(np.count_nonzero(values < 0)),
+             "outliers": int(n - np.count_nonzero((values >= q1 - 1.5 * iqr) & (values <= q3 + 1.5 * iqr))), "skew": None}
+    if n > 2 and 1e-14 <= m2 < math.inf:  # pandas' adjusted Fisher-Pearson skew
+        stats["skew"] = (n * (n - 1) ** 0.5 / (n - 2)) * ((m3 if abs(m3) >= 1e-14 else 0.0) / m2 ** 1.5)
+    stats.update({k: None for k in ("std", "skew") if stats[k] is not None and not math.isfinite(stats[k])})
+    return stats if all(math.isfinite(stats[k]) for k in ("min", "max", "mean", "median", "q1", "q3")) else None
+
+
+def _date_stats(stamps, parse_share):
+    index = pd.DatetimeIndex(stamps).dropna()
+    if len(index) == 0:
+        return None
+    low, high = index.min(), index.max()
+    return {"min": low.isoformat(), "max": high.isoformat(), "span_days": (high - low).total_seconds() / DAY,
+            "frequency": infer_frequency(index), "parse_share": parse_share}
+
+
+def factorize(series):
+    """(codes, uniques, counts): code -1 for missing values; unhashable values compared as text."""
+    try:
+        codes, uniques = pd.factorize(series)
+    except TypeError:
+        codes, uniques = pd.factorize(series.astype(str).where(series.notna()))
+    codes = np.asarray(codes, dtype=np.int64)
+    return codes, uniques, np.bincount(codes[codes >= 0], minlength=len(uniques))
+
+
+def _text_value(value):
+    text = value.isoformat() if isinstance(value, pd.Timestamp) else str(value)
+    return text if len(text) <= TOP_CHARS else text[:TOP_CHARS - 1] + "…"
+
+
+def _top(uniques, counts):
+    """The most frequent values, ties in order of first appearance."""
+    if len(counts) == 0:
+        return []
+    candidates = np.flatnonzero(counts >= np.partition(counts, -min(TOP_N, len(counts)))[-min(TOP_N, len(counts))])
+    order = candidates[np.argsort(-counts[candidates], kind="stable")][:TOP_N]
+    return [{"value": _text_value(uniques[i]), "count": int(counts[i])} for i in order]
+
+
+def _share(strings, pattern):
+    return sum(1 for s in strings if pattern.match(s)) / len(strings) if strings else 0.0
+
+
+def _number_text_style(strings, name):
+    """The numeric_text style of sampled strings, or None when they are not numbers stored as text."""
+    found = [m for m in map(NUMBER_TEXT.match, strings) if m]
+    if not strings or len(found) < PARSE_SHARE * len(strings):
+        return None
+    if sum(1 for m in found if m["cur"] or m["cur2"]) >= len(found) / 2:
+        return "currency"
+    if sum(1 for m in found if m["pct"]) >= len(found) / 2:
+        return "percent"
+    if any("," in m["num"] for m in found):
+        return "thousands"
+    if _code_like(name) or any(re.match(r"^0\d", m["num"]) for m in found):
+        return None  # zip codes, phone numbers, zero-padded codes: labels, not numbers
+    return "plain"
+
+
+def parse_number_text(strings):
+    """Floats from numbers stored as text ("$1,234.50", "12.5%" → 12.5, "(300)" → -300); NaN where one does not parse.
+
+    Fast path: drop currency signs, commas, spaces and percent signs and let pandas parse what is left;
+    only what that misses (currency codes, say) goes through the full pattern.
+    """
+    text = pd.Series(strings, dtype=object).astype(str)
+    values = pd.to_numeric(text.str.translate(FAST_NUMBER), errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    missed = np.flatnonzero(np.isnan(values))
+    if len(missed):
+        parts = text.iloc[missed].str.extract(NUMBER_TEXT)
+        numbers = pd.to_numeric(parts["num"].str.replace(",", "", regex=False), errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+        negative = (parts["neg"].isin(["-", "\u2212", "("]) | parts["neg2"].isin(["-", "("])).to_numpy()
+        values[missed] = np.where(negative, -numbers, numbers)
+    return values
+
+
+def _classify_numeric(name, series, values, distinct, nonmissing):
+    """numeric, identifier, or category for codes (zip, store id) that are numbers only in form."""
+    row_name = re.match(r"^(unnamed: \d+|index)$", str(name), re.I)
+    if not (_id_hint(name) or row_name) or not len(values):
+        return "numeric"
+    integral = ptypes.is_integer_dtype(series.dtype) or bool(np.all(np.mod(values, 1) == 0))
+    unique = distinct == nonmissing
+    if integral and nonmissing >= MIN_ID_ROWS and ((_id_hint(name) and distinct >= 0.9 * nonmissing)
+                                                   or (unique and row_name and values.max() - values.min() + 1 == nonmissing)):
+        return "identifier"
+    return "category" if integral and _code_like(name) else "numeric"
+
+
+def _classify_text(name, codes, uniques, counts, nonmissing, rng):
+    """(semantic, detail) of a text column from a sample of its values; detail is a numeric_text style or text stats."""
+    positions = np.flatnonzero(codes >= 0)
+    if len(positions) > SAMPLE_VALUES:
+        positions = rng.choice(positions, SAMPLE_VALUES, replace=False)
+    strings = [str(value) for value in np.asarray(uniques, dtype=object)[codes[positions]]]
+    distinct = len(uniques)
+    if _share(strings, UUID) >= PARSE_SHARE or _share(strings, EMAIL) >= PARSE_SHARE:
+        return "identifier", None
+    if _share(strings, DATE_LIKE) >= PARSE_SHARE and to_datetime(strings).notna().mean() >= PARSE_SHARE:
+        return "datetime", None
+    style = _number_text_style(strings, name)
+    if nonmissing >= MIN_ID_ROWS and distinct >= 0.9 * nonmissing and _id_hint(name) and style in (None, "plain"):
+        return "identifier", None
+    if style:
+        return "numeric_text", style
+    if nonmissing >= MIN_ID_ROWS and distinct == nonmissing and _share(strings, ID_TOKEN) >= PARSE_SHARE:
+        return "identifier", None
+    lengths = np.fromiter((len(str(u)) for u in uniques), dtype=np.float64, count=distinct)
+    mean_length = float(lengths @ counts) / nonmissing
+    if (distinct > 0.5 * nonmissing and nonmissing >= MIN_ID_ROWS) or mean_length > 40:
+        return "text", {"mean_length": mean_length, "max_length": int(lengths.max())}
+    return "category", None
+
+
+def _is_boolean(series, uniques):
+    """bool dtype, 0/1 numbers, or two values such as yes/no in any letter case."""
+    if ptypes.is_bool_dtype(series.dtype) or len(uniques) > 6:
+        return ptypes.is_bool_dtype(series.dtype)
+    if ptypes.is_numeric_dtype(series.dtype):
+        return len(uniques) == 2 and all(isinstance(u, (int, float, np.number)) and u in (0, 1) for u in uniques)
+    return {str(u).strip().lower() for u in uniques} in BOOLEAN_PAIRS
+
+
+def column_profile(name, series, codes, uniques, counts, rng):
+    """The profile of one column (ColumnProfileSchema) from its factorize codes, uniques and counts."""
+    rows, dtype = len(series), str(series.dtype)
+    if isinstance(series.dtype, (pd.CategoricalDtype, pd.PeriodDtype)):
+        series = series.astype(object)
+    missing = rows - int(counts.sum())
+    nonmissing, distinct = rows - missing, len(uniques)
+    out = {"name": str(name), "dtype": dtype, "semantic": "category", "missing": missing,
+           "missing_share": missing / rows if rows else 0.0, "distinct": distinct, "top": _top(uniques, counts),
+           "numeric": None, "datetime": None, "numeric_text": None, "text": None, "notes": []}
+    notes = out["notes"]
+    if missing and nonmissing:
+        notes.append(f"{_pct(out['missing_share'])} missing")
+    numeric_dtype, values = ptypes.is_numeric_dtype(series.dtype) and not ptypes.is_bool_dtype(series.dtype), None
+    if ptypes.is_timedelta64_dtype(series.dtype):
+        series, numeric_dtype = series.dt.total_seconds(), True
+        notes.append("durations: statistics in seconds")
+    if numeric_dtype:
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        values = values[np.isfinite(values)]
+        if len(values) < nonmissing:
+            notes.append(f"{nonmissing - len(values):,} infinite values left out of statistics")
+    if nonmissing == 0:
+        out["semantic"] = "empty"
+        notes.append("every value is missing")
+    elif distinct == 1:
+        out["semantic"] = "constant"
+        notes.append(f"constant: every value is '{_text_value(uniques[0])}'")
+    elif _is_boolean(series, uniques):
+        out["semantic"] = "boolean"
+    elif ptypes.is_datetime64_any_dtype(series.dtype):
+        out["semantic"], out["datetime"] = "datetime", _date_stats(uniques, 1.0)
+    elif numeric_dtype:
+        out["semantic"] = _classify_numeric(name, series, values, distinct, nonmissing)
+    else:
+        out["semantic"], detail = _classify_text(name, codes, uniques, counts, nonmissing, rng)
+        _text_details(out, detail, codes, uniques, counts, nonmissing)
+    if numeric_dtype and out["semantic"] in ("numeric", "constant", "boolean"):
+        out["numeric"] = number_stats(values)
+    if out["semantic"] == "identifier":
+        notes.append("identifier: not charted")
+    stats = out["numeric"] or (out["numeric_text"] or {}).get("stats")
+    if out["semantic"] in ("numeric", "numeric_text") and stats and stats["outliers"]:
+        notes.append(f"{stats['outliers']:,} outliers beyond 1.5 IQR")
+    return out
+
+
+def _text_details(out, detail, codes, uniques, counts, nonmissing):
+    """Parsed dates or numbers of a text column: exact, from its unique values weighted by their counts."""
+    if out["semantic"] == "text":
+        out["text"] = detail
+    elif out["semantic"] == "datetime":
+        parsed = to_datetime([str(u) for u in uniques])
+        unparsed = int(counts[parsed.isna()].sum())
+        out["datetime"] = _date_stats(parsed, 1 - unparsed / nonmissing)
+        out["notes"] += ["dates stored as text"] + ([f"{unparsed:,} values do not parse as dates"] if unparsed else [])
+        out["semantic"] = "datetime" if out["datetime"] else "category"
+    elif out["semantic"] == "numeric_text":
+        parsed = parse_number_text(np.asarray(uniques, dtype=object))[codes[codes >= 0]]
+        values = parsed[np.isfinite(parsed)]
+        out["numeric_text"] = {"style": detail, "parse_share": len(values) / nonmissing, "stats": number_stats(values)}
+        out["notes"].append(f"numbers stored as text ({detail})")
+        if len(values) < nonmissing:
+            out["notes"].append(f"{nonmissing - len(values):,} values are not numbers")
+
+
+def _compress(key):
+    codes, uniques = pd.factorize(key)
+    return codes.astype(np.int64), len(uniques)
+
+
+def duplicate_rows(df, code_list):
+    """Rows equal to an earlier row (missing equals missing). `code_list` holds (codes, distinct) of the first
+    columns; only rows already equal on those are compared on the rest."""
+    rows, key, size = len(df), np.zeros(len(df), dtype=np.int64), 1
+    if rows < 2 or not code_list or any(distinct == rows for _, distinct in code_list):
+        return 0  # a column of all-distinct values: no two rows are equal
+    for codes, distinct in code_list:
+        if size * (distinct + 1) >= 2 ** 62:
+            key, size = _compress(key)
+        key, size = key * (distinct + 1) + (codes + 1), size * (distinct + 1)
+    key, size = _compress(key)
+    if df.shape[1] == len(code_list) or size == rows:
+        return rows - size
+    candidates = df.iloc[np.flatnonzero(np.bincount(key)[key] > 1)]
+    try:
+        return int(candidates.duplicated().sum())
+    except TypeError:  # unhashable cells (lists, dicts)
+        return int(candidates.astype(str).duplicated().sum())
+
+
+def correlations(df, positions, names):
+    """Pearson r between the numeric columns at `positions`: |r| ≥ 0.3, strongest first, at most 10."""
+    positions = positions[:CORR_COLUMNS]
+    if len(positions) < 2 or len(df) < 3:
+        return []
+    rows = np.random.RandomState(0).choice(len(df), CORR_ROWS, replace=False) if len(df) > CORR_ROWS else slice(None)
+    values = np.column_stack([df.iloc[:, p].to_numpy(dtype=np.float64, na_value=np.nan)[rows] for p in positions])
+    values[~np.isfinite(values)] = np.nan
+    with np.errstate(all="ignore"):
+        missing = np.isnan(values).any()
+        matrix = pd.DataFrame(values).corr(min_periods=3).to_numpy() if missing else np.corrcoef(values, rowvar=False)
+    first, second = np.triu_indices(len(positions), 1)
+    r = np.clip(matrix[first, second], -1, 1)
+    keep = np.flatnonzero(np.isfinite(r) & (np.abs(r) >= CORR_MIN))
+    keep = keep[np.argsort(-np.abs(r[keep]), kind="stable")][:CORR_LIMIT]
+    return [{"a": names[positions[first[k]]], "b": names[positions[second[k]]], "r": round(float(r[k]), 3)} for k in keep]
+
+
+def _warnings(result):
+    out, rows, columns = [], result["rows"], result["column_profiles"]
+    n = result["duplicate_rows"]
+    if rows == 0:
+        out.append("the dataset has no rows")
+    elif n:
+        out.append(f"{n:,} duplicate row{'s' if n != 1 else ''} ({_pct(n / rows)} of rows)")
+    groups = [("empty column{s} (every value missing)", lambda c: c["semantic"] == "empty"),
+              ("column{s} more than 50% missing", lambda c: c["semantic"] != "empty" and c["missing_share"] > 0.5),
+              ("constant column{s}", lambda c: c["semantic"] == "constant")]
+    for label, test in groups:
+        group = [c["name"] for c in columns if test(c)]
+        if group and rows:
+            out.append(f"{len(group)} {label.format(s='s' if len(group) != 1 else '')}: {_names(group)}")
+    for label, semantic in (("numbers stored as text in", "numeric_text"), ("dates stored as text in", "datetime")):
+        group = [c["name"] for c in columns if c["semantic"] == semantic and c["dtype"] == "object"]
+        out += [f"{label}: {_names(group)}"] if group else []
+    if result["omitted_columns"]["count"]:
+        out.append(f"only the first {len(columns):,} of {result['columns']:,} columns are profiled in detail")
+    return out
+
+
+def profile(df, info, name=None):
+    """The profile of `df` (read with opsmind_data.read_dataset's `info`) as a JSON-ready dict (DataProfileSchema)."""
+    info, rng, names = info or {}, np.random.default_rng(0), [str(c) for c in df.columns]
+    code_list, profiles, numeric_positions = [], [], []
+    for position in range(min(df.shape[1], DETAIL_LIMIT)):
+        series = df.iloc[:, position]
+        codes, uniques, counts = factorize(series)
+        code_list.append((codes, len(uniques)))
+        profiles.append(column_profile(names[position], series, codes, uniques, counts, rng))
+        if profiles[-1]["semantic"] == "numeric" and profiles[-1]["numeric"] is not None:
+            numeric_positions.append(position)
+    omitted = df.dtypes.iloc[DETAIL_LIMIT:].astype(str).value_counts()
+    result = {"rows": int(df.shape[0]), "columns": int(df.shape[1]), "duplicate_rows": duplicate_rows(df, code_list),
+              "source": {"name": str(name or info.get("name") or "data"), "format": str(info.get("format") or "unknown"),
+                         "encoding": info.get("encoding"), "delimiter": info.get("delimiter")},
+              "column_profiles": profiles,
+              "omitted_columns": {"count": max(0, df.shape[1] - DETAIL_LIMIT), "by_dtype": {str(k): int(v) for k, v in omitted.items()}},
+              "correlations": correlations(df, numeric_positions, names), "warnings": []}
+    result["warnings"] = _warnings(result)
+    return result
+
+
+def write_profile(df, info, path, name=None):
+    """Write profile(df, info, name) to `path` as strict JSON (no NaN or infinity); return the dict."""
+    result = profile(df, info, name)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(result, handle, ensure_ascii=False, allow_nan=False)
+    return result

@@ -1,0 +1,222 @@
+"""opsmind_insights: sentences whose numbers equal pandas computations on small hand-made frames."""
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from opsmind_insights import (correlation_insights, distribution_insights, fmt_date, fmt_number, fmt_pct,  # noqa: E402
+                              quality_insights, share_insights, trend_insights)
+from opsmind_profile import profile  # noqa: E402
+
+
+def by_kind(insights):
+    return {i["kind"]: i for i in insights}
+
+
+def assert_json_safe(test, insights):
+    for insight in insights:
+        test.assertEqual(set(insight), {"text", "kind", "numbers"})
+        test.assertIsInstance(insight["text"], str)
+    json.dumps(insights, allow_nan=False)
+
+
+class FormatTests(unittest.TestCase):
+    def test_numbers_percentages_and_dates_read_well(self):
+        self.assertEqual(fmt_number(1234567), "1,234,567")
+        self.assertEqual(fmt_number(12.345), "12.3")
+        self.assertEqual(fmt_number(0.012345), "0.0123")
+        self.assertEqual(fmt_pct(0.1256), "12.6%")
+        self.assertEqual(fmt_date(pd.Timestamp("2024-12-01"), "M"), "Dec 2024")
+        self.assertEqual(fmt_date(pd.Timestamp("2024-10-01"), "Q"), "Q4 2024")
+        self.assertEqual(fmt_date(pd.Timestamp("2024-12-05"), "D"), "Dec 5, 2024")
+
+
+class TrendTests(unittest.TestCase):
+    def monthly(self, periods=24, start="2023-01-01"):
+        months = pd.date_range(start, periods=periods, freq="MS")
+        return pd.DataFrame({"month": months, "revenue": 100.0 + np.arange(periods) * 5 + (np.arange(periods) % 12 == 6) * 50})
+
+    def test_change_peak_and_trough_match_pandas(self):
+        frame = self.monthly()
+        kinds = by_kind(trend_insights(frame, "month", "revenue", "Revenue"))
+        first, last = frame["revenue"].iloc[0], frame["revenue"].iloc[-1]
+        self.assertAlmostEqual(kinds["change"]["numbers"]["change_pct"], (last - first) / first * 100)
+        self.assertEqual(kinds["change"]["text"], "Revenue grew 115% from Jan 2023 to Dec 2024 (100 → 215).")
+        self.assertEqual(kinds["peak"]["numbers"]["peak"], frame["revenue"].max())
+        self.assertIn(frame.loc[frame["revenue"].idxmax(), "month"].strftime("%b %Y"), kinds["peak"]["text"])
+        self.assertEqual(kinds["trough"]["numbers"]["trough"], frame["revenue"].min())
+        self.assertIn("Jan 2023", kinds["trough"]["text"])
+
+    def test_year_over_year_of_last_full_year(self):
+        frame = self.monthly(periods=30, start="2022-01-01")  # 2022, 2023 complete; 2024 half
+        kinds = by_kind(trend_insights(frame, "month", "revenue"))
+        years = frame["month"].dt.year
+        total, previous = frame["revenue"][years == 2023].sum(), frame["revenue"][years == 2022].sum()
+        self.assertEqual(kinds["year_over_year"]["numbers"]["year"], 2023)
+        self.assertAlmostEqual(kinds["year_over_year"]["numbers"]["yoy_pct"], (total / previous - 1) * 100)
+        self.assertIn("In 2023", kinds["year_over_year"]["text"])
+
+    def test_no_year_over_year_below_24_months(self):
+        self.assertNotIn("year_over_year", by_kind(trend_insights(self.monthly(periods=23), "month", "revenue")))
+
+    def test_date_strings_unsorted_are_parsed_and_sorted(self):
+        frame = pd.DataFrame({"day": ["2024-01-03", "2024-01-01", "2024-01-02"], "sales": [30, 10, 15]})
+        kinds = by_kind(trend_insights(frame, "day", "sales"))
+        self.assertAlmostEqual(kinds["change"]["numbers"]["change_pct"], 200.0)
+        self.assertIn("Jan 1, 2024 to Jan 3, 2024", kinds["change"]["text"])
+
+    def test_fall_is_worded_as_fell(self):
+        frame = pd.DataFrame({"year": [2020, 2021, 2022], "units": [200, 150, 100]})
+        kinds = by_kind(trend_insights(frame, "year", "units"))
+        self.assertEqual(kinds["change"]["text"], "Units fell 50.0% from 2020 to 2022 (200 → 100).")
+
+    def test_unusable_inputs_give_nothing(self):
+        self.assertEqual(trend_insights(self.monthly(periods=2), "month", "revenue"), [])
+        self.assertEqual(trend_insights(pd.DataFrame({"m": [], "v": []}), "m", "v"), [])
+        flat = pd.DataFrame({"m": pd.date_range("2024-01-01", periods=5), "v": [3.0] * 5})
+        self.assertEqual(trend_insights(flat, "m", "v"), [])
+        self.assertEqual(trend_insights(self.monthly(), "month", "nope"), [])
+        words = pd.DataFrame({"m": ["a", "b", "c"], "v": [1, 2, 3]})
+        self.assertEqual(trend_insights(words, "m", "v"), [])
+
+    def test_missing_values_are_skipped_and_numbers_json_safe(self):
+        frame = self.monthly()
+        frame.loc[3, "revenue"] = np.nan
+        insights = trend_insights(frame, "month", "revenue")
+        self.assertTrue(insights)
+        assert_json_safe(self, insights)
+
+
+class ShareTests(unittest.TestCase):
+    FRAME = pd.DataFrame({"region": ["North", "West", "East", "South", "Other"], "revenue": [220.0, 312, 200, 100, 500]})
+
+    def test_top_share_ratio_and_top3_match_pandas(self):
+        kinds = by_kind(share_insights(self.FRAME, "region", "revenue"))
+        total = self.FRAME["revenue"].sum()
+        self.assertAlmostEqual(kinds["top_share"]["numbers"]["share_pct"], 312 / total * 100)
+        self.assertEqual(kinds["top_share"]["text"], f"West accounts for {312 / total * 100:.1f}% of revenue (312 of 1,332).")
+        self.assertAlmostEqual(kinds["top_vs_second"]["numbers"]["ratio"], 312 / 220)
+        self.assertIn("1.4× the revenue of North", kinds["top_vs_second"]["text"])
+        self.assertAlmostEqual(kinds["top3_share"]["numbers"]["share_pct"], (312 + 220 + 200) / total * 100)
+        self.assertIn("(West, North, East)", kinds["top3_share"]["text"])
+
+    def test_other_is_never_the_top_category(self):
+        for insight in share_insights(self.FRAME, "region", "revenue"):
+            self.assertNotIn("Other", insight["text"])
+
+    def test_repeated_categories_are_summed(self):
+        frame = pd.DataFrame({"r": ["a", "b", "a"], "v": [1.0, 2.0, 3.0]})
+        self.assertAlmostEqual(by_kind(share_insights(frame, "r", "v"))["top_share"]["numbers"]["share_pct"], 4 / 6 * 100)
+
+    def test_unusable_inputs_give_nothing(self):
+        self.assertEqual(share_insights(self.FRAME.iloc[:1], "region", "revenue"), [])
+        self.assertEqual(share_insights(pd.DataFrame({"r": ["a", "b"], "v": [5, 5]}), "r", "v"), [])
+        self.assertEqual(share_insights(pd.DataFrame({"r": ["a", "b"], "v": [5, -1]}), "r", "v"), [])
+        self.assertEqual(share_insights(pd.DataFrame({"r": [], "v": []}), "r", "v"), [])
+        self.assertEqual(share_insights(pd.DataFrame({"r": ["a", "b"], "v": [np.nan, np.nan]}), "r", "v"), [])
+
+
+class DistributionTests(unittest.TestCase):
+    VALUES = pd.Series([1.0, 2, 2, 3, 3, 3, 4, 4, 5, 6, 8, 40, np.nan])
+
+    def test_median_iqr_and_outliers_match_pandas(self):
+        kinds = by_kind(distribution_insights(self.VALUES, "order value"))
+        present = self.VALUES.dropna()
+        q1, q3 = present.quantile(0.25), present.quantile(0.75)
+        self.assertEqual(kinds["spread"]["numbers"]["median"], present.median())
+        self.assertAlmostEqual(kinds["spread"]["numbers"]["iqr"], q3 - q1)
+        outliers = int(((present < q1 - 1.5 * (q3 - q1)) | (present > q3 + 1.5 * (q3 - q1))).sum())
+        self.assertEqual(kinds["outliers"]["numbers"]["outliers"], outliers)
+        self.assertAlmostEqual(kinds["outliers"]["numbers"]["share_pct"], outliers / len(present) * 100)
+
+    def test_skew_direction_in_words(self):
+        kinds = by_kind(distribution_insights(self.VALUES, "order value"))
+        self.assertAlmostEqual(kinds["skew"]["numbers"]["skew"], self.VALUES.skew())
+        self.assertIn("right-skewed: a long tail of large values", kinds["skew"]["text"])
+        left = by_kind(distribution_insights(-self.VALUES, "x"))
+        self.assertIn("left-skewed", left["skew"]["text"])
+        symmetric = by_kind(distribution_insights(np.arange(1, 101), "x"))
+        self.assertIn("roughly symmetric", symmetric["skew"]["text"])
+        self.assertNotIn("outliers", symmetric)
+
+    def test_unusable_inputs_give_nothing(self):
+        self.assertEqual(distribution_insights([], "x"), [])
+        self.assertEqual(distribution_insights([5.0], "x"), [])
+        self.assertEqual(distribution_insights([2, 2, 2], "x"), [])
+        self.assertEqual(distribution_insights([np.nan, np.inf], "x"), [])
+
+
+class CorrelationTests(unittest.TestCase):
+    def test_pearson_and_spearman_match_pandas(self):
+        rng = np.random.default_rng(4)
+        x = rng.normal(size=100)
+        frame = pd.DataFrame({"price": x, "units": -2 * x + rng.normal(size=100)})
+        frame.loc[5, "units"] = np.nan
+        insight = by_kind(correlation_insights(frame, "price", "units"))["correlation"]
+        complete = frame.dropna()
+        self.assertAlmostEqual(insight["numbers"]["r"], complete["price"].corr(complete["units"]))
+        self.assertAlmostEqual(insight["numbers"]["rho"], complete["price"].rank().corr(complete["units"].rank()))
+        self.assertEqual(insight["numbers"]["n"], 99)
+        self.assertIn("strong negative correlation between price and units", insight["text"])
+        self.assertIn("not evidence that one causes the other", insight["text"])
+
+    def test_strength_words(self):
+        rng = np.random.default_rng(5)
+        x = rng.normal(size=2000)
+        for noise, word in ((0.3, "strong"), (1.5, "moderate"), (5.0, "weak")):
+            frame = pd.DataFrame({"a": x, "b": x + rng.normal(size=2000) * noise})
+            with self.subTest(word=word):
+                self.assertIn(f" {word} positive", correlation_insights(frame, "a", "b")[0]["text"])
+
+    def test_monotonic_but_curved_relation_is_noted(self):
+        x = np.linspace(0, 10, 50)
+        kinds = by_kind(correlation_insights(pd.DataFrame({"x": x, "y": np.exp(x)}), "x", "y"))
+        self.assertIn("correlation_shape", kinds)
+        self.assertAlmostEqual(kinds["correlation"]["numbers"]["rho"], 1.0)
+
+    def test_unusable_inputs_give_nothing(self):
+        self.assertEqual(correlation_insights(pd.DataFrame({"a": [1, 2], "b": [2, 3]}), "a", "b"), [])
+        self.assertEqual(correlation_insights(pd.DataFrame({"a": [1, 2, 3], "b": [4, 4, 4]}), "a", "b"), [])
+        self.assertEqual(correlation_insights(pd.DataFrame({"a": ["x", "y", "z"], "b": [1, 2, 3]}), "a", "b"), [])
+
+
+class QualityTests(unittest.TestCase):
+    def frame(self):
+        return pd.DataFrame({"discount": [None, None, None, 0.1, 0.2], "kind": ["k"] * 5, "price": ["$1", "$2", "$3", "$4", "$4"],
+                             "day": ["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-04"], "empty": [None] * 5})
+
+    def test_sentences_from_a_profile(self):
+        frame = pd.concat([self.frame(), self.frame().iloc[[0]]], ignore_index=True)
+        kinds = by_kind(quality_insights(profile(frame, {"format": "csv"})))
+        self.assertEqual(kinds["duplicates"]["numbers"]["duplicate_rows"], int(frame.duplicated().sum()))
+        self.assertAlmostEqual(kinds["missing"]["numbers"]["missing_share_pct"], frame["discount"].isna().mean() * 100)
+        self.assertIn(f"Column discount is {frame['discount'].isna().mean() * 100:.1f}% missing", kinds["missing"]["text"])
+        self.assertIn("Column kind has the same value", kinds["constant"]["text"])
+        self.assertIn("(currency)", kinds["numbers_as_text"]["text"])
+        self.assertIn("pd.to_datetime", kinds["dates_as_text"]["text"])
+        self.assertIn("Column empty has no values", kinds["empty"]["text"])
+        assert_json_safe(self, list(kinds.values()))
+
+    def test_many_columns_are_grouped_into_one_sentence(self):
+        frame = pd.DataFrame({f"c{i}": [None, None, 1.0, 2.0, None] for i in range(6)})
+        missing = [i for i in quality_insights(profile(frame, {})) if i["kind"] == "missing"]
+        self.assertEqual(len(missing), 1)
+        self.assertEqual(missing[0]["numbers"]["columns"], 6)
+
+    def test_other_warnings_pass_through(self):
+        insights = quality_insights({"warnings": ["skipped 1 line(s) above the header (a title?)"]})
+        self.assertEqual(insights[0]["text"], "Skipped 1 line(s) above the header (a title?).")
+
+    def test_clean_or_malformed_profiles_give_nothing(self):
+        self.assertEqual(quality_insights(profile(pd.DataFrame({"a": [1, 2, 3]}), {})), [])
+        self.assertEqual(quality_insights(None), [])
+        self.assertEqual(quality_insights({"column_profiles": [{"semantic": "text", "missing_share": "lots"}]}), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

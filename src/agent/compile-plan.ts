@@ -1,0 +1,151 @@
+/**
+ * execute_analysis, part one: a plan compiled to one readable pandas program
+ * that uses the preamble. Cleaning is explicit code at the top (numbers stored
+ * as text, dates stored as text) for exactly the columns the plan uses; each
+ * analysis runs in its own try block, so one that fails is reported and
+ * skipped, never the whole report. Insights are computed from the exact
+ * frames charted and written to insights.json.
+ */
+import type { Analysis, Plan, Transform } from './plan.js';
+import type { ColumnProfile, DataProfile } from './profile.js';
+
+/** A Python string literal (JSON string syntax is valid Python). */
+const py = (value: string): string => JSON.stringify(value);
+
+function kwargs(entries: Record<string, unknown>): string {
+  return Object.entries(entries)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? py(v) : typeof v === 'boolean' ? (v ? 'True' : 'False') : JSON.stringify(v)}`)
+    .join(', ');
+}
+
+function usedColumns(t: Transform): string[] {
+  switch (t.type) {
+    case 'group': return [t.by, t.measure, t.series].filter((c): c is string => Boolean(c));
+    case 'resample': return [t.date, t.measure, t.series].filter((c): c is string => Boolean(c));
+    case 'distribution': return [t.column, t.by].filter((c): c is string => Boolean(c));
+    case 'relationship': return [t.x, t.y, t.color].filter((c): c is string => Boolean(c));
+    case 'correlation': return t.columns;
+    case 'summary': return t.columns ?? [];
+    case 'missing': return [];
+    case 'top_rows': return [t.sort_by];
+  }
+}
+
+function cleaning(plan: Plan, profile: DataProfile): string[] {
+  const used = new Set(plan.analyses.flatMap((a) => usedColumns(a.transform)));
+  const lines: string[] = [];
+  for (const col of profile.column_profiles.filter((c) => used.has(c.name))) {
+    if (col.semantic === 'numeric_text') lines.push(numericText(col));
+    if (col.semantic === 'datetime' && !/datetime/.test(col.dtype)) lines.push(`df[${py(col.name)}] = pd.to_datetime(df[${py(col.name)}], errors="coerce")  # dates stored as text`);
+  }
+  return lines.length ? ['# Cleaning: only the columns this plan uses, each conversion explicit.', ...lines, ''] : [];
+}
+
+function numericText(col: ColumnProfile): string {
+  const style = col.numeric_text?.style ?? 'plain';
+  return `df[${py(col.name)}] = pd.to_numeric(df[${py(col.name)}].astype("string").str.replace(r"[^0-9eE.+-]", "", regex=True), errors="coerce")  # numbers stored as text (${style})`;
+}
+
+function filterCode(analysis: Analysis): string {
+  const filters = analysis.filters ?? [];
+  if (filters.length === 0) return 'data = df';
+  const masks = filters.map((f) => {
+    const col = `df[${py(f.column)}]`;
+    if (f.op === 'notna') return `${col}.notna()`;
+    if (f.op === 'in') return `${col}.isin(${JSON.stringify(Array.isArray(f.value) ? f.value : [f.value])})`;
+    const value = typeof f.value === 'boolean' ? (f.value ? 'True' : 'False') : JSON.stringify(f.value ?? null).replace(/^null$/, 'None');
+    return `(${col} ${f.op} ${value})`;
+  });
+  return `data = df[${masks.join(' & ')}]`;
+}
+
+function grouped(keys: string[], measure: string | null, agg: string): { code: string; y: string } {
+  const by = keys.length === 1 ? py(keys[0] ?? '') : `[${keys.map(py).join(', ')}]`;
+  if (!measure) return { code: `frame = data.groupby(${by}, dropna=False).size().reset_index(name="count")`, y: 'count' };
+  return { code: `frame = data.groupby(${by}, dropna=False)[${py(measure)}].agg(${py(agg)}).reset_index()`, y: measure };
+}
+
+/** The statements of one analysis (without the try wrapper). */
+function analysisBody(a: Analysis, n: number): string[] {
+  const t = a.transform;
+  const o = a.options ?? {};
+  const common = { title: a.title, note: a.why };
+  switch (t.type) {
+    case 'group': {
+      const { code, y } = grouped([t.by, ...(t.series ? [t.series] : [])], t.measure, t.agg);
+      const lines = [code, `frame = frame.sort_values(${py(y)}, ascending=False)`];
+      if (a.chart === 'table') return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 50 })})`];
+      const params = a.chart === 'pie'
+        ? { names: t.by, values: y, top_n: t.top_n ?? 6, agg: t.agg, ...common }
+        : { x: t.by, y, color: t.series, top_n: t.top_n, agg: t.agg, sort: o.sort ?? 'descending', orientation: o.orientation, log_y: o.log_y, ...common };
+      const share = !t.series && (t.agg === 'sum' || t.agg === 'count') ? [`_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(y)}))`] : [];
+      return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
+    }
+    case 'resample': {
+      const keys = `[pd.Grouper(key=${py(t.date)}, freq=${py(t.freq)})${t.series ? `, ${py(t.series)}` : ''}]`;
+      const y = t.measure ?? 'count';
+      const agg = t.measure ? `[${py(t.measure)}].agg(${py(t.agg)}).reset_index()` : '.size().reset_index(name="count")';
+      const lines = [`frame = data.dropna(subset=[${py(t.date)}]).groupby(${keys})${agg}`];
+      if (a.chart === 'table') return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
+      const trend = t.series ? [] : [`_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(y)}))`];
+      return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, log_y: o.log_y, ...common })})`, ...trend];
+    }
+    case 'distribution': {
+      const chart = a.chart === 'box'
+        ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, ...common })})`
+        : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, ...common })})`;
+      return [chart, `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(t.column)}))`];
+    }
+    case 'relationship':
+      return [`declare_chart("scatter", data, ${kwargs({ x: t.x, y: t.y, color: t.color, trendline: o.trendline ?? true, ...common })})`,
+        `_insight(${n}, _ins.correlation_insights(data, ${py(t.x)}, ${py(t.y)}))`];
+    case 'correlation': {
+      const frame = `frame = data[[${t.columns.map(py).join(', ')}]].corr()`;
+      return a.chart === 'table' ? [frame, `declare_table(frame.round(3), ${kwargs({ title: a.title })})`] : [frame, `declare_chart("heatmap", frame, ${kwargs({ zmid: 0, ...common })})`];
+    }
+    case 'summary': {
+      const cols = t.columns?.length ? `[[${t.columns.map(py).join(', ')}]]` : '';
+      return [`frame = data${cols}.describe(include="all").T.rename_axis("column")`, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 60 })})`];
+    }
+    case 'missing':
+      return ['frame = pd.DataFrame({"missing": data.isna().sum(), "missing %": (data.isna().mean() * 100).round(1)}).rename_axis("column")',
+        'frame = frame[frame["missing"] > 0].sort_values("missing", ascending=False)', `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
+    case 'top_rows':
+      return [`frame = data.${t.ascending ? 'nsmallest' : 'nlargest'}(${t.n}, ${py(t.sort_by)})`, `declare_table(frame, ${kwargs({ title: a.title, max_rows: t.n })})`];
+  }
+}
+
+const HEADER = `import json as _json
+import sys as _sys
+
+import opsmind_insights as _ins
+
+_INSIGHTS, _FAILED = [], []
+
+
+def _insight(n, found):
+    for item in found:
+        _INSIGHTS.append(dict(item, analysis=n))
+
+
+def _failed(n, title, error):
+    _FAILED.append({"analysis": n, "title": title, "error": f"{type(error).__name__}: {error}"})
+    print(f"analysis {n} ({title}) failed: {type(error).__name__}: {error}", file=_sys.stderr)
+`;
+
+const FOOTER = `
+with open("insights.json", "w", encoding="utf-8") as _out:
+    _json.dump({"insights": _INSIGHTS, "failed": _FAILED}, _out, allow_nan=False, default=str)
+`;
+
+/** The program for a plan: cleaning, then one guarded block per analysis, then insights.json. */
+export function compilePlan(plan: Plan, profile: DataProfile, planner: string): string {
+  const blocks = plan.analyses.map((a, i) => {
+    const n = i + 1;
+    const body = [filterCode(a), ...analysisBody(a, n)].map((line) => `    ${line}`);
+    return [`# ${n}. ${a.title.replace(/\n/g, ' ')} (${a.chart})`, 'try:', ...body, 'except Exception as error:', `    _failed(${n}, ${py(a.title)}, error)`, ''].join('\n');
+  });
+  const header = `# OpsMind fast mode: the analysis program for ${profile.source.name}, planned by the ${planner} planner.\n# Re-run it with: opsmind run <this file> --data ${profile.source.name}\n`;
+  return [header, HEADER, ...cleaning(plan, profile), ...blocks, FOOTER].join('\n');
+}

@@ -1,0 +1,125 @@
+/**
+ * Fast mode: get_data_info → plan_analysis → execute_analysis, as an async
+ * generator of events (each with the files its step leaves). Consumers store
+ * then show; the generator never prints.
+ */
+import { z } from 'zod';
+import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { readArtifact } from '../sandbox/artifacts.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { compilePlan } from './compile-plan.js';
+import type { Finding, SessionEvent } from './events.js';
+import { executeProgram } from './execute-program.js';
+import type { ProgramOutcome } from './execute-program.js';
+import type { Plan } from './plan.js';
+import { DataProfileSchema } from './profile.js';
+import type { DataProfile } from './profile.js';
+import { artifactAdded, programFinished, stepFiles } from './step-record.js';
+
+/** An event and the files to store with it (atomically). */
+export interface Emission {
+  event: SessionEvent;
+  files?: { name: string; content: Buffer }[];
+}
+
+/** What a planner returns. */
+export interface PlanResult {
+  plan: Plan;
+  planner: 'heuristic' | 'llm';
+  model: string | null;
+  attempts: number;
+  /** Why the heuristic plan was used although an LLM is configured. */
+  fallback: string | null;
+}
+
+/** Plans an analysis of a profile (optionally answering a question). */
+export type Planner = (profile: DataProfile, question: string | undefined, signal?: AbortSignal) => Promise<PlanResult>;
+
+/** Everything fast mode produced. */
+export interface FastResult {
+  profile: DataProfile;
+  planned: PlanResult;
+  code: string;
+  outcome: ProgramOutcome;
+  findings: Finding[];
+  failed: { analysis: number; title: string; error: string }[];
+}
+
+const InsightsFileSchema = z.object({
+  insights: z.array(z.object({ text: z.string(), kind: z.string(), analysis: z.number().int(), numbers: z.record(z.string(), z.union([z.number(), z.string(), z.null()])).optional() })),
+  failed: z.array(z.object({ analysis: z.number().int(), title: z.string(), error: z.string() })),
+});
+
+function profileProgram(name: string): string {
+  return `import opsmind_profile\nopsmind_profile.write_profile(df, DATA_INFO, "profile.json", ${JSON.stringify(name)})\n`;
+}
+
+function tail(text: string): string {
+  return text.trim().split('\n').slice(-3).join(' | ');
+}
+
+async function getDataInfo(sandbox: Sandbox, name: string, signal?: AbortSignal): Promise<{ profile: DataProfile; text: string }> {
+  const run = await sandbox.run({ code: profileProgram(name), scriptName: 'get_data_info.py', ...(signal ? { signal } : {}) });
+  if (run.dataError) throw new OpsmindError(`cannot read ${name}: ${run.dataError}`, ExitCode.BAD_INPUT);
+  if (run.exitCode !== 0) {
+    throw new OpsmindError(`profiling ${name} failed: ${run.limitHit ?? (tail(run.stderr) || 'no output')}`, run.limitHit ? ExitCode.SANDBOX : ExitCode.INTERNAL);
+  }
+  const text = readArtifact(run.workdir, 'profile.json');
+  const profile = DataProfileSchema.parse(JSON.parse(text));
+  if (profile.columns === 0) throw new OpsmindError(`${name} has no columns`, ExitCode.BAD_INPUT);
+  if (profile.rows === 0) throw new OpsmindError(`${name} has a header but no data rows`, ExitCode.BAD_INPUT);
+  return { profile, text };
+}
+
+function readInsights(workdir: string): z.infer<typeof InsightsFileSchema> {
+  try {
+    return InsightsFileSchema.parse(JSON.parse(readArtifact(workdir, 'insights.json')));
+  } catch {
+    return { insights: [], failed: [] };
+  }
+}
+
+/** Options of a fast run. */
+export interface FastOptions {
+  sandbox: Sandbox;
+  sourceName: string;
+  planner: Planner;
+  question?: string;
+  signal?: AbortSignal;
+}
+
+/** Runs fast mode, yielding every event; returns the result for the report. */
+export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission, FastResult> {
+  const signal = opts.signal ? { signal: opts.signal } : {};
+  let started = performance.now();
+  yield { event: { type: 'step_started', step: 1, tool: 'get_data_info', title: 'Profile the data' } };
+  const { profile, text } = await getDataInfo(opts.sandbox, opts.sourceName, opts.signal);
+  yield { event: { type: 'step_finished', step: 1, tool: 'get_data_info', duration_ms: performance.now() - started, summary: `${profile.rows.toLocaleString('en-US')} rows × ${profile.columns.toLocaleString('en-US')} columns` }, files: [{ name: 'profile.json', content: Buffer.from(text) }] };
+
+  started = performance.now();
+  yield { event: { type: 'step_started', step: 2, tool: 'plan_analysis', title: 'Plan the analyses' } };
+  const planned = await opts.planner(profile, opts.question, opts.signal);
+  const analyses = planned.plan.analyses.map((a) => ({ title: a.title, chart: a.chart, why: a.why }));
+  yield { event: { type: 'plan_created', step: 2, planner: planned.planner, model: planned.model, attempts: planned.attempts, fallback: planned.fallback, analyses, notes: planned.plan.notes } };
+  yield { event: { type: 'step_finished', step: 2, tool: 'plan_analysis', duration_ms: performance.now() - started, summary: `${analyses.length} analyses by the ${planned.planner} planner` } };
+
+  started = performance.now();
+  yield { event: { type: 'step_started', step: 3, tool: 'execute_analysis', title: 'Run the analyses and render' } };
+  const code = compilePlan(planned.plan, profile, planned.planner);
+  const outcome = await executeProgram(opts.sandbox, { code, scriptName: 'analysis.py', ...signal });
+  const found = readInsights(outcome.run.workdir);
+  const files = stepFiles(outcome.run, outcome.spec);
+  try {
+    files.push({ name: 'insights.json', content: Buffer.from(readArtifact(outcome.run.workdir, 'insights.json')) });
+  } catch {
+    /* no insights file: the program died early; the failure is in program_finished */
+  }
+  yield { event: programFinished(3, outcome.run), files };
+  yield { event: artifactAdded(3, outcome.spec) };
+  const seen = new Set<string>();
+  const findings: Finding[] = found.insights.filter((i) => !seen.has(i.text) && seen.add(i.text)).map((i) => ({ text: i.text, kind: i.kind, analysis: i.analysis, numbers: i.numbers ?? {} }));
+  yield { event: { type: 'insights_computed', step: 3, insights: findings, failed: found.failed } };
+  const drawn = outcome.items.filter((i) => i.built).length;
+  yield { event: { type: 'step_finished', step: 3, tool: 'execute_analysis', duration_ms: performance.now() - started, summary: `${drawn} of ${outcome.items.length} charts and tables rendered` } };
+  return { profile, planned, code, outcome, findings, failed: found.failed };
+}

@@ -1,0 +1,69 @@
+/**
+ * The LLM planner: the model proposes a plan against the same zod schema as
+ * the heuristic planner. An invalid plan is sent back once with the exact
+ * problems; if the fix is invalid too, or the endpoint fails, the heuristic
+ * plan is used and the result says why.
+ */
+import { z } from 'zod';
+import type { ChatMessage, ChatModel } from '../llm/index.js';
+import type { PlanResult, Planner } from './fast-pipeline.js';
+import { heuristicPlan } from './heuristic-planner.js';
+import { parsePlan, PlanSchema } from './plan.js';
+import { profileText } from './profile-text.js';
+
+/** The JSON schema sent to the model, derived from the zod schema (never a second copy). */
+export const PLAN_JSON_SCHEMA = z.toJSONSchema(PlanSchema) as Record<string, unknown>;
+
+const SYSTEM = `You are a senior data analyst planning the charts of a report.
+You get a profile of a dataset. Answer with one JSON object matching the given schema, nothing else.
+Rules: use only exact column names from the profile; measures must be numeric (or numeric_text) columns; resample needs a datetime column;
+never chart identifiers or free text; no pie with more than 6 slices; sort bars by value; put the analysis that answers the question first;
+prefer 6-10 analyses that each show something different; "why" says in one sentence what the chart shows.`;
+
+/** Finds the JSON object in a model's answer (bare, or in a ```json fence). */
+export function extractJson(text: string | null): unknown {
+  if (!text) throw new Error('the answer was empty');
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text)?.[1];
+  const body = (fenced ?? text).trim();
+  const start = body.indexOf('{');
+  const end = body.lastIndexOf('}');
+  if (start < 0 || end <= start) throw new Error('the answer holds no JSON object');
+  return JSON.parse(body.slice(start, end + 1)) as unknown;
+}
+
+function userMessage(profileTextValue: string, question: string | undefined): string {
+  return `${question ? `Question to answer first: ${question}\n\n` : ''}Dataset profile:\n${profileTextValue}\n\nReturn the plan as JSON.`;
+}
+
+/** A planner backed by `model`, falling back to the heuristic plan. */
+export function llmPlanner(model: ChatModel): Planner {
+  return async (profile, question, signal): Promise<PlanResult> => {
+    const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM }, { role: 'user', content: userMessage(profileText(profile), question) }];
+    const fallback = (reason: string, attempts: number): PlanResult => ({ plan: heuristicPlan(profile, question), planner: 'heuristic', model: model.model, attempts, fallback: reason });
+    let firstProblem = '';
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      let text: string | null;
+      try {
+        const response = await model.chat({ messages, responseFormat: { name: 'analysis_plan', schema: PLAN_JSON_SCHEMA }, temperature: 0.2, ...(signal ? { signal } : {}) });
+        text = response.text;
+      } catch (error) {
+        return fallback(`the model could not be used (${(error as Error).message.split('\n')[0] ?? ''}); the heuristic plan was used`, attempt);
+      }
+      let problems: string[];
+      try {
+        const parsed = parsePlan(extractJson(text), profile);
+        if (parsed.ok) return { plan: parsed.plan, planner: 'llm', model: model.model, attempts: attempt, fallback: null };
+        problems = parsed.problems;
+      } catch (error) {
+        problems = [`the answer is not valid JSON: ${(error as Error).message}`];
+      }
+      firstProblem ||= problems[0] ?? '';
+      messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That plan is invalid:\n${problems.slice(0, 20).map((p) => `- ${p}`).join('\n')}\nReturn the corrected plan as JSON only.` });
+    }
+    return fallback(`the model's plan was invalid twice (${firstProblem}); the heuristic plan was used`, 2);
+  };
+}
+
+/** The heuristic planner as a Planner. */
+export const heuristicPlanner: Planner = (profile, question) =>
+  Promise.resolve({ plan: heuristicPlan(profile, question), planner: 'heuristic', model: null, attempts: 0, fallback: null });

@@ -1,0 +1,123 @@
+/**
+ * The analysis plan: a list of analyses, each a chart or table kind plus an
+ * explicit transform. The heuristic planner and the LLM planner both produce
+ * it; `checkPlan` validates it against the dataset profile with errors a
+ * model can act on, and the compiler turns it into pandas code.
+ */
+import { z } from 'zod';
+import { didYouMean, nearest } from '../spec/suggest.js';
+import type { ColumnProfile, DataProfile } from './profile.js';
+
+const Column = z.string().min(1).describe('an exact column name from the profile');
+const Agg = z.enum(['sum', 'mean', 'median', 'count', 'min', 'max']);
+
+/** A transform: how the charted data is derived from the dataset. */
+export const TransformSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('group'), by: Column, measure: Column.nullable().describe('null counts rows'), agg: Agg, top_n: z.number().int().min(2).max(50).optional(), series: Column.optional() })
+    .describe('one row per category of `by` (and `series`): agg of measure; bar, pie or table'),
+  z.object({ type: z.literal('resample'), date: Column, measure: Column.nullable(), agg: Agg, freq: z.enum(['H', 'D', 'W', 'M', 'Q', 'Y']), series: Column.optional() })
+    .describe('a time series at a frequency; line, area, bar or table'),
+  z.object({ type: z.literal('distribution'), column: Column, by: Column.optional() }).describe('a numeric column\'s distribution; histogram, or box (optionally per category `by`)'),
+  z.object({ type: z.literal('relationship'), x: Column, y: Column, color: Column.optional() }).describe('two numeric columns against each other; scatter'),
+  z.object({ type: z.literal('correlation'), columns: z.array(Column).min(2).max(30) }).describe('pairwise Pearson correlations; heatmap or table'),
+  z.object({ type: z.literal('summary'), columns: z.array(Column).max(40).optional() }).describe('descriptive statistics; table'),
+  z.object({ type: z.literal('missing') }).describe('missing values per column; table'),
+  z.object({ type: z.literal('top_rows'), sort_by: Column, n: z.number().int().min(1).max(100), ascending: z.boolean() }).describe('the rows with the largest (or smallest) values; table'),
+]);
+/** A transform. */
+export type Transform = z.infer<typeof TransformSchema>;
+
+/** A row filter applied before the transform. */
+export const FilterSchema = z.object({
+  column: Column,
+  op: z.enum(['==', '!=', '>', '>=', '<', '<=', 'in', 'notna']),
+  value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]).optional(),
+});
+
+/** One analysis of the plan. */
+export const AnalysisSchema = z.object({
+  title: z.string().min(1).max(120),
+  why: z.string().max(300).describe('one sentence: what this shows and why it matters'),
+  chart: z.enum(['bar', 'line', 'area', 'scatter', 'histogram', 'box', 'pie', 'heatmap', 'table']),
+  transform: TransformSchema,
+  filters: z.array(FilterSchema).max(5).optional(),
+  options: z.object({
+    sort: z.enum(['ascending', 'descending', 'none']),
+    orientation: z.enum(['v', 'h']),
+    log_y: z.boolean(),
+    bins: z.number().int().min(2).max(200),
+    trendline: z.boolean(),
+  }).partial().optional(),
+});
+/** An analysis. */
+export type Analysis = z.infer<typeof AnalysisSchema>;
+
+/** A whole plan. */
+export const PlanSchema = z.object({
+  analyses: z.array(AnalysisSchema).min(1).max(12),
+  notes: z.array(z.string().max(300)).max(10).describe('data-quality flags and caveats for the reader'),
+});
+/** A plan. */
+export type Plan = z.infer<typeof PlanSchema>;
+
+/** Which charts each transform can feed. */
+export const CHARTS_FOR: Readonly<Record<Transform['type'], readonly Analysis['chart'][]>> = {
+  group: ['bar', 'pie', 'table'],
+  resample: ['line', 'area', 'bar', 'table'],
+  distribution: ['histogram', 'box'],
+  relationship: ['scatter'],
+  correlation: ['heatmap', 'table'],
+  summary: ['table'],
+  missing: ['table'],
+  top_rows: ['table'],
+};
+
+const MEASURE_TYPES = new Set(['numeric', 'numeric_text', 'boolean']);
+
+function columnsOf(t: Transform): { name: string; role: 'any' | 'measure' | 'date' }[] {
+  switch (t.type) {
+    case 'group': return [{ name: t.by, role: 'any' }, ...(t.measure ? [{ name: t.measure, role: 'measure' as const }] : []), ...(t.series ? [{ name: t.series, role: 'any' as const }] : [])];
+    case 'resample': return [{ name: t.date, role: 'date' }, ...(t.measure ? [{ name: t.measure, role: 'measure' as const }] : []), ...(t.series ? [{ name: t.series, role: 'any' as const }] : [])];
+    case 'distribution': return [{ name: t.column, role: 'measure' }, ...(t.by ? [{ name: t.by, role: 'any' as const }] : [])];
+    case 'relationship': return [{ name: t.x, role: 'measure' }, { name: t.y, role: 'measure' }, ...(t.color ? [{ name: t.color, role: 'any' as const }] : [])];
+    case 'correlation': return t.columns.map((name) => ({ name, role: 'measure' as const }));
+    case 'summary': return (t.columns ?? []).map((name) => ({ name, role: 'any' as const }));
+    case 'missing': return [];
+    case 'top_rows': return [{ name: t.sort_by, role: 'measure' }];
+  }
+}
+
+function columnProblem(name: string, role: 'any' | 'measure' | 'date', profile: DataProfile): string | null {
+  const col: ColumnProfile | undefined = profile.column_profiles.find((c) => c.name === name);
+  if (!col) return `column "${name}" is not in the data${didYouMean(nearest(name, profile.column_profiles.map((c) => c.name)))}`;
+  if (role === 'measure' && !MEASURE_TYPES.has(col.semantic)) return `column "${name}" is ${col.semantic}, not a number to measure`;
+  if (role === 'date' && col.semantic !== 'datetime') return `column "${name}" is ${col.semantic}, not a date/time column`;
+  return null;
+}
+
+/** Checks a plan against the data: chart fits transform, columns exist and have the right type. Returns model-readable problems. */
+export function checkPlan(plan: Plan, profile: DataProfile): string[] {
+  const problems: string[] = [];
+  plan.analyses.forEach((analysis, i) => {
+    const label = `analysis ${i + 1} ("${analysis.title}")`;
+    const allowed = CHARTS_FOR[analysis.transform.type];
+    if (!allowed.includes(analysis.chart)) problems.push(`${label}: a ${analysis.transform.type} transform cannot be drawn as ${analysis.chart}; use ${allowed.join(' or ')}`);
+    for (const { name, role } of columnsOf(analysis.transform)) {
+      const problem = columnProblem(name, role, profile);
+      if (problem) problems.push(`${label}: ${problem}`);
+    }
+    for (const filter of analysis.filters ?? []) {
+      const problem = columnProblem(filter.column, 'any', profile);
+      if (problem) problems.push(`${label}: filter ${problem}`);
+    }
+  });
+  return problems;
+}
+
+/** Parses and checks a plan from unknown JSON; returns the plan or every problem found. */
+export function parsePlan(json: unknown, profile: DataProfile): { ok: true; plan: Plan } | { ok: false; problems: string[] } {
+  const parsed = PlanSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'plan'}: ${i.message}`) };
+  const problems = checkPlan(parsed.data, profile);
+  return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
+}

@@ -1,0 +1,58 @@
+/** Sorting a profile's columns into the roles an analyst's rules use, and picking a time frequency. */
+import type { ColumnProfile, DataProfile } from './profile.js';
+
+/** Measure names in the order an analyst reaches for them: money first, then prices, then quantities. */
+const MEASURE_TIERS = [
+  /revenue|sales|turnover|income|profit|amount|total|spend|gmv|margin/i,
+  /price|cost|value|fee|salary|wage/i,
+  /units|qty|quantity|count|volume|orders|visits|users|sessions/i,
+  /score|rating|duration|latency|time_ms|pm25|pm10|temperature|concentration|level/i,
+];
+
+function tier(name: string): number {
+  const index = MEASURE_TIERS.findIndex((re) => re.test(name));
+  return index < 0 ? MEASURE_TIERS.length : index;
+}
+const DATE_HINTS = /date|time|day|month|week|period|timestamp/i;
+const NOT_A_MEASURE = /(^|_)(id|year|yr|zip|postal|code|lat|lon|latitude|longitude|phone)$/i;
+
+/** The columns of a profile sorted into the roles the rules use. */
+export interface Roles {
+  dates: ColumnProfile[];
+  measures: ColumnProfile[];
+  categories: ColumnProfile[];
+}
+
+function spread(c: ColumnProfile): number {
+  const s = c.numeric ?? c.numeric_text?.stats;
+  if (!s || s.std === null || s.mean === 0) return 0;
+  return Math.abs(s.std / s.mean);
+}
+
+/** Sorts columns into dates, measures (most important first) and chartable categories. */
+export function roles(profile: DataProfile): Roles {
+  const usable = profile.column_profiles.filter((c) => c.missing_share < 0.95);
+  const dates = usable.filter((c) => c.semantic === 'datetime' && (c.datetime?.span_days ?? 0) > 0)
+    .sort((a, b) => Number(DATE_HINTS.test(b.name)) - Number(DATE_HINTS.test(a.name)));
+  const measures = usable.filter((c) => (c.semantic === 'numeric' || c.semantic === 'numeric_text') && !NOT_A_MEASURE.test(c.name) && c.distinct > 2)
+    .sort((a, b) => tier(a.name) - tier(b.name) || spread(b) - spread(a));
+  const categories = usable.filter((c) => (c.semantic === 'category' || c.semantic === 'boolean') && c.distinct >= 2 && c.distinct <= 50)
+    .sort((a, b) => score(a) - score(b));
+  return { dates, measures, categories };
+}
+
+function score(c: ColumnProfile): number {
+  // Prefer 3-12 levels and few missing values: the categories an analyst groups by first.
+  const levels = c.distinct < 3 ? 20 : c.distinct <= 12 ? 0 : c.distinct;
+  return levels + c.missing_share * 50;
+}
+
+/** A sensible resampling frequency for a date span. */
+export function frequencyFor(spanDays: number, observed: string | null): 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y' {
+  if (spanDays > 365 * 6) return 'Q';
+  if (spanDays > 365 * 1.5) return 'M';
+  if (spanDays > 90) return observed === 'M' ? 'M' : 'W';
+  if (spanDays > 3) return 'D';
+  return 'H';
+}
+

@@ -1,0 +1,154 @@
+/** `opsmind analyze <file>`: the main job. Fast mode profiles, plans and renders a full report; offline by default. */
+import { basename, extname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Finding, StoredEvent } from '../agent/events.js';
+import { fastPipeline } from '../agent/fast-pipeline.js';
+import type { FastResult, Planner } from '../agent/fast-pipeline.js';
+import { heuristicPlanner, llmPlanner } from '../agent/llm-planner.js';
+import { summarizeFindings } from '../agent/llm-summary.js';
+import { llmConfig, llmConfigured } from '../llm/config.js';
+import { createChatModel } from '../llm/index.js';
+import type { ChatModel } from '../llm/index.js';
+import { writeReport } from '../report/write.js';
+import type { ReportSummary } from '../report/write.js';
+import { checkDataFile, hashFile } from '../sandbox/data-file.js';
+import { findPython } from '../sandbox/python.js';
+import { Sandbox } from '../sandbox/sandbox.js';
+import type { SessionStore } from '../store/session-store.js';
+import { createProgress } from '../ui/create-progress.js';
+import { opsmindVersion } from '../util/version.js';
+import { ExitCode, OpsmindError } from './exit-codes.js';
+import { parsePlotlyOption } from './options.js';
+import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
+import type { SandboxFlags } from './sandbox-options.js';
+import { withRecordedSession } from './session-lifecycle.js';
+import { openStore } from './store-option.js';
+
+interface AnalyzeOptions extends SandboxFlags {
+  mode: string;
+  question?: string;
+  output?: string;
+  json?: boolean;
+  llm: boolean;
+  model?: string;
+  baseUrl?: string;
+  plotly: string;
+}
+
+function chooseModel(options: AnalyzeOptions): ChatModel | null {
+  const config = llmConfig({ ...(options.model ? { model: options.model } : {}), ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}) });
+  if (!options.llm || !llmConfigured(config)) return null;
+  return createChatModel({ ...config, timeoutMs: 60_000 });
+}
+
+function findingTexts(result: FastResult): string[] {
+  return [...result.findings.map((f) => f.text), ...result.profile.warnings];
+}
+
+function writeAnalysisReport(result: FastResult, outPath: string, extra: { sessionId: string; isolation: string; summary: { text: string; model: string } | null; plotly: string; warnings: string[] }): ReportSummary {
+  const { outcome, planned, profile } = result;
+  const failed = result.failed.map((f) => `analysis ${f.analysis} (${f.title}) failed: ${f.error}`);
+  return writeReport({
+    outPath, title: `Analysis of ${profile.source.name}`, spec: outcome.spec, items: outcome.items, output: outcome.run.stdout,
+    warnings: [...extra.warnings, ...outcome.warnings, ...failed], plotly: parsePlotlyOption(extra.plotly),
+    meta: { tool: `opsmind ${opsmindVersion()}`, mode: 'fast', planner: `${planned.planner}${planned.model && planned.planner === 'llm' ? ` (${planned.model})` : ''}`, session: extra.sessionId, isolation: extra.isolation },
+    extras: { findings: findingTexts(result), summary: extra.summary, notes: [...(planned.fallback ? [`Planner: ${planned.fallback}.`] : []), ...planned.plan.notes], code: [{ title: 'analysis.py — the program that computed every chart and number', code: result.code }] },
+  });
+}
+
+async function runFast(store: SessionStore, sandbox: Sandbox, dataPath: string, options: AnalyzeOptions, model: ChatModel | null): Promise<number> {
+  const { sha256, size } = await hashFile(dataPath);
+  const progress = await createProgress({ json: options.json === true });
+  const planner: Planner = model ? llmPlanner(model) : heuristicPlanner;
+  try {
+    return await withRecordedSession(store, { command: 'analyze', mode: 'fast', model: model?.model ?? null, dataPath, dataSha256: sha256, dataSize: size, title: options.question ?? null }, async ({ session, emit }) => {
+      const show = (event: StoredEvent) => progress.show(event);
+      show(emit({ type: 'session_started', command: 'analyze', mode: 'fast', data: { path: dataPath, name: basename(dataPath), sha256, size }, isolation: sandbox.isolation.level, ...(options.question ? { question: options.question } : {}) }));
+      const pipeline = fastPipeline({ sandbox, sourceName: basename(dataPath), planner, ...(options.question ? { question: options.question } : {}) });
+      let next = await pipeline.next();
+      while (!next.done) {
+        const { event, files } = next.value;
+        const step = 'step' in event && typeof event.step === 'number' ? event.step : 0;
+        show(files ? store.appendWithArtifacts(session.id, step, files, event) : emit(event));
+        next = await pipeline.next();
+      }
+      const result = next.value;
+      const warnings: string[] = [];
+      let summary: { text: string; model: string } | null = null;
+      if (model) {
+        const written = await summarizeFindings(model, result.findings, options.question);
+        if ('text' in written) {
+          summary = { text: written.text, model: model.model };
+          show(emit({ type: 'summary_written', step: 4, text: written.text, model: model.model }));
+        } else {
+          warnings.push(written.skipped);
+          show(emit({ type: 'warning', step: 4, message: written.skipped }));
+        }
+      }
+      const outPath = resolve(options.output ?? `${basename(dataPath, extname(dataPath))}-report.html`);
+      const report = writeAnalysisReport(result, outPath, { sessionId: session.id, isolation: sandbox.isolation.level, summary, plotly: options.plotly, warnings });
+      show(emit({ type: 'report_written', path: outPath, charts: report.charts.length, tables: report.tables.length }));
+      await progress.close();
+      printResult(report, result, { session_id: session.id, json: options.json === true, summary: summary?.text ?? null, isolation: sandbox.isolation.level });
+      const crashed = result.outcome.spec === null;
+      return { status: crashed ? 'failed' : 'done', value: crashed ? ExitCode.INTERNAL : ExitCode.OK };
+    });
+  } finally {
+    await progress.close();
+  }
+}
+
+function printResult(report: ReportSummary, result: FastResult, extra: { session_id: string; json: boolean; summary: string | null; isolation: string }): void {
+  if (extra.json) {
+    const { issues: _issues, ...rest } = report;
+    const insights: (Finding | { text: string; kind: string; analysis: number })[] = [...result.findings, ...result.profile.warnings.map((text) => ({ text, kind: 'quality', analysis: 0 }))];
+    process.stdout.write(`${JSON.stringify({ ...rest, session_id: extra.session_id, mode: 'fast', planner: result.planned.planner, planner_fallback: result.planned.fallback, isolation: extra.isolation, summary: extra.summary, insights })}\n`);
+    return;
+  }
+  const lines = [`Key findings for ${result.profile.source.name}:`];
+  if (extra.summary) lines.push(`  ${extra.summary}`, '');
+  for (const text of findingTexts(result).slice(0, 12)) lines.push(`  • ${text}`);
+  for (const warning of report.warnings) process.stderr.write(`warning: ${warning}\n`);
+  lines.push('', `report: ${report.report_path} (${report.charts.length} charts, ${report.tables.length} tables; planner ${result.planned.planner}; session ${extra.session_id})`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function analyzeCommand(program: Command, file: string, options: AnalyzeOptions): Promise<number> {
+  if (options.mode === 'deep') {
+    throw new OpsmindError('deep mode is not available yet in this version', ExitCode.BAD_INPUT, 'use --mode fast (the default); deep mode (a ReAct agent over an LLM) is coming');
+  }
+  if (options.mode !== 'fast') throw new OpsmindError(`--mode must be "fast" or "deep", got "${options.mode}"`, ExitCode.BAD_INPUT);
+  const dataPath = checkDataFile(file);
+  const limits = limitsFrom(options);
+  const isolation = isolationFrom(options);
+  parsePlotlyOption(options.plotly);
+  const model = chooseModel(options);
+  const python = await findPython();
+  const store = openStore(program);
+  const sandbox = await Sandbox.open({ python, dataPath, limits, isolation, warm: true });
+  try {
+    return await runFast(store, sandbox, dataPath, options, model);
+  } finally {
+    sandbox.close();
+    store.close();
+  }
+}
+
+/** Registers `analyze`. */
+export function registerAnalyze(program: Command): void {
+  const command = program
+    .command('analyze')
+    .description('profile a dataset, plan the right charts, and write an interactive HTML report with the key findings')
+    .argument('<file>', 'the dataset (csv, tsv, json, jsonl)')
+    .option('--mode <mode>', 'fast (profile → plan → execute) or deep (an LLM agent that writes and runs code)', 'fast')
+    .option('-q, --question <text>', 'a question the report should answer first')
+    .option('-o, --output <file>', 'where to write the HTML report (default: <file>-report.html); a .json summary is written beside it')
+    .option('--json', 'print one JSON object on stdout (no progress output)')
+    .option('--no-llm', 'never call a model, even when one is configured (heuristic planner)')
+    .option('--model <name>', 'the model for the LLM planner (default: $OPSMIND_MODEL)')
+    .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)')
+    .option('--plotly <inline|URL>', 'inline Plotly (works offline) or link it from a URL', 'inline');
+  addSandboxOptions(command).action(async (file: string, options: AnalyzeOptions) => {
+    process.exitCode = await analyzeCommand(program, file, options);
+  });
+}

@@ -1,0 +1,87 @@
+/** The ChatModel backed by the official openai client, for any OpenAI-compatible server. */
+import OpenAI from 'openai';
+import type { ClientOptions } from 'openai';
+import type { LlmConfig } from './config.js';
+import { Deadline } from './deadline.js';
+import { ModelCallError } from './errors.js';
+import { toModelCallError } from './openai-errors.js';
+import { fromCompletion, toParams } from './openai-params.js';
+import { collectStream } from './openai-stream.js';
+import type { ChatModel, ChatRequest, ChatResponse } from './types.js';
+
+/** The official endpoint, used when no base URL is configured. */
+export const DEFAULT_ENDPOINT = 'https://api.openai.com/v1';
+/** The model used when none is configured. */
+export const DEFAULT_MODEL = 'gpt-4o-mini';
+/** Time limit per attempt when none is configured. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** LlmConfig plus transport limits. */
+export type OpenAIModelConfig = LlmConfig & {
+  /** Per attempt: for the whole answer, or between two chunks of a stream (default 60 s). */
+  timeoutMs?: number;
+  /** Retries inside the openai client itself (default 0: `withRetry` does retries). */
+  maxRetries?: number;
+};
+
+/** The endpoint URL as shown in messages (no trailing slash). */
+export function endpointOf(config: Pick<LlmConfig, 'baseUrl'>): string {
+  return (config.baseUrl ?? DEFAULT_ENDPOINT).replace(/\/+$/, '');
+}
+
+// The client logs to console.info/debug (stdout) when OPENAI_LOG is set; stdout carries results only.
+const stderrLogger: NonNullable<ClientOptions['logger']> = {
+  error: (message, ...rest) => console.error(message, ...rest),
+  warn: (message, ...rest) => console.error(message, ...rest),
+  info: (message, ...rest) => console.error(message, ...rest),
+  debug: (message, ...rest) => console.error(message, ...rest),
+};
+
+/**
+ * A ChatModel that calls `POST {baseUrl}/chat/completions` once per `chat()`, streaming
+ * when the request has `onTextDelta`. It does not retry: every failure is thrown as a
+ * ModelCallError (exit 3) classified for `withRetry`; a cut stream is a failure, never a
+ * partial answer. Bugs (errors not about the call) are rethrown unchanged.
+ */
+export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const endpoint = endpointOf(config);
+  const model = config.model ?? DEFAULT_MODEL;
+  const officialApi = config.baseUrl === null || endpoint === DEFAULT_ENDPOINT;
+  const client = new OpenAI({
+    apiKey: config.apiKey ?? 'not-needed',
+    // Explicit, so the client never falls back to its own reading of OPENAI_BASE_URL and
+    // the endpoint named in error messages is the one actually called.
+    baseURL: endpoint,
+    timeout: timeoutMs,
+    maxRetries: config.maxRetries ?? 0,
+    logger: stderrLogger,
+  });
+  const base = { endpoint, model };
+
+  async function chat(request: ChatRequest): Promise<ChatResponse> {
+    if (request.signal?.aborted) throw new ModelCallError({ ...base, kind: 'aborted' });
+    const deadline = new Deadline(request.signal, timeoutMs);
+    try {
+      const params = toParams(model, request, officialApi);
+      const options = { signal: deadline.signal };
+      if (request.onTextDelta) {
+        const stream = await client.chat.completions.create(
+          { ...params, stream: true, stream_options: { include_usage: true } },
+          options,
+        );
+        return await collectStream(stream, deadline, request.onTextDelta, base);
+      }
+      const completion = await client.chat.completions.create({ ...params, stream: false }, options);
+      const response = fromCompletion(completion, model);
+      if (typeof response === 'string') throw new ModelCallError({ ...base, kind: 'bad_response', detail: response });
+      return response;
+    } catch (error) {
+      throw toModelCallError(error, { ...base, timeoutMs, deadline });
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  return { model, chat };
+}

@@ -1,0 +1,23 @@
+/** The interactive progress view, loaded only when a person watches a TTY (ink and react are imported lazily). */
+import type { StoredEvent } from '../agent/events.js';
+import type { ProgressView } from './progress.js';
+
+/** Starts an ink render of the analysis steps; `close` unmounts it, leaving the last frame on screen. */
+export async function createInkProgress(): Promise<ProgressView> {
+  const [{ render }, { createElement }, view] = await Promise.all([import('ink'), import('react'), import('./AnalyzeView.js')]);
+  let state = view.initialAnalyzeState;
+  let closed = false;
+  const app = render(createElement(view.AnalyzeView, { state }), { stdout: process.stderr, patchConsole: false, exitOnCtrlC: false });
+  return {
+    show(event: StoredEvent) {
+      state = view.reduceAnalyze(state, event);
+      app.rerender(createElement(view.AnalyzeView, { state }));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      app.unmount();
+      await app.waitUntilExit();
+    },
+  };
+}
