@@ -184,10 +184,12 @@ def prepare_scatter(data, params):
             p[key] = numeric[i]
             inferred.append(key)
     cols = list(dict.fromkeys([p["x"], p["y"]] + [c for c in (p.get("color"), p.get("size")) if c]))
-    frame, cap = data[cols], CAPS["scatter"]
-    if len(frame) > cap:
-        return Prepared(frame.sample(n=cap, random_state=0).sort_index(), p, inferred, ["sampled"], True, cap)
-    return Prepared(frame, p, inferred, [], False, cap)
+    cap = CAPS["scatter"]
+    if len(data) > cap:
+        # Choose the rows first, then copy only them: a million-row copy costs more than the sample.
+        rows = np.sort(np.random.default_rng(0).choice(len(data), size=cap, replace=False))
+        return Prepared(data.iloc[rows][cols], p, inferred, ["sampled"], True, cap)
+    return Prepared(data[cols], p, inferred, [], False, cap)
 
 
 def prepare_pie(data, params):

@@ -124,7 +124,7 @@ def _read_delimited(path, extension):
     if skipped:
         warnings.append(f"skipped {skipped} line(s) above the header (a title?)")
     try:
-        frame = pd.read_csv(path, sep=delimiter, encoding=encoding, low_memory=False, skiprows=skip_lines or None)
+        frame = pd.read_csv(path, sep=delimiter, encoding=encoding, memory_map=True, skiprows=skip_lines or None)
     except pd.errors.EmptyDataError as error:
         raise DataLoadError("the file has no columns to read") from error
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:

@@ -89,12 +89,23 @@ def infer_frequency(stamps):
     return None
 
 
-def number_stats(values):
+def sorted_quantiles(values, qs):
+    """Quantiles of sorted values, exactly as np.percentile's default linear method computes them."""
+    out = []
+    for q in qs:
+        position = q * (len(values) - 1)
+        low = int(math.floor(position))
+        a, b, t = values[low], values[min(low + 1, len(values) - 1)], position - low
+        out.append(float(b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t))
+    return out
+
+
+def number_stats(values, is_sorted=False):
     """Statistics of finite float values (NumberStats); None when there are none or they overflow."""
     n = len(values)
     if n == 0:
         return None
-    q1, median, q3 = (float(v) for v in np.percentile(values, [25, 50, 75]))
+    q1, median, q3 = sorted_quantiles(values if is_sorted else np.sort(values), (0.25, 0.5, 0.75))
     mean, iqr = float(values.mean()), q3 - q1
     with np.errstate(all="ignore"):
         centred = values - mean
@@ -119,14 +130,32 @@ def _date_stats(stamps, parse_share):
             "frequency": infer_frequency(index), "parse_share": parse_share}
 
 
+def _floats(series):
+    values = series.to_numpy()
+    return values.astype(np.float64, copy=False) if values.dtype.kind in "iuf" else series.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
 def factorize(series):
-    """(codes, uniques, counts): code -1 for missing values; unhashable values compared as text."""
+    """(codes, uniques, counts) of the non-missing values (codes -1 where missing); unhashable values compared as text.
+
+    Plain number columns are sorted rather than hashed, which is faster and gives their quartiles: for them
+    codes is None (`hash_codes` computes them) and the third item is the sorted non-missing values.
+    """
+    values = series.to_numpy()
+    if values.dtype.kind in "iuf":
+        ordered = np.sort(values[~np.isnan(values)] if values.dtype.kind == "f" else values)
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))[:len(ordered)]
+        return None, ordered[starts], np.diff(np.append(starts, len(ordered))), ordered
+    codes, uniques = hash_codes(series)
+    return codes, uniques, np.bincount(codes[codes >= 0], minlength=len(uniques)), None
+
+
+def hash_codes(series):
     try:
         codes, uniques = pd.factorize(series)
     except TypeError:
         codes, uniques = pd.factorize(series.astype(str).where(series.notna()))
-    codes = np.asarray(codes, dtype=np.int64)
-    return codes, uniques, np.bincount(codes[codes >= 0], minlength=len(uniques))
+    return np.asarray(codes, dtype=np.int64), uniques
 
 
 def _text_value(value):
@@ -227,8 +256,8 @@ def _is_boolean(series, uniques):
     return {str(u).strip().lower() for u in uniques} in BOOLEAN_PAIRS
 
 
-def column_profile(name, series, codes, uniques, counts, rng):
-    """The profile of one column (ColumnProfileSchema) from its factorize codes, uniques and counts."""
+def column_profile(name, series, codes, uniques, counts, rng, ordered=None):
+    """The profile of one column (ColumnProfileSchema) from `factorize(series)`."""
     rows, dtype = len(series), str(series.dtype)
     if isinstance(series.dtype, (pd.CategoricalDtype, pd.PeriodDtype)):
         series = series.astype(object)
@@ -245,7 +274,7 @@ def column_profile(name, series, codes, uniques, counts, rng):
         series, numeric_dtype = series.dt.total_seconds(), True
         notes.append("durations: statistics in seconds")
     if numeric_dtype:
-        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        values = _floats(series) if ordered is None else ordered.astype(np.float64, copy=False)
         values = values[np.isfinite(values)]
         if len(values) < nonmissing:
             notes.append(f"{nonmissing - len(values):,} infinite values left out of statistics")
@@ -265,7 +294,7 @@ def column_profile(name, series, codes, uniques, counts, rng):
         out["semantic"], detail = _classify_text(name, codes, uniques, counts, nonmissing, rng)
         _text_details(out, detail, codes, uniques, counts, nonmissing)
     if numeric_dtype and out["semantic"] in ("numeric", "constant", "boolean"):
-        out["numeric"] = number_stats(values)
+        out["numeric"] = number_stats(values, is_sorted=ordered is not None)
     if out["semantic"] == "identifier":
         notes.append("identifier: not charted")
     stats = out["numeric"] or (out["numeric_text"] or {}).get("stats")
@@ -299,12 +328,13 @@ def _compress(key):
 
 
 def duplicate_rows(df, code_list):
-    """Rows equal to an earlier row (missing equals missing). `code_list` holds (codes, distinct) of the first
-    columns; only rows already equal on those are compared on the rest."""
+    """Rows equal to an earlier row (missing equals missing). `code_list` holds (codes or None, distinct) of the
+    first columns; only rows already equal on those are compared on the rest."""
     rows, key, size = len(df), np.zeros(len(df), dtype=np.int64), 1
     if rows < 2 or not code_list or any(distinct == rows for _, distinct in code_list):
         return 0  # a column of all-distinct values: no two rows are equal
-    for codes, distinct in code_list:
+    for position, (codes, distinct) in enumerate(code_list):
+        codes = hash_codes(df.iloc[:, position])[0] if codes is None else codes
         if size * (distinct + 1) >= 2 ** 62:
             key, size = _compress(key)
         key, size = key * (distinct + 1) + (codes + 1), size * (distinct + 1)
@@ -324,7 +354,7 @@ def correlations(df, positions, names):
     if len(positions) < 2 or len(df) < 3:
         return []
     rows = np.random.RandomState(0).choice(len(df), CORR_ROWS, replace=False) if len(df) > CORR_ROWS else slice(None)
-    values = np.column_stack([df.iloc[:, p].to_numpy(dtype=np.float64, na_value=np.nan)[rows] for p in positions])
+    values = np.column_stack([_floats(df.iloc[:, p])[rows] for p in positions])
     values[~np.isfinite(values)] = np.nan
     with np.errstate(all="ignore"):
         missing = np.isnan(values).any()
@@ -364,9 +394,9 @@ def profile(df, info, name=None):
     code_list, profiles, numeric_positions = [], [], []
     for position in range(min(df.shape[1], DETAIL_LIMIT)):
         series = df.iloc[:, position]
-        codes, uniques, counts = factorize(series)
+        codes, uniques, counts, ordered = factorize(series)
         code_list.append((codes, len(uniques)))
-        profiles.append(column_profile(names[position], series, codes, uniques, counts, rng))
+        profiles.append(column_profile(names[position], series, codes, uniques, counts, rng, ordered))
         if profiles[-1]["semantic"] == "numeric" and profiles[-1]["numeric"] is not None:
             numeric_positions.append(position)
     omitted = df.dtypes.iloc[DETAIL_LIMIT:].astype(str).value_counts()
@@ -380,9 +410,20 @@ def profile(df, info, name=None):
     return result
 
 
+_PRECOMPUTED = {}
+
+
+def precompute(df, info, name=None):
+    """Profile `df` now and keep the result: the warm worker does this before forking, so a run's
+    get_data_info reads it instead of touching every object again in a copy-on-write child."""
+    _PRECOMPUTED[(id(df), name)] = (df.shape, list(df.columns), profile(df, info, name))
+
+
 def write_profile(df, info, path, name=None):
-    """Write profile(df, info, name) to `path` as strict JSON (no NaN or infinity); return the dict."""
-    result = profile(df, info, name)
+    """Write profile(df, info, name) to `path` as strict JSON (no NaN or infinity); return the dict.
+    Uses the precomputed profile when `df` is the very frame it was computed for, unchanged in shape and columns."""
+    kept = _PRECOMPUTED.get((id(df), name))
+    result = kept[2] if kept and kept[0] == df.shape and kept[1] == list(df.columns) else profile(df, info, name)
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(result, handle, ensure_ascii=False, allow_nan=False)
     return result

@@ -61,6 +61,20 @@ def _box_stats(values):
     return {"q1": q1, "median": median, "q3": q3, "lowerfence": inside.min(), "upperfence": inside.max(), "mean": values.mean(), "n": int(len(values))}
 
 
+def _key(group):
+    return "__missing__" if group is not None and pd.isna(group) else group
+
+
+def _split(data, x, y, groups):
+    """Finite values of y per group of x, in one pass (not one boolean mask per group)."""
+    values = _finite(data[y])
+    if x is None:
+        return {None: values}
+    labels = data[x].loc[values.index]
+    wanted = {_key(g) for g in groups}
+    return {_key(k): v for k, v in values.groupby(labels.fillna("__missing__") if labels.isna().any() else labels, sort=False) if _key(k) in wanted}
+
+
 def prepare_box(data, params):
     inferred, p = [], dict(params)
     if p.get("y") is None:
@@ -73,10 +87,10 @@ def prepare_box(data, params):
     cap = int(p.get("top_n") or CAPS["box"])
     groups = _top_groups(data, x, cap) if x else [None]
     for y in as_list(p["y"]):
+        values_by_group = _split(data, x, y, groups)
         for group in groups:
-            subset = data[y] if group is None else data.loc[data[x] == group, y] if pd.notna(group) else data.loc[data[x].isna(), y]
-            values = _finite(subset)
-            if values.empty:
+            values = values_by_group.get(_key(group))
+            if values is None or values.empty:
                 continue
             label = y if group is None else ("(missing)" if pd.isna(group) else str(group))
             rows.append({"series": y, "group": label, **_box_stats(values.to_numpy())})

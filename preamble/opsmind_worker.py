@@ -231,6 +231,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", required=True)
     parser.add_argument("--source-path", default=None)
+    parser.add_argument("--profile-name", default=None, help="precompute the dataset profile under this source name before forking")
     parser.add_argument("--own-pid-namespace", action="store_true",
                         help="the worker runs in a pid namespace of its own: kill all other processes after each run")
     args = parser.parse_args()
@@ -249,6 +250,9 @@ def main():
         send(replies, {"op": "data_error", "message": str(error)})
         return opsmind_run.DATA_ERROR_EXIT
     source = opsmind_run.source_info(data_path, loaded[0], loaded[1], args.source_path)
+    if args.profile_name:
+        import opsmind_profile
+        opsmind_profile.precompute(loaded[0], loaded[1], args.profile_name)
     gc.collect()
     gc.freeze()  # keep the loaded objects' pages shared with the children
     send(replies, {"op": "ready", "load_ms": (time.perf_counter() - started) * 1000, "rows": source["rows"], "columns": source["columns"]})

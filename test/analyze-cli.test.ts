@@ -203,3 +203,18 @@ void test('LLM planner: invalid twice falls back to the heuristic plan, and the 
     await llm.close();
   }
 });
+
+void test('an analyze session replays to the same charts, tables and findings without Python', () => {
+  const r = analyze(join(ROOT, 'examples', 'sales.csv'));
+  assert.equal(r.status, 0, r.stderr);
+  const json = r.json;
+  assert.ok(json);
+  const out = join(tempDir(), 'replay.html');
+  const replay = runCli(['sessions', 'replay', json.session_id, '-o', out, '--json'], { env: { OPSMIND_PYTHON: '/nonexistent/python' } });
+  assert.equal(replay.status, 0, replay.stderr);
+  const replayed = JSON.parse(replay.stdout) as AnalyzeJson;
+  assert.deepEqual(replayed.charts, json.charts);
+  assert.deepEqual(replayed.tables, json.tables);
+  const html = readFileSync(out, 'utf8');
+  for (const insight of json.insights.slice(0, 3)) assert.ok(html.includes(insight.text.replace(/&/g, '&#38;').replace(/</g, '&#60;').replace(/>/g, '&#62;').replace(/"/g, '&#34;').replace(/'/g, '&#39;')), insight.text);
+});

@@ -9,6 +9,7 @@ import { summarizeFindings } from '../agent/llm-summary.js';
 import { llmConfig, llmConfigured } from '../llm/config.js';
 import { createChatModel } from '../llm/index.js';
 import type { ChatModel } from '../llm/index.js';
+import { preloadPlotly } from '../report/plotly-validate.js';
 import { writeReport } from '../report/write.js';
 import type { ReportSummary } from '../report/write.js';
 import { checkDataFile, hashFile } from '../sandbox/data-file.js';
@@ -58,6 +59,7 @@ function writeAnalysisReport(result: FastResult, outPath: string, extra: { sessi
 
 async function runFast(store: SessionStore, sandbox: Sandbox, dataPath: string, options: AnalyzeOptions, model: ChatModel | null): Promise<number> {
   const { sha256, size } = await hashFile(dataPath);
+  setImmediate(preloadPlotly); // about a second of jsdom work, done while the sandbox reads the data
   const progress = await createProgress({ json: options.json === true });
   const planner: Planner = model ? llmPlanner(model) : heuristicPlanner;
   try {
@@ -125,7 +127,8 @@ async function analyzeCommand(program: Command, file: string, options: AnalyzeOp
   const model = chooseModel(options);
   const python = await findPython();
   const store = openStore(program);
-  const sandbox = await Sandbox.open({ python, dataPath, limits, isolation, warm: true });
+  const sandbox = await Sandbox.open({ python, dataPath, limits, isolation, warm: true, profileName: basename(dataPath) });
+  sandbox.warmUp();
   try {
     return await runFast(store, sandbox, dataPath, options, model);
   } finally {

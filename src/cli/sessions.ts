@@ -23,7 +23,7 @@ async function replayTo(store: SessionStore, session: SessionRow, outPath: strin
   const replayed = await replaySession(store, session.id);
   return writeReport({
     outPath, title: `${session.title ?? session.command} on ${basename(session.data_path)} (replayed)`, spec: replayed.specs.at(-1) ?? null,
-    items: replayed.items, output: replayed.output, warnings: replayed.warnings, plotly: parsePlotlyOption(plotly),
+    items: replayed.items, output: replayed.output, warnings: replayed.warnings, plotly: parsePlotlyOption(plotly), extras: replayed.extras,
     meta: { tool: `opsmind ${opsmindVersion()}`, session: session.id, replayed: 'from stored events, without a model or Python', status: session.status },
   });
 }

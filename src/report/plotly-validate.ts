@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { JSDOM, VirtualConsole } from 'jsdom';
 
 import type { PlotlyFigure } from '../../renderers/types.js';
 
@@ -53,7 +52,9 @@ function memoiseSchema(plotly: Record<string, unknown>): void {
   ps.get = () => clonePlain(schema);
 }
 
-function loadPlotly(): PlotlyHandle {
+async function loadPlotly(): Promise<PlotlyHandle> {
+  // jsdom takes most of a second to import: load it only when a figure is validated.
+  const { JSDOM, VirtualConsole } = await import('jsdom');
   const source = plotlyBundleSource();
   // A VirtualConsole with no listeners swallows jsdom noise such as
   // "Not implemented: HTMLCanvasElement's getContext()" and Plotly's own console output.
@@ -74,7 +75,7 @@ function loadPlotly(): PlotlyHandle {
 }
 
 function getPlotly(): Promise<PlotlyHandle> {
-  loading ??= Promise.resolve().then(loadPlotly).catch((err: unknown) => {
+  loading ??= loadPlotly().catch((err: unknown) => {
     loading = undefined; // allow a retry after a failed load
     throw err;
   });
@@ -107,6 +108,11 @@ function toIssue(raw: unknown): FigureIssue {
   const bad = code === 'value' ? /invalid value (\(.*\))$/s.exec(msg)?.[1] : undefined;
   const message = bad !== undefined ? `invalid value ${bad}` : (SHORT[code] ?? (msg || code));
   return { path: readablePath(raw), code, message };
+}
+
+/** Starts loading Plotly in jsdom now (about a second of work) so a later validateFigure does not wait; errors surface there. */
+export function preloadPlotly(): void {
+  getPlotly().catch(() => undefined);
 }
 
 /**

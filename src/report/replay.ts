@@ -11,6 +11,7 @@ import { loadSpec } from '../spec/load.js';
 import type { RenderSpec } from '../spec/schema.js';
 import type { SessionStore } from '../store/session-store.js';
 import { renderSpec } from './render.js';
+import type { ReportExtras } from './html.js';
 import type { RenderedItem } from './render.js';
 
 /** A session's content as replay rebuilds it. */
@@ -19,21 +20,29 @@ export interface ReplayedSession {
   items: RenderedItem[];
   output: string;
   warnings: string[];
+  extras: Required<Pick<ReportExtras, 'findings' | 'notes' | 'code'>> & { summary: ReportExtras['summary'] };
 }
 
 /** Rebuilds the rendered items, narrative and warnings of a session from the store. */
 export async function replaySession(store: SessionStore, sessionId: string): Promise<ReplayedSession> {
   const events = store.events(sessionId);
-  const result: ReplayedSession = { specs: [], items: [], output: '', warnings: [] };
+  const result: ReplayedSession = { specs: [], items: [], output: '', warnings: [], extras: { findings: [], notes: [], code: [], summary: null } };
+  const findings: string[] = [];
+  const notes: string[] = [];
+  const code: { title: string; code: string }[] = [];
   const scratch = mkdtempSync(join(tmpdir(), 'opsmind-replay-'));
   try {
     for (const event of events) {
       if (event.type === 'program_finished') result.output += event.stdout;
       if (event.type === 'warning') result.warnings.push(event.message);
+      if (event.type === 'insights_computed') findings.push(...event.insights.map((i) => i.text));
+      if (event.type === 'summary_written') result.extras.summary = { text: event.text, model: event.model };
+      if (event.type === 'plan_created') notes.push(...(event.fallback ? [`Planner: ${event.fallback}.`] : []), ...event.notes);
       if (event.type !== 'artifact_added') continue;
       const dir = join(scratch, `step-${event.step}`);
       mkdirSync(dir, { recursive: true });
       for (const artifact of store.artifacts(sessionId, event.step)) {
+        if (artifact.name === 'program.py') code.push({ title: `step ${event.step}: the program`, code: artifact.content.toString('utf8') });
         const target = join(dir, artifact.name);
         if (!safeArtifactName(artifact.name)) continue;
         mkdirSync(dirname(target), { recursive: true });
@@ -50,6 +59,9 @@ export async function replaySession(store: SessionStore, sessionId: string): Pro
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  const profile = store.artifacts(sessionId, 1).find((a) => a.name === 'profile.json');
+  const quality = profile ? ((JSON.parse(profile.content.toString('utf8')) as { warnings?: string[] }).warnings ?? []) : [];
+  result.extras = { ...result.extras, findings: [...findings, ...quality], notes, code };
   return result;
 }
 

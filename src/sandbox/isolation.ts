@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
+import { cached, fingerprint, remember } from '../util/probe-cache.js';
 import { createPidsCgroup } from './cgroup.js';
 import type { Limits } from './limits.js';
 
@@ -144,6 +145,16 @@ function backend(name: 'bwrap' | 'unshare'): string | null {
 async function detect(python: string, preambleDir: string): Promise<IsolationInfo> {
   const bwrap = backend('bwrap');
   const unshare = backend('unshare');
+  const key = `isolation|${python}|${bwrap ?? ''}|${unshare ?? ''}|${process.getuid?.() ?? ''}`;
+  const print = fingerprint([python, bwrap, unshare, '/proc/sys/kernel/unprivileged_userns_clone', '/proc/sys/user/max_user_namespaces']);
+  const hit = cached<IsolationInfo>(key, print);
+  if (hit) return hit;
+  const found = await probeLevels(python, preambleDir, bwrap, unshare);
+  remember(key, print, found);
+  return found;
+}
+
+async function probeLevels(python: string, preambleDir: string, bwrap: string | null, unshare: string | null): Promise<IsolationInfo> {
   const processLimit = processLimitKind();
   const probe = [python, '-I', '-c', 'import pandas'];
   let why = 'bubblewrap is not installed (apt-get install bubblewrap)';

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { cached, fingerprint, remember } from '../util/probe-cache.js';
 
 /** A Python interpreter with the versions of the libraries OpsMind uses. */
 export interface PythonInfo {
@@ -75,6 +76,17 @@ export function findPython(env: NodeJS.ProcessEnv = process.env): Promise<Python
 }
 
 async function discover(env: NodeJS.ProcessEnv): Promise<PythonInfo> {
+  const key = `python|${env.OPSMIND_PYTHON ?? ''}|${env.PATH ?? ''}`;
+  const candidates = env.OPSMIND_PYTHON ? [env.OPSMIND_PYTHON] : pythonCandidates(env);
+  const print = fingerprint(candidates);
+  const hit = cached<PythonInfo>(key, print);
+  if (hit) return hit;
+  const found = await probeAll(env);
+  remember(key, print, found);
+  return found;
+}
+
+async function probeAll(env: NodeJS.ProcessEnv): Promise<PythonInfo> {
   const override = env.OPSMIND_PYTHON;
   if (override) {
     const info = await probePython(override);

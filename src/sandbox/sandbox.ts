@@ -29,6 +29,8 @@ export interface SandboxOptions {
   isolation?: 'auto' | 'strict';
   /** Keep a warm worker (default true); false runs every program cold. */
   warm?: boolean;
+  /** Have the warm worker profile the data (under this source name) before forking, for get_data_info. */
+  profileName?: string;
 }
 
 /** One program to run. */
@@ -77,14 +79,15 @@ function sweepDeadSandboxDirs(): void {
 }
 
 /** Builds the python argv for a worker or a cold run, in the sandbox's paths. */
-function workerArgs(python: string, paths: { preambleDir: string; dataPath: string }, sourcePath: string, ownPidNamespace: boolean): string[] {
+function workerArgs(python: string, paths: { preambleDir: string; dataPath: string }, sourcePath: string, ownPidNamespace: boolean, profileName?: string): string[] {
   return [python, '-I', '-X', 'utf8', join(paths.preambleDir, 'opsmind_worker.py'), '--data', paths.dataPath, '--source-path', sourcePath,
-    ...(ownPidNamespace ? ['--own-pid-namespace'] : [])];
+    ...(ownPidNamespace ? ['--own-pid-namespace'] : []), ...(profileName ? ['--profile-name', profileName] : [])];
 }
 
 /** A session's sandbox. Call `close()` when done; it never outlives the CLI process. */
 export class Sandbox {
   private worker: WarmWorker | undefined;
+  private starting: Promise<unknown> | undefined;
   private cgroup: PidsCgroup | undefined;
   private counter = 0;
   private readonly root: string;
@@ -121,7 +124,7 @@ export class Sandbox {
     const cgroup = this.isolation.processLimit === 'cgroup' ? createPidsCgroup(this.options.limits.processes + 8) : undefined;
     this.cgroup = cgroup && !('error' in cgroup) ? cgroup : undefined;
     const paths = sandboxPaths(this.isolation.level, this.mounts);
-    const inner = workerArgs(this.options.python.path, paths, this.options.dataPath, this.isolation.level !== 'rlimits');
+    const inner = workerArgs(this.options.python.path, paths, this.options.dataPath, this.isolation.level !== 'rlimits', this.options.profileName);
     const command = [...(this.cgroup?.enterPrefix ?? []), ...wrapCommand(this.isolation, this.mounts, this.options.limits, inner)];
     try {
       const { worker, ready } = await WarmWorker.start(command, 600_000);
@@ -145,6 +148,11 @@ export class Sandbox {
     this.cgroup = undefined;
   }
 
+  /** Starts the warm worker now (it loads the data in the background); the first run waits for it. */
+  warmUp(): void {
+    this.starting ??= this.ensureWorker().catch(() => undefined).finally(() => { this.starting = undefined; });
+  }
+
   /** Runs one program; never rejects for the program's own failures. */
   async run(request: SandboxRequest): Promise<SandboxRun> {
     if (this.closed) throw new Error('the sandbox is closed');
@@ -152,6 +160,7 @@ export class Sandbox {
     const hostDir = join(this.mounts.workdir, id);
     mkdirSync(join(hostDir, '.opsmind'), { recursive: true });
     writeFileSync(join(hostDir, '.opsmind', 'program.py'), request.code);
+    if (this.starting) await this.starting;
     const worker = await this.ensureWorker();
     const result = worker ? await this.runWarm(worker, id, request) : await this.runCold(id, request);
     const kept = join(this.root, 'runs', id);
