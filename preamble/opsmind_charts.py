@@ -188,7 +188,7 @@ def prepare_scatter(data, params):
     if len(data) > cap:
         # Choose the rows first, then copy only them: a million-row copy costs more than the sample.
         rows = np.sort(np.random.default_rng(0).choice(len(data), size=cap, replace=False))
-        return Prepared(data.iloc[rows][cols], p, inferred, ["sampled"], True, cap)
+        return Prepared(data.iloc[rows, [data.columns.get_loc(c) for c in cols]], p, inferred, ["sampled"], True, cap)
     return Prepared(data[cols], p, inferred, [], False, cap)
 
 

@@ -23,17 +23,27 @@ class DataLoadError(Exception):
     """The file cannot be read as a dataset; the message says why and what to do."""
 
 
-def detect_encoding(path, head):
-    """Return (encoding, warning or None) for a file whose first bytes are `head`."""
+def detect_encoding(path, head, whole_file=True):
+    """Return (encoding, warning or None) for a file whose first bytes are `head`.
+    With whole_file=False only the head is checked for UTF-8 (the caller retries on a decode error)."""
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig", None
     if head.startswith(codecs.BOM_UTF16_LE) or head.startswith(codecs.BOM_UTF16_BE):
         return "utf-16", None
-    if _decodes_fully(path, "utf-8"):
+    if _decodes_head(head) if not whole_file else _decodes_fully(path, "utf-8"):
         return "utf-8", None
     if _decodes_fully(path, "cp1252"):
         return "cp1252", "file is not valid UTF-8; read it as Windows-1252 (Latin-1)"
     return "latin-1", "file is not valid UTF-8; read it as Latin-1"
+
+
+def _decodes_head(head):
+    """True when `head` is valid UTF-8, allowing a character cut at its end."""
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 def _decodes_fully(path, encoding):
@@ -116,7 +126,17 @@ def _read_delimited(path, extension):
         raise DataLoadError("the file is empty")
     if looks_binary(head):
         raise DataLoadError("the file looks binary (it contains NUL bytes), not like CSV text")
-    encoding, warning = detect_encoding(path, head)
+    # Checking a large file's UTF-8 up front costs a full extra pass; read optimistically
+    # and fall back to the full detection only if pandas meets an invalid byte.
+    encoding, warning = detect_encoding(path, head, whole_file=False)
+    try:
+        return _parse_delimited(path, extension, head, encoding, warning)
+    except UnicodeDecodeError:
+        encoding, warning = detect_encoding(path, head, whole_file=True)
+        return _parse_delimited(path, extension, head, encoding, warning)
+
+
+def _parse_delimited(path, extension, head, encoding, warning):
     sample = head.decode(encoding, errors="ignore")
     delimiter = sniff_delimiter(sample, "\t" if extension in (".tsv", ".tab") else ",")
     skipped, skip_lines = title_lines(sample, delimiter, cut=len(head) == SAMPLE_BYTES)
@@ -127,7 +147,11 @@ def _read_delimited(path, extension):
         frame = pd.read_csv(path, sep=delimiter, encoding=encoding, memory_map=True, skiprows=skip_lines or None)
     except pd.errors.EmptyDataError as error:
         raise DataLoadError("the file has no columns to read") from error
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:
+    except UnicodeDecodeError:
+        if encoding == "utf-8":
+            raise  # _read_delimited retries with the whole file checked
+        raise DataLoadError(f"the file is not valid {encoding} text") from None
+    except (pd.errors.ParserError, ValueError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise DataLoadError(f"not a well-formed delimited file: {first}") from error
     info = {"format": "csv", "encoding": encoding, "delimiter": delimiter}

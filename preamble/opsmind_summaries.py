@@ -67,12 +67,20 @@ def _key(group):
 
 def _split(data, x, y, groups):
     """Finite values of y per group of x, in one pass (not one boolean mask per group)."""
-    values = _finite(data[y])
+    numbers = pd.to_numeric(data[y], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    finite = np.isfinite(numbers)
     if x is None:
-        return {None: values}
-    labels = data[x].loc[values.index]
+        return {None: pd.Series(numbers[finite])}
+    # Group by integer codes, not by the label column itself: copying an object column
+    # in a forked child touches (and so copies) every page its strings live on.
+    codes, uniques = pd.factorize(data[x])
     wanted = {_key(g) for g in groups}
-    return {_key(k): v for k, v in values.groupby(labels.fillna("__missing__") if labels.isna().any() else labels, sort=False) if _key(k) in wanted}
+    out = {}
+    for code, part in pd.Series(numbers[finite]).groupby(codes[finite], sort=False):
+        key = "__missing__" if code < 0 else _key(uniques[code])
+        if key in wanted:
+            out[key] = part
+    return out
 
 
 def prepare_box(data, params):

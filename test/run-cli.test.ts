@@ -26,7 +26,7 @@ void test('run --json prints exactly one JSON object with the documented keys, a
   const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json']);
   assert.equal(r.status, 0, r.stderr);
   const json = JSON.parse(r.stdout) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(json).sort(), ['charts', 'isolation', 'output', 'report_path', 'tables', 'warnings']);
+  assert.deepEqual(Object.keys(json).sort(), ['charts', 'isolation', 'output', 'report_path', 'session_id', 'tables', 'warnings']);
   assert.equal(json.report_path, out);
   assert.deepEqual(json.charts, [
     { id: 'c1', kind: 'bar', title: 'Revenue by region' },
@@ -50,7 +50,7 @@ void test('run without --json prints the script output on stdout and the report 
   const r = runCli(['run', s.script, '--data', s.data], { cwd: s.dir });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Total revenue: /);
-  assert.match(r.stderr, /report: .*analysis-report\.html \(2 charts, 1 tables\)/);
+  assert.match(r.stderr, /report: .*analysis-report\.html \(2 charts, 1 tables; session [a-z2-9]{8}\)/);
   assert.ok(existsSync(join(s.dir, 'analysis-report.html')));
 });
 

@@ -86,7 +86,8 @@ function analysisBody(a: Analysis, n: number): string[] {
       const keys = `[pd.Grouper(key=${py(t.date)}, freq=${py(t.freq)})${t.series ? `, ${py(t.series)}` : ''}]`;
       const y = t.measure ?? 'count';
       const agg = t.measure ? `[${py(t.measure)}].agg(${py(t.agg)}).reset_index()` : '.size().reset_index(name="count")';
-      const lines = [`frame = data.dropna(subset=[${py(t.date)}]).groupby(${keys})${agg}`];
+      // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.
+      const lines = [`frame = data.groupby(${keys})${agg}`];
       if (a.chart === 'table') return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
       const trend = t.series ? [] : [`_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(y)}))`];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, log_y: o.log_y, ...common })})`, ...trend];
