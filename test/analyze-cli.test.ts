@@ -113,10 +113,10 @@ void test('bad input: one line, exit 2, no stack trace', () => {
   }
 });
 
-void test('--mode deep exits with a clear message; a bad --mode is a usage error', () => {
+void test('--mode deep without an LLM exits 3 with how to configure one; a bad --mode is a usage error', () => {
   const deep = analyze(join(ROOT, 'examples', 'sales.csv'), ['--mode', 'deep']);
-  assert.equal(deep.status, 2);
-  assert.match(deep.stderr, /deep mode is not available yet/);
+  assert.equal(deep.status, 3);
+  assert.match(deep.stderr, /deep mode needs an LLM/);
   const bad = analyze(join(ROOT, 'examples', 'sales.csv'), ['--mode', 'turbo']);
   assert.equal(bad.status, 2);
 });

@@ -22,6 +22,14 @@ export interface Finding {
   numbers: Record<string, number | string | null>;
 }
 
+/** Tokens of one model turn, with a cost estimate when the model's prices are known. */
+export interface TokenUsage {
+  prompt: number;
+  completion: number;
+  total: number;
+  cost_usd: number | null;
+}
+
 /** Every event type and its payload. */
 export type SessionEvent =
   | { type: 'session_started'; command: string; mode: string; data: { path: string; name: string; sha256: string; size: number }; question?: string; isolation?: string }
@@ -32,12 +40,16 @@ export type SessionEvent =
   | { type: 'plan_created'; step: number; planner: 'heuristic' | 'llm'; model: string | null; attempts: number; fallback: string | null; analyses: { title: string; chart: string; why: string }[]; notes: string[] }
   | { type: 'insights_computed'; step: number; insights: Finding[]; failed: { analysis: number; title: string; error: string }[] }
   | { type: 'summary_written'; step: number; text: string; model: string }
+  | { type: 'question_asked'; turn: number; text: string }
+  | { type: 'model_turn'; turn: number; text: string | null; tool_calls: { id: string; name: string; arguments: string }[]; usage: TokenUsage | null; finish_reason: string | null }
+  | { type: 'tool_result'; turn: number; step: number; tool: string; call_id: string; ok: boolean; content: string }
+  | { type: 'answer'; turn: number; text: string; model: string; stopped_by: 'answer' | 'step_cap' | 'text' | 'error' }
   | { type: 'warning'; step?: number; message: string }
   | { type: 'report_written'; path: string; charts: number; tables: number }
   | { type: 'session_finished'; status: 'done' | 'failed' | 'interrupted'; error?: string };
 
 /** The type names, for validation of stored rows. */
-export const EVENT_TYPES = ['session_started', 'step_started', 'step_finished', 'plan_created', 'program_finished', 'artifact_added', 'insights_computed', 'summary_written', 'warning', 'report_written', 'session_finished'] as const;
+export const EVENT_TYPES = ['session_started', 'step_started', 'step_finished', 'plan_created', 'program_finished', 'artifact_added', 'insights_computed', 'summary_written', 'question_asked', 'model_turn', 'tool_result', 'answer', 'warning', 'report_written', 'session_finished'] as const;
 
 /** An event as stored: with its session, number and time. */
 export type StoredEvent = SessionEvent & { session_id: string; seq: number; created_at: string };

@@ -58,7 +58,8 @@ function tail(text: string): string {
   return text.trim().split('\n').slice(-3).join(' | ');
 }
 
-async function getDataInfo(sandbox: Sandbox, name: string, signal?: AbortSignal): Promise<{ profile: DataProfile; text: string }> {
+/** Runs get_data_info in the sandbox: the parsed profile and its JSON text. */
+export async function getDataInfo(sandbox: Sandbox, name: string, signal?: AbortSignal): Promise<{ profile: DataProfile; text: string }> {
   const run = await sandbox.run({ code: profileProgram(name), scriptName: 'get_data_info.py', ...(signal ? { signal } : {}) });
   if (run.dataError) throw new OpsmindError(`cannot read ${name}: ${run.dataError}`, ExitCode.BAD_INPUT);
   if (run.exitCode !== 0) {

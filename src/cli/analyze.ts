@@ -21,11 +21,12 @@ import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from './exit-codes.js';
 import { parsePlotlyOption } from './options.js';
 import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
-import type { SandboxFlags } from './sandbox-options.js';
+import { deepCommand } from './deep.js';
+import type { DeepFlags } from './deep.js';
 import { withRecordedSession } from './session-lifecycle.js';
 import { openStore } from './store-option.js';
 
-interface AnalyzeOptions extends SandboxFlags {
+interface AnalyzeOptions extends DeepFlags {
   mode: string;
   question?: string;
   output?: string;
@@ -117,7 +118,8 @@ function printResult(report: ReportSummary, result: FastResult, extra: { session
 
 async function analyzeCommand(program: Command, file: string, options: AnalyzeOptions): Promise<number> {
   if (options.mode === 'deep') {
-    throw new OpsmindError('deep mode is not available yet in this version', ExitCode.BAD_INPUT, 'use --mode fast (the default); deep mode (a ReAct agent over an LLM) is coming');
+    if (!options.llm) throw new OpsmindError('--mode deep needs an LLM, and --no-llm forbids calling one', ExitCode.BAD_INPUT);
+    return deepCommand(program, file, options.question, options);
   }
   if (options.mode !== 'fast') throw new OpsmindError(`--mode must be "fast" or "deep", got "${options.mode}"`, ExitCode.BAD_INPUT);
   const dataPath = checkDataFile(file);
@@ -150,7 +152,9 @@ export function registerAnalyze(program: Command): void {
     .option('--no-llm', 'never call a model, even when one is configured (heuristic planner)')
     .option('--model <name>', 'the model for the LLM planner (default: $OPSMIND_MODEL)')
     .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)')
-    .option('--plotly <inline|URL>', 'inline Plotly (works offline) or link it from a URL', 'inline');
+    .option('--plotly <inline|URL>', 'inline Plotly (works offline) or link it from a URL', 'inline')
+    .option('--max-steps <n>', 'deep mode: cap on model turns', '20')
+    .option('--no-stream', 'deep mode: do not stream model output (for servers without streaming)');
   addSandboxOptions(command).action(async (file: string, options: AnalyzeOptions) => {
     process.exitCode = await analyzeCommand(program, file, options);
   });

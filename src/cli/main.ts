@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { opsmindVersion } from '../util/version.js';
 import { reportError } from './errors.js';
 import { registerAnalyze } from './analyze.js';
+import { registerAsk } from './deep.js';
 import { registerDoctor } from './doctor.js';
 import { registerRun } from './run.js';
 import { registerSessions } from './sessions.js';
@@ -18,6 +19,7 @@ const program = new Command()
 
 registerAnalyze(program);
 registerRun(program);
+registerAsk(program);
 registerDoctor(program);
 registerSessions(program);
 

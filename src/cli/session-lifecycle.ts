@@ -15,13 +15,19 @@ export interface SessionContext {
   emit: (event: SessionEvent) => StoredEvent;
 }
 
+function resume(store: SessionStore, id: string): { session: SessionRow; lock: ReturnType<SessionStore['lockSession']> } {
+  const lock = store.lockSession(id);
+  store.finish(id, 'running');
+  return { session: store.session(id), lock };
+}
+
 /** Runs `body` as a recorded session; its returned status ends the session. */
 export async function withRecordedSession<T>(
   store: SessionStore,
-  input: NewSession,
+  input: NewSession | { continue: string },
   body: (ctx: SessionContext) => Promise<{ status: 'done' | 'failed'; value: T }>,
 ): Promise<T> {
-  const { session, lock } = store.createSession(input);
+  const { session, lock } = 'continue' in input ? resume(store, input.continue) : store.createSession(input);
   const emit = (event: SessionEvent) => store.append(session.id, event);
   const end = (status: 'done' | 'failed' | 'interrupted', error?: string) => {
     emit({ type: 'session_finished', status, ...(error ? { error } : {}) });

@@ -34,6 +34,15 @@ export interface ReportExtras {
   summary?: { text: string; model: string } | null;
   notes?: readonly string[];
   code?: readonly { title: string; code: string }[];
+  /** Deep mode: each question and the model's final answer to it. */
+  answers?: readonly { question: string; text: string; model: string }[];
+}
+
+function answersSection(extras: ReportExtras | undefined): string {
+  const answers = extras?.answers ?? [];
+  if (!answers.length) return '';
+  const blocks = answers.map((a) => `<h3>${escapeHtml(a.question)}</h3><p class="summary">${escapeHtml(a.text || '(no final answer: see the steps below)')}</p>`).join('');
+  return `<section class="card" id="answers"><h2>${answers.length > 1 ? 'Answers' : 'Answer'}</h2>${blocks}<p class="provenance">Written by ${escapeHtml(answers[0]?.model ?? 'the model')}; every number in it comes from code shown under "Code behind every number".</p></section>`;
 }
 
 function findingsSection(extras: ReportExtras | undefined): string {
@@ -125,6 +134,7 @@ export function buildReportHtml(input: ReportInput): string {
     header(input),
     '<main>',
     warningList(input.warnings),
+    answersSection(input.extras),
     findingsSection(input.extras),
     narrative,
     ...input.items.map((item, index) => itemSection(item, index, input.source)),

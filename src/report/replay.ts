@@ -20,13 +20,15 @@ export interface ReplayedSession {
   items: RenderedItem[];
   output: string;
   warnings: string[];
-  extras: Required<Pick<ReportExtras, 'findings' | 'notes' | 'code'>> & { summary: ReportExtras['summary'] };
+  extras: Required<Pick<ReportExtras, 'findings' | 'notes' | 'code' | 'answers'>> & { summary: ReportExtras['summary'] };
 }
 
 /** Rebuilds the rendered items, narrative and warnings of a session from the store. */
 export async function replaySession(store: SessionStore, sessionId: string): Promise<ReplayedSession> {
   const events = store.events(sessionId);
-  const result: ReplayedSession = { specs: [], items: [], output: '', warnings: [], extras: { findings: [], notes: [], code: [], summary: null } };
+  const result: ReplayedSession = { specs: [], items: [], output: '', warnings: [], extras: { findings: [], notes: [], code: [], answers: [], summary: null } };
+  const answers: { question: string; text: string; model: string }[] = [];
+  let question = '';
   const findings: string[] = [];
   const notes: string[] = [];
   const code: { title: string; code: string }[] = [];
@@ -35,6 +37,8 @@ export async function replaySession(store: SessionStore, sessionId: string): Pro
     for (const event of events) {
       if (event.type === 'program_finished') result.output += event.stdout;
       if (event.type === 'warning') result.warnings.push(event.message);
+      if (event.type === 'question_asked') question = event.text;
+      if (event.type === 'answer') answers.push({ question, text: event.text, model: event.model });
       if (event.type === 'insights_computed') findings.push(...event.insights.map((i) => i.text));
       if (event.type === 'summary_written') result.extras.summary = { text: event.text, model: event.model };
       if (event.type === 'plan_created') notes.push(...(event.fallback ? [`Planner: ${event.fallback}.`] : []), ...event.notes);
@@ -42,7 +46,7 @@ export async function replaySession(store: SessionStore, sessionId: string): Pro
       const dir = join(scratch, `step-${event.step}`);
       mkdirSync(dir, { recursive: true });
       for (const artifact of store.artifacts(sessionId, event.step)) {
-        if (artifact.name === 'program.py') code.push({ title: `step ${event.step}: the program`, code: artifact.content.toString('utf8') });
+        if (artifact.name === 'program.py') code.push({ title: `step ${event.step}`, code: artifact.content.toString('utf8') });
         const target = join(dir, artifact.name);
         if (!safeArtifactName(artifact.name)) continue;
         mkdirSync(dirname(target), { recursive: true });
@@ -61,7 +65,7 @@ export async function replaySession(store: SessionStore, sessionId: string): Pro
   }
   const profile = store.artifacts(sessionId, 1).find((a) => a.name === 'profile.json');
   const quality = profile ? ((JSON.parse(profile.content.toString('utf8')) as { warnings?: string[] }).warnings ?? []) : [];
-  result.extras = { ...result.extras, findings: [...findings, ...quality], notes, code };
+  result.extras = { ...result.extras, findings: [...findings, ...quality], notes, code, answers };
   return result;
 }
 

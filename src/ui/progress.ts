@@ -30,6 +30,9 @@ export function plainLine(event: StoredEvent): string | null {
     case 'step_started': return `[${event.step}/3] ${event.tool}: ${event.title}…`;
     case 'step_finished': return `[${event.step}/3] ${event.tool}: ${event.summary} (${seconds(event.duration_ms)})`;
     case 'plan_created': return `      planner: ${event.planner}${event.model ? ` (${event.model})` : ''}${event.fallback ? ` — ${event.fallback}` : ''}`;
+    case 'question_asked': return `question: ${event.text}`;
+    case 'model_turn': return `[turn ${event.turn}] ${event.tool_calls.length ? event.tool_calls.map((c) => c.name).join(', ') : 'answer'}${event.usage ? ` (${event.usage.total} tokens)` : ''}`;
+    case 'tool_result': return `  step ${event.step} ${event.tool}: ${event.ok ? 'ok' : 'error'} — ${event.content.split('\n').find((l) => l.trim() && !l.startsWith('status:'))?.slice(0, 100) ?? ''}`;
     case 'warning': return `warning: ${event.message}`;
     default: return null;
   }
