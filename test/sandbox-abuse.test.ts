@@ -4,7 +4,8 @@
  * host is unharmed and the next run works.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import { join } from 'node:path';
@@ -246,4 +247,40 @@ void test('a cold run is contained the same way (no worker)', async () => {
 void test('the host is unharmed: this process is alive and its files are intact', () => {
   assert.ok(readFileSync(join(ROOT, 'package.json'), 'utf8').includes('"name": "opsmind"'));
   assert.equal(process.env.OPENAI_API_KEY, CANARY);
+});
+
+const HOLDER = `
+import { findPython } from ${JSON.stringify(join(ROOT, 'src/sandbox/python.ts'))};
+import { Sandbox } from ${JSON.stringify(join(ROOT, 'src/sandbox/sandbox.ts'))};
+import { DEFAULT_LIMITS } from ${JSON.stringify(join(ROOT, 'src/sandbox/limits.ts'))};
+const sandbox = await Sandbox.open({ python: await findPython(), dataPath: process.argv[1], limits: DEFAULT_LIMITS });
+const run = await sandbox.run({ code: 'print("warm")', scriptName: 'x.py' });
+console.log(run.stdout.trim());
+setInterval(() => undefined, 1000);`;
+
+function processesMentioning(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) found.push(Number(entry));
+    } catch {
+      continue;
+    }
+  }
+  return found;
+}
+
+void test('a warm worker never outlives the CLI process: kill -9 of the host takes the sandbox with it', async () => {
+  const dir = tempDir('opsmind-orphan-');
+  const data = salesCsv(dir);
+  const holder = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', HOLDER, data], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout.on('data', (c: Buffer) => { if (c.toString().includes('warm')) resolve(); });
+    holder.once('close', () => reject(new Error('the holder exited early')));
+  });
+  assert.ok(processesMentioning(data).length > 0, 'the worker is running');
+  holder.kill('SIGKILL');
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.deepEqual(processesMentioning(data), [], 'no sandbox process is left');
 });
