@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run build --silent
-mapfile -t files < <(find test -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+mapfile -t files < <(find test -name '*.test.ts' -o -name '*.test.tsx' | sort)
 exec node --import tsx --test --test-concurrency=2 "$@" "${files[@]}"

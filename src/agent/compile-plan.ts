@@ -9,6 +9,12 @@
 import type { Analysis, Plan, Transform } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 
+/** Text safe inside a Python comment: no line breaks of any kind (Python also ends lines at \r). */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
+}
+
 /** A Python string literal (JSON string syntax is valid Python). */
 const py = (value: string): string => JSON.stringify(value);
 
@@ -145,7 +151,7 @@ export function compilePlan(plan: Plan, profile: DataProfile, planner: string): 
   const blocks = plan.analyses.map((a, i) => {
     const n = i + 1;
     const body = [filterCode(a), ...analysisBody(a, n)].map((line) => `    ${line}`);
-    return [`# ${n}. ${a.title.replace(/\n/g, ' ')} (${a.chart})`, 'try:', ...body, 'except Exception as error:', `    _failed(${n}, ${py(a.title)}, error)`, ''].join('\n');
+    return [`# ${n}. ${oneLine(a.title)} (${a.chart})`, 'try:', ...body, 'except Exception as error:', `    _failed(${n}, ${py(a.title)}, error)`, ''].join('\n');
   });
   const header = `# OpsMind fast mode: the analysis program for ${profile.source.name}, planned by the ${planner} planner.\n# Re-run it with: opsmind run <this file> --data ${profile.source.name}\n`;
   return [header, HEADER, ...cleaning(plan, profile), ...blocks, FOOTER].join('\n');

@@ -87,25 +87,29 @@ export interface FastOptions {
   planner: Planner;
   question?: string;
   signal?: AbortSignal;
+  /** Step numbers continue after this one (a chat session runs several pipelines). */
+  firstStep?: number;
 }
 
 /** Runs fast mode, yielding every event; returns the result for the report. */
 export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission, FastResult> {
   const signal = opts.signal ? { signal: opts.signal } : {};
+  const base = opts.firstStep ?? 0;
+  const [s1, s2, s3] = [base + 1, base + 2, base + 3];
   let started = performance.now();
-  yield { event: { type: 'step_started', step: 1, tool: 'get_data_info', title: 'Profile the data' } };
+  yield { event: { type: 'step_started', step: s1, tool: 'get_data_info', title: 'Profile the data' } };
   const { profile, text } = await getDataInfo(opts.sandbox, opts.sourceName, opts.signal);
-  yield { event: { type: 'step_finished', step: 1, tool: 'get_data_info', duration_ms: performance.now() - started, summary: `${profile.rows.toLocaleString('en-US')} rows × ${profile.columns.toLocaleString('en-US')} columns` }, files: [{ name: 'profile.json', content: Buffer.from(text) }] };
+  yield { event: { type: 'step_finished', step: s1, tool: 'get_data_info', duration_ms: performance.now() - started, summary: `${profile.rows.toLocaleString('en-US')} rows × ${profile.columns.toLocaleString('en-US')} columns` }, files: [{ name: 'profile.json', content: Buffer.from(text) }] };
 
   started = performance.now();
-  yield { event: { type: 'step_started', step: 2, tool: 'plan_analysis', title: 'Plan the analyses' } };
+  yield { event: { type: 'step_started', step: s2, tool: 'plan_analysis', title: 'Plan the analyses' } };
   const planned = await opts.planner(profile, opts.question, opts.signal);
   const analyses = planned.plan.analyses.map((a) => ({ title: a.title, chart: a.chart, why: a.why }));
-  yield { event: { type: 'plan_created', step: 2, planner: planned.planner, model: planned.model, attempts: planned.attempts, fallback: planned.fallback, analyses, notes: planned.plan.notes } };
-  yield { event: { type: 'step_finished', step: 2, tool: 'plan_analysis', duration_ms: performance.now() - started, summary: `${analyses.length} analyses by the ${planned.planner} planner` } };
+  yield { event: { type: 'plan_created', step: s2, planner: planned.planner, model: planned.model, attempts: planned.attempts, fallback: planned.fallback, analyses, notes: planned.plan.notes } };
+  yield { event: { type: 'step_finished', step: s2, tool: 'plan_analysis', duration_ms: performance.now() - started, summary: `${analyses.length} analyses by the ${planned.planner} planner` } };
 
   started = performance.now();
-  yield { event: { type: 'step_started', step: 3, tool: 'execute_analysis', title: 'Run the analyses and render' } };
+  yield { event: { type: 'step_started', step: s3, tool: 'execute_analysis', title: 'Run the analyses and render' } };
   const code = compilePlan(planned.plan, profile, planned.planner);
   const outcome = await executeProgram(opts.sandbox, { code, scriptName: 'analysis.py', ...signal });
   const found = readInsights(outcome.run.workdir);
@@ -115,12 +119,12 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
   } catch {
     /* no insights file: the program died early; the failure is in program_finished */
   }
-  yield { event: programFinished(3, outcome.run), files };
-  yield { event: artifactAdded(3, outcome.spec) };
+  yield { event: programFinished(s3, outcome.run), files };
+  yield { event: artifactAdded(s3, outcome.spec) };
   const seen = new Set<string>();
   const findings: Finding[] = found.insights.filter((i) => !seen.has(i.text) && seen.add(i.text)).map((i) => ({ text: i.text, kind: i.kind, analysis: i.analysis, numbers: i.numbers ?? {} }));
-  yield { event: { type: 'insights_computed', step: 3, insights: findings, failed: found.failed } };
+  yield { event: { type: 'insights_computed', step: s3, insights: findings, failed: found.failed } };
   const drawn = outcome.items.filter((i) => i.built).length;
-  yield { event: { type: 'step_finished', step: 3, tool: 'execute_analysis', duration_ms: performance.now() - started, summary: `${drawn} of ${outcome.items.length} charts and tables rendered` } };
+  yield { event: { type: 'step_finished', step: s3, tool: 'execute_analysis', duration_ms: performance.now() - started, summary: `${drawn} of ${outcome.items.length} charts and tables rendered` } };
   return { profile, planned, code, outcome, findings, failed: found.failed };
 }

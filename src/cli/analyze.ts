@@ -21,12 +21,14 @@ import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from './exit-codes.js';
 import { parsePlotlyOption } from './options.js';
 import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
+import { chatCommand } from './chat.js';
 import { deepCommand } from './deep.js';
 import type { DeepFlags } from './deep.js';
 import { withRecordedSession } from './session-lifecycle.js';
 import { openStore } from './store-option.js';
 
 interface AnalyzeOptions extends DeepFlags {
+  interactive?: boolean;
   mode: string;
   question?: string;
   output?: string;
@@ -117,6 +119,7 @@ function printResult(report: ReportSummary, result: FastResult, extra: { session
 }
 
 async function analyzeCommand(program: Command, file: string, options: AnalyzeOptions): Promise<number> {
+  if (options.interactive) return chatCommand(program, file, { ...options, mode: options.mode });
   if (options.mode === 'deep') {
     if (!options.llm) throw new OpsmindError('--mode deep needs an LLM, and --no-llm forbids calling one', ExitCode.BAD_INPUT);
     return deepCommand(program, file, options.question, options);
@@ -154,7 +157,8 @@ export function registerAnalyze(program: Command): void {
     .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)')
     .option('--plotly <inline|URL>', 'inline Plotly (works offline) or link it from a URL', 'inline')
     .option('--max-steps <n>', 'deep mode: cap on model turns', '20')
-    .option('--no-stream', 'deep mode: do not stream model output (for servers without streaming)');
+    .option('--no-stream', 'deep mode: do not stream model output (for servers without streaming)')
+    .option('-i, --interactive', 'open the interactive chat on this file (same as opsmind chat)');
   addSandboxOptions(command).action(async (file: string, options: AnalyzeOptions) => {
     process.exitCode = await analyzeCommand(program, file, options);
   });

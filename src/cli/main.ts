@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { opsmindVersion } from '../util/version.js';
 import { reportError } from './errors.js';
 import { registerAnalyze } from './analyze.js';
+import { registerChat } from './chat.js';
 import { registerAsk } from './deep.js';
 import { registerDoctor } from './doctor.js';
 import { registerRun } from './run.js';
@@ -20,6 +21,7 @@ const program = new Command()
 registerAnalyze(program);
 registerRun(program);
 registerAsk(program);
+registerChat(program);
 registerDoctor(program);
 registerSessions(program);
 
