@@ -130,8 +130,9 @@ def _series_xy(frame, x, y):
 
 
 @never_raises
-def trend_insights(frame, x, y, label=None):
-    """Change first→last, peak and trough, and year-over-year growth of the last full year (monthly or quarterly)."""
+def trend_insights(frame, x, y, label=None, how="sum"):
+    """Change first→last, peak and trough, and year-over-year growth of the last full year (monthly or quarterly).
+    `how` says what each period holds: "sum" (totals, compared by summing a year) or "mean" (levels, averaged)."""
     data = _series_xy(frame, x, y)
     if data is None or len(data) < 3 or data["y"].nunique() < 2:
         return []
@@ -151,11 +152,11 @@ def trend_insights(frame, x, y, label=None):
     for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
         latest = ", the latest period" if i == len(values) - 1 else ""
         out.append(_insight(f"{_capital(label)} {words} {fmt_number(values[i])} in {when[i]}{latest}.", kind, **{kind: values[i]}))
-    out.extend(_year_over_year(data, label, frequency))
+    out.extend(_year_over_year(data, label, frequency, how))
     return out
 
 
-def _year_over_year(data, label, frequency):
+def _year_over_year(data, label, frequency, how="sum"):
     per_year = PERIODS_PER_YEAR.get(frequency)
     if per_year is None or len(data) < 2 * per_year:
         return []
@@ -165,7 +166,8 @@ def _year_over_year(data, label, frequency):
     if len(complete) < 2 or complete[-1] - 1 not in complete:
         return []
     year = complete[-1]
-    total, previous = float(data["y"][years == year].sum()), float(data["y"][years == year - 1].sum())
+    combine = (lambda v: v.mean()) if how == "mean" else (lambda v: v.sum())
+    total, previous = float(combine(data["y"][years == year])), float(combine(data["y"][years == year - 1]))
     if previous <= 0 or total < 0:
         return []
     growth = total / previous - 1
@@ -173,13 +175,34 @@ def _year_over_year(data, label, frequency):
     amount = f"{fmt_pct(abs(growth))} " if growth else ""
     periods = "12 months" if frequency == "M" else "4 quarters"
     than = " than" if growth else ""
-    return [_insight(f"In {year}, {label} was {amount}{word}{than} in {year - 1} (summing the {periods} of each year: "
+    verb = "averaging" if how == "mean" else "summing"
+    return [_insight(f"In {year}, {label} was {amount}{word}{than} in {year - 1} ({verb} the {periods} of each year: "
                      f"{fmt_number(total)} vs {fmt_number(previous)}).", "year_over_year",
                      yoy_pct=growth * 100, year=year, total=total, previous_total=previous)]
 
 
 def _is_other(name):
     return bool(OTHER.match(str(name).strip()))
+
+
+@never_raises
+def ranking_insights(frame, category, value, label=None):
+    """For averages and other non-additive values: the highest and lowest category, and how far apart they are."""
+    data = frame[[category, value]].copy()
+    data[value] = pd.to_numeric(data[value], errors="coerce")
+    data = data[data[value].notna() & ~data[category].map(_is_other)]
+    if len(data) < 2 or data[value].nunique() < 2:
+        return []
+    data = data.sort_values(value, ascending=False)
+    top, bottom = data.iloc[0], data.iloc[-1]
+    label = str(label or value)
+    text = f"{top[category]} has the highest {label} ({fmt_number(top[value])}); {bottom[category]} the lowest ({fmt_number(bottom[value])})"
+    numbers = {"highest": float(top[value]), "lowest": float(bottom[value])}
+    if bottom[value] > 0:
+        ratio = float(top[value]) / float(bottom[value])
+        text += f", {fmt_ratio(ratio)} apart"
+        numbers["ratio"] = ratio
+    return [_insight(text + ".", "ranking", **numbers)]
 
 
 @never_raises

@@ -7,35 +7,41 @@ Every key is always present, null where it does not apply; numbers are finite.
 import json
 import math
 import re
-import warnings
 
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-DETAIL_LIMIT, SAMPLE_VALUES, PARSE_SHARE, MIN_ID_ROWS = 200, 5000, 0.9, 20
+from opsmind_semantic import (  # noqa: F401 - re-exported: tests and callers use opsmind_profile.<name>
+    PANDAS_MAJOR,
+    PARSE_SHARE,
+    BOOLEAN_PAIRS,
+    CODE_TOKENS,
+    KEY_LAST_TOKENS,
+    UUID,
+    EMAIL,
+    ID_TOKEN,
+    CODES,
+    NUMBER_TEXT,
+    FAST_NUMBER,
+    MONTH,
+    DATE_LIKE,
+    DAY,
+    FREQUENCIES,
+    name_tokens,
+    _code_like,
+    _id_hint,
+    to_datetime,
+    infer_frequency,
+    _share,
+    _number_text_style,
+    parse_number_text,
+    _is_boolean,
+)
+
+DETAIL_LIMIT, SAMPLE_VALUES, MIN_ID_ROWS = 200, 5000, 20
 TOP_N, TOP_CHARS, NAMES_LISTED = 5, 80, 8
 CORR_ROWS, CORR_COLUMNS, CORR_MIN, CORR_LIMIT = 200_000, 50, 0.3, 10
-PANDAS_MAJOR = int(pd.__version__.split(".")[0])
-BOOLEAN_PAIRS = [{"yes", "no"}, {"true", "false"}, {"y", "n"}, {"t", "f"}, {"0", "1"}, {"on", "off"}]
-CODE_TOKENS = {"id", "uuid", "guid", "zip", "zipcode", "postcode", "postal", "phone", "fips", "sku", "isbn"}
-KEY_LAST_TOKENS = {"key", "code", "number", "no", "num", "nr"}
-UUID = re.compile(r"^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$", re.I)
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.I)
-ID_TOKEN = re.compile(r"^(?=.*\d)[\w\-./#:+]{1,40}$")  # "ORD-00001": no spaces, at least one digit
-CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|INR|CNY|SEK|NOK|DKK"
-NUMBER_TEXT = re.compile(
-    r"^\s*(?P<neg>[-+\u2212(])?\s*(?P<cur>[$€£¥₹]|(?:" + CODES + r")\s?)?\s*(?P<neg2>[-(])?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+)"
-    r"\s*(?P<pct>%)?\s*(?P<cur2>[$€£¥₹]|(?:" + CODES + r"))?\s*\)?\s*$", re.I)
-FAST_NUMBER = str.maketrans({**{c: None for c in "$€£¥₹,% "}, "(": "-", ")": None, "\u2212": "-"})
-MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-DATE_LIKE = re.compile(  # separators or month names around digits; never a bare number such as 2023
-    r"^\s*(?:[a-z]{3,9},?\s+)?(?:\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?!\d)|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}(?!\d)"
-    r"|\d{1,2}:\d{2}|" + MONTH + r"[\s,-]+\d|\d{1,2}[\s-]+" + MONTH + r")", re.I)
-DAY = 86400.0
-FREQUENCIES = [("min", 54, 66), ("H", 3240, 3960), ("D", 0.9 * DAY, 1.1 * DAY), ("W", 6.5 * DAY, 7.5 * DAY),
-               ("M", 27.5 * DAY, 31.5 * DAY), ("Q", 88 * DAY, 93 * DAY), ("Y", 360 * DAY, 370 * DAY)]
 
 
 def _pct(share):
@@ -48,45 +54,14 @@ def _names(names):
     return ", ".join(names[:NAMES_LISTED]) + (f" and {len(names) - NAMES_LISTED} more" if len(names) > NAMES_LISTED else "")
 
 
-def name_tokens(name):
-    """Lower-case words of a column name: "CustomerID" and "customer_id" both give [customer, id]."""
-    return [t for t in re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", str(name)).lower()) if t]
 
 
-def _code_like(name):
-    return bool(CODE_TOKENS.intersection(name_tokens(name)))
 
 
-def _id_hint(name):
-    return _code_like(name) or name_tokens(name)[-1:] in [[t] for t in KEY_LAST_TOKENS]
 
 
-def to_datetime(values):
-    """pd.to_datetime with errors="coerce", quietly, with format inference on pandas 1.x; mixed offsets → UTC."""
-    extra = {"infer_datetime_format": True} if PANDAS_MAJOR < 2 else {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            parsed = pd.to_datetime(values, errors="coerce", **extra)
-            if not ptypes.is_datetime64_any_dtype(getattr(parsed, "dtype", None)):
-                parsed = pd.to_datetime(values, errors="coerce", utc=True, **extra)
-        except (ValueError, TypeError, OverflowError):
-            parsed = pd.to_datetime(values, errors="coerce", utc=True)
-    return pd.DatetimeIndex(parsed)
 
 
-def infer_frequency(stamps):
-    """pandas alias of the typical (median) spacing of the sorted unique timestamps; None when irregular."""
-    index = pd.DatetimeIndex(stamps)
-    values = np.unique(index.asi8[~index.isna()])
-    if len(values) < 3:
-        return None
-    gaps = np.diff(values) / 1e9
-    median = float(np.median(gaps))
-    for alias, low, high in FREQUENCIES:
-        if low <= median <= high:
-            return alias if np.mean((gaps >= low) & (gaps <= high)) >= 0.5 else None
-    return None
 
 
 def sorted_quantiles(values, qs):
@@ -172,41 +147,10 @@ def _top(uniques, counts):
     return [{"value": _text_value(uniques[i]), "count": int(counts[i])} for i in order]
 
 
-def _share(strings, pattern):
-    return sum(1 for s in strings if pattern.match(s)) / len(strings) if strings else 0.0
 
 
-def _number_text_style(strings, name):
-    """The numeric_text style of sampled strings, or None when they are not numbers stored as text."""
-    found = [m for m in map(NUMBER_TEXT.match, strings) if m]
-    if not strings or len(found) < PARSE_SHARE * len(strings):
-        return None
-    if sum(1 for m in found if m["cur"] or m["cur2"]) >= len(found) / 2:
-        return "currency"
-    if sum(1 for m in found if m["pct"]) >= len(found) / 2:
-        return "percent"
-    if any("," in m["num"] for m in found):
-        return "thousands"
-    if _code_like(name) or any(re.match(r"^0\d", m["num"]) for m in found):
-        return None  # zip codes, phone numbers, zero-padded codes: labels, not numbers
-    return "plain"
 
 
-def parse_number_text(strings):
-    """Floats from numbers stored as text ("$1,234.50", "12.5%" → 12.5, "(300)" → -300); NaN where one does not parse.
-
-    Fast path: drop currency signs, commas, spaces and percent signs and let pandas parse what is left;
-    only what that misses (currency codes, say) goes through the full pattern.
-    """
-    text = pd.Series(strings, dtype=object).astype(str)
-    values = pd.to_numeric(text.str.translate(FAST_NUMBER), errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    missed = np.flatnonzero(np.isnan(values))
-    if len(missed):
-        parts = text.iloc[missed].str.extract(NUMBER_TEXT)
-        numbers = pd.to_numeric(parts["num"].str.replace(",", "", regex=False), errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-        negative = (parts["neg"].isin(["-", "\u2212", "("]) | parts["neg2"].isin(["-", "("])).to_numpy()
-        values[missed] = np.where(negative, -numbers, numbers)
-    return values
 
 
 def _classify_numeric(name, series, values, distinct, nonmissing):
@@ -247,13 +191,6 @@ def _classify_text(name, codes, uniques, counts, nonmissing, rng):
     return "category", None
 
 
-def _is_boolean(series, uniques):
-    """bool dtype, 0/1 numbers, or two values such as yes/no in any letter case."""
-    if ptypes.is_bool_dtype(series.dtype) or len(uniques) > 6:
-        return ptypes.is_bool_dtype(series.dtype)
-    if ptypes.is_numeric_dtype(series.dtype):
-        return len(uniques) == 2 and all(isinstance(u, (int, float, np.number)) and u in (0, 1) for u in uniques)
-    return {str(u).strip().lower() for u in uniques} in BOOLEAN_PAIRS
 
 
 def column_profile(name, series, codes, uniques, counts, rng, ordered=None):

@@ -47,7 +47,7 @@ void test('opsmind chat in tmux: a deep question shows its steps and chart, Tab 
     { kind: 'stream', chunks: streamChunks({ toolCalls: [{ name: 'final_answer', id: 'call_2', arguments: JSON.stringify({ answer: 'Revenue is highest in the West.' }) }] }) },
   ]);
   const name = `opsmind-test-${process.pid}`;
-  const env = `env OPSMIND_HOME=${q(testHome())} OPENAI_BASE_URL=${q(llm.baseUrl)} OPENAI_API_KEY=sk-test OPSMIND_MODEL=fake-model`;
+  const env = `env -u CI OPSMIND_HOME=${q(testHome())} OPENAI_BASE_URL=${q(llm.baseUrl)} OPENAI_API_KEY=sk-test OPSMIND_MODEL=fake-model`;
   const command = `cd ${q(ROOT)} && ${env} ${q(process.execPath)} bin/opsmind.js chat ${q(data)} --mode deep -o ${q(join(dir, 'chat.html'))}; touch ${q(done)}; sleep 30`;
   execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', '160', '-y', '50', command]);
   try {

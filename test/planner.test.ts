@@ -132,3 +132,14 @@ void test('the profile text of a 100-column file fits in 8 KB and still names th
   assert.match(small, /- revenue \[numeric float64\] 100 distinct; min 0, median 50, mean 50, max 100/);
   assert.match(small, /Strongest correlations: units~revenue r=0.82/);
 });
+
+void test('levels and rates are averaged, never summed, and never made into a pie', () => {
+  const air = profile([date, col('city', 'category', { distinct: 6 }), col('pm25', 'numeric'), col('temperature_c', 'numeric')]);
+  const plan = heuristicPlan(air);
+  const transforms = plan.analyses.map((a) => a.transform);
+  assert.ok(transforms.some((t) => t.type === 'resample' && t.measure === 'pm25' && t.agg === 'mean'));
+  assert.ok(transforms.some((t) => t.type === 'group' && t.by === 'city' && t.agg === 'mean'));
+  assert.ok(!plan.analyses.some((a) => a.chart === 'pie'), 'no pie of averages');
+  assert.equal(plan.analyses[0]?.title, 'Average pm25 per month');
+  assert.deepEqual(heuristicPlan(air, 'share of pm25 by city').analyses[0]?.chart, 'bar');
+});

@@ -85,7 +85,8 @@ function analysisBody(a: Analysis, n: number): string[] {
       const params = a.chart === 'pie'
         ? { names: t.by, values: y, top_n: t.top_n ?? 6, agg: t.agg, ...common }
         : { x: t.by, y, color: t.series, top_n: t.top_n, agg: t.agg, sort: o.sort ?? 'descending', orientation: o.orientation, log_y: o.log_y, ...common };
-      const share = !t.series && (t.agg === 'sum' || t.agg === 'count') ? [`_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(y)}))`] : [];
+      const additive = t.agg === 'sum' || t.agg === 'count';
+      const share = t.series ? [] : [`_insight(${n}, _ins.${additive ? 'share_insights' : 'ranking_insights'}(frame, ${py(t.by)}, ${py(y)}, ${py(additive ? y : `${t.agg} ${y}`)}))`];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }
     case 'resample': {
@@ -95,7 +96,8 @@ function analysisBody(a: Analysis, n: number): string[] {
       // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.
       const lines = [`frame = data.groupby(${keys})${agg}`];
       if (a.chart === 'table') return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
-      const trend = t.series ? [] : [`_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(y)}))`];
+      const how = t.agg === 'sum' || t.agg === 'count' ? 'sum' : 'mean';
+      const trend = t.series ? [] : [`_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(how === 'mean' ? `${t.agg} ${y}` : y)}, how=${py(how)}))`];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, log_y: o.log_y, ...common })})`, ...trend];
     }
     case 'distribution': {

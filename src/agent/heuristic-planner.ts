@@ -8,9 +8,9 @@
  * With a question, the analysis that answers it comes first.
  */
 import type { Analysis, Plan } from './plan.js';
-import type { DataProfile } from './profile.js';
+import type { ColumnProfile, DataProfile } from './profile.js';
 import { questionAnalysis } from './question-analysis.js';
-import { frequencyFor, roles } from './roles.js';
+import { aggFor, frequencyFor, roles } from './roles.js';
 import type { Roles } from './roles.js';
 
 const MAX_ANALYSES = 10;
@@ -24,14 +24,14 @@ function timeAnalyses(r: Roles): Analysis[] {
   const freq = frequencyFor(date.datetime?.span_days ?? 0, date.datetime?.frequency ?? null);
   const what = measure ? measure.name : 'rows';
   const out: Analysis[] = [{
-    title: `${cap(what)} per ${FREQ_WORD[freq]}`, chart: 'line', why: `How ${what} moves over time, summed per ${FREQ_WORD[freq]}.`,
-    transform: { type: 'resample', date: date.name, measure: measure?.name ?? null, agg: measure ? 'sum' : 'count', freq },
+    title: `${cap(aggWord(measure))}${what} per ${FREQ_WORD[freq]}`, chart: 'line', why: `How ${what} moves over time, ${aggFor(measure) === 'mean' ? 'averaged' : 'summed'} per ${FREQ_WORD[freq]}.`,
+    transform: { type: 'resample', date: date.name, measure: measure?.name ?? null, agg: aggFor(measure), freq },
   }];
   const series = r.categories.find((c) => c.distinct <= 6);
   if (series && measure) {
     out.push({
       title: `${cap(measure.name)} per ${FREQ_WORD[freq]} by ${series.name}`, chart: 'line', why: `Whether the ${series.name} groups move together or apart.`,
-      transform: { type: 'resample', date: date.name, measure: measure.name, agg: 'sum', freq, series: series.name },
+      transform: { type: 'resample', date: date.name, measure: measure.name, agg: aggFor(measure), freq, series: series.name },
     });
   }
   return out;
@@ -41,19 +41,19 @@ function categoryAnalyses(r: Roles): Analysis[] {
   const measure = r.measures[0];
   const out: Analysis[] = [];
   for (const category of r.categories.slice(0, 2)) {
-    const what = measure ? `${measure.name} by ${category.name}` : `rows by ${category.name}`;
+    const what = measure ? `${aggWord(measure)}${measure.name} by ${category.name}` : `rows by ${category.name}`;
     out.push({
       title: cap(what), chart: 'bar', why: `Which ${category.name} values contribute most${measure ? ` to ${measure.name}` : ''}.`,
-      transform: { type: 'group', by: category.name, measure: measure?.name ?? null, agg: measure ? 'sum' : 'count', top_n: 10 },
+      transform: { type: 'group', by: category.name, measure: measure?.name ?? null, agg: aggFor(measure), top_n: 10 },
       options: { sort: 'descending', ...(category.distinct > 8 ? { orientation: 'h' as const } : {}) },
     });
   }
   const pieCategory = r.categories.find((c) => c.distinct >= 2 && c.distinct <= 6);
   const nonNegative = !measure || ((measure.numeric ?? measure.numeric_text?.stats)?.min ?? -1) >= 0;
-  if (pieCategory && nonNegative) {
+  if (pieCategory && nonNegative && aggFor(measure) !== 'mean') {
     out.push({
       title: `Share of ${measure?.name ?? 'rows'} by ${pieCategory.name}`, chart: 'pie', why: `Each ${pieCategory.name}'s share of the total.`,
-      transform: { type: 'group', by: pieCategory.name, measure: measure?.name ?? null, agg: measure ? 'sum' : 'count', top_n: 6 },
+      transform: { type: 'group', by: pieCategory.name, measure: measure?.name ?? null, agg: aggFor(measure), top_n: 6 },
     });
   }
   return out;
@@ -99,6 +99,10 @@ export function qualityNotes(profile: DataProfile): string[] {
   if (skipped.length) notes.push(`not charted (identifiers or free text): ${skipped.slice(0, 8).join(', ')}${skipped.length > 8 ? ', …' : ''}`);
   if (profile.omitted_columns.count) notes.push(`${profile.omitted_columns.count} columns beyond the first ${profile.column_profiles.length} were not profiled in detail`);
   return notes.slice(0, 10);
+}
+
+function aggWord(measure: ColumnProfile | undefined): string {
+  return aggFor(measure) === 'mean' ? 'average ' : '';
 }
 
 function cap(text: string): string {

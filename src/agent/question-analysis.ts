@@ -3,7 +3,7 @@
  * whether it asks about a trend, a ranking, a share, a distribution or a
  * relationship. The analysis that answers it goes first in the plan.
  */
-import { frequencyFor } from './roles.js';
+import { aggFor, frequencyFor } from './roles.js';
 import type { Roles } from './roles.js';
 import type { Analysis } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
@@ -25,13 +25,13 @@ function mentioned(question: string, columns: readonly ColumnProfile[]): ColumnP
     .map((m) => m.c);
 }
 
-function aggOf(question: string): 'sum' | 'mean' | 'median' | 'count' | 'min' | 'max' {
+function aggOf(question: string, measure: ColumnProfile | undefined): 'sum' | 'mean' | 'median' | 'count' | 'min' | 'max' {
   if (/\b(average|mean|avg)\b/i.test(question)) return 'mean';
   if (/\bmedian\b/i.test(question)) return 'median';
   if (/\b(how many|number of|count)\b/i.test(question)) return 'count';
   if (/\b(max|maximum|peak)\b/i.test(question)) return 'max';
   if (/\b(min|minimum)\b/i.test(question)) return 'min';
-  return 'sum';
+  return aggFor(measure) === 'mean' ? 'mean' : 'sum';
 }
 
 /** Zero or one analysis that answers the question, from the columns it names and the words it uses. */
@@ -41,7 +41,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
   const second = named.filter((c) => r.measures.includes(c))[1] ?? r.measures.find((m) => m !== measure);
   const category = named.find((c) => r.categories.includes(c)) ?? (WORDS.ranking.test(question) || WORDS.share.test(question) ? r.categories[0] : undefined);
   const date = named.find((c) => r.dates.includes(c)) ?? (WORDS.trend.test(question) ? r.dates[0] : undefined);
-  const agg = measure ? aggOf(question) : 'count';
+  const agg = measure ? aggOf(question, measure) : 'count';
   const title = question.length > 110 ? `${question.slice(0, 107)}…` : question;
   const why = `Answers the question: "${title}"`;
   const top = Number(/\btop\s+(\d{1,2})\b/i.exec(question)?.[1] ?? 10);
@@ -56,7 +56,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
     return [{ title, why, chart: category ? 'box' : 'histogram', transform: { type: 'distribution', column: measure.name, ...(category ? { by: category.name } : {}) } }];
   }
   if (category) {
-    const pie = WORDS.share.test(question) && category.distinct <= 6;
+    const pie = WORDS.share.test(question) && category.distinct <= 6 && (agg === 'sum' || agg === 'count');
     return [{ title, why, chart: pie ? 'pie' : 'bar', transform: { type: 'group', by: category.name, measure: measure?.name ?? null, agg, top_n: Math.max(2, Math.min(50, top)) }, ...(pie ? {} : { options: { sort: 'descending' as const } }) }];
   }
   if (measure) return [{ title, why, chart: 'histogram', transform: { type: 'distribution', column: measure.name } }];

@@ -56,3 +56,13 @@ export function frequencyFor(spanDays: number, observed: string | null): 'H' | '
   return 'H';
 }
 
+
+/** Measures that are levels, rates or prices rather than amounts: summing them means nothing, so they are averaged. */
+const INTENSIVE = /(^|_)(pm\d+|no2|o3|so2|co|aqi|temp|temperature|humid|humidity|rate|ratio|pct|percent|share|score|rating|price|speed|latency|duration|age|level|concentration|avg|mean|density|pressure|margin)(_|$)|_c$|_ms$|_pct$/i;
+
+/** How an analyst aggregates a measure per group or period: sum for amounts, mean for levels and rates. */
+export function aggFor(measure: ColumnProfile | undefined): 'sum' | 'mean' | 'count' {
+  if (!measure) return 'count';
+  if (measure.numeric_text?.style === 'percent' || INTENSIVE.test(measure.name)) return 'mean';
+  return 'sum';
+}

@@ -119,6 +119,8 @@ export async function chatCommand(program: Command, file: string, flags: ChatFla
   sandbox.warmUp();
   const controller = new SessionChatController(store, sandbox, dataPath, model, resolve(flags.output ?? `${basename(dataPath, extname(dataPath))}-chat-report.html`));
   try {
+    // A person is typing at a terminal, so render live even where CI is set (ink would only draw the last frame).
+    delete process.env.CI;
     const [{ render }, { createElement }, { ChatApp }] = await Promise.all([import('ink'), import('react'), import('../ui/chat/ChatApp.js')]);
     const app = render(createElement(ChatApp, { controller, initialMode: flags.mode, title: basename(dataPath) }), { exitOnCtrlC: false });
     await app.waitUntilExit();

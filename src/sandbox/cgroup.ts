@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../util/process-alive.js';
 
 /** A created cgroup that processes can be moved into. */
 export interface PidsCgroup {
@@ -40,14 +41,6 @@ function pids(path: string): number[] {
 let counter = 0;
 let swept = false;
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Removes the cgroups left by OpsMind processes that died without cleaning up (kill -9). */
 export function sweepDeadCgroups(root: string): void {

@@ -22,7 +22,7 @@ export interface ColdRequest {
   signal?: AbortSignal;
 }
 
-/** How a cold run ended. */
+/** How a run ended (cold or warm): status, bounded output, and which limit, if any, ended it. */
 export interface ColdResult {
   exitCode: number | null;
   signal: string | null;
@@ -33,7 +33,9 @@ export interface ColdResult {
   timedOut: boolean;
   aborted: boolean;
   durationMs: number;
+  /** The limit that ended or constrained the run, in words; null when none. */
   limitHit: string | null;
+  /** Set when the data file could not be read. */
   dataError: string | null;
 }
 

@@ -17,6 +17,7 @@ import { limitHit } from './limit-hit.js';
 import { pythonLimits } from './limits.js';
 import type { Limits } from './limits.js';
 import { readBounded, runCold } from './cold.js';
+import type { ColdResult } from './cold.js';
 import type { PythonInfo } from './python.js';
 import { WarmWorker, WorkerLost } from './worker.js';
 
@@ -41,24 +42,11 @@ export interface SandboxRequest {
 }
 
 /** How a run ended, where its files are (on the host), and what was in force. */
-export interface SandboxRun {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  stdoutTruncated: boolean;
-  stderrTruncated: boolean;
-  timedOut: boolean;
-  aborted: boolean;
-  durationMs: number;
+export interface SandboxRun extends ColdResult {
   /** The host directory holding render_spec.json and artifacts/ of this run. */
   workdir: string;
   isolation: IsolationInfo['level'];
   warm: boolean;
-  /** The limit that ended or constrained the run, in words; null when none. */
-  limitHit: string | null;
-  /** Set when the data file could not be read. */
-  dataError: string | null;
 }
 
 let sweptDirs = false;

@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { processAlive } from '../util/process-alive.js';
 
 /** How often the holder refreshes its heartbeat, and when silence makes a lock stale. */
 export const HEARTBEAT_MS = 5_000;
@@ -14,18 +15,10 @@ export const STALE_AFTER_MS = 60_000;
 
 interface LockRow { session_id: string; pid: number; host: string; heartbeat_at: string }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** True when the lock's process is gone (same host) or its heartbeat is older than STALE_AFTER_MS. */
 export function isStale(lock: LockRow, now = Date.now()): boolean {
-  if (lock.host === hostname() && !alive(lock.pid)) return true;
+  if (lock.host === hostname() && !processAlive(lock.pid)) return true;
   return now - Date.parse(lock.heartbeat_at) > STALE_AFTER_MS;
 }
 
