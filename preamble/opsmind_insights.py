@@ -139,6 +139,21 @@ def trend_insights(frame, x, y, label=None, how="sum"):
     label, frequency = str(label or y), infer_frequency(data["x"])
     when = [fmt_date(t, frequency) for t in data["x"]]
     first, last, out = float(data["y"].iloc[0]), float(data["y"].iloc[-1]), []
+    yearly = _year_over_year(data, label, frequency, how)
+    # With whole years to compare, first-to-last compares different seasons (January against December):
+    # the year-over-year sentence says the same thing honestly, so it replaces it.
+    if not yearly:
+        out.extend(_change(label, when, first, last))
+    values = data["y"].to_numpy()
+    for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
+        latest = ", the latest period" if i == len(values) - 1 else ""
+        out.append(_insight(f"{_capital(label)} {words} {fmt_number(values[i])} in {when[i]}{latest}.", kind, **{kind: values[i]}))
+    return yearly + out  # the yearly comparison, when there is one, matters most
+
+
+def _change(label, when, first, last):
+    """The first-to-last change sentence."""
+    out = []
     if first != 0:
         change = (last - first) / abs(first)
         verb = "grew" if change > 0 else "fell" if change < 0 else "was unchanged"
@@ -148,11 +163,6 @@ def trend_insights(frame, x, y, label=None, how="sum"):
     else:
         out.append(_insight(f"{_capital(label)} went from 0 in {when[0]} to {fmt_number(last)} in {when[-1]}.",
                             "change", first=first, last=last))
-    values = data["y"].to_numpy()
-    for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
-        latest = ", the latest period" if i == len(values) - 1 else ""
-        out.append(_insight(f"{_capital(label)} {words} {fmt_number(values[i])} in {when[i]}{latest}.", kind, **{kind: values[i]}))
-    out.extend(_year_over_year(data, label, frequency, how))
     return out
 
 

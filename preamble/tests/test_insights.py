@@ -42,11 +42,11 @@ class TrendTests(unittest.TestCase):
         return pd.DataFrame({"month": months, "revenue": 100.0 + np.arange(periods) * 5 + (np.arange(periods) % 12 == 6) * 50})
 
     def test_change_peak_and_trough_match_pandas(self):
-        frame = self.monthly()
+        frame = self.monthly(periods=23)
         kinds = by_kind(trend_insights(frame, "month", "revenue", "Revenue"))
         first, last = frame["revenue"].iloc[0], frame["revenue"].iloc[-1]
         self.assertAlmostEqual(kinds["change"]["numbers"]["change_pct"], (last - first) / first * 100)
-        self.assertEqual(kinds["change"]["text"], "Revenue grew 115% from Jan 2023 to Dec 2024 (100 → 215).")
+        self.assertEqual(kinds["change"]["text"], "Revenue grew 110% from Jan 2023 to Nov 2024 (100 → 210).")
         self.assertEqual(kinds["peak"]["numbers"]["peak"], frame["revenue"].max())
         self.assertIn(frame.loc[frame["revenue"].idxmax(), "month"].strftime("%b %Y"), kinds["peak"]["text"])
         self.assertEqual(kinds["trough"]["numbers"]["trough"], frame["revenue"].min())
@@ -60,6 +60,11 @@ class TrendTests(unittest.TestCase):
         self.assertEqual(kinds["year_over_year"]["numbers"]["year"], 2023)
         self.assertAlmostEqual(kinds["year_over_year"]["numbers"]["yoy_pct"], (total / previous - 1) * 100)
         self.assertIn("In 2023", kinds["year_over_year"]["text"])
+
+    def test_whole_years_replace_first_to_last_with_year_over_year(self):
+        kinds = by_kind(trend_insights(self.monthly(periods=24), "month", "revenue"))
+        self.assertIn("year_over_year", kinds)
+        self.assertNotIn("change", kinds, "January against December compares seasons, not growth")
 
     def test_no_year_over_year_below_24_months(self):
         self.assertNotIn("year_over_year", by_kind(trend_insights(self.monthly(periods=23), "month", "revenue")))
