@@ -270,8 +270,11 @@ def distribution_insights(values, label):
     low, high, outliers = q1 - 1.5 * iqr, q3 + 1.5 * iqr, stats["outliers"]
     if outliers:
         values = f"{outliers:,} value{'s' if outliers != 1 else ''} ({fmt_pct(outliers / len(data))}) of {label}"
+        # A fence beyond the data's own range (e.g. below zero for amounts) has no values past it: leave it out.
+        fences = [f"below {fmt_number(low)}" if low > float(data.min()) else "", f"above {fmt_number(high)}" if high < float(data.max()) else ""]
+        where = " or ".join(f for f in fences if f)
         out.append(_insight(f"{values} {'lie' if outliers != 1 else 'lies'} beyond 1.5 IQR of the quartiles"
-                            f" (below {fmt_number(low)} or above {fmt_number(high)}).",
+                            f"{f' ({where})' if where else ''}.",
                             "outliers", outliers=outliers, share_pct=outliers / len(data) * 100, low=low, high=high))
     return out
 

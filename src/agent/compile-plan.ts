@@ -15,6 +15,8 @@ function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ');
 }
 
+const PERIOD_START: Readonly<Record<string, string>> = { M: 'MS', Q: 'QS', Y: 'YS' };
+
 /** A Python string literal (JSON string syntax is valid Python). */
 const py = (value: string): string => JSON.stringify(value);
 
@@ -90,7 +92,8 @@ function analysisBody(a: Analysis, n: number): string[] {
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }
     case 'resample': {
-      const keys = `[pd.Grouper(key=${py(t.date)}, freq=${py(t.freq)})${t.series ? `, ${py(t.series)}` : ''}]`;
+      // Period starts ("MS", not pandas' month-end "M"), so December's total is drawn at December, not at the edge of January.
+      const keys = `[pd.Grouper(key=${py(t.date)}, freq=${py(PERIOD_START[t.freq] ?? t.freq)})${t.series ? `, ${py(t.series)}` : ''}]`;
       const y = t.measure ?? 'count';
       const agg = t.measure ? `[${py(t.measure)}].agg(${py(t.agg)}).reset_index()` : '.size().reset_index(name="count")';
       // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.

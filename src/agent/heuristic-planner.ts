@@ -24,7 +24,7 @@ function timeAnalyses(r: Roles): Analysis[] {
   const freq = frequencyFor(date.datetime?.span_days ?? 0, date.datetime?.frequency ?? null);
   const what = measure ? measure.name : 'rows';
   const out: Analysis[] = [{
-    title: `${cap(aggWord(measure))}${what} per ${FREQ_WORD[freq]}`, chart: 'line', why: `How ${what} moves over time, ${aggFor(measure) === 'mean' ? 'averaged' : 'summed'} per ${FREQ_WORD[freq]}.`,
+    title: cap(`${aggWord(measure)}${what} per ${FREQ_WORD[freq]}`), chart: 'line', why: `How ${what} moves over time, ${aggFor(measure) === 'mean' ? 'averaged' : 'summed'} per ${FREQ_WORD[freq]}.`,
     transform: { type: 'resample', date: date.name, measure: measure?.name ?? null, agg: aggFor(measure), freq },
   }];
   const series = r.categories.find((c) => c.distinct <= 6);
