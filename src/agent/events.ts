@@ -48,8 +48,6 @@ export type SessionEvent =
   | { type: 'report_written'; path: string; charts: number; tables: number }
   | { type: 'session_finished'; status: 'done' | 'failed' | 'interrupted'; error?: string };
 
-/** The type names, for validation of stored rows. */
-export const EVENT_TYPES = ['session_started', 'step_started', 'step_finished', 'plan_created', 'program_finished', 'artifact_added', 'insights_computed', 'summary_written', 'question_asked', 'model_turn', 'tool_result', 'answer', 'warning', 'report_written', 'session_finished'] as const;
 
 /** An event as stored: with its session, number and time. */
 export type StoredEvent = SessionEvent & { session_id: string; seq: number; created_at: string };

@@ -24,7 +24,7 @@ import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.
 import { chatCommand } from './chat.js';
 import { deepCommand } from './deep.js';
 import type { DeepFlags } from './deep.js';
-import { withRecordedSession } from './session-lifecycle.js';
+import { recordAll, withRecordedSession } from './session-lifecycle.js';
 import { openStore } from './store-option.js';
 
 interface AnalyzeOptions extends DeepFlags {
@@ -70,14 +70,7 @@ async function runFast(store: SessionStore, sandbox: Sandbox, dataPath: string, 
       const show = (event: StoredEvent) => progress.show(event);
       show(emit({ type: 'session_started', command: 'analyze', mode: 'fast', data: { path: dataPath, name: basename(dataPath), sha256, size }, isolation: sandbox.isolation.level, ...(options.question ? { question: options.question } : {}) }));
       const pipeline = fastPipeline({ sandbox, sourceName: basename(dataPath), planner, ...(options.question ? { question: options.question } : {}) });
-      let next = await pipeline.next();
-      while (!next.done) {
-        const { event, files } = next.value;
-        const step = 'step' in event && typeof event.step === 'number' ? event.step : 0;
-        show(files ? store.appendWithArtifacts(session.id, step, files, event) : emit(event));
-        next = await pipeline.next();
-      }
-      const result = next.value;
+      const result = await recordAll(store, session.id, pipeline, show);
       const warnings: string[] = [];
       let summary: { text: string; model: string } | null = null;
       if (model) {

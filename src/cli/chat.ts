@@ -29,6 +29,7 @@ import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from './exit-codes.js';
 import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
 import type { SandboxFlags } from './sandbox-options.js';
+import { lastNumbers, recordAll } from './session-lifecycle.js';
 import { openStore } from './store-option.js';
 
 /** Chat flags (the same as analyze's). */
@@ -60,21 +61,20 @@ export class SessionChatController implements ChatController {
     if (mode === 'deep' && !this.model) return { reportPath: null, error: 'deep mode needs an LLM: set OPENAI_API_KEY or OPENAI_BASE_URL (and OPSMIND_MODEL), or press Tab for fast mode' };
     const id = await this.open();
     const earlier = this.store.events(id);
-    const turn = Math.max(0, ...earlier.map((e) => ('turn' in e && typeof e.turn === 'number' ? e.turn : 0)));
-    const step = Math.max(0, ...earlier.map((e) => ('step' in e && typeof e.step === 'number' ? e.step : 0)));
+    const { turn, step } = lastNumbers(earlier);
     const name = basename(this.dataPath);
     const run: AsyncGenerator<Emission, unknown> = mode === 'fast'
       ? fastPipeline({ sandbox: this.sandbox, sourceName: name, planner: this.model ? llmPlanner(this.model) : heuristicPlanner, question, signal, firstStep: step })
       : deepLoop({ sandbox: this.sandbox, model: this.model as ChatModel, question, sourceName: name, history: historyFromEvents(earlier, name), firstTurn: turn + 1, firstStep: step, signal,
         onTextDelta: (text) => update({ type: 'text_delta', text }) });
     try {
-      for (let next = await run.next(); !next.done; next = await run.next()) {
-        const { event, files } = next.value;
-        const at = 'step' in event && typeof event.step === 'number' ? event.step : 0;
-        const stored: StoredEvent = files ? this.store.appendWithArtifacts(id, at, files, event) : this.store.append(id, event);
+      // The pictures and the report follow each step, so they are refreshed after each artifact_added.
+      let refresh = Promise.resolve();
+      await recordAll(this.store, id, run, (stored: StoredEvent) => {
         update({ type: 'event', event: stored });
-        if (event.type === 'artifact_added') update({ type: 'artifacts', artifacts: await this.rewriteReport(id) });
-      }
+        if (stored.type === 'artifact_added') refresh = refresh.then(async () => update({ type: 'artifacts', artifacts: await this.rewriteReport(id) }));
+      });
+      await refresh;
       return { reportPath: this.outPath };
     } catch (error) {
       const message = signal.aborted ? 'cancelled; the session and everything computed so far are kept' : error instanceof Error ? error.message : String(error);

@@ -21,7 +21,7 @@ import { ExitCode, OpsmindError } from './exit-codes.js';
 import { parsePlotlyOption } from './options.js';
 import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
 import type { SandboxFlags } from './sandbox-options.js';
-import { withRecordedSession } from './session-lifecycle.js';
+import { lastNumbers, recordAll, withRecordedSession } from './session-lifecycle.js';
 import { openStore } from './store-option.js';
 
 /** Flags shared by deep analyze and ask. */
@@ -48,16 +48,6 @@ const DEFAULT_QUESTION = 'Explore this dataset and report the most important fin
 
 interface DeepRun { store: SessionStore; sandbox: Sandbox; dataPath: string; question: string; model: ChatModel; flags: DeepFlags; continueId?: string }
 
-function counters(events: readonly StoredEvent[]): { turn: number; step: number } {
-  let turn = 0;
-  let step = 0;
-  for (const e of events) {
-    if ('turn' in e && typeof e.turn === 'number') turn = Math.max(turn, e.turn);
-    if ('step' in e && typeof e.step === 'number') step = Math.max(step, e.step);
-  }
-  return { turn, step };
-}
-
 /** Runs the loop as (or within) a recorded session, writes the report of the whole session, prints the result. */
 export async function runDeep(run: DeepRun): Promise<number> {
   const { store, sandbox, dataPath, question, model, flags } = run;
@@ -68,18 +58,11 @@ export async function runDeep(run: DeepRun): Promise<number> {
     return await withRecordedSession(store, input, async ({ session, emit }) => {
       const show = (event: StoredEvent) => progress.show(event);
       const earlier = store.events(session.id);
-      const { turn, step } = counters(earlier);
+      const { turn, step } = lastNumbers(earlier);
       if (!run.continueId) show(emit({ type: 'session_started', command: 'analyze', mode: 'deep', data: { path: dataPath, name: basename(dataPath), sha256, size }, question, isolation: sandbox.isolation.level }));
       const loop = deepLoop({ sandbox, model, question, sourceName: basename(dataPath), history: historyFromEvents(earlier, basename(dataPath)), firstTurn: turn + 1, firstStep: step,
         maxTurns: Math.max(1, Number(flags.maxSteps) || 20), stream: flags.stream });
-      let next = await loop.next();
-      while (!next.done) {
-        const { event, files } = next.value;
-        const at = 'step' in event && typeof event.step === 'number' ? event.step : 0;
-        show(files ? store.appendWithArtifacts(session.id, at, files, event) : emit(event));
-        next = await loop.next();
-      }
-      const result = next.value;
+      const result = await recordAll(store, session.id, loop, show);
       const replayed = await replaySession(store, session.id);
       const outPath = resolve(flags.output ?? `${basename(dataPath, extname(dataPath))}-deep-report.html`);
       const report = writeReport({

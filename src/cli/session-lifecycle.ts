@@ -5,6 +5,7 @@
  * to say otherwise. A kill -9 leaves the lock, which the next open sweeps.
  */
 import type { SessionEvent, StoredEvent } from '../agent/events.js';
+import type { Emission } from '../agent/fast-pipeline.js';
 import type { NewSession, SessionRow, SessionStore } from '../store/session-store.js';
 
 /** What the body of a session gets. */
@@ -51,4 +52,28 @@ export async function withRecordedSession<T>(
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * Drains a pipeline or loop into the session: each event is stored (with its
+ * step's files, atomically) and only then shown. Returns the generator's result.
+ */
+export async function recordAll<R>(store: SessionStore, sessionId: string, run: AsyncGenerator<Emission, R>, show: (event: StoredEvent) => void): Promise<R> {
+  for (let next = await run.next(); ; next = await run.next()) {
+    if (next.done) return next.value;
+    const { event, files } = next.value;
+    const step = 'step' in event && typeof event.step === 'number' ? event.step : 0;
+    show(files ? store.appendWithArtifacts(sessionId, step, files, event) : store.append(sessionId, event));
+  }
+}
+
+/** The highest turn and step numbers a session's events use, so a new run continues the numbering. */
+export function lastNumbers(events: readonly StoredEvent[]): { turn: number; step: number } {
+  let turn = 0;
+  let step = 0;
+  for (const e of events) {
+    if ('turn' in e && typeof e.turn === 'number') turn = Math.max(turn, e.turn);
+    if ('step' in e && typeof e.step === 'number') step = Math.max(step, e.step);
+  }
+  return { turn, step };
 }

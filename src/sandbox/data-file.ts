@@ -1,5 +1,6 @@
 /** Host-side checks on a data file before any Python starts, for fast one-line errors. */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
 
@@ -36,8 +37,6 @@ export function checkDataFile(path: string): string {
 
 /** SHA-256 and size of a file, streamed (the data file is recorded with its session). */
 export async function hashFile(path: string): Promise<{ sha256: string; size: number }> {
-  const { createHash } = await import('node:crypto');
-  const { createReadStream } = await import('node:fs');
   const hash = createHash('sha256');
   let size = 0;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
