@@ -43,3 +43,22 @@ def apply_limits(limits):
     if limits.get("open_files"):
         _set(resource.RLIMIT_NOFILE, int(limits["open_files"]))
     _set(resource.RLIMIT_CORE, 0)
+
+
+def limit_loading(limits):
+    """Bound the data load by the run's memory and CPU limits (soft limits only, so they can be lifted after)."""
+    if limits.get("memory_mb"):
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        soft = address_space_now() + int(limits["memory_mb"]) * MB
+        resource.setrlimit(resource.RLIMIT_AS, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
+    if limits.get("cpu_seconds"):
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        soft = int(limits["cpu_seconds"])
+        resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
+
+
+def end_loading():
+    """Lift the soft limits of the load again (each run sets its own, measured from the loaded state)."""
+    for which in (resource.RLIMIT_AS, resource.RLIMIT_CPU):
+        hard = resource.getrlimit(which)[1]
+        resource.setrlimit(which, (hard, hard))

@@ -2,7 +2,8 @@
 
 Declarations are collected in a `Recorder`; `Recorder.finish()` (also run by
 an atexit hook, so it happens even when the program raised or called
-sys.exit) writes `render_spec.json` and one data file per declaration.
+sys.exit) writes `render_spec.json` and one data file per declaration, and
+the matplotlib figures the program made as images (opsmind_figures).
 The format is the zod schema in src/spec/schema.ts.
 """
 import atexit
@@ -15,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 import opsmind_charts as charts
+import opsmind_figures as figures
 import opsmind_summaries as summaries
 from opsmind_frames import column_infos, to_frame, write_frame
 
@@ -68,13 +70,18 @@ class Recorder:
         self.source = source
         self.warnings = list(warnings)
         self.charts, self.tables = [], []
+        self.figures = figures.FigureCapture(workdir, self.next_seq)
         self.error = None
         self.finished = False
+
+    def next_seq(self):
+        """The report position of the next declaration or image, from 1."""
+        return len(self.charts) + len(self.tables) + len(self.figures.images) + 1
 
     def declare(self, kind, data, params, table=False):
         items = self.tables if table else self.charts
         ident = f"{'t' if table else 'c'}{len(items) + 1}"
-        seq = len(self.charts) + len(self.tables) + 1
+        seq = self.next_seq()
         params = {k: _jsonable(v) for k, v in params.items() if v is not None}
         entry = {"id": ident, "seq": seq, "kind": str(kind), "params": params, "inferred": [], "data": None}
         entry["data"] = self._prepare(ident, str(kind), data, entry)
@@ -125,8 +132,9 @@ class Recorder:
         if self.finished:
             return
         self.finished = True
+        images = self.figures.finish()
         spec = {"version": SPEC_VERSION, "source": self.source, "charts": self.charts, "tables": self.tables,
-                "warnings": self.warnings, "error": self.error}
+                "images": images, "warnings": self.warnings, "error": self.error}
         path = os.path.join(self.workdir, "render_spec.json")
         with open(path + ".tmp", "w", encoding="utf-8") as handle:
             json.dump(spec, handle, ensure_ascii=False, allow_nan=False, default=str)
@@ -152,5 +160,7 @@ def make_namespace(recorder, df, data_path, data_info):
 
 
 def install_atexit(recorder):
-    """Make sure the spec is written however the program ends (except os._exit or a kill)."""
+    """Make sure the spec is written however the program ends (except os._exit or a kill), and capture
+    the program's matplotlib figures into it."""
+    figures.activate(recorder.figures)
     atexit.register(recorder.finish)

@@ -26,7 +26,8 @@ export const bar = defineRenderer({
     for (const y of ys) {
       const values = columnValues(frame, y);
       for (const [group, rows] of groupRows(frame, params.color)) {
-        const ordered = order.filter((i) => rows.includes(i));
+        const inGroup = new Set(rows);
+        const ordered = order.filter((i) => inGroup.has(i));
         const cat = pick(xs, ordered);
         const val = pick(values, ordered);
         const name = [ys.length > 1 ? y : '', group].filter(Boolean).join(' · ');

@@ -4,12 +4,41 @@ import { baseLayout } from './layout.js';
 import { baseParams, column } from './params.js';
 import { cellText, columnValues } from './frame.js';
 import { defineRenderer } from './types.js';
+import { MAX_HEATMAP_CELLS } from '../src/spec/host-limits.js';
+
+/** Sequential scales for a light page: the highest value gets the darkest colour. */
+const SEQUENTIAL = ['Blues', 'Greens', 'Greys', 'Reds', 'YlGnBu', 'YlOrRd'] as const;
+/** Of those, the Plotly built-ins that already run light→dark; the others run dark→light and are reversed. */
+const LIGHT_TO_DARK: ReadonlySet<string> = new Set(['Reds']);
+/** Perceptual scales keep their usual direction: the highest value is the bright (yellow) end. */
+const PERCEPTUAL = ['Viridis', 'Cividis'] as const;
+/** Diverging scales, centred on `zmid` (0 when the data has both signs); the highest value is red. */
+const DIVERGING = ['RdBu', 'RdYlBu', 'Picnic', 'Portland'] as const;
+/** Every colour scale a heatmap accepts. */
+export const COLORSCALES = [...SEQUENTIAL, ...PERCEPTUAL, ...DIVERGING] as const;
+type Colorscale = (typeof COLORSCALES)[number];
+
+/** ColorBrewer RdYlBu (not a Plotly built-in), oriented like Plotly's RdBu: blue low, red high. */
+const RD_YL_BU = ['#313695', '#4575b4', '#74add1', '#abd9e9', '#e0f3f8', '#ffffbf', '#fee090', '#fdae61', '#f46d43', '#d73027', '#a50026']
+  .map((color, i, all) => [i / (all.length - 1), color]);
+
+function reversed(name: Colorscale): boolean {
+  return (SEQUENTIAL as readonly string[]).includes(name) && !LIGHT_TO_DARK.has(name);
+}
+
+/** The colour attributes of the trace: the scale, its direction, and the centre of a diverging scale. */
+function colorAttributes(name: Colorscale, zmid: number | undefined, spansZero: boolean): Record<string, unknown> {
+  const attrs: Record<string, unknown> = { colorscale: name === 'RdYlBu' ? RD_YL_BU : name, reversescale: reversed(name) };
+  if (zmid !== undefined) attrs.zmid = zmid;
+  else if ((DIVERGING as readonly string[]).includes(name) && spansZero) attrs.zmid = 0;
+  return attrs;
+}
 
 const schema = baseParams.extend({
   x: column('any').optional(),
   y: column('any').optional(),
   z: column('numeric').optional(),
-  colorscale: z.enum(['RdBu', 'Viridis', 'Blues', 'Reds', 'YlOrRd', 'Greens', 'Cividis']).optional(),
+  colorscale: z.enum(COLORSCALES).optional(),
   show_values: z.boolean().optional(),
   zmid: z.number().optional(),
 });
@@ -37,19 +66,23 @@ export const heatmap = defineRenderer({
     const zs = columnValues(frame, 'z');
     const xCats = distinct(xs);
     const yCats = distinct(ys);
+    if (xCats.length * yCats.length > MAX_HEATMAP_CELLS) {
+      throw new Error(`the grid would have ${xCats.length.toLocaleString('en-US')} × ${yCats.length.toLocaleString('en-US')} cells, over the ${MAX_HEATMAP_CELLS.toLocaleString('en-US')} a heatmap may draw`);
+    }
     const grid: (number | null)[][] = yCats.map(() => xCats.map(() => null));
+    const xAt = new Map(xCats.map((c, i) => [c, i]));
+    const yAt = new Map(yCats.map((c, i) => [c, i]));
     zs.forEach((value, i) => {
-      const row = grid[yCats.indexOf(ys[i] ?? '')];
-      if (row) row[xCats.indexOf(xs[i] ?? '')] = typeof value === 'number' ? value : null;
+      const row = grid[yAt.get(ys[i] ?? '') ?? grid.length];
+      const col = xAt.get(xs[i] ?? '');
+      if (row && col !== undefined) row[col] = typeof value === 'number' ? value : null;
     });
     const finite = zs.filter((v): v is number => typeof v === 'number');
-    const diverging = params.zmid !== undefined || (finite.some((v) => v < 0) && finite.some((v) => v > 0));
+    const spansZero = finite.some((v) => v < 0) && finite.some((v) => v > 0);
+    const name = params.colorscale ?? (params.zmid !== undefined || spansZero ? 'RdBu' : 'Viridis');
     const trace: Record<string, unknown> = {
-      type: 'heatmap', x: xCats, y: yCats, z: grid,
-      colorscale: params.colorscale ?? (diverging ? 'RdBu' : 'Viridis'),
-      hoverongaps: false,
+      type: 'heatmap', x: xCats, y: yCats, z: grid, ...colorAttributes(name, params.zmid, spansZero), hoverongaps: false,
     };
-    if (diverging) trace.zmid = params.zmid ?? 0;
     if (params.show_values ?? xCats.length * yCats.length <= 400) {
       trace.texttemplate = finite.every((v) => Math.abs(v) <= 1) ? '%{z:.2f}' : '%{z:.3~s}';
     }

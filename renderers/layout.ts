@@ -3,22 +3,20 @@ import type { BaseParams } from './params.js';
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
-/** Escapes text for Plotly's tiny HTML subset (titles accept <br>, <sup>). */
-export function plotlyText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** A layout with title, subtitle, axis labels, height and log scale from the base parameters. */
+/**
+ * A layout with title, subtitle, axis labels, height and log scale from the base parameters.
+ * Text is plain: every figure's text is escaped once after it is built (plotly-text.ts).
+ */
 export function baseLayout(
   params: BaseParams,
   defaults: { x?: string | undefined; y?: string | undefined; showLegend?: boolean },
 ): Record<string, unknown> {
-  const title = params.title ? plotlyText(params.title) : '';
-  const subtitle = params.subtitle ? `<br><sup>${plotlyText(params.subtitle)}</sup>` : '';
+  const title = params.title ?? '';
+  const subtitle = params.subtitle ?? '';
   const xTitle = params.x_label ?? defaults.x;
   const yTitle = params.y_label ?? defaults.y;
   return {
-    title: { text: title + subtitle, x: 0, xanchor: 'left' },
+    title: { text: title, ...(subtitle ? { subtitle: { text: subtitle } } : {}), x: 0, xanchor: 'left' },
     font: { family: FONT, size: 13 },
     height: params.height ?? 420,
     margin: { l: 60, r: 20, t: title || subtitle ? 70 : 30, b: 60 },

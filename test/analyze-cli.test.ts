@@ -218,3 +218,18 @@ void test('an analyze session replays to the same charts, tables and findings wi
   const html = readFileSync(out, 'utf8');
   for (const insight of json.insights.slice(0, 3)) assert.ok(html.includes(insight.text.replace(/&/g, '&#38;').replace(/</g, '&#60;').replace(/>/g, '&#62;').replace(/"/g, '&#34;').replace(/'/g, '&#39;')), insight.text);
 });
+
+void test('the terminal says when it lists only some of the findings, with counts in words', () => {
+  const out = join(tempDir(), 'partial.html');
+  const r = runCli(['analyze', join(ROOT, 'examples', 'sales.csv'), '--no-llm', '-o', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const json = analyze(join(ROOT, 'examples', 'sales.csv'), ['--no-llm']).json;
+  const total = json?.insights.length ?? 0;
+  const listed = r.stdout.split('\n').filter((l) => l.startsWith('  • ')).length;
+  assert.ok(total > 12, `the example has more findings than the terminal lists (${total})`);
+  assert.equal(listed, 12);
+  assert.match(r.stdout, new RegExp(`^  \\(12 of ${total} findings; all of them are in the report\\)$`, 'm'));
+  assert.match(r.stdout, /\(\d+ charts, (1 table|\d+ tables); planner heuristic; session /);
+  assert.match(r.stderr, /\[1\/3\] get_data_info: [\d,]+ rows × \d+ columns/);
+  assert.match(r.stderr, /\[2\/3\] plan_analysis: \d+ analyses by the heuristic planner/);
+});

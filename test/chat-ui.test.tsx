@@ -110,5 +110,5 @@ void test('terminal pictures: top-N bars and sparklines', () => {
   assert.equal(sparkline([0, 1, 2, 3, 4, 5, 6, 7]), '▁▂▃▄▅▆▇█');
   const line = miniChart({ type: 'plotly', figure: { data: [{ type: 'scatter', mode: 'lines', x: [1, 2, 3], y: [1, 5, 2] }], layout: {} } });
   assert.equal(line[0], '▁█▃');
-  assert.deepEqual(miniChart({ type: 'html', html: '<table><tr><th>a</th></tr><tr><td>1</td></tr></table>' }), ['table (1 rows)']);
+  assert.deepEqual(miniChart({ type: 'html', html: '<table><tr><th>a</th></tr><tr><td>1</td></tr></table>' }), ['table (1 row)']);
 });

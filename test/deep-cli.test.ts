@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { errorBody, startFakeLlm, streamChunks } from './helpers/fake-llm.js';
+import { completion, errorBody, startFakeLlm, streamChunks } from './helpers/fake-llm.js';
 import type { FakeLlm, Scripted } from './helpers/fake-llm.js';
 import { ROOT, runCli, salesCsv, tempDir, testHome } from './helpers/fixtures.js';
 
@@ -150,4 +150,47 @@ void test('--mode deep without an LLM exits 3 saying how to configure one', asyn
   assert.equal(r.status, 3);
   assert.match(r.stderr, /deep mode needs an LLM/);
   assert.match(r.stderr, /OPENAI_BASE_URL/);
+});
+
+void test('chart ids are unique across the session: two steps that each declare a chart, in --json, the report and replay', async () => {
+  const r = await deep([
+    code('declare_chart("bar", x="region", y="revenue", title="First")\ndeclare_table(df.head(), title="T1")'),
+    code('declare_chart("line", x="date", y="revenue", title="Second")\ndeclare_table(df.tail(), title="T2")'),
+    answer('Done.'),
+  ]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.json?.charts.map((c) => [c.id, c.title]), [['c1', 'First'], ['c2', 'Second']]);
+  assert.match(toolMessages(r.llm, 2)[1] ?? '', /declared and valid \(added to the report\): c2 line "Second"; t2 table "T2"/, 'the model sees the session ids');
+  const html = readFileSync(r.json?.report_path ?? '', 'utf8');
+  assert.deepEqual([...html.matchAll(/data-(?:chart|table)-id="([^"]+)"/g)].map((m) => m[1]), ['c1', 't1', 'c2', 't2']);
+  const replayed = runCli(['sessions', 'replay', r.json?.session_id ?? '', '--json', '-o', join(tempDir(), 'replay.html')]);
+  assert.equal(replayed.status, 0, replayed.stderr);
+  const again = JSON.parse(replayed.stdout) as DeepJson & { tables: { id: string }[] };
+  assert.deepEqual(again.charts, r.json?.charts, 'replay gives the same ids');
+  assert.deepEqual(again.tables.map((t) => t.id), ['t1', 't2']);
+  const events = (JSON.parse(runCli(['sessions', 'show', r.json?.session_id ?? '', '--json']).stdout) as { events: { type: string; charts?: { id: string }[] }[] }).events;
+  assert.deepEqual(events.filter((e) => e.type === 'artifact_added').map((e) => e.charts?.map((c) => c.id)), [['c1'], ['c2']], 'the stored events carry them too');
+});
+
+void test('opsmind ask continues the numbering of the session it follows up', async () => {
+  const first = await deep([code('declare_chart("bar", x="region", y="revenue", title="Before")'), answer('One chart.')]);
+  assert.equal(first.status, 0, first.stderr);
+  const llm = await startFakeLlm([code('declare_chart("histogram", x="units", title="After")'), answer('Two charts.')]);
+  try {
+    const r = await cli(llm, ['ask', first.json?.session_id ?? '', 'And the units?', '--json', '-o', join(tempDir(), 'ask.html')]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as DeepJson).charts.map((c) => [c.id, c.title]), [['c1', 'Before'], ['c2', 'After']]);
+  } finally {
+    await llm.close();
+  }
+});
+
+void test('a server that ignores stream: true (plain JSON completions with tool calls) works without --no-stream', async () => {
+  const json = (...calls: { name: string; arguments: string; id: string }[]): Scripted => ({ kind: 'json', body: completion({ toolCalls: calls }) });
+  const r = await deep([json(call('run_code', { code: 'print(df["region"].nunique())' })), json(call('final_answer', { answer: 'Five regions.' }))], 'How many regions?');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.llm.requests[0]?.body.stream, true, 'it was asked to stream');
+  assert.equal(r.llm.requests.length, 2, 'no retries');
+  assert.match(toolMessages(r.llm, 1)[0] ?? '', /stdout:\n5/);
+  assert.equal(r.json?.answer, 'Five regions.');
 });

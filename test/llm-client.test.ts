@@ -198,3 +198,35 @@ void test('nothing listening: a clear connection error', async () => {
   const error = await failure(model.chat(ask));
   assert.equal(error.message, `could not get an answer from the model endpoint ${fake.baseUrl} (ECONNREFUSED) after 2 attempts`);
 });
+
+void test('a server that ignores stream: true and sends one JSON completion: its text and tool call are used', async () => {
+  const calls = [{ name: 'run_code', arguments: '{"code": "print(df.shape)"}', id: 'call_json' }];
+  const { fake, model } = await setup([{ kind: 'json', body: completion({ text: 'Looking first.', toolCalls: calls }) }]);
+  const deltas: string[] = [];
+  const response = await model.chat({ ...ask, onTextDelta: (d) => deltas.push(d) });
+  assert.equal(fake.requests[0]?.body.stream, true, 'the request asked for a stream');
+  assert.equal(fake.requests.length, 1, 'no retry: the JSON answer is the answer');
+  assert.deepEqual(response, {
+    text: 'Looking first.',
+    toolCalls: calls,
+    usage: { promptTokens: 12, completionTokens: 7, totalTokens: 19 },
+    finishReason: 'tool_calls',
+    model: 'fake-model',
+  });
+  assert.deepEqual(deltas, ['Looking first.'], 'the text still reaches onTextDelta, in one piece');
+});
+
+void test('a stream whose one event is a whole chat.completion object (message, not delta) is read as that completion', async () => {
+  const calls = [{ name: 'final_answer', arguments: '{"answer": "42"}', id: 'call_whole' }];
+  const { model } = await setup([{ kind: 'stream', chunks: [completion({ toolCalls: calls })] }]);
+  const response = await model.chat({ ...ask, onTextDelta: () => undefined });
+  assert.deepEqual(response.toolCalls, calls);
+  assert.equal(response.finishReason, 'tool_calls');
+  assert.deepEqual(response.usage, { promptTokens: 12, completionTokens: 7, totalTokens: 19 });
+});
+
+void test('a JSON answer to a streamed request that is not a completion is a clear bad response', async () => {
+  const { model } = await setup([{ kind: 'json', body: { hello: 'world' } }, { kind: 'json', body: { hello: 'world' } }, { kind: 'json', body: { hello: 'world' } }, { kind: 'json', body: { hello: 'world' } }]);
+  const error = await failure(model.chat({ ...ask, onTextDelta: () => undefined }));
+  assert.match(error.message, /not a chat completion/);
+});

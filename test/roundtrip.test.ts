@@ -48,9 +48,11 @@ for (const kind of KINDS) {
       assert.ok(item.built.figure.data.length > 0, 'the figure has traces');
       assert.deepEqual(await validateFigure(item.built.figure), []);
       assert.equal((item.built.figure.layout.title as { text: string }).text, item.decl.params.title);
-    } else {
+    } else if (item.built.type === 'html') {
       assert.match(item.built.html, /<table class="data-table">/);
       assert.match(item.built.html, /<th scope="col">region<\/th>/);
+    } else {
+      assert.fail(`${kind} was built as an image`);
     }
   });
 }

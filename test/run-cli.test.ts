@@ -1,7 +1,9 @@
 /** End-to-end: the built binary's `opsmind run`, its report, its --json output and its errors. */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT, runCli, salesCsv, tempDir } from './helpers/fixtures.js';
 
@@ -26,7 +28,7 @@ void test('run --json prints exactly one JSON object with the documented keys, a
   const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json']);
   assert.equal(r.status, 0, r.stderr);
   const json = JSON.parse(r.stdout) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(json).sort(), ['charts', 'isolation', 'output', 'report_path', 'session_id', 'tables', 'warnings']);
+  assert.deepEqual(Object.keys(json).sort(), ['charts', 'images', 'isolation', 'output', 'report_path', 'session_id', 'tables', 'warnings']);
   assert.equal(json.report_path, out);
   assert.deepEqual(json.charts, [
     { id: 'c1', kind: 'bar', title: 'Revenue by region' },
@@ -50,7 +52,7 @@ void test('run without --json prints the script output on stdout and the report 
   const r = runCli(['run', s.script, '--data', s.data], { cwd: s.dir });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Total revenue: /);
-  assert.match(r.stderr, /report: .*analysis-report\.html \(2 charts, 1 tables; session [a-z2-9]{8}\)/);
+  assert.match(r.stderr, /report: .*analysis-report\.html \(2 charts, 1 table; session [a-z2-9]{8}\)/);
   assert.ok(existsSync(join(s.dir, 'analysis-report.html')));
 });
 
@@ -137,4 +139,85 @@ void test('--help and --version exit 0', () => {
   const v = runCli(['--version']);
   assert.equal(v.status, 0);
   assert.equal(v.stdout.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+});
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+void test('--keep-workdir moves the run\'s work dir (renamed, links and FIFOs untouched) and names it on stderr and in --json', () => {
+  const s = setup(`${GOOD}
+import os
+os.symlink("/etc/passwd", "link-to-passwd")
+try:
+    os.mkfifo("a-fifo")
+except OSError:
+    pass
+`);
+  const out = join(s.dir, 'kept.html');
+  const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json', '--keep-workdir'], { timeoutMs: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(r.stdout) as { workdir?: string; output: string };
+  const workdir = json.workdir ?? assert.fail('no workdir in --json');
+  assert.equal(dirname(workdir), tmpdir());
+  assert.match(basename(workdir), /^opsmind-workdir-/);
+  assert.ok(r.stderr.includes(`workdir: ${workdir}`), r.stderr);
+  assert.match(readFileSync(join(workdir, '.opsmind', 'program.py'), 'utf8'), /declare_chart\("bar"/);
+  assert.ok(existsSync(join(workdir, 'artifacts', 'c1.json')));
+  // The sandbox may hand back regular files only; whatever is there was moved, never followed or read.
+  const link = lstatOrNull(join(workdir, 'link-to-passwd'));
+  if (link) assert.ok(link.isSymbolicLink() && readlinkSync(join(workdir, 'link-to-passwd')) === '/etc/passwd', 'a link stays a link');
+  const fifo = lstatOrNull(join(workdir, 'a-fifo'));
+  if (fifo) assert.ok(fifo.isFIFO(), 'a FIFO stays a FIFO');
+  rmSync(workdir, { recursive: true, force: true });
+});
+
+void test('without --keep-workdir nothing is kept and --json has no workdir', () => {
+  const s = setup(GOOD);
+  const r = runCli(['run', s.script, '--data', s.data, '-o', join(s.dir, 'r.html'), '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal((JSON.parse(r.stdout) as { workdir?: string }).workdir, undefined);
+  assert.doesNotMatch(r.stderr, /workdir:/);
+});
+
+void test('the JSON summary never overwrites a report.json OpsMind did not write; --summary names another file', () => {
+  const s = setup(GOOD);
+  const theirs = join(s.dir, 'report.json');
+  writeFileSync(theirs, '{"mine": true}\n');
+  const out = join(s.dir, 'report.html');
+  const refused = runCli(['run', s.script, '--data', s.data, '-o', out]);
+  assert.equal(refused.status, 2);
+  assert.equal(refused.stderr, `opsmind: refusing to overwrite ${theirs}: the report's JSON summary goes there, and that file was not written by OpsMind\n  hint: name another file with --summary FILE, or move report.json away\n`);
+  assert.equal(readFileSync(theirs, 'utf8'), '{"mine": true}\n');
+  assert.ok(!existsSync(out), 'nothing was run or written');
+
+  const named = join(s.dir, 'elsewhere', 'summary.json');
+  const ok = runCli(['run', s.script, '--data', s.data, '-o', out, '--summary', named]);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(readFileSync(theirs, 'utf8'), '{"mine": true}\n');
+  const summary = JSON.parse(readFileSync(named, 'utf8')) as { written_by: string; report_path: string };
+  assert.match(summary.written_by, /^opsmind \d+\.\d+\.\d+/);
+  assert.equal(summary.report_path, out);
+});
+
+void test('a summary OpsMind wrote (with its marker, or from before it) is replaced on the next run', () => {
+  const s = setup(GOOD);
+  const out = join(s.dir, 'report.html');
+  assert.equal(runCli(['run', s.script, '--data', s.data, '-o', out]).status, 0);
+  const again = runCli(['run', s.script, '--data', s.data, '-o', out]);
+  assert.equal(again.status, 0, again.stderr);
+  writeFileSync(join(s.dir, 'report.json'), JSON.stringify({ report_path: out, charts: [], tables: [], output: '', warnings: [], spec: null }));
+  assert.equal(runCli(['run', s.script, '--data', s.data, '-o', out]).status, 0, 'an older summary without the marker');
+  assert.match(readFileSync(join(s.dir, 'report.json'), 'utf8'), /"written_by": "opsmind /);
+});
+
+void test('counts are singular for one: "1 chart, 1 table"', () => {
+  const s = setup('declare_chart("bar", x="region", y="revenue", title="One")\ndeclare_table(df.head(), title="Only")\n');
+  const r = runCli(['run', s.script, '--data', s.data], { cwd: s.dir });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /\(1 chart, 1 table; session /);
 });

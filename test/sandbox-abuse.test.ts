@@ -22,7 +22,7 @@ import type { SandboxRun } from '../src/sandbox/sandbox.js';
 import { preambleDir } from '../src/util/package-root.js';
 import { ROOT, salesCsv, tempDir } from './helpers/fixtures.js';
 
-const LIMITS: Limits = { ...DEFAULT_LIMITS, wallSeconds: 8, cpuSeconds: 3, memoryMb: 512, processes: 32, fileSizeMb: 16, openFiles: 64, outputBytes: 64 * 1024, tmpMb: 32 };
+const LIMITS: Limits = { ...DEFAULT_LIMITS, wallSeconds: 8, cpuSeconds: 3, memoryMb: 512, processes: 32, fileSizeMb: 16, openFiles: 64, outputBytes: 64 * 1024, diskMb: 32 };
 const CANARY = 'sk-canary-must-never-be-seen';
 
 const python: PythonInfo = await findPython();

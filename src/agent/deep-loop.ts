@@ -8,8 +8,14 @@
 import type { ChatMessage, ChatModel } from '../llm/index.js';
 import { ModelCallError } from '../llm/index.js';
 import type { RenderedItem } from '../report/render.js';
+import { analysisLibraries } from '../sandbox/libraries.js';
+import type { Library } from '../sandbox/libraries.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { countIds, specIds } from '../spec/session-ids.js';
+import type { IdCounts } from '../spec/session-ids.js';
+import { count } from '../util/plural.js';
 import { compilePlan } from './compile-plan.js';
+import { deepSystemPrompt } from './deep-prompt.js';
 import { parseToolArguments, runCodeResult, toolSpecs } from './deep-tools.js';
 import type { TokenUsage } from './events.js';
 import { executeProgram } from './execute-program.js';
@@ -22,17 +28,6 @@ import { profileText } from './profile-text.js';
 import { artifactAdded, programFinished, stepFiles } from './step-record.js';
 import { tokenUsage } from './usage.js';
 
-/** The discipline that makes such agents reliable. */
-export const DEEP_SYSTEM_PROMPT = `You are OpsMind, a careful data analyst working on one dataset loaded as the pandas DataFrame df.
-Work in small verified steps:
-- Look at the data before assuming column names: call get_data_info first, or print df.columns / df.head() with run_code.
-- Compute with run_code. Read the real output. If it fails, read the error, fix the code and run it again; re-run to verify a surprising result.
-- Never state a number that no run printed. Every number in your answer must come from an output you saw.
-- Charts and tables only through declare_chart(kind, data=None, *, title=None, **params) and declare_table(data, *, title=None).
-  Kinds: bar(x, y, color, orientation), line(x, y, color), area, scatter(x, y, color, size, trendline), histogram(x, bins), box(y, x), pie(names, values), heatmap(x, y, z or a matrix like df.corr()), table. Shared: title, subtitle, x_label, y_label, color, sort, top_n, agg, note, log_y.
-- Data is read exactly as pandas reads it: convert dates and numbers stored as text explicitly in your code.
-- When the question is answered, call final_answer with a short answer in the language of the question.`;
-
 /** Options of a deep run. */
 export interface DeepOptions {
   sandbox: Sandbox;
@@ -44,6 +39,10 @@ export interface DeepOptions {
   /** Numbering continues after earlier turns and steps of the session. */
   firstTurn?: number;
   firstStep?: number;
+  /** Declaration ids earlier steps of the session used (new ones continue after them). */
+  usedIds?: IdCounts;
+  /** Bytes of artifacts the session has stored so far, read before each program run (its frame budget counts them). */
+  storedBytes?: () => number;
   maxTurns?: number;
   maxToolCallsPerTurn?: number;
   maxOutputTokens?: number;
@@ -66,7 +65,10 @@ export interface DeepResult {
 
 interface State {
   step: number;
+  ids: IdCounts;
   profile: DataProfile | null;
+  /** What the sandbox's Python can import: in the system prompt and in the hint after an ImportError. */
+  libraries: Library[];
   plan: Plan | null;
   items: RenderedItem[];
   code: { title: string; code: string }[];
@@ -74,12 +76,13 @@ interface State {
 
 async function* runProgram(opts: DeepOptions, state: State, turn: number, code: string, title: string): AsyncGenerator<Emission, string> {
   const step = state.step;
-  const outcome = await executeProgram(opts.sandbox, { code, scriptName: `step${step}.py`, ...(opts.signal ? { signal: opts.signal } : {}) });
-  yield { event: programFinished(step, outcome.run), files: stepFiles(outcome.run, outcome.spec) };
+  const outcome = await executeProgram(opts.sandbox, { code, scriptName: `step${step}.py`, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.storedBytes ? { storedBytes: opts.storedBytes() } : {}) }, state.ids);
+  state.ids = countIds(state.ids, specIds(outcome.spec));
+  yield { event: programFinished(step, outcome.run), files: stepFiles(outcome.run, outcome.spec, outcome.items) };
   yield { event: artifactAdded(step, outcome.spec) };
   state.items.push(...outcome.items.filter((i) => i.built).map((i) => ({ ...i, step })));
   state.code.push({ title: `step ${step} (turn ${turn}): ${title}`, code });
-  return runCodeResult(outcome.run, outcome.items, outcome.warnings);
+  return runCodeResult(outcome.run, outcome.items, outcome.warnings, state.libraries);
 }
 
 async function* callTool(opts: DeepOptions, state: State, turn: number, tool: string, args: Record<string, unknown>): AsyncGenerator<Emission, { content: string; answer?: string }> {
@@ -108,11 +111,14 @@ async function* callTool(opts: DeepOptions, state: State, turn: number, tool: st
 export async function* deepLoop(opts: DeepOptions): AsyncGenerator<Emission, DeepResult> {
   const maxTurns = opts.maxTurns ?? 20;
   const perTurn = opts.maxToolCallsPerTurn ?? 4;
-  const messages: ChatMessage[] = [{ role: 'system', content: DEEP_SYSTEM_PROMPT }, ...(opts.history ?? []), { role: 'user', content: `Dataset: ${opts.sourceName}\nQuestion: ${opts.question}` }];
-  const state: State = { step: opts.firstStep ?? 0, profile: null, plan: null, items: [], code: [] };
+  const state: State = { step: opts.firstStep ?? 0, ids: opts.usedIds ?? {}, profile: null, libraries: [], plan: null, items: [], code: [] };
   const result: DeepResult = { answer: null, stoppedBy: 'step_cap', error: null, items: state.items, code: state.code, usage: [], lastStep: state.step, lastTurn: 0 };
   const firstTurn = opts.firstTurn ?? 1;
   yield { event: { type: 'question_asked', turn: firstTurn, text: opts.question } };
+  const probed = await analysisLibraries(opts.sandbox, opts.signal);
+  state.libraries = probed.libraries;
+  if (probed.error) yield { event: { type: 'warning', message: probed.error } };
+  const messages: ChatMessage[] = [{ role: 'system', content: deepSystemPrompt(state.libraries) }, ...(opts.history ?? []), { role: 'user', content: `Dataset: ${opts.sourceName}\nQuestion: ${opts.question}` }];
   for (let turn = firstTurn; turn < firstTurn + maxTurns; turn += 1) {
     result.lastTurn = turn;
     let response;
@@ -158,7 +164,7 @@ export async function* deepLoop(opts: DeepOptions): AsyncGenerator<Emission, Dee
     if (result.stoppedBy === 'answer') break;
   }
   result.lastStep = state.step;
-  if (result.stoppedBy === 'step_cap') yield { event: { type: 'warning', message: `stopped after ${maxTurns} model turns (the step cap) without a final answer; the report shows what was computed` } };
+  if (result.stoppedBy === 'step_cap') yield { event: { type: 'warning', message: `stopped after ${count(maxTurns, 'model turn')} (the step cap) without a final answer; the report shows what was computed` } };
   yield { event: { type: 'answer', turn: result.lastTurn, text: result.answer ?? '', model: opts.model.model, stopped_by: result.stoppedBy } };
   return result;
 }

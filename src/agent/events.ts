@@ -35,7 +35,7 @@ export type SessionEvent =
   | { type: 'session_started'; command: string; mode: string; data: { path: string; name: string; sha256: string; size: number }; question?: string; isolation?: string }
   | { type: 'step_started'; step: number; tool: string; title: string }
   | { type: 'program_finished'; step: number; exit_code: number | null; signal: string | null; stdout: string; stderr: string; duration_ms: number; isolation: string; warm: boolean; limit_hit: string | null }
-  | { type: 'artifact_added'; step: number; charts: ArtifactRef[]; tables: ArtifactRef[] }
+  | { type: 'artifact_added'; step: number; charts: ArtifactRef[]; tables: ArtifactRef[]; images?: ArtifactRef[] }
   | { type: 'step_finished'; step: number; tool: string; duration_ms: number; summary: string }
   | { type: 'plan_created'; step: number; planner: 'heuristic' | 'llm'; model: string | null; attempts: number; fallback: string | null; analyses: { title: string; chart: string; why: string }[]; notes: string[] }
   | { type: 'insights_computed'; step: number; insights: Finding[]; failed: { analysis: number; title: string; error: string }[] }

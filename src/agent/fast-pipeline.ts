@@ -5,8 +5,13 @@
  */
 import { z } from 'zod';
 import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
-import { readArtifact } from '../sandbox/artifacts.js';
+import { readArtifactBytes } from '../sandbox/artifacts.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { MAX_JSON_DEPTH, MAX_JSON_FILE_BYTES } from '../spec/host-limits.js';
+import { readWorkdirJson } from '../spec/load.js';
+import type { IdCounts } from '../spec/session-ids.js';
+import { parseJsonBounded } from '../util/json-depth.js';
+import { count } from '../util/plural.js';
 import { compilePlan } from './compile-plan.js';
 import type { Finding, SessionEvent } from './events.js';
 import { executeProgram } from './execute-program.js';
@@ -65,8 +70,8 @@ export async function getDataInfo(sandbox: Sandbox, name: string, signal?: Abort
   if (run.exitCode !== 0) {
     throw new OpsmindError(`profiling ${name} failed: ${run.limitHit ?? (tail(run.stderr) || 'no output')}`, run.limitHit ? ExitCode.SANDBOX : ExitCode.INTERNAL);
   }
-  const text = readArtifact(run.workdir, 'profile.json');
-  const profile = DataProfileSchema.parse(JSON.parse(text));
+  const text = readArtifactBytes(run.workdir, 'profile.json', MAX_JSON_FILE_BYTES).toString('utf8');
+  const profile = DataProfileSchema.parse(parseJsonBounded(text, MAX_JSON_DEPTH));
   if (profile.columns === 0) throw new OpsmindError(`${name} has no columns`, ExitCode.BAD_INPUT);
   if (profile.rows === 0) throw new OpsmindError(`${name} has a header but no data rows`, ExitCode.BAD_INPUT);
   return { profile, text };
@@ -74,7 +79,7 @@ export async function getDataInfo(sandbox: Sandbox, name: string, signal?: Abort
 
 function readInsights(workdir: string): z.infer<typeof InsightsFileSchema> {
   try {
-    return InsightsFileSchema.parse(JSON.parse(readArtifact(workdir, 'insights.json')));
+    return InsightsFileSchema.parse(readWorkdirJson(workdir, 'insights.json'));
   } catch {
     return { insights: [], failed: [] };
   }
@@ -89,6 +94,10 @@ export interface FastOptions {
   signal?: AbortSignal;
   /** Step numbers continue after this one (a chat session runs several pipelines). */
   firstStep?: number;
+  /** Declaration ids earlier steps of the session used (new ones continue after them). */
+  usedIds?: IdCounts;
+  /** Bytes of artifacts the session has stored so far (a chat session runs several pipelines). */
+  storedBytes?: () => number;
 }
 
 /** Runs fast mode, yielding every event; returns the result for the report. */
@@ -99,23 +108,23 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
   let started = performance.now();
   yield { event: { type: 'step_started', step: s1, tool: 'get_data_info', title: 'Profile the data' } };
   const { profile, text } = await getDataInfo(opts.sandbox, opts.sourceName, opts.signal);
-  yield { event: { type: 'step_finished', step: s1, tool: 'get_data_info', duration_ms: performance.now() - started, summary: `${profile.rows.toLocaleString('en-US')} rows × ${profile.columns.toLocaleString('en-US')} columns` }, files: [{ name: 'profile.json', content: Buffer.from(text) }] };
+  yield { event: { type: 'step_finished', step: s1, tool: 'get_data_info', duration_ms: performance.now() - started, summary: `${count(profile.rows, 'row')} × ${count(profile.columns, 'column')}` }, files: [{ name: 'profile.json', content: Buffer.from(text) }] };
 
   started = performance.now();
   yield { event: { type: 'step_started', step: s2, tool: 'plan_analysis', title: 'Plan the analyses' } };
   const planned = await opts.planner(profile, opts.question, opts.signal);
   const analyses = planned.plan.analyses.map((a) => ({ title: a.title, chart: a.chart, why: a.why }));
   yield { event: { type: 'plan_created', step: s2, planner: planned.planner, model: planned.model, attempts: planned.attempts, fallback: planned.fallback, analyses, notes: planned.plan.notes } };
-  yield { event: { type: 'step_finished', step: s2, tool: 'plan_analysis', duration_ms: performance.now() - started, summary: `${analyses.length} analyses by the ${planned.planner} planner` } };
+  yield { event: { type: 'step_finished', step: s2, tool: 'plan_analysis', duration_ms: performance.now() - started, summary: `${count(analyses.length, 'analysis', 'analyses')} by the ${planned.planner} planner` } };
 
   started = performance.now();
   yield { event: { type: 'step_started', step: s3, tool: 'execute_analysis', title: 'Run the analyses and render' } };
   const code = compilePlan(planned.plan, profile, planned.planner);
-  const outcome = await executeProgram(opts.sandbox, { code, scriptName: 'analysis.py', ...signal });
+  const outcome = await executeProgram(opts.sandbox, { code, scriptName: 'analysis.py', ...signal, ...(opts.storedBytes ? { storedBytes: opts.storedBytes() } : {}) }, opts.usedIds);
   const found = readInsights(outcome.run.workdir);
-  const files = stepFiles(outcome.run, outcome.spec);
+  const files = stepFiles(outcome.run, outcome.spec, outcome.items);
   try {
-    files.push({ name: 'insights.json', content: Buffer.from(readArtifact(outcome.run.workdir, 'insights.json')) });
+    files.push({ name: 'insights.json', content: readArtifactBytes(outcome.run.workdir, 'insights.json', MAX_JSON_FILE_BYTES) });
   } catch {
     /* no insights file: the program died early; the failure is in program_finished */
   }
@@ -125,6 +134,6 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
   const findings: Finding[] = found.insights.filter((i) => !seen.has(i.text) && seen.add(i.text)).map((i) => ({ text: i.text, kind: i.kind, analysis: i.analysis, numbers: i.numbers ?? {} }));
   yield { event: { type: 'insights_computed', step: s3, insights: findings, failed: found.failed } };
   const drawn = outcome.items.filter((i) => i.built).length;
-  yield { event: { type: 'step_finished', step: s3, tool: 'execute_analysis', duration_ms: performance.now() - started, summary: `${drawn} of ${outcome.items.length} charts and tables rendered` } };
+  yield { event: { type: 'step_finished', step: s3, tool: 'execute_analysis', duration_ms: performance.now() - started, summary: `${drawn} of ${count(outcome.items.length, 'chart or table', 'charts and tables')} rendered` } };
   return { profile, planned, code, outcome, findings, failed: found.failed };
 }

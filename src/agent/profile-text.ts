@@ -3,6 +3,7 @@
  * column, bounded to a byte budget (8 KB for a 100-column file), shortening
  * detail before dropping columns and always saying what was left out.
  */
+import { count } from '../util/plural.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 
 /** The default prompt budget for the profile text, in bytes. */
@@ -42,7 +43,7 @@ export function columnLine(c: ColumnProfile, detail: 0 | 1 | 2): string {
 function header(p: DataProfile): string {
   const src = p.source;
   const dialect = [src.format, src.encoding, src.delimiter ? JSON.stringify(src.delimiter) : null].filter(Boolean).join(', ');
-  return `Dataset ${src.name}: ${p.rows.toLocaleString('en-US')} rows × ${p.columns.toLocaleString('en-US')} columns (${dialect}); ${p.duplicate_rows.toLocaleString('en-US')} duplicate rows.`;
+  return `Dataset ${src.name}: ${count(p.rows, 'row')} × ${count(p.columns, 'column')} (${dialect}); ${count(p.duplicate_rows, 'duplicate row')}.`;
 }
 
 /** The profile as text within `budget` bytes. */

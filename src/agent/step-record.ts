@@ -1,13 +1,20 @@
-/** What a program step leaves in the store: its code, spec and data frames, and the events that announce them. */
+/** What a program step leaves in the store: its code, spec, data frames and images, and the events that announce them. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readArtifact } from '../sandbox/artifacts.js';
+import { MAX_IMAGE_BYTES } from '../report/images.js';
+import type { RenderedItem } from '../report/render.js';
+import { readArtifactBytes } from '../sandbox/artifacts.js';
 import type { SandboxRun } from '../sandbox/sandbox.js';
+import { MAX_FRAME_BYTES, MAX_JSON_FILE_BYTES } from '../spec/host-limits.js';
 import type { RenderSpec } from '../spec/schema.js';
 import type { ArtifactRef, SessionEvent } from './events.js';
 
-/** The files of a step to store: program.py, render_spec.json and each declared frame (through the file boundary). */
-export function stepFiles(run: SandboxRun, spec: RenderSpec | null): { name: string; content: Buffer }[] {
+/**
+ * The files of a step to store: program.py, render_spec.json, the frame of each declaration that
+ * rendered (once per file; a refused declaration's frame is never stored, so the frame budgets
+ * bound the store) and each captured PNG (through the file boundary).
+ */
+export function stepFiles(run: SandboxRun, spec: RenderSpec | null, items: readonly RenderedItem[]): { name: string; content: Buffer }[] {
   const files: { name: string; content: Buffer }[] = [];
   try {
     files.push({ name: 'program.py', content: readFileSync(join(run.workdir, '.opsmind', 'program.py')) });
@@ -15,13 +22,21 @@ export function stepFiles(run: SandboxRun, spec: RenderSpec | null): { name: str
     /* no program file: nothing to store */
   }
   if (!spec) return files;
-  files.push({ name: 'render_spec.json', content: Buffer.from(readArtifact(run.workdir, 'render_spec.json')) });
-  for (const decl of [...spec.charts, ...spec.tables]) {
-    if (!decl.data.file) continue;
+  files.push({ name: 'render_spec.json', content: readArtifactBytes(run.workdir, 'render_spec.json', MAX_JSON_FILE_BYTES) });
+  const rendered = new Set(items.filter((i) => i.built && i.decl.data.file).map((i) => i.decl.data.file as string));
+  for (const file of rendered) {
     try {
-      files.push({ name: decl.data.file, content: Buffer.from(readArtifact(run.workdir, decl.data.file)) });
+      files.push({ name: file, content: readArtifactBytes(run.workdir, file, MAX_FRAME_BYTES) });
     } catch {
-      /* refused by the boundary: validation reports it on the declaration */
+      /* changed since it rendered: the replay reports it on the declaration */
+    }
+  }
+  for (const image of spec.images) {
+    if (!image.file) continue;
+    try {
+      files.push({ name: image.file, content: readArtifactBytes(run.workdir, image.file, MAX_IMAGE_BYTES) });
+    } catch {
+      /* refused by the boundary: the report says so on the image */
     }
   }
   return files;
@@ -29,6 +44,10 @@ export function stepFiles(run: SandboxRun, spec: RenderSpec | null): { name: str
 
 function ref(decl: RenderSpec['charts'][number]): ArtifactRef {
   return { id: decl.id, kind: decl.kind, title: typeof decl.params.title === 'string' ? decl.params.title : null, seq: decl.seq };
+}
+
+function imageRef(image: RenderSpec['images'][number]): ArtifactRef {
+  return { id: image.id, kind: 'image', title: image.title, seq: image.seq };
 }
 
 /** The program_finished event of a step. */
@@ -41,5 +60,6 @@ export function programFinished(step: number, run: SandboxRun): SessionEvent {
 
 /** The artifact_added event of a step: only this step's new declarations (consumers append). */
 export function artifactAdded(step: number, spec: RenderSpec | null): SessionEvent {
-  return { type: 'artifact_added', step, charts: (spec?.charts ?? []).map(ref), tables: (spec?.tables ?? []).map(ref) };
+  const images = (spec?.images ?? []).map(imageRef);
+  return { type: 'artifact_added', step, charts: (spec?.charts ?? []).map(ref), tables: (spec?.tables ?? []).map(ref), ...(images.length ? { images } : {}) };
 }

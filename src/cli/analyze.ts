@@ -10,6 +10,7 @@ import { llmConfig, llmConfigured } from '../llm/config.js';
 import { createChatModel } from '../llm/index.js';
 import type { ChatModel } from '../llm/index.js';
 import { preloadPlotly } from '../report/plotly-validate.js';
+import { checkSummaryTarget, summaryTarget } from '../report/summary-file.js';
 import { writeReport } from '../report/write.js';
 import type { ReportSummary } from '../report/write.js';
 import { checkDataFile, hashFile } from '../sandbox/data-file.js';
@@ -17,6 +18,8 @@ import { findPython } from '../sandbox/python.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createProgress } from '../ui/create-progress.js';
+import { printErr, printJson, printOut } from '../ui/print.js';
+import { chartsAndTables, count } from '../util/plural.js';
 import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from './exit-codes.js';
 import { parsePlotlyOption } from './options.js';
@@ -49,11 +52,15 @@ function findingTexts(result: FastResult): string[] {
   return [...result.findings.map((f) => f.text), ...result.profile.warnings];
 }
 
-function writeAnalysisReport(result: FastResult, outPath: string, extra: { sessionId: string; isolation: string; summary: { text: string; model: string } | null; plotly: string; warnings: string[] }): ReportSummary {
+function fastOutPath(dataPath: string, options: Pick<AnalyzeOptions, 'output'>): string {
+  return resolve(options.output ?? `${basename(dataPath, extname(dataPath))}-report.html`);
+}
+
+function writeAnalysisReport(result: FastResult, outPath: string, extra: { sessionId: string; isolation: string; summary: { text: string; model: string } | null; plotly: string; warnings: string[]; summaryFile?: string }): ReportSummary {
   const { outcome, planned, profile } = result;
   const failed = result.failed.map((f) => `analysis ${f.analysis} (${f.title}) failed: ${f.error}`);
   return writeReport({
-    outPath, title: `Analysis of ${profile.source.name}`, spec: outcome.spec, items: outcome.items, output: outcome.run.stdout,
+    outPath, summary: summaryTarget(outPath, extra.summaryFile), title: `Analysis of ${profile.source.name}`, spec: outcome.spec, items: outcome.items, output: outcome.run.stdout,
     warnings: [...extra.warnings, ...outcome.warnings, ...failed], plotly: parsePlotlyOption(extra.plotly),
     meta: { tool: `opsmind ${opsmindVersion()}`, mode: 'fast', planner: `${planned.planner}${planned.model && planned.planner === 'llm' ? ` (${planned.model})` : ''}`, session: extra.sessionId, isolation: extra.isolation },
     extras: { findings: findingTexts(result), summary: extra.summary, notes: [...(planned.fallback ? [`Planner: ${planned.fallback}.`] : []), ...planned.plan.notes], code: [{ title: 'analysis.py — the program that computed every chart and number', code: result.code }] },
@@ -83,8 +90,8 @@ async function runFast(store: SessionStore, sandbox: Sandbox, dataPath: string, 
           show(emit({ type: 'warning', step: 4, message: written.skipped }));
         }
       }
-      const outPath = resolve(options.output ?? `${basename(dataPath, extname(dataPath))}-report.html`);
-      const report = writeAnalysisReport(result, outPath, { sessionId: session.id, isolation: sandbox.isolation.level, summary, plotly: options.plotly, warnings });
+      const outPath = fastOutPath(dataPath, options);
+      const report = writeAnalysisReport(result, outPath, { sessionId: session.id, isolation: sandbox.isolation.level, summary, plotly: options.plotly, warnings, ...(options.summary ? { summaryFile: options.summary } : {}) });
       show(emit({ type: 'report_written', path: outPath, charts: report.charts.length, tables: report.tables.length }));
       await progress.close();
       printResult(report, result, { session_id: session.id, json: options.json === true, summary: summary?.text ?? null, isolation: sandbox.isolation.level });
@@ -96,19 +103,24 @@ async function runFast(store: SessionStore, sandbox: Sandbox, dataPath: string, 
   }
 }
 
+/** How many findings the terminal lists; the report has all of them. */
+const SHOWN_FINDINGS = 12;
+
 function printResult(report: ReportSummary, result: FastResult, extra: { session_id: string; json: boolean; summary: string | null; isolation: string }): void {
   if (extra.json) {
     const { issues: _issues, ...rest } = report;
     const insights: (Finding | { text: string; kind: string; analysis: number })[] = [...result.findings, ...result.profile.warnings.map((text) => ({ text, kind: 'quality', analysis: 0 }))];
-    process.stdout.write(`${JSON.stringify({ ...rest, session_id: extra.session_id, mode: 'fast', planner: result.planned.planner, planner_fallback: result.planned.fallback, isolation: extra.isolation, summary: extra.summary, insights })}\n`);
+    printJson({ ...rest, session_id: extra.session_id, mode: 'fast', planner: result.planned.planner, planner_fallback: result.planned.fallback, isolation: extra.isolation, summary: extra.summary, insights });
     return;
   }
   const lines = [`Key findings for ${result.profile.source.name}:`];
   if (extra.summary) lines.push(`  ${extra.summary}`, '');
-  for (const text of findingTexts(result).slice(0, 12)) lines.push(`  • ${text}`);
-  for (const warning of report.warnings) process.stderr.write(`warning: ${warning}\n`);
-  lines.push('', `report: ${report.report_path} (${report.charts.length} charts, ${report.tables.length} tables; planner ${result.planned.planner}; session ${extra.session_id})`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const findings = findingTexts(result);
+  for (const text of findings.slice(0, SHOWN_FINDINGS)) lines.push(`  • ${text}`);
+  if (findings.length > SHOWN_FINDINGS) lines.push(`  (${SHOWN_FINDINGS} of ${count(findings.length, 'finding')}; all of them are in the report)`);
+  for (const warning of report.warnings) printErr(`warning: ${warning}\n`);
+  lines.push('', `report: ${report.report_path} (${chartsAndTables(report.charts.length, report.tables.length, report.images.length)}; planner ${result.planned.planner}; session ${extra.session_id})`);
+  printOut(`${lines.join('\n')}\n`);
 }
 
 async function analyzeCommand(program: Command, file: string, options: AnalyzeOptions): Promise<number> {
@@ -119,6 +131,7 @@ async function analyzeCommand(program: Command, file: string, options: AnalyzeOp
   }
   if (options.mode !== 'fast') throw new OpsmindError(`--mode must be "fast" or "deep", got "${options.mode}"`, ExitCode.BAD_INPUT);
   const dataPath = checkDataFile(file);
+  checkSummaryTarget(summaryTarget(fastOutPath(dataPath, options), options.summary), fastOutPath(dataPath, options));
   const limits = limitsFrom(options);
   const isolation = isolationFrom(options);
   parsePlotlyOption(options.plotly);
@@ -144,6 +157,7 @@ export function registerAnalyze(program: Command): void {
     .option('--mode <mode>', 'fast (profile → plan → execute) or deep (an LLM agent that writes and runs code)', 'fast')
     .option('-q, --question <text>', 'a question the report should answer first')
     .option('-o, --output <file>', 'where to write the HTML report (default: <file>-report.html); a .json summary is written beside it')
+    .option('--summary <file>', 'where to write the JSON summary (default: the report path with .json)')
     .option('--json', 'print one JSON object on stdout (no progress output)')
     .option('--no-llm', 'never call a model, even when one is configured (heuristic planner)')
     .option('--model <name>', 'the model for the LLM planner (default: $OPSMIND_MODEL)')

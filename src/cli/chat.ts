@@ -16,6 +16,8 @@ import { llmConfig, llmConfigured } from '../llm/config.js';
 import { createChatModel } from '../llm/index.js';
 import type { ChatModel } from '../llm/index.js';
 import { replaySession } from '../report/replay.js';
+import { checkSummaryTarget, summaryTarget } from '../report/summary-file.js';
+import type { SummaryTarget } from '../report/summary-file.js';
 import { writeReport } from '../report/write.js';
 import { checkDataFile, hashFile } from '../sandbox/data-file.js';
 import { findPython } from '../sandbox/python.js';
@@ -36,6 +38,7 @@ import { openStore } from './store-option.js';
 export interface ChatFlags extends SandboxFlags {
   mode: string;
   output?: string;
+  summary?: string;
   llm: boolean;
   model?: string;
   baseUrl?: string;
@@ -45,7 +48,7 @@ export interface ChatFlags extends SandboxFlags {
 export class SessionChatController implements ChatController {
   private session: { id: string; lock: HeldLock } | undefined;
 
-  constructor(private readonly store: SessionStore, private readonly sandbox: Sandbox, private readonly dataPath: string, private readonly model: ChatModel | null, private readonly outPath: string) {}
+  constructor(private readonly store: SessionStore, private readonly sandbox: Sandbox, private readonly dataPath: string, private readonly model: ChatModel | null, private readonly outPath: string, private readonly summary: SummaryTarget = summaryTarget(outPath, undefined)) {}
 
   private async open(): Promise<string> {
     if (this.session) return this.session.id;
@@ -61,11 +64,12 @@ export class SessionChatController implements ChatController {
     if (mode === 'deep' && !this.model) return { reportPath: null, error: 'deep mode needs an LLM: set OPENAI_API_KEY or OPENAI_BASE_URL (and OPSMIND_MODEL), or press Tab for fast mode' };
     const id = await this.open();
     const earlier = this.store.events(id);
-    const { turn, step } = lastNumbers(earlier);
+    const { turn, step, ids } = lastNumbers(earlier);
     const name = basename(this.dataPath);
+    const storedBytes = () => this.store.artifactBytes(id);
     const run: AsyncGenerator<Emission, unknown> = mode === 'fast'
-      ? fastPipeline({ sandbox: this.sandbox, sourceName: name, planner: this.model ? llmPlanner(this.model) : heuristicPlanner, question, signal, firstStep: step })
-      : deepLoop({ sandbox: this.sandbox, model: this.model as ChatModel, question, sourceName: name, history: historyFromEvents(earlier, name), firstTurn: turn + 1, firstStep: step, signal,
+      ? fastPipeline({ sandbox: this.sandbox, sourceName: name, planner: this.model ? llmPlanner(this.model) : heuristicPlanner, question, signal, firstStep: step, usedIds: ids, storedBytes })
+      : deepLoop({ sandbox: this.sandbox, model: this.model as ChatModel, question, sourceName: name, history: historyFromEvents(earlier, name), firstTurn: turn + 1, firstStep: step, usedIds: ids, storedBytes, signal,
         onTextDelta: (text) => update({ type: 'text_delta', text }) });
     try {
       // The pictures and the report follow each step, so they are refreshed after each artifact_added.
@@ -87,7 +91,7 @@ export class SessionChatController implements ChatController {
     const replayed = await replaySession(this.store, id);
     const items = replayed.items.filter((i) => i.built);
     writeReport({
-      outPath: this.outPath, title: `Chat about ${basename(this.dataPath)}`, spec: replayed.specs.at(-1) ?? null, items, output: '', warnings: replayed.warnings,
+      outPath: this.outPath, summary: this.summary, title: `Chat about ${basename(this.dataPath)}`, spec: replayed.specs.at(-1) ?? null, items, output: '', warnings: replayed.warnings,
       meta: { tool: `opsmind ${opsmindVersion()}`, mode: 'interactive', session: id, isolation: this.sandbox.isolation.level },
       extras: { answers: replayed.extras.answers, findings: replayed.extras.findings, code: replayed.extras.code },
     });
@@ -111,13 +115,16 @@ export async function chatCommand(program: Command, file: string, flags: ChatFla
   if (!process.stdin.isTTY || !process.stdout.isTTY) throw new OpsmindError('opsmind chat needs an interactive terminal', ExitCode.BAD_INPUT, 'use opsmind analyze (fast or --mode deep) in scripts');
   if (flags.mode !== 'fast' && flags.mode !== 'deep') throw new OpsmindError(`--mode must be "fast" or "deep", got "${flags.mode}"`, ExitCode.BAD_INPUT);
   const dataPath = checkDataFile(file);
+  const outPath = resolve(flags.output ?? `${basename(dataPath, extname(dataPath))}-chat-report.html`);
+  const summary = summaryTarget(outPath, flags.summary);
+  checkSummaryTarget(summary, outPath);
   const config = llmConfig({ ...(flags.model ? { model: flags.model } : {}), ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}) });
   const model = flags.llm && llmConfigured(config) ? createChatModel({ ...config, timeoutMs: 120_000 }) : null;
   const python = await findPython();
   const store = openStore(program);
   const sandbox = await Sandbox.open({ python, dataPath, limits: limitsFrom(flags), isolation: isolationFrom(flags), warm: true, profileName: basename(dataPath) });
   sandbox.warmUp();
-  const controller = new SessionChatController(store, sandbox, dataPath, model, resolve(flags.output ?? `${basename(dataPath, extname(dataPath))}-chat-report.html`));
+  const controller = new SessionChatController(store, sandbox, dataPath, model, outPath, summary);
   try {
     // A person is typing at a terminal, so render live even where CI is set (ink would only draw the last frame).
     delete process.env.CI;
@@ -140,6 +147,7 @@ export function registerChat(program: Command): void {
     .argument('<file>', 'the dataset (csv, tsv, json, jsonl)')
     .option('--mode <mode>', 'the mode of the first question: fast or deep', 'fast')
     .option('-o, --output <file>', 'the report, rewritten after every step (default: <file>-chat-report.html)')
+    .option('--summary <file>', 'where to write the JSON summary (default: the report path with .json)')
     .option('--no-llm', 'never call a model (fast mode with the heuristic planner only)')
     .option('--model <name>', 'the model (default: $OPSMIND_MODEL)')
     .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)');

@@ -10,12 +10,15 @@ import { llmConfig, llmConfigured } from '../llm/config.js';
 import { createChatModel } from '../llm/index.js';
 import type { ChatModel } from '../llm/index.js';
 import { replaySession } from '../report/replay.js';
+import { checkSummaryTarget, summaryTarget } from '../report/summary-file.js';
 import { writeReport } from '../report/write.js';
 import { checkDataFile, hashFile } from '../sandbox/data-file.js';
 import { findPython } from '../sandbox/python.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createProgress } from '../ui/create-progress.js';
+import { printErr, printJson, printOut } from '../ui/print.js';
+import { chartsAndTables, count } from '../util/plural.js';
 import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from './exit-codes.js';
 import { parsePlotlyOption } from './options.js';
@@ -27,6 +30,7 @@ import { openStore } from './store-option.js';
 /** Flags shared by deep analyze and ask. */
 export interface DeepFlags extends SandboxFlags {
   output?: string;
+  summary?: string;
   json?: boolean;
   model?: string;
   baseUrl?: string;
@@ -44,6 +48,11 @@ export function requireModel(flags: { model?: string; baseUrl?: string }): ChatM
   return createChatModel({ ...config, timeoutMs: 120_000 });
 }
 
+/** Where a deep run writes its report: `-o`, else `<data>-deep-report.html`. */
+function deepOutPath(dataPath: string, flags: Pick<DeepFlags, 'output'>): string {
+  return resolve(flags.output ?? `${basename(dataPath, extname(dataPath))}-deep-report.html`);
+}
+
 const DEFAULT_QUESTION = 'Explore this dataset and report the most important findings, with the numbers behind them.';
 
 interface DeepRun { store: SessionStore; sandbox: Sandbox; dataPath: string; question: string; model: ChatModel; flags: DeepFlags; continueId?: string }
@@ -58,15 +67,15 @@ export async function runDeep(run: DeepRun): Promise<number> {
     return await withRecordedSession(store, input, async ({ session, emit }) => {
       const show = (event: StoredEvent) => progress.show(event);
       const earlier = store.events(session.id);
-      const { turn, step } = lastNumbers(earlier);
+      const { turn, step, ids } = lastNumbers(earlier);
       if (!run.continueId) show(emit({ type: 'session_started', command: 'analyze', mode: 'deep', data: { path: dataPath, name: basename(dataPath), sha256, size }, question, isolation: sandbox.isolation.level }));
-      const loop = deepLoop({ sandbox, model, question, sourceName: basename(dataPath), history: historyFromEvents(earlier, basename(dataPath)), firstTurn: turn + 1, firstStep: step,
+      const loop = deepLoop({ sandbox, model, question, sourceName: basename(dataPath), history: historyFromEvents(earlier, basename(dataPath)), firstTurn: turn + 1, firstStep: step, usedIds: ids, storedBytes: () => store.artifactBytes(session.id),
         maxTurns: Math.max(1, Number(flags.maxSteps) || 20), stream: flags.stream });
       const result = await recordAll(store, session.id, loop, show);
       const replayed = await replaySession(store, session.id);
-      const outPath = resolve(flags.output ?? `${basename(dataPath, extname(dataPath))}-deep-report.html`);
+      const outPath = deepOutPath(dataPath, flags);
       const report = writeReport({
-        outPath, title: `Deep analysis of ${basename(dataPath)}`, spec: replayed.specs.at(-1) ?? null, items: replayed.items.filter((i) => i.built),
+        outPath, summary: summaryTarget(outPath, flags.summary), title: `Deep analysis of ${basename(dataPath)}`, spec: replayed.specs.at(-1) ?? null, items: replayed.items.filter((i) => i.built),
         output: '', warnings: replayed.warnings, plotly: parsePlotlyOption(flags.plotly),
         meta: { tool: `opsmind ${opsmindVersion()}`, mode: 'deep', model: model.model, session: session.id, isolation: sandbox.isolation.level },
         extras: { answers: replayed.extras.answers, code: replayed.extras.code },
@@ -74,7 +83,7 @@ export async function runDeep(run: DeepRun): Promise<number> {
       show(emit({ type: 'report_written', path: outPath, charts: report.charts.length, tables: report.tables.length }));
       await progress.close();
       printDeep(report, result, session.id, flags.json === true);
-      if (result.error) process.stderr.write(`opsmind: ${result.error.message}\n${result.error.hint ? `  hint: ${result.error.hint}\n` : ''}`);
+      if (result.error) printErr(`opsmind: ${result.error.message}\n${result.error.hint ? `  hint: ${result.error.hint}\n` : ''}`);
       return { status: result.error ? 'failed' : 'done', value: result.error ? ExitCode.CONFIG : ExitCode.OK };
     });
   } finally {
@@ -86,17 +95,18 @@ function printDeep(report: ReturnType<typeof writeReport>, result: DeepResult, s
   const usage = { per_turn: result.usage, total: sumUsage(result.usage) };
   if (json) {
     const { issues: _issues, ...rest } = report;
-    process.stdout.write(`${JSON.stringify({ ...rest, session_id: sessionId, mode: 'deep', answer: result.answer, stopped_by: result.stoppedBy, usage })}\n`);
+    printJson({ ...rest, session_id: sessionId, mode: 'deep', answer: result.answer, stopped_by: result.stoppedBy, usage });
     return;
   }
   const cost = usage.total.cost_usd === null ? '' : `, about $${usage.total.cost_usd.toFixed(4)}`;
-  process.stdout.write(`${result.answer ?? '(no final answer)'}\n\nreport: ${report.report_path} (${report.charts.length} charts, ${report.tables.length} tables; ${usage.total.total.toLocaleString('en-US')} tokens${cost}; session ${sessionId})\n`);
+  printOut(`${result.answer ?? '(no final answer)'}\n\nreport: ${report.report_path} (${chartsAndTables(report.charts.length, report.tables.length, report.images.length)}; ${count(usage.total.total, 'token')}${cost}; session ${sessionId})\n`);
 }
 
 /** Opens what a deep run needs and runs it. */
 export async function deepCommand(program: Command, file: string, question: string | undefined, flags: DeepFlags, continueId?: string): Promise<number> {
   const model = requireModel(flags);
   const dataPath = checkDataFile(file);
+  checkSummaryTarget(summaryTarget(deepOutPath(dataPath, flags), flags.summary), deepOutPath(dataPath, flags));
   const limits = limitsFrom(flags);
   const isolation = isolationFrom(flags);
   parsePlotlyOption(flags.plotly);
@@ -120,6 +130,7 @@ export function registerAsk(program: Command): void {
     .argument('<session>', 'session id (or a unique prefix)')
     .argument('<question>', 'the follow-up question')
     .option('-o, --output <file>', 'where to write the updated report')
+    .option('--summary <file>', 'where to write the JSON summary (default: the report path with .json)')
     .option('--json', 'print one JSON object on stdout')
     .option('--model <name>', 'the model (default: $OPSMIND_MODEL)')
     .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)')

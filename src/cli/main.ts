@@ -8,6 +8,7 @@ import { registerAsk } from './deep.js';
 import { registerDoctor } from './doctor.js';
 import { registerRun } from './run.js';
 import { registerSessions } from './sessions.js';
+import { routeUsageErrors } from './usage-errors.js';
 
 const program = new Command()
   .name('opsmind')
@@ -15,7 +16,6 @@ const program = new Command()
   .version(opsmindVersion())
   .option('--verbose', 'show stack traces and debug detail on errors')
   .option('--db <file>', 'the session database (default: $OPSMIND_DB, else $OPSMIND_HOME/sessions.db or the XDG data dir)')
-  .showHelpAfterError('(run opsmind --help for usage)')
   .exitOverride();
 
 registerAnalyze(program);
@@ -24,6 +24,7 @@ registerAsk(program);
 registerChat(program);
 registerDoctor(program);
 registerSessions(program);
+routeUsageErrors(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,15 +1,19 @@
 /** `opsmind run <script.py> --data <file>`: run a person's analysis script in the sandbox and write the report. */
-import { readFileSync } from 'node:fs';
-import { basename, extname, resolve } from 'node:path';
+import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { executeProgram } from '../agent/execute-program.js';
 import { writeReport } from '../report/write.js';
 import { artifactAdded, programFinished, stepFiles } from '../agent/step-record.js';
 import type { ReportSummary } from '../report/write.js';
+import { checkSummaryTarget, summaryTarget } from '../report/summary-file.js';
 import { checkDataFile, hashFile } from '../sandbox/data-file.js';
 import { findPython } from '../sandbox/python.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import type { SandboxRun } from '../sandbox/sandbox.js';
+import { printErr, printJson, printOut } from '../ui/print.js';
+import { chartsAndTables } from '../util/plural.js';
 import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from './exit-codes.js';
 import { parsePlotlyOption } from './options.js';
@@ -23,6 +27,8 @@ interface RunOptions extends SandboxFlags {
   output?: string;
   json?: boolean;
   plotly: string;
+  summary?: string;
+  keepWorkdir?: boolean;
 }
 
 function readScript(path: string): string {
@@ -33,9 +39,31 @@ function readScript(path: string): string {
   }
 }
 
+/**
+ * Moves a finished run's work dir out of the sandbox (which removes its own
+ * files on close) into a fresh `opsmind-workdir-*` dir in the temp dir. A
+ * rename, never a copy: the content is the program's, and a copy could follow
+ * its symlinks or block on its FIFOs. Returns the new path, or null (with a
+ * warning) when the move failed.
+ */
+function keepWorkdir(workdir: string): string | null {
+  const dest = mkdtempSync(join(tmpdir(), 'opsmind-workdir-'));
+  try {
+    renameSync(workdir, dest); // replaces the empty dest dir
+    return dest;
+  } catch (error) {
+    rmSync(dest, { recursive: true, force: true });
+    printErr(`warning: could not keep the work dir ${workdir}: ${(error as Error).message}\n`);
+    return null;
+  }
+}
+
 async function runCommand(program: Command, scriptPath: string, options: RunOptions): Promise<number> {
   const code = readScript(scriptPath);
   const dataPath = checkDataFile(options.data);
+  const outPath = resolve(options.output ?? `${basename(scriptPath, extname(scriptPath))}-report.html`);
+  const summaryFile = summaryTarget(outPath, options.summary);
+  checkSummaryTarget(summaryFile, outPath);
   const limits = limitsFrom(options);
   const isolation = isolationFrom(options);
   const plotly = parsePlotlyOption(options.plotly);
@@ -49,18 +77,18 @@ async function runCommand(program: Command, scriptPath: string, options: RunOpti
       emit({ type: 'session_started', command: 'run', mode: 'script', data: { path: dataPath, name: basename(dataPath), sha256, size }, isolation: sandbox.isolation.level });
       emit({ type: 'step_started', step: 1, tool: 'run_script', title: basename(scriptPath) });
       const outcome = await executeProgram(sandbox, { code, scriptName: basename(scriptPath) });
-      store.appendWithArtifacts(session.id, 1, stepFiles(outcome.run, outcome.spec), programFinished(1, outcome.run));
+      store.appendWithArtifacts(session.id, 1, stepFiles(outcome.run, outcome.spec, outcome.items), programFinished(1, outcome.run));
       emit(artifactAdded(1, outcome.spec));
-      const outPath = resolve(options.output ?? `${basename(scriptPath, extname(scriptPath))}-report.html`);
       const summary = writeReport({
-        outPath, title: `${basename(scriptPath)} on ${basename(dataPath)}`, spec: outcome.spec, items: outcome.items,
+        outPath, summary: summaryFile, title: `${basename(scriptPath)} on ${basename(dataPath)}`, spec: outcome.spec, items: outcome.items,
         output: outcome.run.stdout, warnings: outcome.warnings, plotly,
         meta: { tool: `opsmind ${opsmindVersion()}`, command: 'run', session: session.id, python: `${python.version} (pandas ${python.pandas})`, isolation: sandbox.isolation.level },
       });
       for (const message of outcome.warnings) emit({ type: 'warning', step: 1, message });
       emit({ type: 'report_written', path: outPath, charts: summary.charts.length, tables: summary.tables.length });
       const failed = outcome.run.exitCode !== 0;
-      printRunResult(outcome.run, summary, options.json === true, { session_id: session.id, isolation: sandbox.isolation.level }, failed);
+      const workdir = options.keepWorkdir ? keepWorkdir(outcome.run.workdir) : null;
+      printRunResult(outcome.run, summary, options.json === true, { session_id: session.id, isolation: sandbox.isolation.level, ...(workdir ? { workdir } : {}) }, failed);
       return { status: failed ? 'failed' : 'done', value: failed ? ExitCode.INTERNAL : ExitCode.OK };
     });
   } finally {
@@ -70,15 +98,16 @@ async function runCommand(program: Command, scriptPath: string, options: RunOpti
 }
 
 function printRunResult(run: SandboxRun, summary: ReportSummary, json: boolean, extra: Record<string, string>, failed: boolean): void {
-  if (run.stderr) process.stderr.write(run.stderr);
+  if (run.stderr) printErr(run.stderr);
+  if (extra.workdir) printErr(`workdir: ${extra.workdir} (kept; remove it when done)\n`);
   if (json) {
     const { issues: _issues, ...rest } = summary;
-    process.stdout.write(`${JSON.stringify({ ...rest, ...extra })}\n`);
+    printJson({ ...rest, ...extra });
     return;
   }
-  process.stdout.write(run.stdout);
-  for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`);
-  process.stderr.write(`${failed ? 'report (partial)' : 'report'}: ${summary.report_path} (${summary.charts.length} charts, ${summary.tables.length} tables; session ${extra.session_id ?? ''})\n`);
+  printOut(run.stdout);
+  for (const warning of summary.warnings) printErr(`warning: ${warning}\n`);
+  printErr(`${failed ? 'report (partial)' : 'report'}: ${summary.report_path} (${chartsAndTables(summary.charts.length, summary.tables.length, summary.images.length)}; session ${extra.session_id ?? ''})\n`);
 }
 
 /** Registers `run` on the program; the action sets process.exitCode. */
@@ -89,8 +118,10 @@ export function registerRun(program: Command): void {
     .argument('<script>', 'the Python script to run')
     .requiredOption('-d, --data <file>', 'the dataset the script analyses (csv, tsv, json, jsonl)')
     .option('-o, --output <file>', 'where to write the HTML report (default: <script>-report.html); a .json summary is written beside it')
+    .option('--summary <file>', 'where to write the JSON summary (default: the report path with .json)')
     .option('--json', 'print one JSON object on stdout instead of the script output')
-    .option('--plotly <inline|URL>', 'inline Plotly (works offline) or link it from a URL', 'inline');
+    .option('--plotly <inline|URL>', 'inline Plotly (works offline) or link it from a URL', 'inline')
+    .option('--keep-workdir', "keep the run's work dir (program, output, artifacts) and print its path on stderr");
   addSandboxOptions(command).action(async (script: string, options: RunOptions) => {
     process.exitCode = await runCommand(program, script, options);
   });

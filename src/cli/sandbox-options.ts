@@ -12,6 +12,7 @@ export interface SandboxFlags {
   memoryMb?: string;
   maxProcesses?: string;
   fileSizeMb?: string;
+  diskMb?: string;
 }
 
 /** Adds --isolation and the limit flags to a command. */
@@ -22,7 +23,8 @@ export function addSandboxOptions(command: Command): Command {
     .option('--cpu-seconds <n>', `CPU time limit per run (default ${DEFAULT_LIMITS.cpuSeconds})`)
     .option('--memory-mb <n>', `memory a run may allocate beyond the loaded data (default ${DEFAULT_LIMITS.memoryMb})`)
     .option('--max-processes <n>', `processes a run may have (default ${DEFAULT_LIMITS.processes})`)
-    .option('--file-size-mb <n>', `largest file a run may write (default ${DEFAULT_LIMITS.fileSizeMb})`);
+    .option('--file-size-mb <n>', `largest file a run may write (default ${DEFAULT_LIMITS.fileSizeMb})`)
+    .option('--disk-mb <n>', `what a run may write in all: work dir, /tmp and /dev/shm (default ${DEFAULT_LIMITS.diskMb})`);
 }
 
 /** Limits from flags, then OPSMIND_LIMIT_* variables (e.g. OPSMIND_LIMIT_MEMORY_MB), then defaults. */
@@ -33,6 +35,7 @@ export function limitsFrom(flags: SandboxFlags, env: NodeJS.ProcessEnv = process
     memoryMb: flags.memoryMb ?? env.OPSMIND_LIMIT_MEMORY_MB,
     processes: flags.maxProcesses ?? env.OPSMIND_LIMIT_MAX_PROCESSES,
     fileSizeMb: flags.fileSizeMb ?? env.OPSMIND_LIMIT_FILE_SIZE_MB,
+    diskMb: flags.diskMb ?? env.OPSMIND_LIMIT_DISK_MB,
   });
 }
 

@@ -6,6 +6,8 @@
  */
 import type { SessionEvent, StoredEvent } from '../agent/events.js';
 import type { Emission } from '../agent/fast-pipeline.js';
+import { countIds } from '../spec/session-ids.js';
+import type { IdCounts } from '../spec/session-ids.js';
 import type { NewSession, SessionRow, SessionStore } from '../store/session-store.js';
 
 /** What the body of a session gets. */
@@ -46,7 +48,11 @@ export async function withRecordedSession<T>(
     end(status);
     return value;
   } catch (error) {
-    end('failed', error instanceof Error ? error.message : String(error));
+    try {
+      end('failed', error instanceof Error ? error.message : String(error));
+    } catch {
+      /* the store itself failed (a full disk, say): the original error reports it; the next open sweeps the lock */
+    }
     throw error;
   } finally {
     process.off('SIGINT', onSignal);
@@ -67,13 +73,15 @@ export async function recordAll<R>(store: SessionStore, sessionId: string, run: 
   }
 }
 
-/** The highest turn and step numbers a session's events use, so a new run continues the numbering. */
-export function lastNumbers(events: readonly StoredEvent[]): { turn: number; step: number } {
+/** The highest turn and step numbers and the declaration ids a session's events use, so a new run continues the numbering. */
+export function lastNumbers(events: readonly StoredEvent[]): { turn: number; step: number; ids: IdCounts } {
   let turn = 0;
   let step = 0;
+  let ids: IdCounts = {};
   for (const e of events) {
+    if (e.type === 'artifact_added') ids = countIds(ids, [...e.charts, ...e.tables, ...(e.images ?? [])].map((r) => r.id));
     if ('turn' in e && typeof e.turn === 'number') turn = Math.max(turn, e.turn);
     if ('step' in e && typeof e.step === 'number') step = Math.max(step, e.step);
   }
-  return { turn, step };
+  return { turn, step, ids };
 }

@@ -3,26 +3,30 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { replaySession, safeArtifactName } from '../report/replay.js';
+import { summaryTarget } from '../report/summary-file.js';
 import { writeReport } from '../report/write.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
+import { printErr, printJson, printOut } from '../ui/print.js';
+import { chartsAndTables, count } from '../util/plural.js';
 import { opsmindVersion } from '../util/version.js';
 import { parsePlotlyOption } from './options.js';
-import { openStore } from './store-option.js';
+import { openStore, openStoreForReading } from './store-option.js';
 
-function withStore<T>(program: Command, fn: (store: SessionStore) => Promise<T> | T): Promise<T> {
-  const store = openStore(program);
+/** Runs `fn` on the store, opened read-only when `access` is 'read' and the store cannot be written. */
+function withStore<T>(program: Command, fn: (store: SessionStore) => Promise<T> | T, access: 'read' | 'write' = 'read'): Promise<T> {
+  const store = access === 'read' ? openStoreForReading(program) : openStore(program);
   return Promise.resolve(fn(store)).finally(() => store.close());
 }
 
 function line(row: SessionRow & { charts: number }): string {
   const when = row.created_at.replace('T', ' ').slice(0, 16);
-  return `${row.id}  ${when}  ${row.command.padEnd(7)} ${row.status.padEnd(11)} ${String(row.charts).padStart(3)} items  ${basename(row.data_path)}${row.title ? ` · ${row.title}` : ''}`;
+  return `${row.id}  ${when}  ${row.command.padEnd(7)} ${row.status.padEnd(11)} ${count(row.charts, 'item').padEnd(9)} ${basename(row.data_path)}${row.title ? ` · ${row.title}` : ''}`;
 }
 
-async function replayTo(store: SessionStore, session: SessionRow, outPath: string, plotly: string) {
+async function replayTo(store: SessionStore, session: SessionRow, outPath: string, plotly: string, summaryFile?: string) {
   const replayed = await replaySession(store, session.id);
   return writeReport({
-    outPath, title: `${session.title ?? session.command} on ${basename(session.data_path)} (replayed)`, spec: replayed.specs.at(-1) ?? null,
+    outPath, summary: summaryTarget(outPath, summaryFile), title: `${session.title ?? session.command} on ${basename(session.data_path)} (replayed)`, spec: replayed.specs.at(-1) ?? null,
     items: replayed.items, output: replayed.output, warnings: replayed.warnings, plotly: parsePlotlyOption(plotly), extras: replayed.extras,
     meta: { tool: `opsmind ${opsmindVersion()}`, session: session.id, replayed: 'from stored events, without a model or Python', status: session.status },
   });
@@ -50,27 +54,28 @@ export function registerSessions(program: Command): void {
   sessions.command('list').description('list sessions, newest first').option('--json', 'print a JSON array').option('-n, --limit <n>', 'how many', '50')
     .action((options: { json?: boolean; limit: string }) => withStore(program, (store) => {
       const rows = store.list(Math.max(1, Number(options.limit) || 50));
-      if (options.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
-      else process.stdout.write(rows.length ? `${rows.map(line).join('\n')}\n` : 'no sessions yet\n');
+      if (options.json) printJson(rows);
+      else printOut(rows.length ? `${rows.map(line).join('\n')}\n` : 'no sessions yet\n');
     }));
   sessions.command('show').description('show a session and its events').argument('<id>', 'session id (or a unique prefix)').option('--json', 'print {session, events}')
     .action((id: string, options: { json?: boolean }) => withStore(program, (store) => {
       const session = store.session(id);
       const events = store.events(session.id);
-      if (options.json) return void process.stdout.write(`${JSON.stringify({ session, events })}\n`);
+      if (options.json) return printJson({ session, events });
       const head = [`session  ${session.id} (${session.status})`, `command  ${session.command} (${session.mode})${session.title ? ` · ${session.title}` : ''}`,
-        `data     ${session.data_path} (${session.data_size.toLocaleString('en-US')} bytes, sha256 ${session.data_sha256.slice(0, 16)}…)`, `created  ${session.created_at}`, ''];
+        `data     ${session.data_path} (${count(session.data_size, 'byte')}, sha256 ${session.data_sha256.slice(0, 16)}…)`, `created  ${session.created_at}`, ''];
       const body = events.map((e) => `${String(e.seq).padStart(4)}  ${e.created_at.slice(11, 19)}  ${e.type}${'step' in e && e.step !== undefined ? ` (step ${e.step})` : ''}`);
-      process.stdout.write(`${[...head, ...body].join('\n')}\n`);
+      printOut(`${[...head, ...body].join('\n')}\n`);
     }));
   sessions.command('replay').description('rebuild the report from stored events and artifacts (no model, no Python)').argument('<id>', 'session id (or a unique prefix)')
-    .option('-o, --output <file>', 'where to write the report (default: <id>-replay.html)').option('--json', 'print the report summary as JSON').option('--plotly <inline|URL>', 'inline or link Plotly', 'inline')
-    .action((id: string, options: { output?: string; json?: boolean; plotly: string }) => withStore(program, async (store) => {
+    .option('-o, --output <file>', 'where to write the report (default: <id>-replay.html)').option('--summary <file>', 'where to write the JSON summary (default: the report path with .json)')
+    .option('--json', 'print the report summary as JSON').option('--plotly <inline|URL>', 'inline or link Plotly', 'inline')
+    .action((id: string, options: { output?: string; summary?: string; json?: boolean; plotly: string }) => withStore(program, async (store) => {
       const session = store.session(id);
-      const summary = await replayTo(store, session, resolve(options.output ?? `${session.id}-replay.html`), options.plotly);
+      const summary = await replayTo(store, session, resolve(options.output ?? `${session.id}-replay.html`), options.plotly, options.summary);
       const { issues: _issues, ...rest } = summary;
-      if (options.json) process.stdout.write(`${JSON.stringify({ ...rest, session_id: session.id })}\n`);
-      else process.stderr.write(`report: ${summary.report_path} (${summary.charts.length} charts, ${summary.tables.length} tables)\n`);
+      if (options.json) printJson({ ...rest, session_id: session.id });
+      else printErr(`report: ${summary.report_path} (${chartsAndTables(summary.charts.length, summary.tables.length, summary.images.length)})\n`);
     }));
   sessions.command('export').description('write the code of every step, specs, data frames, data hash and the replayed report into a directory')
     .argument('<id>', 'session id (or a unique prefix)').argument('<dir>', 'target directory')
@@ -78,12 +83,12 @@ export function registerSessions(program: Command): void {
       const session = store.session(id);
       const files = exportSession(store, session, resolve(dir));
       await replayTo(store, session, join(resolve(dir), 'report.html'), 'inline');
-      process.stderr.write(`exported ${session.id}: ${files} step files, session.json, data.sha256, report.html → ${resolve(dir)}\n`);
+      printErr(`exported ${session.id}: ${count(files, 'step file')}, session.json, data.sha256, report.html → ${resolve(dir)}\n`);
     }));
   sessions.command('rm').description('delete a session with its events and artifacts').argument('<id>', 'session id (or a unique prefix)')
     .action((id: string) => withStore(program, (store) => {
       const session = store.session(id);
       store.remove(session.id);
-      process.stderr.write(`removed ${session.id}\n`);
-    }));
+      printErr(`removed ${session.id}\n`);
+    }, 'write'));
 }

@@ -12,3 +12,8 @@ export function dbPath(program: Command): string {
 export function openStore(program: Command): SessionStore {
   return SessionStore.open(dbPath(program));
 }
+
+/** Opens the store to read it: like `openStore` where it is writable, read-only where it is not (a read-only mount, an immutable file). */
+export function openStoreForReading(program: Command): SessionStore {
+  return SessionStore.openForReading(dbPath(program));
+}

@@ -1,4 +1,5 @@
 /** The ChatModel backed by the official openai client, for any OpenAI-compatible server. */
+import { formatWithOptions } from 'node:util';
 import OpenAI from 'openai';
 import type { ClientOptions } from 'openai';
 import type { LlmConfig } from './config.js';
@@ -6,8 +7,9 @@ import { Deadline } from './deadline.js';
 import { ModelCallError } from './errors.js';
 import { toModelCallError } from './openai-errors.js';
 import { fromCompletion, toParams } from './openai-params.js';
-import { collectStream } from './openai-stream.js';
+import { collectStream, isUnstreamedReply, readUnstreamedReply } from './openai-stream.js';
 import type { ChatModel, ChatRequest, ChatResponse } from './types.js';
+import { terminalText } from '../util/terminal-text.js';
 
 /** The official endpoint, used when no base URL is configured. */
 export const DEFAULT_ENDPOINT = 'https://api.openai.com/v1';
@@ -29,12 +31,14 @@ export function endpointOf(config: Pick<LlmConfig, 'baseUrl'>): string {
   return (config.baseUrl ?? DEFAULT_ENDPOINT).replace(/\/+$/, '');
 }
 
-// The client logs to console.info/debug (stdout) when OPENAI_LOG is set; stdout carries results only.
+// The client logs to console.info/debug (stdout) when OPENAI_LOG is set; stdout carries results only,
+// and what a server sends back is cleaned of terminal controls before it reaches the terminal.
+const logLine = (message: string, rest: unknown[]) => process.stderr.write(`${terminalText(formatWithOptions({ colors: false }, message, ...rest))}\n`);
 const stderrLogger: NonNullable<ClientOptions['logger']> = {
-  error: (message, ...rest) => console.error(message, ...rest),
-  warn: (message, ...rest) => console.error(message, ...rest),
-  info: (message, ...rest) => console.error(message, ...rest),
-  debug: (message, ...rest) => console.error(message, ...rest),
+  error: (message, ...rest) => logLine(message, rest),
+  warn: (message, ...rest) => logLine(message, rest),
+  info: (message, ...rest) => logLine(message, rest),
+  debug: (message, ...rest) => logLine(message, rest),
 };
 
 /**
@@ -66,10 +70,11 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
       const params = toParams(model, request, officialApi);
       const options = { signal: deadline.signal };
       if (request.onTextDelta) {
-        const stream = await client.chat.completions.create(
-          { ...params, stream: true, stream_options: { include_usage: true } },
-          options,
-        );
+        const { data: stream, response } = await client.chat.completions
+          .create({ ...params, stream: true, stream_options: { include_usage: true } }, options)
+          .withResponse();
+        // Some servers ignore `stream: true` and send one JSON completion; the stream is lazy, so its body is still unread.
+        if (isUnstreamedReply(response)) return await readUnstreamedReply(response, request.onTextDelta, base);
         return await collectStream(stream, deadline, request.onTextDelta, base);
       }
       const completion = await client.chat.completions.create({ ...params, stream: false }, options);

@@ -1,10 +1,14 @@
-/** Assembles a streamed chat completion into the same ChatResponse a non-streamed call gives. */
+/**
+ * Assembles a streamed chat completion into the same ChatResponse a non-streamed call gives,
+ * including from servers that ignore `stream: true` and answer with one JSON completion.
+ */
 import { APIError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { z } from 'zod';
 import type { Deadline } from './deadline.js';
 import { ModelCallError } from './errors.js';
 import type { ModelFailure } from './errors.js';
-import { toUsage } from './openai-params.js';
+import { fromCompletion, toUsage } from './openai-params.js';
 import type { ChatResponse, ToolCall, Usage } from './types.js';
 
 interface Accumulator {
@@ -16,6 +20,24 @@ interface Accumulator {
   model: string;
 }
 
+type Delta = Pick<ChatCompletionChunk.Choice.Delta, 'content' | 'tool_calls'>;
+
+// A whole message where a delta belongs: a server that sends the chat.completion object as its one event.
+const WholeMessageSchema = z.object({
+  message: z.object({
+    content: z.string().nullish(),
+    tool_calls: z.array(z.object({ id: z.string().optional(), function: z.object({ name: z.string().optional(), arguments: z.string().optional() }).optional() })).nullish(),
+  }),
+});
+
+function deltaOf(choice: ChatCompletionChunk.Choice): Delta {
+  if (choice.delta) return choice.delta;
+  const whole = WholeMessageSchema.safeParse(choice);
+  if (!whole.success) return {};
+  const { content, tool_calls: calls } = whole.data.message;
+  return { content: content ?? null, tool_calls: (calls ?? []).map((call, index) => ({ index, ...call })) };
+}
+
 function apply(acc: Accumulator, chunk: ChatCompletionChunk, onTextDelta: (text: string) => void): void {
   if (chunk.model) acc.model = chunk.model;
   const usage = toUsage(chunk.usage);
@@ -23,7 +45,7 @@ function apply(acc: Accumulator, chunk: ChatCompletionChunk, onTextDelta: (text:
   // Some servers send keep-alive or usage-only chunks without choices or delta.
   const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
   if (!choice) return;
-  const { content, tool_calls: calls } = choice.delta ?? {};
+  const { content, tool_calls: calls } = deltaOf(choice);
   if (typeof content === 'string' && content.length > 0) {
     acc.text += content;
     acc.sawText = true;
@@ -92,4 +114,32 @@ export async function collectStream(
     .sort(([a], [b]) => a - b)
     .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
   return { text: acc.sawText ? acc.text : null, toolCalls, usage: acc.usage, finishReason: acc.finishReason, model: acc.model };
+}
+
+/** True when the server answered a streamed request with one JSON body instead of server-sent events. */
+export function isUnstreamedReply(response: Response): boolean {
+  const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+/**
+ * Reads the answer of a server that ignored `stream: true` as the plain completion it is; its
+ * text reaches `onTextDelta` in one piece. A body that is not a completion is a 'bad_response'.
+ */
+export async function readUnstreamedReply(
+  response: Response,
+  onTextDelta: (text: string) => void,
+  base: Pick<ModelFailure, 'endpoint' | 'model'>,
+): Promise<ChatResponse> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* fromCompletion reports a body that is not JSON */
+  }
+  const reply = fromCompletion(body, base.model);
+  if (typeof reply === 'string') throw new ModelCallError({ ...base, kind: 'bad_response', detail: reply });
+  if (reply.text) onTextDelta(reply.text);
+  return reply;
 }

@@ -2,6 +2,7 @@
 import { escapeHtml } from '../../renderers/table.js';
 import type { Declaration, Source } from '../spec/schema.js';
 import type { ValidationIssue } from '../spec/validate.js';
+import type { BuiltImage } from './images.js';
 
 export { escapeHtml };
 
@@ -31,6 +32,20 @@ export function provenance(decl: Declaration, source: Source | null): string {
   const words = d.reductions.filter((r) => r !== 'none').map((r) => REDUCTION_WORDS[r] ?? r);
   if (words.length) parts.push(escapeHtml(words.join(', ')));
   parts.push(d.sampled ? '<strong>sampled, not exact</strong>' : 'exact');
+  return parts.join(' · ');
+}
+
+const CAPTURED_WHEN: Record<BuiltImage['source'], string> = {
+  show: 'when the program showed it',
+  savefig: 'when the program saved it',
+  open_at_exit: 'still open when the program ended',
+};
+
+/** One line saying what a captured figure is: a static matplotlib image, when it was captured, its size and step. */
+export function imageProvenance(image: BuiltImage, step: number | undefined): string {
+  const parts = [`static image from matplotlib, captured ${CAPTURED_WHEN[image.source]}`];
+  parts.push(`${int.format(image.width)} × ${int.format(image.height)} px`, `${int.format(Math.ceil(image.bytes / 1024))} KB PNG`);
+  if (step !== undefined) parts.push(`made by the code of step ${step}`);
   return parts.join(' · ');
 }
 
@@ -71,6 +86,7 @@ section.card h2 { font-size:18px; margin:0 0 4px; }
 .summary { font-size:16px; }
 details.code summary { cursor:pointer; color:var(--accent); margin:6px 0; }
 .table-wrap { overflow:auto; max-height:560px; }
+img.figure { display:block; max-width:100%; height:auto; margin:8px 0; }
 table.data-table { border-collapse:collapse; font-size:13px; width:100%; }
 table.data-table th, table.data-table td { padding:5px 10px; border-bottom:1px solid var(--line); text-align:left; white-space:nowrap; }
 table.data-table th { position:sticky; top:0; background:#fafbfc; }

@@ -3,8 +3,9 @@
  * the program's printed output as the narrative, provenance per chart, and
  * Plotly inlined (works offline, opened from disk) or linked.
  */
+import { count } from '../util/plural.js';
 import type { ProgramError, Source } from '../spec/schema.js';
-import { REPORT_CSS, escapeHtml, issueList, provenance, scriptJson, warningList } from './html-parts.js';
+import { REPORT_CSS, escapeHtml, imageProvenance, issueList, provenance, scriptJson, warningList } from './html-parts.js';
 import { plotlyBundleSource } from './plotly-validate.js';
 import type { RenderedItem } from './render.js';
 
@@ -81,7 +82,12 @@ function itemSection(item: RenderedItem, index: number, source: Source | null): 
   const note = typeof decl.params.note === 'string' ? `<p class="note">${escapeHtml(decl.params.note)}</p>` : '';
   const idAttr = decl.kind === 'table' || item.built?.type === 'html' ? 'data-table-id' : 'data-chart-id';
   if (!item.built) {
-    return `<section class="card failed" id="${anchor}" data-failed-id="${escapeHtml(decl.id)}">${heading}<p>This ${decl.kind === 'table' ? 'table' : 'chart'} could not be rendered:</p>${issueList(item.issues)}</section>`;
+    const noun = decl.kind === 'table' ? 'table' : decl.kind === 'image' ? 'figure' : 'chart';
+    return `<section class="card failed" id="${anchor}" data-failed-id="${escapeHtml(decl.id)}">${heading}<p>This ${noun} could not be rendered:</p>${issueList(item.issues)}</section>`;
+  }
+  if (item.built.type === 'image') {
+    const img = `<img class="figure" src="data:image/png;base64,${item.built.base64}" width="${item.built.width}" height="${item.built.height}" alt="${escapeHtml(itemTitle(item))}">`;
+    return `<section class="card" id="${anchor}" data-image-id="${escapeHtml(decl.id)}">${heading}${img}<p class="provenance">${imageProvenance(item.built, item.step)}</p></section>`;
   }
   const body = item.built.type === 'plotly'
     ? `<div class="plotly-chart" id="plot-${index + 1}"></div><script type="application/json" id="fig-${index + 1}">${scriptJson(item.built.figure)}</script>`
@@ -106,7 +112,7 @@ function header(input: ReportInput): string {
 function errorSection(error: ProgramError | null): string {
   if (!error) return '';
   const where = error.line ? ` at line ${error.line}` : '';
-  return `<section class="card program-error" id="program-error"><h2>The program stopped with ${escapeHtml(error.type)}${where}</h2><p>${int.format(error.declarations_before)} declaration(s) made before the error are shown above.</p><pre>${escapeHtml(error.traceback)}</pre></section>`;
+  return `<section class="card program-error" id="program-error"><h2>The program stopped with ${escapeHtml(error.type)}${where}</h2><p>${escapeHtml(count(error.declarations_before, 'declaration'))} made before the error ${error.declarations_before === 1 ? 'is' : 'are'} shown above.</p><pre>${escapeHtml(error.traceback)}</pre></section>`;
 }
 
 const BOOT = `(function(){var els=document.querySelectorAll('.plotly-chart');for(var i=0;i<els.length;i++){var el=els[i];var id=el.id.slice(5);try{var fig=JSON.parse(document.getElementById('fig-'+id).textContent);Plotly.newPlot(el,fig.data,fig.layout,{responsive:true,displaylogo:false});}catch(e){el.textContent='This chart failed to draw: '+e.message;console.error('chart '+id+': '+e.message);}}})();`;

@@ -2,14 +2,21 @@
  * Rebuilding a session's report from its stored events and artifacts alone:
  * no model and no Python. Each step's stored spec and frames are laid out in a
  * scratch dir and go through the same validation and rendering as a live run,
- * so a replayed report holds the same charts and tables.
+ * so a replayed report holds the same charts and tables, with the same
+ * session-wide ids (each step's shifted past the ids of the steps before it).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { FrameBudget } from '../spec/frame-budget.js';
+import { MAX_JSON_DEPTH } from '../spec/host-limits.js';
 import { loadSpec } from '../spec/load.js';
 import type { RenderSpec } from '../spec/schema.js';
+import { countIds, renumberSpec } from '../spec/session-ids.js';
+import type { IdCounts } from '../spec/session-ids.js';
 import type { SessionStore } from '../store/session-store.js';
+import { parseJsonBounded } from '../util/json-depth.js';
 import { renderSpec } from './render.js';
 import type { ReportExtras } from './html.js';
 import type { RenderedItem } from './render.js';
@@ -33,6 +40,9 @@ export async function replaySession(store: SessionStore, sessionId: string): Pro
   const notes: string[] = [];
   const code: { title: string; code: string }[] = [];
   const scratch = mkdtempSync(join(tmpdir(), 'opsmind-replay-'));
+  let used: IdCounts = {};
+  // One report: every step's frames count against the same budget, as in a live report.
+  const budget = new FrameBudget();
   try {
     for (const event of events) {
       if (event.type === 'program_finished') result.output += event.stdout;
@@ -43,6 +53,8 @@ export async function replaySession(store: SessionStore, sessionId: string): Pro
       if (event.type === 'summary_written') result.extras.summary = { text: event.text, model: event.model };
       if (event.type === 'plan_created') notes.push(...(event.fallback ? [`Planner: ${event.fallback}.`] : []), ...event.notes);
       if (event.type !== 'artifact_added') continue;
+      const before = used;
+      used = countIds(used, [...event.charts, ...event.tables, ...(event.images ?? [])].map((r) => r.id));
       const dir = join(scratch, `step-${event.step}`);
       mkdirSync(dir, { recursive: true });
       for (const artifact of store.artifacts(sessionId, event.step)) {
@@ -57,16 +69,28 @@ export async function replaySession(store: SessionStore, sessionId: string): Pro
         result.warnings.push(`step ${event.step}: ${loaded.reason}`);
         continue;
       }
-      result.specs.push(loaded.spec);
-      result.items.push(...(await renderSpec(loaded.spec, dir)).map((item) => ({ ...item, step: event.step })));
+      const spec = renumberSpec(loaded.spec, before);
+      result.specs.push(spec);
+      result.items.push(...(await renderSpec(spec, dir, { budget })).map((item) => ({ ...item, step: event.step })));
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
   const profile = store.artifacts(sessionId, 1).find((a) => a.name === 'profile.json');
-  const quality = profile ? ((JSON.parse(profile.content.toString('utf8')) as { warnings?: string[] }).warnings ?? []) : [];
+  const quality = profile ? profileWarnings(profile.content) : [];
   result.extras = { ...result.extras, findings: [...findings, ...quality], notes, code, answers };
   return result;
+}
+
+const ProfileWarningsSchema = z.object({ warnings: z.array(z.string()).default([]) });
+
+/** The data-quality warnings of a stored profile.json; none when it is unreadable (its step's own warnings say why). */
+function profileWarnings(content: Buffer): string[] {
+  try {
+    return ProfileWarningsSchema.parse(parseJsonBounded(content.toString('utf8'), MAX_JSON_DEPTH)).warnings;
+  } catch {
+    return [];
+  }
 }
 
 /** Stored names are checked again before they touch the disk: plain relative paths, no `..`, no empty parts. */

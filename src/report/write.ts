@@ -1,17 +1,22 @@
-/** Writing a report: the HTML file and its JSON summary, atomically. */
+/** Writing a report: the HTML file and its JSON summary, atomically; the summary never clobbers a file OpsMind did not write. */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RenderSpec } from '../spec/schema.js';
 import type { ValidationIssue } from '../spec/validate.js';
+import { opsmindVersion } from '../util/version.js';
 import { buildReportHtml } from './html.js';
 import type { PlotlySource, ReportExtras } from './html.js';
 import type { RenderedItem } from './render.js';
+import { SUMMARY_MARKER, checkSummaryTarget, summaryTarget } from './summary-file.js';
+import type { SummaryTarget } from './summary-file.js';
 
 /** The machine-readable summary of a report (what `--json` prints, plus the failed declarations). */
 export interface ReportSummary {
   report_path: string;
   charts: { id: string; kind: string; title: string | null }[];
   tables: { id: string; title: string | null }[];
+  /** Captured matplotlib figures embedded in the report. */
+  images: { id: string; title: string | null; width: number; height: number; bytes: number; source: string }[];
   output: string;
   warnings: string[];
   issues: ValidationIssue[];
@@ -28,6 +33,8 @@ export interface WriteReportInput {
   meta: Readonly<Record<string, string>>;
   plotly?: PlotlySource;
   extras?: ReportExtras;
+  /** Where the JSON summary goes (default: beside the HTML, never over a file OpsMind did not write). */
+  summary?: SummaryTarget;
 }
 
 function titleOf(item: RenderedItem): string | null {
@@ -41,13 +48,25 @@ function writeAtomic(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
+/**
+ * The summary file's JSON: one top-level key per line, each value compact. Indenting a spec a
+ * program wrote could multiply its size by its depth (and pass V8's string limit); this stays
+ * the size of the data.
+ */
+function summaryJson(summary: Record<string, unknown>): string {
+  const lines = Object.entries(summary).filter(([, v]) => v !== undefined).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  return `{\n${lines.join(',\n')}\n}\n`;
+}
+
 /** All warnings of a report: the spec's, each item's, and each failed declaration's problem. */
 export function reportWarnings(spec: RenderSpec | null, items: readonly RenderedItem[], extra: readonly string[]): string[] {
   return [...extra, ...(spec?.warnings ?? []), ...items.flatMap((i) => [...i.warnings, ...i.issues.map((x) => x.message)])];
 }
 
-/** Writes `outPath` (HTML) and the summary beside it (same name, `.json`); returns the summary. */
+/** Writes `outPath` (HTML) and the summary (beside it, same name with `.json`, unless named); returns the summary. Throws (exit 2) before writing anything when the summary would overwrite a file OpsMind did not write. */
 export function writeReport(input: WriteReportInput): ReportSummary {
+  const target = input.summary ?? summaryTarget(input.outPath, undefined);
+  checkSummaryTarget(target, input.outPath);
   const warnings = reportWarnings(input.spec, input.items, input.warnings);
   const html = buildReportHtml({
     title: input.title, generatedAt: new Date(), source: input.spec?.source ?? null, items: input.items,
@@ -61,10 +80,11 @@ export function writeReport(input: WriteReportInput): ReportSummary {
     report_path: input.outPath,
     charts: rendered.filter((i) => i.built?.type === 'plotly').map((i) => ({ id: i.decl.id, kind: i.decl.kind, title: titleOf(i) })),
     tables: rendered.filter((i) => i.built?.type === 'html').map((i) => ({ id: i.decl.id, title: titleOf(i) })),
+    images: rendered.flatMap((i) => (i.built?.type === 'image' ? [{ id: i.decl.id, title: titleOf(i), width: i.built.width, height: i.built.height, bytes: i.built.bytes, source: i.built.source }] : [])),
     output: input.output,
     warnings,
     issues: input.items.flatMap((i) => i.issues),
   };
-  writeAtomic(input.outPath.replace(/\.html?$/i, '') + '.json', `${JSON.stringify({ ...summary, spec: input.spec }, null, 2)}\n`);
+  writeAtomic(target.path, summaryJson({ [SUMMARY_MARKER]: `opsmind ${opsmindVersion()}`, ...summary, spec: input.spec }));
   return summary;
 }

@@ -23,16 +23,34 @@ export function checkDataFile(path: string): string {
     throw new OpsmindError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`, ExitCode.BAD_INPUT);
   }
   try {
-    const head = Buffer.alloc(Math.min(8192, stat.size));
-    readSync(fd, head, 0, head.length, 0);
-    const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
-    if (!utf16 && head.includes(0)) {
-      throw new OpsmindError(`${path} looks like a binary file, not a data table`, ExitCode.BAD_INPUT, 'export it to CSV first');
+    const at = nulOffset(fd, stat.size);
+    if (at !== null) {
+      throw new OpsmindError(`${path} looks like a binary file, not a data table (a NUL byte at offset ${at.toLocaleString('en-US')})`, ExitCode.BAD_INPUT, 'export it to CSV first');
     }
   } finally {
     closeSync(fd);
   }
   return full;
+}
+
+const SCAN_CHUNK = 4 * 1024 * 1024;
+
+/**
+ * The offset of the first NUL byte of a text file, or null. The whole file is
+ * scanned (memchr speed, stopping at the first hit), so a text head cannot
+ * hide binary content; a UTF-16 file (BOM) is text with NULs and is skipped.
+ */
+function nulOffset(fd: number, size: number): number | null {
+  const buffer = Buffer.alloc(Math.min(SCAN_CHUNK, size));
+  for (let offset = 0; offset < size; ) {
+    const read = readSync(fd, buffer, 0, buffer.length, offset);
+    if (read <= 0) break;
+    if (offset === 0 && read >= 2 && ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))) return null;
+    const at = buffer.subarray(0, read).indexOf(0);
+    if (at >= 0) return offset + at;
+    offset += read;
+  }
+  return null;
 }
 
 /** SHA-256 and size of a file, streamed (the data file is recorded with its session). */

@@ -11,8 +11,8 @@ export interface Limits {
   openFiles: number;
   /** Bytes kept of stdout and of stderr each; the rest is cut with a visible marker. */
   outputBytes: number;
-  /** Size of the sandbox's private /tmp. */
-  tmpMb: number;
+  /** What a run may write in all: its work dir, /tmp and /dev/shm share this cap. */
+  diskMb: number;
 }
 
 /** Defaults chosen for interactive analysis on a laptop-sized machine. */
@@ -24,13 +24,13 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   fileSizeMb: 256,
   openFiles: 256,
   outputBytes: 1024 * 1024,
-  tmpMb: 256,
+  diskMb: 512,
 });
 
 /** Flag names (kebab-case) for each limit, as the CLI and docs show them. */
 export const LIMIT_FLAGS: Readonly<Record<keyof Limits, string>> = {
   cpuSeconds: 'cpu-seconds', wallSeconds: 'timeout', memoryMb: 'memory-mb', processes: 'max-processes',
-  fileSizeMb: 'file-size-mb', openFiles: 'open-files', outputBytes: 'output-bytes', tmpMb: 'tmp-mb',
+  fileSizeMb: 'file-size-mb', openFiles: 'open-files', outputBytes: 'output-bytes', diskMb: 'disk-mb',
 };
 
 /** Merges string overrides (from flags or OPSMIND_LIMIT_* variables) onto the defaults; a bad value is a usage error. */
@@ -66,6 +66,6 @@ export function describeLimits(limits: Limits): string[] {
     `file size    ${limits.fileSizeMb} MB per file`,
     `open files   ${limits.openFiles}`,
     `output       ${limits.outputBytes.toLocaleString('en-US')} bytes each of stdout and stderr`,
-    `/tmp         ${limits.tmpMb} MB`,
+    `disk         ${limits.diskMb} MB for the work dir, /tmp and /dev/shm together`,
   ];
 }

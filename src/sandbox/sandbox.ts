@@ -1,25 +1,34 @@
 /**
  * A sandbox for one session over one dataset: the strongest isolation
- * available, resource limits, a warm worker that loaded the data once (cold
- * one-shot runs when it cannot start), a fresh work dir per run that later
- * runs cannot see, and a result that says which limit was hit in words.
+ * available, resource limits, and a worker that loaded the data once (warm)
+ * or once per run (cold). Each run gets a fresh work dir that no other run
+ * sees; its files come back over the worker's pipe into a host-only
+ * directory, so the host never opens a path the sandbox can write. A result
+ * says which limit was hit, in words.
  */
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
 import { preambleDir } from '../util/package-root.js';
+import { processAlive } from '../util/process-alive.js';
+import { removeTree } from '../util/remove-tree.js';
 import { createPidsCgroup } from './cgroup.js';
 import type { PidsCgroup } from './cgroup.js';
-import { detectIsolation, sandboxPaths, wrapCommand } from './isolation.js';
+import { MAX_ARTIFACT_BYTES } from './artifacts.js';
+import { FileSink } from './file-sink.js';
+import { sandboxIdentity } from './identity.js';
+import { detectIsolation, sandboxEnv, sandboxPaths, wrapCommand } from './isolation.js';
 import type { IsolationInfo, SandboxMounts } from './isolation.js';
 import { limitHit } from './limit-hit.js';
 import { pythonLimits } from './limits.js';
 import type { Limits } from './limits.js';
-import { readBounded, runCold } from './cold.js';
-import type { ColdResult } from './cold.js';
 import type { PythonInfo } from './python.js';
+import { spawnSandboxed } from './spawn.js';
+import { stageData, stagePreamble, stagingBase } from './staging.js';
+import { withTruncationMarker } from './truncate.js';
 import { WarmWorker, WorkerLost } from './worker.js';
+import type { WorkerDone } from './worker.js';
 
 /** How to open a sandbox. */
 export interface SandboxOptions {
@@ -28,7 +37,7 @@ export interface SandboxOptions {
   limits: Limits;
   /** 'strict' refuses to run below bubblewrap. */
   isolation?: 'auto' | 'strict';
-  /** Keep a warm worker (default true); false runs every program cold. */
+  /** Keep a warm worker (default true); false starts a worker per run. */
   warm?: boolean;
   /** Have the warm worker profile the data (under this source name) before forking, for get_data_info. */
   profileName?: string;
@@ -42,34 +51,58 @@ export interface SandboxRequest {
 }
 
 /** How a run ended, where its files are (on the host), and what was in force. */
-export interface SandboxRun extends ColdResult {
-  /** The host directory holding render_spec.json and artifacts/ of this run. */
+export interface SandboxRun {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+  /** The limit that ended or constrained the run, in words; null when none. */
+  limitHit: string | null;
+  /** Set when the data file could not be read. */
+  dataError: string | null;
+  /** The host-only directory holding this run's render_spec.json, artifacts/ and .opsmind/program.py. */
   workdir: string;
+  /** Files of the run that were not handed back (links, FIFOs, over the budget), with the reason. */
+  skippedFiles: string[];
   isolation: IsolationInfo['level'];
   warm: boolean;
 }
 
+/** The bytes of files one run may hand back to the host. */
+export const MAX_RUN_FILES_BYTES = 256 * 1024 * 1024;
+/** The largest single file a run may hand back (a frame, a figure); larger ones are skipped and named. */
+export const MAX_RUN_FILE_BYTES = MAX_ARTIFACT_BYTES;
+/** Control files are small; a larger one is hostile and is never read (render_spec.json, profile, insights). */
+export const MAX_CONTROL_FILE_BYTES = 16 * 1024 * 1024;
+const CONTROL_FILES = ['render_spec.json', 'profile.json', 'insights.json'];
+const START_GRACE_MS = 10_000;
+
 let sweptDirs = false;
 
-/** Removes sandbox dirs left by OpsMind processes that died without cleaning up (kill -9); once per process. */
-function sweepDeadSandboxDirs(): void {
+/** Removes sandbox dirs left by OpsMind processes that died without cleaning up (kill -9); once per process, never fails. */
+function sweepDeadSandboxDirs(bases: string[]): void {
   if (sweptDirs) return;
   sweptDirs = true;
-  for (const entry of readdirSync(tmpdir())) {
-    const owner = Number(/^opsmind-sandbox-(\d+)-/.exec(entry)?.[1]);
-    if (!owner || owner === process.pid) continue;
-    try {
-      process.kill(owner, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(tmpdir(), entry), { recursive: true, force: true });
-    }
-  }
+  for (const base of new Set(bases)) sweepIn(base);
 }
 
-/** Builds the python argv for a worker or a cold run, in the sandbox's paths. */
-function workerArgs(python: string, paths: { preambleDir: string; dataPath: string }, sourcePath: string, ownPidNamespace: boolean, profileName?: string): string[] {
-  return [python, '-I', '-X', 'utf8', join(paths.preambleDir, 'opsmind_worker.py'), '--data', paths.dataPath, '--source-path', sourcePath,
-    ...(ownPidNamespace ? ['--own-pid-namespace'] : []), ...(profileName ? ['--profile-name', profileName] : [])];
+function sweepIn(base: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return;
+  }
+  for (const entry of names) {
+    const owner = Number(/^opsmind-sandbox-(\d+)-/.exec(entry)?.[1]);
+    if (!owner || owner === process.pid || processAlive(owner)) continue;
+    removeTree(join(base, entry));
+  }
 }
 
 /** A session's sandbox. Call `close()` when done; it never outlives the CLI process. */
@@ -80,15 +113,25 @@ export class Sandbox {
   private counter = 0;
   private readonly root: string;
   private readonly mounts: SandboxMounts;
+  /** Set when the data had to be copied for the sandbox's identity to read it (until taken). */
+  private dataNote: string | null;
   private closed = false;
   private readonly onExit = () => this.close();
 
   private constructor(readonly options: SandboxOptions, readonly isolation: IsolationInfo) {
-    sweepDeadSandboxDirs();
-    this.root = mkdtempSync(join(tmpdir(), `opsmind-sandbox-${process.pid}-`));
-    mkdirSync(join(this.root, 'work'));
-    mkdirSync(join(this.root, 'runs'));
-    this.mounts = { python: options.python.path, preambleDir: preambleDir(), dataPath: options.dataPath, workdir: join(this.root, 'work') };
+    const identity = sandboxIdentity();
+    const base = stagingBase(identity);
+    if (!base) throw new OpsmindError(`no temp directory is reachable by the sandbox's unprivileged user (uid ${identity.uid})`, ExitCode.SANDBOX, 'set TMPDIR to a directory every user may enter, such as /tmp');
+    sweepDeadSandboxDirs([tmpdir(), base]);
+    this.root = mkdtempSync(join(base, `opsmind-sandbox-${process.pid}-`));
+    chmodSync(this.root, 0o711);
+    mkdirSync(join(this.root, 'out'), { mode: 0o700 });
+    const workroot = join(this.root, 'work');
+    mkdirSync(workroot, { mode: 0o700 });
+    if (identity.drops) chownSync(workroot, identity.uid, identity.gid);
+    const data = stageData(this.root, options.dataPath, identity);
+    this.dataNote = data.note;
+    this.mounts = { python: options.python.path, preambleDir: stagePreamble(this.root, preambleDir()), dataPath: data.path, workroot };
     process.once('exit', this.onExit);
   }
 
@@ -105,28 +148,46 @@ export class Sandbox {
     return this.isolation.processLimit === 'rlimit' ? this.options.limits.processes : null;
   }
 
-  private async ensureWorker(): Promise<WarmWorker | undefined> {
-    if (this.options.warm === false) return undefined;
-    if (this.worker && !this.worker.dead) return this.worker;
+  private workerCommand(oneshot: boolean): string[] {
+    const { limits } = this.options;
+    const paths = sandboxPaths(this.isolation.level, this.mounts);
+    const inner = [this.options.python.path, '-I', '-X', 'utf8', join(paths.preambleDir, 'opsmind_worker.py'),
+      '--data', paths.dataPath, '--workroot', paths.workroot, '--source-path', basename(this.options.dataPath),
+      '--limits', JSON.stringify(pythonLimits(limits, this.processRlimit())),
+      ...(this.isolation.level !== 'rlimits' ? ['--own-pid-namespace'] : []),
+      ...(this.options.profileName ? ['--profile-name', this.options.profileName] : []),
+      ...(oneshot ? ['--oneshot'] : [])];
+    return [...(this.cgroup?.enterPrefix ?? []), ...wrapCommand(this.isolation, this.mounts, limits, inner)];
+  }
+
+  private async startWorker(oneshot: boolean): Promise<WarmWorker> {
     this.dropWorker();
     const cgroup = this.isolation.processLimit === 'cgroup' ? createPidsCgroup(this.options.limits.processes + 8) : undefined;
     this.cgroup = cgroup && !('error' in cgroup) ? cgroup : undefined;
-    const paths = sandboxPaths(this.isolation.level, this.mounts);
-    const inner = workerArgs(this.options.python.path, paths, this.options.dataPath, this.isolation.level !== 'rlimits', this.options.profileName);
-    const command = [...(this.cgroup?.enterPrefix ?? []), ...wrapCommand(this.isolation, this.mounts, this.options.limits, inner)];
-    try {
-      const { worker, ready } = await WarmWorker.start(command, 600_000);
-      if (ready.op === 'data_error') {
-        worker.kill();
-        throw new OpsmindError(`cannot read ${this.options.dataPath}: ${ready.message}`, ExitCode.BAD_INPUT);
-      }
-      this.worker = worker;
-      return worker;
-    } catch (error) {
-      if (error instanceof OpsmindError) throw error;
+    const bwrap = this.isolation.level === 'bubblewrap';
+    const child = spawnSandboxed(this.workerCommand(oneshot), {
+      env: sandboxEnv(this.mounts.workroot), seccomp: bwrap && this.isolation.seccomp, stdin: 'pipe', stdout: 'pipe', cwd: bwrap ? '/' : this.mounts.workroot,
+    });
+    const worker = new WarmWorker(child);
+    this.worker = worker;
+    const ready = await worker.ready(this.options.limits.wallSeconds * 1000 + START_GRACE_MS).catch((error: unknown) => {
       this.dropWorker();
-      return undefined; // the cold path runs instead
+      const reason = error instanceof WorkerLost && error.reason === 'timeout'
+        ? `the data file did not load within the ${this.options.limits.wallSeconds} s wall-clock limit`
+        : `the sandbox did not start: ${(error as Error).message}`;
+      throw new OpsmindError(`cannot read ${this.options.dataPath}: ${reason}`, error instanceof WorkerLost && error.reason === 'timeout' ? ExitCode.BAD_INPUT : ExitCode.SANDBOX);
+    });
+    if (ready.op === 'data_error') {
+      this.dropWorker();
+      throw new OpsmindError(`cannot read ${this.options.dataPath}: ${ready.message}`, ExitCode.BAD_INPUT);
     }
+    return worker;
+  }
+
+  private async ensureWorker(): Promise<WarmWorker> {
+    if (this.options.warm === false) return this.startWorker(true);
+    if (this.worker && !this.worker.dead) return this.worker;
+    return this.startWorker(false);
   }
 
   private dropWorker(): void {
@@ -136,60 +197,68 @@ export class Sandbox {
     this.cgroup = undefined;
   }
 
+  /** Notes about how the sandbox was set up that a person should see once (a copied data file). */
+  takeNotes(): string[] {
+    const notes = this.dataNote ? [this.dataNote] : [];
+    this.dataNote = null;
+    return notes;
+  }
+
   /** Starts the warm worker now (it loads the data in the background); the first run waits for it. */
   warmUp(): void {
     this.starting ??= this.ensureWorker().catch(() => undefined).finally(() => { this.starting = undefined; });
   }
 
-  /** Runs one program; never rejects for the program's own failures. */
+  /** Runs one program; never rejects for the program's own failures (a data file that cannot be read throws, exit 2). */
   async run(request: SandboxRequest): Promise<SandboxRun> {
     if (this.closed) throw new Error('the sandbox is closed');
     const id = `r${(this.counter += 1)}`;
-    const hostDir = join(this.mounts.workdir, id);
-    mkdirSync(join(hostDir, '.opsmind'), { recursive: true });
-    writeFileSync(join(hostDir, '.opsmind', 'program.py'), request.code);
+    const outDir = join(this.root, 'out', id);
+    mkdirSync(join(outDir, '.opsmind'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(outDir, '.opsmind', 'program.py'), request.code, { flag: 'wx', mode: 0o600 });
     if (this.starting) await this.starting;
     const worker = await this.ensureWorker();
-    const result = worker ? await this.runWarm(worker, id, request) : await this.runCold(id, request);
-    const kept = join(this.root, 'runs', id);
-    renameSync(hostDir, kept); // later runs cannot see this run's files
-    return { ...result, workdir: kept };
+    const sink = new FileSink(outDir, MAX_RUN_FILES_BYTES);
+    const run = await this.runOn(worker, id, request, sink);
+    if (this.options.warm === false) this.dropWorker();
+    return run;
   }
 
-  private async runWarm(worker: WarmWorker, id: string, request: SandboxRequest): Promise<SandboxRun> {
+  private async runOn(worker: WarmWorker, id: string, request: SandboxRequest, sink: FileSink): Promise<SandboxRun> {
     const { limits } = this.options;
-    const paths = sandboxPaths(this.isolation.level, this.mounts);
-    const workdir = join(paths.workdir, id);
     const started = performance.now();
     const eventsBefore = this.cgroup?.hitLimit() ?? false;
     let aborted = false;
     const onAbort = () => { aborted = true; this.dropWorker(); };
     request.signal?.addEventListener('abort', onAbort, { once: true });
-    let reply;
+    if (request.signal?.aborted) onAbort(); // a listener added to an aborted signal never fires
+    let done: WorkerDone | undefined;
     let lost: WorkerLost | undefined;
     try {
-      reply = await worker.run({ id, workdir, script: join(workdir, '.opsmind', 'program.py'), name: request.scriptName, timeout_s: limits.wallSeconds, limits: pythonLimits(limits, this.processRlimit()) }, (limits.wallSeconds + 10) * 1000);
+      done = await worker.run({
+        id, name: request.scriptName, code: request.code, timeout_s: limits.wallSeconds,
+        limits: pythonLimits(limits, this.processRlimit()), output_bytes: limits.outputBytes, max_bundle_bytes: MAX_RUN_FILES_BYTES,
+        max_file_bytes: MAX_RUN_FILE_BYTES, file_caps: Object.fromEntries(CONTROL_FILES.map((f) => [f, MAX_CONTROL_FILE_BYTES])),
+      }, sink, (limits.wallSeconds + 30) * 1000);
     } catch (error) {
       this.dropWorker();
       lost = error instanceof WorkerLost ? error : new WorkerLost(String(error), 'exited');
-      reply = { exit_code: null, signal: 'SIGKILL', timed_out: !aborted && lost.reason === 'timeout', duration_ms: performance.now() - started };
     } finally {
       request.signal?.removeEventListener('abort', onAbort);
     }
-    const hostDir = join(this.mounts.workdir, id);
-    const stdout = readBounded(join(hostDir, '.opsmind', 'stdout'), limits.outputBytes);
-    const stderr = readBounded(join(hostDir, '.opsmind', 'stderr'), limits.outputBytes);
     const processesHit = !eventsBefore && (this.cgroup?.hitLimit() ?? false);
-    const base = { exitCode: reply.exit_code, signal: reply.signal, stdout: stdout.text, stderr: stderr.text, stdoutTruncated: stdout.truncated, stderrTruncated: stderr.truncated, timedOut: reply.timed_out, aborted, durationMs: performance.now() - started };
+    const base = {
+      exitCode: done?.exit_code ?? null, signal: done ? done.signal : 'SIGKILL',
+      stdout: withTruncationMarker(done?.stdout ?? '', done?.stdout_dropped ?? 0),
+      stderr: withTruncationMarker(done?.stderr ?? '', done?.stderr_dropped ?? 0),
+      stdoutTruncated: (done?.stdout_dropped ?? 0) > 0, stderrTruncated: (done?.stderr_dropped ?? 0) > 0,
+      timedOut: done?.timed_out ?? (!aborted && lost?.reason === 'timeout'), aborted, durationMs: performance.now() - started,
+    };
     const hit = lost?.reason === 'exited' && !aborted
       ? 'the sandbox worker died during the run (the program may have killed it); the next run starts a new one'
-      : limitHit(base, hostDir, limits, processesHit);
-    return { ...base, workdir: hostDir, isolation: this.isolation.level, warm: true, dataError: null, limitHit: hit };
-  }
-
-  private async runCold(id: string, request: SandboxRequest): Promise<SandboxRun> {
-    const cold = await runCold({ isolation: this.isolation, mounts: this.mounts, limits: this.options.limits, id, scriptName: request.scriptName, processRlimit: this.processRlimit(), ...(request.signal ? { signal: request.signal } : {}) });
-    return { ...cold, workdir: join(this.mounts.workdir, id), isolation: this.isolation.level, warm: false };
+      : limitHit(base, sink.root, limits, processesHit);
+    const skippedFiles = [...(done?.skipped ?? []), ...sink.problems];
+    return { ...base, workdir: sink.root, skippedFiles, isolation: this.isolation.level, warm: this.options.warm !== false, dataError: null, limitHit: hit };
   }
 
   /** Stops the worker, kills anything left, removes the sandbox's files. Idempotent. */
@@ -198,6 +267,6 @@ export class Sandbox {
     this.closed = true;
     process.off('exit', this.onExit);
     this.dropWorker();
-    rmSync(this.root, { recursive: true, force: true });
+    removeTree(this.root);
   }
 }

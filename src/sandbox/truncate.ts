@@ -26,8 +26,12 @@ export class TruncatingCollector {
 
   /** The kept text, ending in a marker that says how much was dropped. */
   text(): string {
-    const body = Buffer.concat(this.chunks).toString('utf8');
-    if (!this.truncated) return body;
-    return `${body}\n… [output truncated: ${this.dropped.toLocaleString('en-US')} more bytes not shown]\n`;
+    return withTruncationMarker(Buffer.concat(this.chunks).toString('utf8'), this.dropped);
   }
+}
+
+/** `text`, followed by the visible marker when `dropped` bytes were cut. */
+export function withTruncationMarker(text: string, dropped: number): string {
+  if (dropped <= 0) return text;
+  return `${text}\n… [output truncated: ${dropped.toLocaleString('en-US')} more bytes not shown]\n`;
 }

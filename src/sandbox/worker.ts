@@ -1,29 +1,44 @@
 /**
- * The host side of the warm worker (preamble/opsmind_worker.py): a sandboxed
- * Python that has loaded the dataset once and forks a child per run.
- * One request at a time; a worker that dies or hangs is killed and reported,
- * and the caller starts a new one.
+ * The host side of the sandbox worker (preamble/opsmind_worker.py): a
+ * sandboxed Python that has loaded the dataset and forks a child per run.
+ * One request at a time. A run's files arrive over the protocol pipe and are
+ * written into a host-only directory by `FileSink`; the host never opens a
+ * path the sandbox can write. Every reply is parsed with zod; a worker that
+ * dies, hangs or speaks out of turn is killed and reported.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcessByStdio } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
+import { z } from 'zod';
+import type { FileSink } from './file-sink.js';
 import { TruncatingCollector } from './truncate.js';
 
-/** A reply of the worker. */
-export type WorkerReply =
-  | { op: 'ready'; load_ms: number; rows: number; columns: number }
-  | { op: 'data_error'; message: string }
-  | { op: 'done'; id: string; exit_code: number | null; signal: string | null; timed_out: boolean; duration_ms: number; killed: number };
+const ReadySchema = z.object({ op: z.literal('ready'), load_ms: z.number(), rows: z.number(), columns: z.number() });
+const DataErrorSchema = z.object({ op: z.literal('data_error'), message: z.string() });
+const FileSchema = z.object({ op: z.literal('file'), name: z.string(), data: z.string(), more: z.boolean() });
+const DoneSchema = z.object({
+  op: z.literal('done'), id: z.string(), exit_code: z.number().int().nullable(), signal: z.string().nullable(),
+  timed_out: z.boolean(), duration_ms: z.number(), killed: z.number(), stdout: z.string(), stdout_dropped: z.number(),
+  stderr: z.string(), stderr_dropped: z.number(), skipped: z.array(z.string()),
+});
+const ReplySchema = z.discriminatedUnion('op', [ReadySchema, DataErrorSchema, FileSchema, DoneSchema]);
 
-/** One run request, in the sandbox's paths. */
+/** A reply of the worker. */
+export type WorkerReply = z.infer<typeof ReplySchema>;
+/** The end of one run, as the worker reports it. */
+export type WorkerDone = z.infer<typeof DoneSchema>;
+
+/** One run request. */
 export interface WorkerRequest {
   id: string;
-  workdir: string;
-  script: string;
   name: string;
+  code: string;
   timeout_s: number;
   limits: Record<string, number | null>;
+  output_bytes: number;
+  max_bundle_bytes: number;
+  /** Cap on any one file, and smaller caps for named files. */
+  max_file_bytes: number;
+  file_caps: Record<string, number>;
 }
 
 /** Raised when the worker is gone (`exited`) or does not answer in time (`timeout`). */
@@ -37,34 +52,44 @@ export class WorkerLost extends Error {
 export class WarmWorker {
   private readonly pending: ((reply: WorkerReply | Error) => void)[] = [];
   private readonly stderr = new TruncatingCollector(64 * 1024);
+  private sink: FileSink | undefined;
   private exited = false;
 
-  private constructor(private readonly child: ChildProcessByStdio<Writable, Readable, Readable>) {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      let reply: WorkerReply;
-      try {
-        reply = JSON.parse(line) as WorkerReply;
-      } catch {
-        return; // never from a well-behaved worker; ignore rather than desynchronise
-      }
-      this.pending.shift()?.(reply);
-    });
+  /** Wraps a spawned worker (stdin, stdout and stderr pipes). */
+  constructor(private readonly child: ChildProcess) {
+    if (!child.stdout || !child.stdin || !child.stderr) throw new Error('the worker needs stdin, stdout and stderr pipes');
+    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => this.onLine(line));
     child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     child.once('exit', () => {
       this.exited = true;
-      for (const waiter of this.pending.splice(0)) waiter(new WorkerLost(`the worker exited: ${this.stderr.text().trim().split('\n').slice(-3).join(' | ') || 'no message'}`, 'exited'));
+      for (const waiter of this.pending.splice(0)) waiter(new WorkerLost(`the worker exited: ${this.lastWords()}`, 'exited'));
     });
     child.stdin.on('error', () => undefined);
   }
 
-  /** Spawns the worker command and waits for its ready (or data_error) line. */
-  static async start(command: string[], timeoutMs: number): Promise<{ worker: WarmWorker; ready: WorkerReply }> {
-    const [file, ...args] = command;
-    if (!file) throw new Error('empty worker command');
-    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: {} });
-    const worker = new WarmWorker(child);
-    const ready = await worker.next(timeoutMs);
-    return { worker, ready };
+  private lastWords(): string {
+    return this.stderr.text().trim().split('\n').slice(-3).join(' | ') || 'no message';
+  }
+
+  private onLine(line: string): void {
+    let reply: WorkerReply;
+    try {
+      reply = ReplySchema.parse(JSON.parse(line));
+    } catch {
+      this.protocolError(`the worker sent an unreadable line (${line.slice(0, 80)})`);
+      return;
+    }
+    if (reply.op === 'file') {
+      if (!this.sink) return this.protocolError('the worker sent a file outside a run');
+      this.sink.write(reply.name, Buffer.from(reply.data, 'base64'), reply.more);
+      return;
+    }
+    this.pending.shift()?.(reply);
+  }
+
+  private protocolError(message: string): void {
+    for (const waiter of this.pending.splice(0)) waiter(new WorkerLost(message, 'exited'));
+    this.kill();
   }
 
   /** The process id of the worker's outermost process (bwrap or a cgroup shell). */
@@ -77,9 +102,14 @@ export class WarmWorker {
     return this.exited;
   }
 
+  /** Waits for the ready (or data_error) line. */
+  ready(timeoutMs: number): Promise<WorkerReply> {
+    return this.next(timeoutMs);
+  }
+
   private next(timeoutMs: number): Promise<WorkerReply> {
     return new Promise((resolve, reject) => {
-      if (this.exited) return reject(new WorkerLost('the worker is not running', 'exited'));
+      if (this.exited) return reject(new WorkerLost(`the worker is not running: ${this.lastWords()}`, 'exited'));
       const timer = setTimeout(() => {
         const index = this.pending.indexOf(waiter);
         if (index >= 0) this.pending.splice(index, 1);
@@ -94,18 +124,24 @@ export class WarmWorker {
     });
   }
 
-  /** Sends one run and waits for its `done` reply. */
-  async run(request: WorkerRequest, timeoutMs: number): Promise<Extract<WorkerReply, { op: 'done' }>> {
-    const answer = this.next(timeoutMs);
-    this.child.stdin.write(`${JSON.stringify({ op: 'run', ...request })}\n`);
-    const reply = await answer;
-    if (reply.op !== 'done' || reply.id !== request.id) throw new WorkerLost(`unexpected worker reply: ${JSON.stringify(reply).slice(0, 200)}`, 'exited');
-    return reply;
+  /** Sends one run; its files are written into `sink`; resolves with the `done` reply. */
+  async run(request: WorkerRequest, sink: FileSink, timeoutMs: number): Promise<WorkerDone> {
+    this.sink = sink;
+    try {
+      const answer = this.next(timeoutMs);
+      this.child.stdin?.write(`${JSON.stringify({ op: 'run', ...request })}\n`);
+      const reply = await answer;
+      if (reply.op !== 'done' || reply.id !== request.id) throw new WorkerLost(`unexpected worker reply: ${reply.op}`, 'exited');
+      return reply;
+    } finally {
+      sink.close();
+      this.sink = undefined;
+    }
   }
 
   /** Ends the worker (closing stdin lets it exit; SIGKILL if it does not). */
   kill(): void {
-    this.child.stdin.end();
+    this.child.stdin?.end();
     if (!this.exited) this.child.kill('SIGKILL');
   }
 }

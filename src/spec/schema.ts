@@ -92,12 +92,35 @@ export const ProgramErrorSchema = z.object({
 /** A program error. */
 export type ProgramError = z.infer<typeof ProgramErrorSchema>;
 
+/** How a figure was captured: `plt.show()`/`fig.show()`, a `savefig` call, or still open when the program ended. */
+export const ImageSourceSchema = z.enum(['show', 'savefig', 'open_at_exit']);
+
+/** One matplotlib figure the preamble captured as a PNG (preamble/opsmind_figures.py). */
+export const ImageSchema = z.object({
+  id: z.string().min(1),
+  /** Position among all declarations and images of the program, from 1 (shared with charts and tables). */
+  seq: z.number().int().positive(),
+  title: z.string().nullable(),
+  /** Path relative to the work dir of the PNG; null when the figure was not captured (`error` says why). */
+  file: z.string().nullable(),
+  width: z.number().int().nonnegative(),
+  height: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  source: ImageSourceSchema,
+  /** Why the figure is not in the report (a cap, a drawing error), in words. */
+  error: z.string().nullable(),
+});
+/** A captured figure. */
+export type Image = z.infer<typeof ImageSchema>;
+
 /** The whole render_spec.json. */
 export const RenderSpecSchema = z.object({
   version: z.literal(SPEC_VERSION),
   source: SourceSchema.nullable(),
   charts: z.array(DeclarationSchema),
   tables: z.array(DeclarationSchema),
+  /** Captured figures; specs written before figure capture have none. */
+  images: z.array(ImageSchema).default([]),
   warnings: z.array(z.string()),
   error: ProgramErrorSchema.nullable(),
 });

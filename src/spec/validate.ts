@@ -9,7 +9,7 @@ import { asList, columnRoles } from '../../renderers/params.js';
 import type { ColumnRole } from '../../renderers/params.js';
 import type { Renderer } from '../../renderers/types.js';
 import type { ColumnInfo, Declaration } from './schema.js';
-import { didYouMean, nearest } from './suggest.js';
+import { didYouMean, nearest, quote } from './suggest.js';
 
 /** What kind of problem an issue is. */
 export type IssueCode =
@@ -21,7 +21,9 @@ export type IssueCode =
   | 'wrong_column_type'
   | 'data_error'
   | 'invalid_figure'
-  | 'render_failed';
+  | 'render_failed'
+  /** Its data would pass a byte budget of the report or the session (spec/host-limits.ts). */
+  | 'over_budget';
 
 /** One validation problem of one declaration. */
 export interface ValidationIssue {
@@ -45,7 +47,7 @@ export interface DeclarationCheck {
 /** `chart 2 (bar)` / `table 1`: how people and models see a declaration named. */
 export function declarationLabel(decl: Pick<Declaration, 'id' | 'kind' | 'seq'>): string {
   const number = /^[ct](\d+)$/.exec(decl.id)?.[1] ?? String(decl.seq);
-  return decl.id.startsWith('t') ? `table ${number}` : `chart ${number} (${decl.kind})`;
+  return decl.id.startsWith('t') ? `table ${number}` : `chart ${number} (${decl.kind.length <= 40 ? decl.kind : `${decl.kind.slice(0, 40)}…`})`;
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {
@@ -60,23 +62,29 @@ export function columnParams(renderer: Renderer): { name: string; role: ColumnRo
   });
 }
 
+/** Issues listed per declaration; a crafted spec could otherwise produce one per key or column it names. */
+const MAX_ISSUES = 10;
+
 function columnIssues(renderer: Renderer, decl: Declaration, make: IssueMaker): ValidationIssue[] {
   const available = decl.data.source_columns;
   const names = available.map((c) => c.name);
+  const byName = new Map<string, ColumnInfo>();
+  for (const column of available) if (!byName.has(column.name)) byName.set(column.name, column);
   const issues: ValidationIssue[] = [];
   for (const { name: param, role } of columnParams(renderer)) {
     if (decl.inferred.includes(param)) continue;
     const value = decl.params[param];
     if (typeof value !== 'string' && !Array.isArray(value)) continue;
     for (const col of asList(value as string | string[])) {
-      const info = available.find((c) => c.name === col);
+      if (issues.length > MAX_ISSUES) return issues;
+      const info = byName.get(col);
       if (!info) {
         const close = nearest(col, names);
-        const listed = names.length <= 12 ? `; columns are: ${names.map((n) => `"${n}"`).join(', ')}` : '';
-        issues.push(make('unknown_column', `column "${col}" (parameter "${param}") is not in the data${didYouMean(close) || listed}`, param, close));
+        const listed = names.length <= 12 ? `; columns are: ${names.map(quote).join(', ')}` : '';
+        issues.push(make('unknown_column', `column ${quote(col)} (parameter "${param}") is not in the data${didYouMean(close) || listed}`, param, close));
       } else if (role === 'numeric' && !isNumeric(info)) {
         const numeric = available.filter(isNumeric).map((c) => c.name);
-        issues.push(make('wrong_column_type', `parameter "${param}" needs a numeric column, but "${col}" is ${info.dtype}${numeric.length ? `; numeric columns: ${numeric.slice(0, 10).map((n) => `"${n}"`).join(', ')}` : ''}`, param, numeric.slice(0, 3)));
+        issues.push(make('wrong_column_type', `parameter "${param}" needs a numeric column, but ${quote(col)} is ${info.dtype}${numeric.length ? `; numeric columns: ${numeric.slice(0, 10).map(quote).join(', ')}` : ''}`, param, numeric.slice(0, 3)));
       }
     }
   }
@@ -97,7 +105,7 @@ function paramIssues(renderer: Renderer, decl: Declaration, make: IssueMaker): {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         const close = nearest(key, accepted, 1);
-        return make('unknown_param', `unknown parameter "${key}"${didYouMean(close) || `; ${renderer.kind} accepts: ${accepted.join(', ')}`}`, key, close);
+        return make('unknown_param', `unknown parameter ${quote(key)}${didYouMean(close) || `; ${renderer.kind} accepts: ${accepted.join(', ')}`}`, key, close);
       });
     }
     const param = String(issue.path[0] ?? '');
@@ -117,7 +125,7 @@ export function validateDeclaration(decl: Declaration): DeclarationCheck {
   const renderer = rendererFor(decl.kind);
   if (!renderer) {
     const close = nearest(decl.kind, KINDS, 2);
-    return { issues: [make('unknown_kind', `unknown kind "${decl.kind}"${didYouMean(close)}; kinds are: ${KINDS.join(', ')}`, undefined, close)], warnings: [] };
+    return { issues: [make('unknown_kind', `unknown kind ${quote(decl.kind)}${didYouMean(close)}; kinds are: ${KINDS.join(', ')}`, undefined, close)], warnings: [] };
   }
   const { issues, params } = paramIssues(renderer, decl, make);
   issues.push(...columnIssues(renderer, decl, make));
@@ -129,5 +137,10 @@ export function validateDeclaration(decl: Declaration): DeclarationCheck {
   const warnings = (renderer.ignores ?? [])
     .filter((name) => decl.params[name] !== undefined)
     .map((name) => `${label}: parameter "${name}" has no effect on a ${renderer.kind} and was ignored`);
-  return issues.length ? { issues, warnings } : { issues, warnings, params: params ?? {} };
+  return issues.length ? { issues: capped(issues, make), warnings } : { issues, warnings, params: params ?? {} };
+}
+
+function capped(issues: ValidationIssue[], make: IssueMaker): ValidationIssue[] {
+  if (issues.length <= MAX_ISSUES) return issues;
+  return [...issues.slice(0, MAX_ISSUES), make(issues[MAX_ISSUES]?.code ?? 'invalid_param', `further problems not listed (the first ${MAX_ISSUES} are)`)];
 }

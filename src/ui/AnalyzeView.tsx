@@ -1,6 +1,7 @@
 /** The ink view of a running analysis: each step with its status and timing, the plan, then the findings. */
 import { Box, Text } from 'ink';
 import type { StoredEvent } from '../agent/events.js';
+import { terminalText } from '../util/terminal-text.js';
 
 /** What the view shows, reduced from events. */
 export interface AnalyzeState {
@@ -26,19 +27,19 @@ export function reduceAnalyze(state: AnalyzeState, event: StoredEvent): AnalyzeS
   }
 }
 
-/** Renders the state. */
+/** Renders the state; every string from an event is cleaned of terminal controls. */
 export function AnalyzeView({ state }: { state: AnalyzeState }) {
   return (
     <Box flexDirection="column">
-      <Text bold>opsmind analyze · {state.title}</Text>
+      <Text bold>opsmind analyze · {terminalText(state.title)}</Text>
       {state.steps.map((s) => (
         <Text key={s.step} color={s.done ? 'green' : 'yellow'}>
-          {s.done ? '✔' : '…'} {s.tool.padEnd(17)} {s.done ? `${s.summary ?? ''} (${((s.ms ?? 0) / 1000).toFixed(2)} s)` : s.title}
+          {s.done ? '✔' : '…'} {terminalText(s.tool.padEnd(17))} {terminalText(s.done ? `${s.summary ?? ''} (${((s.ms ?? 0) / 1000).toFixed(2)} s)` : s.title)}
         </Text>
       ))}
-      {state.planner ? <Text dimColor>  planner: {state.planner}</Text> : null}
-      {state.analyses.map((a, i) => <Text key={i} dimColor>    {a}</Text>)}
-      {state.warnings.map((w, i) => <Text key={`w${i}`} color="yellow">warning: {w}</Text>)}
+      {state.planner ? <Text dimColor>  planner: {terminalText(state.planner)}</Text> : null}
+      {state.analyses.map((a, i) => <Text key={i} dimColor>    {terminalText(a)}</Text>)}
+      {state.warnings.map((w, i) => <Text key={`w${i}`} color="yellow">warning: {terminalText(w)}</Text>)}
     </Box>
   );
 }

@@ -1,5 +1,7 @@
 /** Progress views for a running pipeline: they only reduce events, never drive the agent. */
 import type { StoredEvent } from '../agent/events.js';
+import { count } from '../util/plural.js';
+import { printErr } from './print.js';
 
 /** Something that shows events as they are stored, and closes when the run ends. */
 export interface ProgressView {
@@ -11,7 +13,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 
 /** One line per event on stderr (not a TTY, CI): `[2/3] plan_analysis: 9 analyses … (0.01 s)`. */
 export class PlainProgress implements ProgressView {
-  constructor(private readonly write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)) {}
+  constructor(private readonly write: (line: string) => void = (line) => printErr(`${line}\n`)) {}
 
   show(event: StoredEvent): void {
     const line = plainLine(event);
@@ -31,7 +33,7 @@ export function plainLine(event: StoredEvent): string | null {
     case 'step_finished': return `[${event.step}/3] ${event.tool}: ${event.summary} (${seconds(event.duration_ms)})`;
     case 'plan_created': return `      planner: ${event.planner}${event.model ? ` (${event.model})` : ''}${event.fallback ? ` — ${event.fallback}` : ''}`;
     case 'question_asked': return `question: ${event.text}`;
-    case 'model_turn': return `[turn ${event.turn}] ${event.tool_calls.length ? event.tool_calls.map((c) => c.name).join(', ') : 'answer'}${event.usage ? ` (${event.usage.total} tokens)` : ''}`;
+    case 'model_turn': return `[turn ${event.turn}] ${event.tool_calls.length ? event.tool_calls.map((c) => c.name).join(', ') : 'answer'}${event.usage ? ` (${count(event.usage.total, 'token')})` : ''}`;
     case 'tool_result': return `  step ${event.step} ${event.tool}: ${event.ok ? 'ok' : 'error'} — ${event.content.split('\n').find((l) => l.trim() && !l.startsWith('status:'))?.slice(0, 100) ?? ''}`;
     case 'warning': return `warning: ${event.message}`;
     default: return null;

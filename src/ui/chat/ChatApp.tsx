@@ -6,8 +6,9 @@
  */
 import { Box, Text, useApp, useInput } from 'ink';
 import { useCallback, useReducer, useRef, useState } from 'react';
-import { initialChatState, reduceChat } from './chat-state.js';
+import { artifactsHeading, initialChatState, reduceChat } from './chat-state.js';
 import type { ChatAction, ChatMode } from './chat-state.js';
+import { terminalText } from '../../util/terminal-text.js';
 import { useSubmitGuard } from './use-submit-guard.js';
 
 /** What the chat asks of the host: run one question in a mode, reporting progress as actions. */
@@ -23,9 +24,12 @@ export interface ChatAppProps {
   title: string;
 }
 
+/** How many charts and tables the screen pictures (the newest). */
+const SHOWN_ARTIFACTS = 6;
+
 const COLORS: Record<string, string> = { question: 'cyan', step: 'green', tool: 'magenta', warning: 'yellow', answer: 'white', info: 'gray', output: 'gray', text: 'white' };
 
-/** The chat screen. */
+/** The chat screen; every string from data, a program or a model is cleaned of terminal controls. */
 export function ChatApp({ controller, initialMode, title }: ChatAppProps) {
   const [state, dispatch] = useReducer(reduceChat, initialMode, initialChatState);
   const [input, setInput] = useState('');
@@ -89,25 +93,25 @@ export function ChatApp({ controller, initialMode, title }: ChatAppProps) {
 
   return (
     <Box flexDirection="column">
-      <Text bold>opsmind chat · {title} · mode <Text color={state.mode === 'deep' ? 'magenta' : 'green'}>{state.mode}</Text> (Tab to switch) · Esc cancels · Ctrl-C quits</Text>
+      <Text bold>opsmind chat · {terminalText(title)} · mode <Text color={state.mode === 'deep' ? 'magenta' : 'green'}>{state.mode}</Text> (Tab to switch) · Esc cancels · Ctrl-C quits</Text>
       {state.timeline.slice(-24).map((entry, i) => (
         <Box key={i} flexDirection="column">
-          <Text color={COLORS[entry.kind] ?? 'white'}>{entry.text}</Text>
-          {entry.code ? <Text dimColor>{entry.code.split('\n').slice(0, 8).map((l) => `    ${l}`).join('\n')}</Text> : null}
+          <Text color={COLORS[entry.kind] ?? 'white'}>{terminalText(entry.text)}</Text>
+          {entry.code ? <Text dimColor>{terminalText(entry.code.split('\n').slice(0, 8).map((l) => `    ${l}`).join('\n'))}</Text> : null}
         </Box>
       ))}
-      {state.streaming ? <Text>{state.streaming.slice(-400)}</Text> : null}
-      {state.artifacts.length ? <Text bold>charts and tables ({state.artifacts.length})</Text> : null}
-      {state.artifacts.slice(-6).map((a) => (
+      {state.streaming ? <Text>{terminalText(state.streaming.slice(-400))}</Text> : null}
+      {state.artifacts.length ? <Text bold>{artifactsHeading(state.artifacts.length, SHOWN_ARTIFACTS)}</Text> : null}
+      {state.artifacts.slice(-SHOWN_ARTIFACTS).map((a) => (
         <Box key={a.key} flexDirection="column">
-          <Text>{a.kind.padEnd(9)} {a.title}</Text>
-          {a.picture.map((line, i) => <Text key={i} color="blue">    {line}</Text>)}
+          <Text>{terminalText(a.kind.padEnd(9))} {terminalText(a.title)}</Text>
+          {a.picture.map((line, i) => <Text key={i} color="blue">    {terminalText(line)}</Text>)}
         </Box>
       ))}
-      {state.reportPath ? <Text dimColor>report: {state.reportPath}</Text> : null}
+      {state.reportPath ? <Text dimColor>report: {terminalText(state.reportPath)}</Text> : null}
       <Text>
         <Text color={state.running ? 'yellow' : 'cyan'}>{state.running ? '… ' : '› '}</Text>
-        {input}
+        {terminalText(input)}
       </Text>
     </Box>
   );

@@ -5,6 +5,7 @@
  * the same way, so the whole screen is a pure function of what happened.
  */
 import type { StoredEvent } from '../../agent/events.js';
+import { count } from '../../util/plural.js';
 
 /** fast: the fixed pipeline; deep: the ReAct agent. */
 export type ChatMode = 'fast' | 'deep';
@@ -60,11 +61,22 @@ function eventEntries(event: StoredEvent): TimelineEntry[] {
       ...event.tool_calls.map((c) => ({ kind: 'tool' as const, text: `→ ${c.name}`, ...(c.name === 'run_code' ? { code: codeOf(c.arguments) } : {}) })),
     ];
     case 'tool_result': return [{ kind: 'output', text: `  ${event.ok ? '✔' : '✖'} ${event.content.split('\n').filter((l) => l.trim() && !l.startsWith('status:')).slice(0, 3).join(' | ').slice(0, 160)}` }];
-    case 'insights_computed': return event.insights.slice(0, 5).map((i) => ({ kind: 'answer' as const, text: `• ${i.text}` }));
+    case 'insights_computed': return [
+      ...event.insights.slice(0, SHOWN_FINDINGS).map((i) => ({ kind: 'answer' as const, text: `• ${i.text}` })),
+      ...(event.insights.length > SHOWN_FINDINGS ? [{ kind: 'info' as const, text: `(${SHOWN_FINDINGS} of ${count(event.insights.length, 'finding')}; all of them are in the report)` }] : []),
+    ];
     case 'answer': return event.text ? [{ kind: 'answer', text: event.text }] : [];
     case 'warning': return [{ kind: 'warning', text: `warning: ${event.message}` }];
     default: return [];
   }
+}
+
+/** How many findings of a step the timeline lists. */
+const SHOWN_FINDINGS = 5;
+
+/** The heading over the charts and tables, saying when only the last `shown` of them are listed. */
+export function artifactsHeading(total: number, shown: number): string {
+  return `charts and tables (${total})${total > shown ? ` — the last ${shown} shown; all of them are in the report` : ''}`;
 }
 
 function codeOf(args: string): string {

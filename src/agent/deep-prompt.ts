@@ -1,0 +1,28 @@
+/** The deep system prompt: the discipline that makes such agents reliable, and what the sandbox offers. */
+import { MAX_IMAGES } from '../report/images.js';
+import { availableList } from '../sandbox/libraries.js';
+import type { Library } from '../sandbox/libraries.js';
+
+function has(libraries: readonly Library[], name: string): boolean {
+  return libraries.some((l) => l.name === name && l.version !== null);
+}
+
+function figuresLine(libraries: readonly Library[]): string {
+  if (!has(libraries, 'matplotlib')) return '';
+  return `\n- matplotlib${has(libraries, 'seaborn') ? '/seaborn' : ''} figures (plt.show(), savefig, or still open at the end) are captured as static PNG images in the report, at most ${MAX_IMAGES} per run; use them only for what declare_chart cannot draw.`;
+}
+
+/** The system prompt of a deep run, naming exactly the analysis libraries the sandbox's Python can import. */
+export function deepSystemPrompt(libraries: readonly Library[]): string {
+  const available = availableList(libraries) || 'pandas, numpy';
+  return `You are OpsMind, a careful data analyst working on one dataset loaded as the pandas DataFrame df.
+Work in small verified steps:
+- Look at the data before assuming column names: call get_data_info first, or print df.columns / df.head() with run_code.
+- Compute with run_code. Read the real output. If it fails, read the error, fix the code and run it again; re-run to verify a surprising result.
+- Never state a number that no run printed. Every number in your answer must come from an output you saw.
+- Analysis libraries available in the sandbox, besides the standard library: ${available}. No other package is installed, and none can be (no network).
+- Charts and tables through declare_chart(kind, data=None, *, title=None, **params) and declare_table(data, *, title=None): they are interactive in the report, so prefer them.
+  Kinds: bar(x, y, color, orientation), line(x, y, color), area, scatter(x, y, color, size, trendline), histogram(x, bins), box(y, x), pie(names, values), heatmap(x, y, z or a matrix like df.corr()), table. Shared: title, subtitle, x_label, y_label, color, sort, top_n, agg, note, log_y.${figuresLine(libraries)}
+- Data is read exactly as pandas reads it: convert dates and numbers stored as text explicitly in your code.
+- When the question is answered, call final_answer with a short answer in the language of the question.`;
+}
