@@ -5,7 +5,7 @@
  * `/usr/bin/time -v` (`opsmind run … --json`); the table gives what rendered,
  * what was refused, what the session stored, and the peak resident memory.
  *
- *   npm run build && node --import tsx bench/crafted-spec.ts [--cases shared-frame,big-tables] [--bin other/bin/opsmind.js]
+ *   npm run build && node --import tsx bench/crafted-spec.ts [--cases shared-frame,big-tables] [--bin other/bin/opsmind.js] [--timeout-s 600]
  *
  * Goal: the host (node) stays under 600 MB in every case, and a normal run works after them.
  */
@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { CRAFTED_CASES } from '../test/helpers/crafted-spec.js';
 import { salesCsv } from '../test/helpers/fixtures.js';
 
-const { values: args } = parseArgs({ options: { cases: { type: 'string', default: CRAFTED_CASES.map((c) => c.name).join(',') }, bin: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { cases: { type: 'string', default: CRAFTED_CASES.map((c) => c.name).join(',') }, bin: { type: 'string' }, 'timeout-s': { type: 'string', default: '600' } } });
 /** `--bin` runs another build (e.g. of an older commit) for a before/after comparison. */
 const BIN = resolve(args.bin ?? join(import.meta.dirname, '..', 'bin', 'opsmind.js'));
 const TIME = '/usr/bin/time';
@@ -47,12 +47,17 @@ function childOf(pid: number): number {
   }
 }
 
-interface Measured { code: number | null; stdout: string; timeMaxMb: number; nodePeakMb: number; wallSeconds: number }
+interface Measured { code: number | null; stdout: string; timeMaxMb: number; nodePeakMb: number; wallSeconds: number; timedOut: boolean }
 
-/** Runs the CLI under `/usr/bin/time -v`, polling the node process's VmHWM every 20 ms. */
+/** Runs the CLI under `/usr/bin/time -v`, polling the node process's VmHWM every 20 ms; killed (its process group) after --timeout-s. */
 function measureRun(cliArgs: string[]): Promise<Measured> {
   return new Promise((done) => {
-    const child = spawn(TIME, ['-v', process.execPath, BIN, ...cliArgs], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(TIME, ['-v', process.execPath, BIN, ...cliArgs], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let timedOut = false;
+    const killer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, Number(args['timeout-s']) * 1000);
     let stdout = '';
     let stderr = '';
     let nodePeak = 0;
@@ -65,9 +70,10 @@ function measureRun(cliArgs: string[]): Promise<Measured> {
     }, 20);
     child.once('close', (code) => {
       clearInterval(timer);
+      clearTimeout(killer);
       const field = (name: string) => new RegExp(`${name}: (.+)`).exec(stderr)?.[1]?.trim() ?? '';
       const [m = '0', s = '0'] = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)').split(':').slice(-2);
-      done({ code, stdout, timeMaxMb: Number(field('Maximum resident set size \\(kbytes\\)')) / 1024, nodePeakMb: nodePeak / 1024, wallSeconds: Number(m) * 60 + Number(s) });
+      done({ code, stdout, timeMaxMb: Number(field('Maximum resident set size \\(kbytes\\)')) / 1024, nodePeakMb: nodePeak / 1024, wallSeconds: Number(m) * 60 + Number(s), timedOut });
     });
   });
 }
@@ -82,7 +88,7 @@ function storedBytes(sessionId: string): number {
   }
 }
 
-interface Row { case: string; what: string; exit: number; rendered: number; warnings: number; stored_kb: number; wall_s: number; time_max_mb: number; node_peak_mb: number }
+interface Row { case: string; what: string; exit: number | string; rendered: number; warnings: number; stored_kb: number; wall_s: number; time_max_mb: number; node_peak_mb: number }
 const rows: Row[] = [];
 for (const name of args.cases.split(',')) {
   const crafted = CRAFTED_CASES.find((c) => c.name === name);
@@ -97,7 +103,7 @@ for (const name of args.cases.split(',')) {
     json = { charts: [], tables: [], warnings: [], session_id: null };
   }
   rows.push({
-    case: name, what: crafted.what, exit: run.code ?? -1, rendered: json.charts.length + json.tables.length, warnings: json.warnings.length,
+    case: name, what: crafted.what, exit: run.timedOut ? `killed after ${args['timeout-s']} s` : run.code ?? -1, rendered: json.charts.length + json.tables.length, warnings: json.warnings.length,
     stored_kb: json.session_id ? Math.round(storedBytes(json.session_id) / 1024) : -1, wall_s: run.wallSeconds, time_max_mb: Math.round(run.timeMaxMb), node_peak_mb: Math.round(run.nodePeakMb),
   });
 }

@@ -17,8 +17,6 @@ from opsmind_profile import infer_frequency, number_stats, to_datetime
 
 OTHER = re.compile(r"^\(?\s*(other|others|all other|all others|rest|remaining)\b", re.I)
 PERIODS_PER_YEAR = {"M": 12, "Q": 4}
-MISSING_HEAVY = 0.5
-GROUP_AFTER = 3
 
 
 def never_raises(function):
@@ -307,68 +305,4 @@ def correlation_insights(frame, a, b):
     elif abs(r) - abs(rho) >= 0.2:
         out.append(_insight(f"The linear correlation (r = {r:.2f}) is stronger than the rank correlation (ρ = {rho:.2f}): "
                             f"a few extreme values may drive it.", "correlation_shape", r=r, rho=rho))
-    return out
-
-
-def _name(column):
-    return f"Column {column.get('name')}"
-
-
-def _missing(column):
-    share = float(column.get("missing_share"))
-    return f"{_name(column)} is {fmt_pct(share)} missing; figures using it cover only {fmt_pct(1 - share)} of rows."
-
-
-def _constant(column):
-    rows = " that has one" if column.get("missing") else ""
-    return f"{_name(column)} has the same value in every row{rows}; it carries no information."
-
-
-def _numbers_as_text(column):
-    style = column["numeric_text"].get("style")
-    return f"{_name(column)} holds numbers stored as text ({style}); convert it to numbers before computing with it."
-
-
-# kind, which columns, the sentence for one column, the sentence for many, the numbers of one column
-QUALITY = [
-    ("empty", lambda c: c.get("semantic") == "empty", lambda c: f"{_name(c)} has no values at all.",
-     "{n} columns have no values at all: {names}.", lambda c: {}),
-    ("missing", lambda c: c.get("semantic") != "empty" and float(c.get("missing_share") or 0) > MISSING_HEAVY, _missing,
-     "{n} columns are more than half missing: {names}.", lambda c: {"missing_share_pct": float(c["missing_share"]) * 100}),
-    ("constant", lambda c: c.get("semantic") == "constant", _constant, "{n} columns hold a single value each: {names}.", lambda c: {}),
-    ("numbers_as_text", lambda c: c.get("semantic") == "numeric_text" and isinstance(c.get("numeric_text"), dict), _numbers_as_text,
-     "{n} columns hold numbers stored as text: {names}; convert them before computing.",
-     lambda c: {"parse_share_pct": float(c["numeric_text"].get("parse_share") or 0) * 100}),
-    ("dates_as_text", lambda c: c.get("semantic") == "datetime" and c.get("dtype") == "object",
-     lambda c: f"{_name(c)} holds dates stored as text; parse it with pd.to_datetime before time-based analysis.",
-     "{n} columns hold dates stored as text: {names}; parse them with pd.to_datetime.", lambda c: {}),
-]
-COVERED = re.compile(r"duplicate row|empty column|more than 50% missing|constant column|stored as text in", re.I)
-
-
-def _duplicates(profile):
-    dups, rows = profile.get("duplicate_rows") or 0, profile.get("rows") or 0
-    if not (dups and rows):
-        return []
-    what = "rows are exact duplicates of earlier rows" if dups != 1 else "row is an exact duplicate of an earlier row"
-    return [_insight(f"{dups:,} {what} ({fmt_pct(dups / rows)} of {rows:,}); check whether they are counted twice.",
-                     "duplicates", duplicate_rows=dups, share_pct=dups / rows * 100)]
-
-
-@never_raises
-def quality_insights(profile):
-    """Sentences about duplicates, heavy missingness, constant and empty columns, numbers and dates stored as text."""
-    if not isinstance(profile, dict):
-        return []
-    columns, out = [c for c in profile.get("column_profiles") or [] if isinstance(c, dict)], _duplicates(profile)
-    for kind, test, one, many, numbers in QUALITY:
-        group = [c for c in columns if test(c)]
-        if len(group) > GROUP_AFTER:
-            names = ", ".join(str(c.get("name")) for c in group[:8]) + (f" and {len(group) - 8} more" if len(group) > 8 else "")
-            out.append(_insight(many.format(n=len(group), names=names), kind, columns=len(group)))
-        else:
-            out += [_insight(one(c), kind, **numbers(c)) for c in group]
-    for warning in profile.get("warnings") or []:
-        if isinstance(warning, str) and not COVERED.search(warning):
-            out.append(_insight(_capital(warning) + ("" if warning.endswith(".") else "."), "warning"))
     return out

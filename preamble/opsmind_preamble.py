@@ -7,6 +7,7 @@ the matplotlib figures the program made as images (opsmind_figures).
 The format is the zod schema in src/spec/schema.ts.
 """
 import atexit
+import importlib
 import json
 import math
 import os
@@ -15,23 +16,20 @@ import traceback
 import numpy as np
 import pandas as pd
 
-import opsmind_charts as charts
+import opsmind_contract as contract
 import opsmind_figures as figures
-import opsmind_summaries as summaries
+from opsmind_chart_common import referenced_columns
 from opsmind_frames import column_infos, to_frame, write_frame
 
-SPEC_VERSION = 1
-PREPARERS = {
-    "bar": charts.prepare_bar,
-    "line": charts.prepare_line,
-    "area": charts.prepare_area,
-    "scatter": charts.prepare_scatter,
-    "pie": charts.prepare_pie,
-    "table": charts.prepare_table,
-    "histogram": summaries.prepare_histogram,
-    "box": summaries.prepare_box,
-    "heatmap": summaries.prepare_heatmap,
-}
+
+def _preparers():
+    """{kind: prepare} for every kind of the contract, each from its module opsmind_chart_<kind>.py."""
+    return {kind: importlib.import_module(f"opsmind_chart_{kind}").prepare for kind in contract.KINDS}
+
+
+SPEC_VERSION = contract.SPEC_VERSION
+PREPARERS = _preparers()
+TABLE_ROWS = contract.caps("table")["rows"]
 
 
 def _jsonable(value):
@@ -100,7 +98,7 @@ class Recorder:
         if problem:
             return meta
         preparer = PREPARERS.get(kind)
-        missing = [c for c in charts.referenced_columns(kind, entry["params"]) if c not in frame.columns]
+        missing = [c for c in referenced_columns(kind, entry["params"]) if c not in frame.columns]
         if preparer is None or missing:
             return meta  # the host names the unknown kind or column, with suggestions
         try:
@@ -150,7 +148,7 @@ def make_namespace(recorder, df, data_path, data_info):
         """Declare a chart of `kind` over `data` (default: df). Returns its id, e.g. "c1"."""
         return recorder.declare(kind, df if data is None else data, {"title": title, **params})
 
-    def declare_table(data, *, title=None, max_rows=50, **params):
+    def declare_table(data, *, title=None, max_rows=TABLE_ROWS, **params):
         """Declare a table of the first `max_rows` rows of `data`. Returns its id, e.g. "t1"."""
         return recorder.declare("table", data, {"title": title, "max_rows": max_rows, **params}, table=True)
 

@@ -5,7 +5,8 @@ import { defineRenderer } from './types.js';
 /** Renders stacked areas over an ordered x. */
 export const area = defineRenderer({
   kind: 'area',
-  summary: 'area(x=date or ordered column, y=numeric column(s), color=series column, agg); series are stacked',
+  summary: 'like line, with the series stacked so the top edge is their total',
   schema: lineSchema,
+  caps: { points: 5000, series: 10 },
   build: (frame, params) => ({ type: 'plotly', figure: lineFigure(frame, params, true) }),
 });

@@ -15,8 +15,9 @@ const schema = baseParams.extend({
 /** Renders categories against values; the preamble has already aggregated and capped the categories. */
 export const bar = defineRenderer({
   kind: 'bar',
-  summary: 'bar(x=category column, y=numeric column(s), color=series column, orientation="v"|"h", barmode, sort, top_n, agg); y omitted counts rows',
+  summary: 'one bar per category; y omitted counts rows; several y columns or a color column make grouped or stacked bars',
   schema,
+  caps: { categories: 50 },
   build(frame, params) {
     const ys = asList(params.y);
     const xs = columnValues(frame, params.x);

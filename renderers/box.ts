@@ -15,8 +15,10 @@ export const BOX_COLUMNS = ['series', 'group', 'q1', 'median', 'q3', 'lowerfence
 /** Renders precomputed box statistics (Tukey fences at 1.5 IQR, clipped to the data). */
 export const box = defineRenderer({
   kind: 'box',
-  summary: 'box(y=numeric column(s), x=category column to compare groups, top_n groups); statistics are exact over all rows',
+  summary: 'quartiles, whiskers and mean of numeric column(s), per category of x to compare groups; exact over all rows',
   schema,
+  caps: { categories: 30, series: 10 },
+  frame: BOX_COLUMNS,
   ignores: ['agg', 'color'],
   build(frame, params) {
     const stats = Object.fromEntries(BOX_COLUMNS.map((c) => [c, columnValues(frame, c)]));

@@ -53,8 +53,10 @@ function distinct(values: readonly unknown[]): string[] {
 /** Renders a cell grid; a matrix (no x/y/z) uses its first column as row labels. */
 export const heatmap = defineRenderer({
   kind: 'heatmap',
-  summary: 'heatmap(x=column, y=column, z=numeric column, agg) from long data, or no x/y/z for a matrix like df.corr(); colorscale, show_values, zmid',
+  summary: 'a value per (x, y) cell from long data (all of x, y, z), or none of them for a matrix such as df.corr()',
   schema,
+  caps: { categories: 60 },
+  frame: HEATMAP_COLUMNS,
   ignores: ['color', 'log_y'],
   check(params) {
     const given = [params.x, params.y, params.z].filter((v) => v !== undefined).length;

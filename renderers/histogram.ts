@@ -16,8 +16,10 @@ export const HISTOGRAM_COLUMNS = ['bin_start', 'bin_end', 'count'] as const;
 /** Renders pre-binned counts (exact, whatever the row count) as touching bars. */
 export const histogram = defineRenderer({
   kind: 'histogram',
-  summary: 'histogram(x=numeric column, bins=2..200, color=group column); counts are exact over all rows',
+  summary: 'the distribution of one numeric column, counted exactly over all rows; color overlays the largest groups',
   schema,
+  caps: { bins: 60, groups: 8 },
+  frame: HISTOGRAM_COLUMNS,
   ignores: ['agg', 'top_n', 'sort'],
   build(frame, params) {
     const starts = columnValues(frame, 'bin_start');

@@ -44,8 +44,9 @@ export function lineFigure(frame: Frame, params: LineParams, fill: boolean): Plo
 /** Renders values over an ordered x; the preamble has sorted, aggregated and downsampled the rows. */
 export const line = defineRenderer({
   kind: 'line',
-  summary: 'line(x=date or ordered column, y=numeric column(s), color=series column, markers, agg); many points are downsampled keeping peaks',
+  summary: 'a line per y column and color group over an ordered x (dates make a time axis); many points are downsampled keeping peaks and troughs',
   schema,
+  caps: { points: 5000, series: 10 },
   build: (frame, params) => ({ type: 'plotly', figure: lineFigure(frame, params, false) }),
 });
 

@@ -14,8 +14,9 @@ const schema = baseParams.extend({
 /** Renders shares; the preamble has summed values per name and folded small slices into "Other". */
 export const pie = defineRenderer({
   kind: 'pie',
-  summary: 'pie(names=category column, values=numeric column, hole=0..0.9 for a donut, top_n slices, default 6); values omitted counts rows',
+  summary: 'shares of a total over a few categories (hole for a donut); values omitted counts rows; slices beyond top_n are summed into "Other"',
   schema,
+  caps: { categories: 5 },
   ignores: ['x_label', 'y_label', 'color', 'log_y'],
   build(frame, params) {
     const values = params.values ?? 'count';

@@ -32,8 +32,9 @@ export function leastSquares(xs: readonly unknown[], ys: readonly unknown[]): { 
 /** Renders x against y; the preamble has sampled large data to the point cap. */
 export const scatter = defineRenderer({
   kind: 'scatter',
-  summary: 'scatter(x=numeric column, y=numeric column, color=group column, size=numeric column, trendline=true adds a least-squares line)',
+  summary: 'one point per row; trendline=true adds a least-squares line with its r; large data is sampled reproducibly',
   schema,
+  caps: { points: 5000 },
   build(frame, params) {
     const xs = columnValues(frame, params.x);
     const ys = columnValues(frame, params.y);

@@ -78,8 +78,9 @@ export function tableHtml(frame: Frame): string {
 /** Renders the frame's rows as a `<table>`; the preamble has already cut it to `max_rows`, and the host bounds it again. */
 export const table = defineRenderer({
   kind: 'table',
-  summary: 'table(max_rows=1..1000, default 50); the index is kept as a column when it carries labels',
+  summary: 'the first max_rows rows of the data; the index is kept as a column when it carries labels',
   schema,
+  caps: { rows: 50, columns: 100 },
   ignores: ['x_label', 'y_label', 'color', 'agg', 'top_n', 'log_y', 'height'],
   build: (frame) => ({ type: 'html', html: tableHtml(frame) }),
 });

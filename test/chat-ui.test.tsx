@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
-import type { StoredEvent } from '../src/agent/events.js';
+import type { StoredEvent } from '../src/shared/events.js';
 import { initialChatState, reduceChat } from '../src/ui/chat/chat-state.js';
 import type { ChatAction, ChatMode } from '../src/ui/chat/chat-state.js';
 import { ChatApp } from '../src/ui/chat/ChatApp.js';

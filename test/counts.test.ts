@@ -1,7 +1,7 @@
 /** Counts people read: the right plural for one, and a word when only part of a list is shown. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { StoredEvent } from '../src/agent/events.js';
+import type { StoredEvent } from '../src/shared/events.js';
 import { artifactsHeading, initialChatState, reduceChat } from '../src/ui/chat/chat-state.js';
 import { miniChart } from '../src/ui/chat/mini-chart.js';
 import { plainLine } from '../src/ui/progress.js';

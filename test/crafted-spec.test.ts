@@ -43,7 +43,10 @@ function codeOf(name: string): string {
   return crafted.code;
 }
 
-/** Runs a crafted program with `opsmind run --json`; checks it finished with a report, then that a normal run works. */
+/**
+ * Runs a crafted program with `opsmind run --json`; checks it finished with a report, that a
+ * replay from the store gives the same charts and warnings, then that a normal run works.
+ */
 function runCrafted(code: string): { json: RunJson; stored: number } {
   const dir = tempDir();
   const home = join(dir, 'home');
@@ -54,6 +57,11 @@ function runCrafted(code: string): { json: RunJson; stored: number } {
   assert.equal(r.status, 0, r.stderr);
   const json = JSON.parse(r.stdout) as RunJson;
   assert.ok(existsSync(json.report_path), 'the report is written');
+  const replay = runCli(['sessions', 'replay', json.session_id, '-o', join(dir, 'replay.html'), '--json'], { env: { OPSMIND_HOME: home } });
+  assert.equal(replay.status, 0, replay.stderr);
+  const replayed = JSON.parse(replay.stdout) as RunJson;
+  assert.equal(replayed.charts.length + replayed.tables.length, json.charts.length + json.tables.length, 'the replay renders the same');
+  for (const warning of json.warnings.filter((w) => /^(chart|table) \d+/.test(w))) assert.ok(replayed.warnings.includes(warning), `the replay says why, as the run did: ${warning}`);
   writeFileSync(script, 'declare_chart("bar", x="region", y="revenue")\nprint("fine")\n');
   const next = runCli(['run', script, '--data', data, '-o', join(dir, 'next.html'), '--json'], { env: { OPSMIND_HOME: home } });
   assert.equal(next.status, 0, next.stderr);

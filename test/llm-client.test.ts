@@ -1,7 +1,7 @@
 /** The model seam through the real openai client against a fake OpenAI-compatible server. */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { OpsmindError } from '../src/cli/exit-codes.js';
+import { OpsmindError } from '../src/shared/exit-codes.js';
 import { ModelCallError, createChatModel } from '../src/llm/index.js';
 import type { ChatModelOptions, ChatRequest, Usage } from '../src/llm/index.js';
 import { completion, errorBody, startFakeLlm, streamChunks } from './helpers/fake-llm.js';

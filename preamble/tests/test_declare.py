@@ -10,12 +10,17 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from opsmind_charts import CAPS  # noqa: E402
+import opsmind_contract as contract  # noqa: E402
 from opsmind_preamble import Recorder, make_namespace  # noqa: E402
 
 DATA_KEYS = {"file", "columns", "source_columns", "rows", "source_rows", "sampled", "reductions", "cap", "error"}
-REDUCTIONS = {"none", "aggregated", "top_n", "downsampled", "sampled", "binned", "summarized", "truncated"}
-DTYPES = {"number", "string", "datetime", "boolean", "category", "other"}
+REDUCTIONS = set(contract.REDUCTIONS)
+DTYPES = set(contract.COLUMN_TYPES)
+
+
+def cap(kind, name):
+    """A cap of a kind, from the contract the host generated."""
+    return contract.caps(kind)[name]
 
 
 def strict_load(path):
@@ -69,7 +74,7 @@ class IdentityTests(DeclareTestCase):
         spec = self.spec()
         self.assertEqual([(c["id"], c["seq"]) for c in spec["charts"]], [("c1", 1), ("c2", 3)])
         self.assertEqual([(t["id"], t["seq"]) for t in spec["tables"]], [("t1", 2)])
-        self.assertEqual(spec["version"], 1)
+        self.assertEqual(spec["version"], contract.SPEC_VERSION)
         self.assertIsNone(spec["error"])
 
     def test_only_used_columns_are_written_but_all_are_listed(self):
@@ -129,8 +134,8 @@ class CapTests(DeclareTestCase):
         y[123_457], y[876_543] = 50.0, -50.0
         item, frame = self.declare(pd.DataFrame({"x": np.arange(n), "y": y}), "line", x="x", y="y")
         data = item["data"]
-        self.assertLessEqual(data["rows"], CAPS["line"])
-        self.assertLessEqual(len(frame), CAPS["line"])
+        self.assertLessEqual(data["rows"], cap("line", "points"))
+        self.assertLessEqual(len(frame), cap("line", "points"))
         self.assertIn("downsampled", data["reductions"])
         self.assertTrue(data["sampled"])
         self.assertEqual(data["source_rows"], n)
@@ -142,7 +147,7 @@ class CapTests(DeclareTestCase):
         df = pd.DataFrame({"x": np.tile(np.arange(10), 2000), "g": np.repeat(np.arange(2000), 10),
                            "y": np.random.default_rng(1).normal(size=20_000)})
         item, _ = self.declare(df, "line", x="x", y="y", color="g")
-        self.assertLessEqual(item["data"]["rows"], CAPS["line"])
+        self.assertLessEqual(item["data"]["rows"], cap("line", "points"))
 
     def test_scatter_is_sampled_reproducibly(self):
         rng = np.random.default_rng(3)
@@ -150,7 +155,7 @@ class CapTests(DeclareTestCase):
         first, frame1 = self.declare(df, "scatter", x="a", y="b")
         self.setUp()
         _, frame2 = self.declare(df, "scatter", x="a", y="b")
-        self.assertEqual(len(frame1), CAPS["scatter"])
+        self.assertEqual(len(frame1), cap("scatter", "points"))
         self.assertTrue(first["data"]["sampled"])
         self.assertIn("sampled", first["data"]["reductions"])
         pd.testing.assert_frame_equal(frame1, frame2)
@@ -159,16 +164,16 @@ class CapTests(DeclareTestCase):
         df = pd.DataFrame({"cat": [f"c{i:03d}" for i in range(200)], "v": np.arange(1, 201)})
         item, frame = self.declare(df, "bar", x="cat", y="v", top_n=10)
         self.assertEqual(len(frame), 11)
-        self.assertEqual(frame["cat"].iloc[-1], "Other")
+        self.assertEqual(frame["cat"].iloc[-1], contract.OTHER)
         self.assertEqual(frame["v"].sum(), df["v"].sum())
         self.assertIn("top_n", item["data"]["reductions"])
 
-    def test_bar_default_cap_is_top_50_plus_other(self):
+    def test_bar_default_cap_is_the_top_categories_plus_other(self):
         df = pd.DataFrame({"cat": [f"c{i:03d}" for i in range(200)], "v": np.arange(1, 201)})
         item, frame = self.declare(df, "bar", x="cat", y="v")
-        self.assertEqual((len(frame), item["data"]["cap"]), (CAPS["bar"] + 1, CAPS["bar"]))
+        self.assertEqual((len(frame), item["data"]["cap"]), (cap("bar", "categories") + 1, cap("bar", "categories")))
         self.assertEqual(frame["v"].sum(), df["v"].sum())
-        self.assertEqual(set(frame["cat"][:-1]), {f"c{i:03d}" for i in range(150, 200)})
+        self.assertEqual(set(frame["cat"][:-1]), {f"c{i:03d}" for i in range(200 - cap("bar", "categories"), 200)})
 
     def test_histogram_counts_every_finite_value_of_a_million(self):
         y = np.random.default_rng(5).lognormal(size=1_000_000)
@@ -176,7 +181,7 @@ class CapTests(DeclareTestCase):
         y[100:110] = np.inf
         item, frame = self.declare(pd.DataFrame({"y": y}), "histogram", x="y")
         self.assertEqual(int(frame["count"].sum()), 1_000_000 - 110)
-        self.assertLessEqual(len(frame), CAPS["histogram"])
+        self.assertLessEqual(len(frame), cap("histogram", "bins"))
         self.assertEqual(item["data"]["reductions"], ["binned"])
         self.assertFalse(item["data"]["sampled"])
 
@@ -200,8 +205,8 @@ class CapTests(DeclareTestCase):
     def test_pie_over_20_categories_folds_to_six_slices(self):
         df = pd.DataFrame({"name": [f"n{i}" for i in range(20)], "share": np.arange(20, 0, -1)})
         item, frame = self.declare(df, "pie", names="name", values="share")
-        self.assertLessEqual(len(frame), 6)
-        self.assertIn("Other", frame["name"].tolist())
+        self.assertLessEqual(len(frame), cap("pie", "categories") + 1)
+        self.assertIn(contract.OTHER, frame["name"].tolist())
         self.assertEqual(frame["share"].sum(), df["share"].sum())
 
     def test_table_truncates_to_max_rows(self):

@@ -10,8 +10,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from opsmind_insights import (correlation_insights, distribution_insights, fmt_date, fmt_number, fmt_pct,  # noqa: E402
-                              quality_insights, share_insights, trend_insights)
-from opsmind_profile import profile  # noqa: E402
+                              share_insights, trend_insights)
 
 
 def by_kind(insights):
@@ -188,39 +187,6 @@ class CorrelationTests(unittest.TestCase):
         self.assertEqual(correlation_insights(pd.DataFrame({"a": [1, 2], "b": [2, 3]}), "a", "b"), [])
         self.assertEqual(correlation_insights(pd.DataFrame({"a": [1, 2, 3], "b": [4, 4, 4]}), "a", "b"), [])
         self.assertEqual(correlation_insights(pd.DataFrame({"a": ["x", "y", "z"], "b": [1, 2, 3]}), "a", "b"), [])
-
-
-class QualityTests(unittest.TestCase):
-    def frame(self):
-        return pd.DataFrame({"discount": [None, None, None, 0.1, 0.2], "kind": ["k"] * 5, "price": ["$1", "$2", "$3", "$4", "$4"],
-                             "day": ["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-04"], "empty": [None] * 5})
-
-    def test_sentences_from_a_profile(self):
-        frame = pd.concat([self.frame(), self.frame().iloc[[0]]], ignore_index=True)
-        kinds = by_kind(quality_insights(profile(frame, {"format": "csv"})))
-        self.assertEqual(kinds["duplicates"]["numbers"]["duplicate_rows"], int(frame.duplicated().sum()))
-        self.assertAlmostEqual(kinds["missing"]["numbers"]["missing_share_pct"], frame["discount"].isna().mean() * 100)
-        self.assertIn(f"Column discount is {frame['discount'].isna().mean() * 100:.1f}% missing", kinds["missing"]["text"])
-        self.assertIn("Column kind has the same value", kinds["constant"]["text"])
-        self.assertIn("(currency)", kinds["numbers_as_text"]["text"])
-        self.assertIn("pd.to_datetime", kinds["dates_as_text"]["text"])
-        self.assertIn("Column empty has no values", kinds["empty"]["text"])
-        assert_json_safe(self, list(kinds.values()))
-
-    def test_many_columns_are_grouped_into_one_sentence(self):
-        frame = pd.DataFrame({f"c{i}": [None, None, 1.0, 2.0, None] for i in range(6)})
-        missing = [i for i in quality_insights(profile(frame, {})) if i["kind"] == "missing"]
-        self.assertEqual(len(missing), 1)
-        self.assertEqual(missing[0]["numbers"]["columns"], 6)
-
-    def test_other_warnings_pass_through(self):
-        insights = quality_insights({"warnings": ["skipped 1 line(s) above the header (a title?)"]})
-        self.assertEqual(insights[0]["text"], "Skipped 1 line(s) above the header (a title?).")
-
-    def test_clean_or_malformed_profiles_give_nothing(self):
-        self.assertEqual(quality_insights(profile(pd.DataFrame({"a": [1, 2, 3]}), {})), [])
-        self.assertEqual(quality_insights(None), [])
-        self.assertEqual(quality_insights({"column_profiles": [{"semantic": "text", "missing_share": "lots"}]}), [])
 
 
 if __name__ == "__main__":

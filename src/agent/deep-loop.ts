@@ -1,31 +1,26 @@
 /**
  * Deep mode: a ReAct loop as an async generator of events. The model calls
- * tools (get_data_info, run_code, plan_analysis, execute_analysis,
- * final_answer), sees real output and errors, and corrects itself. Charts and
- * tables of every step accumulate. Hard caps: model turns, tool calls per
- * turn, output tokens; on a cap the run ends with what it has and says so.
+ * the registry's tools (tools/registry.ts), sees real output and errors, and
+ * corrects itself. Charts and tables of every step accumulate. Hard caps:
+ * model turns, tool calls per turn, output tokens; on a cap the run ends with
+ * what it has and says so. The run ends with an answer only when a tool
+ * result says so (final_answer's `end`) or the model answers in plain text.
  */
-import type { ChatMessage, ChatModel } from '../llm/index.js';
+import type { ChatMessage, ChatModel, ChatResponse, ToolCall } from '../llm/index.js';
 import { ModelCallError } from '../llm/index.js';
-import type { RenderedItem } from '../report/render.js';
 import { analysisLibraries } from '../sandbox/libraries.js';
 import type { Library } from '../sandbox/libraries.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import { countIds, specIds } from '../spec/session-ids.js';
 import type { IdCounts } from '../spec/session-ids.js';
 import { count } from '../util/plural.js';
-import { compilePlan } from './compile-plan.js';
 import { deepSystemPrompt } from './deep-prompt.js';
-import { parseToolArguments, runCodeResult, toolSpecs } from './deep-tools.js';
-import type { TokenUsage } from './events.js';
-import { executeProgram } from './execute-program.js';
-import { getDataInfo } from './fast-pipeline.js';
+import type { StreamEvent, TokenUsage } from '../shared/events.js';
 import type { Emission } from './fast-pipeline.js';
-import { heuristicPlan } from './heuristic-planner.js';
-import type { Plan } from './plan.js';
-import type { DataProfile } from './profile.js';
-import { profileText } from './profile-text.js';
-import { artifactAdded, programFinished, stepFiles } from './step-record.js';
+import { callTool } from './tools/call-tool.js';
+import { toolSpecs } from './tools/registry.js';
+import type { AnyToolResult, ToolDisplay } from './tools/registry.js';
+import type { ToolContext, ToolMemory } from './tools/tool.js';
+import { turnStream } from './turn-stream.js';
 import { tokenUsage } from './usage.js';
 
 /** Options of a deep run. */
@@ -48,71 +43,105 @@ export interface DeepOptions {
   maxOutputTokens?: number;
   stream?: boolean;
   signal?: AbortSignal;
-  onTextDelta?: (text: string) => void;
+  /** Streamed text of each turn, and its withdrawal when the attempt that streamed it is retried. */
+  onStream?: (event: StreamEvent) => void;
 }
 
-/** What a deep run produced. */
+/** What a deep run produced (its charts and tables are in the session's events and report model). */
 export interface DeepResult {
   answer: string | null;
   stoppedBy: 'answer' | 'step_cap' | 'text' | 'error';
   error: ModelCallError | null;
-  items: RenderedItem[];
   code: { title: string; code: string }[];
   usage: (TokenUsage | null)[];
-  lastStep: number;
-  lastTurn: number;
 }
 
 interface State {
   step: number;
-  ids: IdCounts;
-  profile: DataProfile | null;
+  /** The model turn under way. */
+  turn: number;
+  memory: ToolMemory;
   /** What the sandbox's Python can import: in the system prompt and in the hint after an ImportError. */
   libraries: Library[];
-  plan: Plan | null;
-  items: RenderedItem[];
-  code: { title: string; code: string }[];
+  result: DeepResult;
 }
 
-async function* runProgram(opts: DeepOptions, state: State, turn: number, code: string, title: string): AsyncGenerator<Emission, string> {
-  const step = state.step;
-  const outcome = await executeProgram(opts.sandbox, { code, scriptName: `step${step}.py`, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.storedBytes ? { storedBytes: opts.storedBytes() } : {}) }, state.ids);
-  state.ids = countIds(state.ids, specIds(outcome.spec));
-  yield { event: programFinished(step, outcome.run), files: stepFiles(outcome.run, outcome.spec, outcome.items) };
-  yield { event: artifactAdded(step, outcome.spec) };
-  state.items.push(...outcome.items.filter((i) => i.built).map((i) => ({ ...i, step })));
-  state.code.push({ title: `step ${step} (turn ${turn}): ${title}`, code });
-  return runCodeResult(outcome.run, outcome.items, outcome.warnings, state.libraries);
-}
-
-async function* callTool(opts: DeepOptions, state: State, turn: number, tool: string, args: Record<string, unknown>): AsyncGenerator<Emission, { content: string; answer?: string }> {
-  switch (tool) {
-    case 'get_data_info': {
-      state.profile ??= (await getDataInfo(opts.sandbox, opts.sourceName, opts.signal)).profile;
-      return { content: profileText(state.profile) };
+/** Folds what a person sees of one call into the run's code; a new display kind fails to compile here. */
+function record(result: DeepResult, turn: number, step: number, display: ToolDisplay): void {
+  switch (display.kind) {
+    case 'program':
+      result.code.push({ title: `step ${step} (turn ${turn}): ${display.title}`, code: display.code });
+      return;
+    case 'data_info':
+    case 'plan':
+    case 'answer':
+    case 'tool_error':
+      return;
+    default: {
+      const unhandled: never = display;
+      throw new Error(`unhandled tool display ${JSON.stringify(unhandled)}`);
     }
-    case 'run_code':
-      return { content: yield* runProgram(opts, state, turn, String(args.code), typeof args.purpose === 'string' ? args.purpose : 'run_code') };
-    case 'plan_analysis': {
-      state.profile ??= (await getDataInfo(opts.sandbox, opts.sourceName, opts.signal)).profile;
-      state.plan = heuristicPlan(state.profile, typeof args.question === 'string' ? args.question : opts.question);
-      return { content: `plan (run it with execute_analysis):\n${state.plan.analyses.map((a, i) => `${i + 1}. ${a.chart}: ${a.title} — ${a.why}`).join('\n')}` };
-    }
-    case 'execute_analysis': {
-      if (!state.plan || !state.profile) return { content: 'error: no plan yet; call plan_analysis first' };
-      return { content: yield* runProgram(opts, state, turn, compilePlan(state.plan, state.profile, 'heuristic'), 'execute_analysis') };
-    }
-    default:
-      return { content: 'the answer was recorded', answer: String(args.answer) };
   }
 }
 
-/** Runs the loop, yielding every event; returns the answer and the accumulated report items. */
+/** Runs one call through the registry; the events it emitted are yielded after it (and before a fatal error). */
+async function* runCall(opts: DeepOptions, state: State, call: ToolCall): AsyncGenerator<Emission, AnyToolResult> {
+  const emitted: Emission[] = [];
+  const ctx: ToolContext = {
+    sandbox: opts.sandbox, sourceName: opts.sourceName, question: opts.question, step: state.step, libraries: state.libraries, memory: state.memory,
+    ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.storedBytes ? { storedBytes: opts.storedBytes } : {}),
+    emit: (emission: Emission) => void emitted.push(emission),
+  };
+  let outcome: AnyToolResult;
+  try {
+    outcome = await callTool(call.name, call.arguments, ctx);
+  } catch (error) {
+    yield* emitted;
+    throw error;
+  }
+  yield* emitted;
+  return outcome;
+}
+
+/** Runs the calls of one turn (already capped); true when a tool result ended the run. */
+async function* runTurnCalls(opts: DeepOptions, state: State, turn: number, calls: ToolCall[], messages: ChatMessage[]): AsyncGenerator<Emission, boolean> {
+  let ended = false;
+  for (const call of calls) {
+    state.step += 1;
+    const outcome = yield* runCall(opts, state, call);
+    record(state.result, turn, state.step, outcome.forDisplay);
+    if (outcome.end) {
+      state.result.answer = outcome.end.answer;
+      state.result.stoppedBy = 'answer';
+      ended = true;
+    }
+    yield { event: { type: 'tool_result', turn, step: state.step, tool: call.name, call_id: call.id, ok: outcome.ok, content: outcome.forModel } };
+    messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.forModel });
+  }
+  return ended;
+}
+
+/** One model turn; a model call that failed for good ends the run (null) with a warning. */
+async function* chatTurn(opts: DeepOptions, state: State, messages: ChatMessage[]): AsyncGenerator<Emission, ChatResponse | null> {
+  try {
+    return await opts.model.chat({ messages, tools: toolSpecs(), maxOutputTokens: opts.maxOutputTokens ?? 4000, temperature: 0.1,
+      ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.stream !== false ? turnStream(state.turn, opts.onStream) : {}) });
+  } catch (error) {
+    if (!(error instanceof ModelCallError)) throw error;
+    state.result.error = error;
+    state.result.stoppedBy = 'error';
+    yield { event: { type: 'warning', message: error.message } };
+    return null;
+  }
+}
+
+/** Runs the loop, yielding every event; returns the answer, the code of every step and the usage. */
 export async function* deepLoop(opts: DeepOptions): AsyncGenerator<Emission, DeepResult> {
   const maxTurns = opts.maxTurns ?? 20;
   const perTurn = opts.maxToolCallsPerTurn ?? 4;
-  const state: State = { step: opts.firstStep ?? 0, ids: opts.usedIds ?? {}, profile: null, libraries: [], plan: null, items: [], code: [] };
-  const result: DeepResult = { answer: null, stoppedBy: 'step_cap', error: null, items: state.items, code: state.code, usage: [], lastStep: state.step, lastTurn: 0 };
+  const step = opts.firstStep ?? 0;
+  const result: DeepResult = { answer: null, stoppedBy: 'step_cap', error: null, code: [], usage: [] };
+  const state: State = { step, turn: opts.firstTurn ?? 1, memory: { profile: null, plan: null, ids: opts.usedIds ?? {} }, libraries: [], result };
   const firstTurn = opts.firstTurn ?? 1;
   yield { event: { type: 'question_asked', turn: firstTurn, text: opts.question } };
   const probed = await analysisLibraries(opts.sandbox, opts.signal);
@@ -120,18 +149,9 @@ export async function* deepLoop(opts: DeepOptions): AsyncGenerator<Emission, Dee
   if (probed.error) yield { event: { type: 'warning', message: probed.error } };
   const messages: ChatMessage[] = [{ role: 'system', content: deepSystemPrompt(state.libraries) }, ...(opts.history ?? []), { role: 'user', content: `Dataset: ${opts.sourceName}\nQuestion: ${opts.question}` }];
   for (let turn = firstTurn; turn < firstTurn + maxTurns; turn += 1) {
-    result.lastTurn = turn;
-    let response;
-    try {
-      response = await opts.model.chat({ messages, tools: toolSpecs(), maxOutputTokens: opts.maxOutputTokens ?? 4000, temperature: 0.1,
-        ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.stream !== false ? { onTextDelta: opts.onTextDelta ?? (() => undefined) } : {}) });
-    } catch (error) {
-      if (!(error instanceof ModelCallError)) throw error;
-      result.error = error;
-      result.stoppedBy = 'error';
-      yield { event: { type: 'warning', message: error.message } };
-      break;
-    }
+    state.turn = turn;
+    const response = yield* chatTurn(opts, state, messages);
+    if (!response) break;
     const usage = tokenUsage(opts.model.model, response.usage);
     result.usage.push(usage);
     const calls = response.toolCalls.slice(0, perTurn);
@@ -142,29 +162,13 @@ export async function* deepLoop(opts: DeepOptions): AsyncGenerator<Emission, Dee
       result.stoppedBy = 'text';
       break;
     }
-    for (const call of calls) {
-      state.step += 1;
-      const parsed = parseToolArguments(call.name, call.arguments);
-      let content: string;
-      if (!parsed.ok) content = `error: ${parsed.message}`;
-      else {
-        const outcome = yield* callTool(opts, state, turn, parsed.tool, parsed.args);
-        content = outcome.content;
-        if (outcome.answer !== undefined) {
-          result.answer = outcome.answer;
-          result.stoppedBy = 'answer';
-        }
-      }
-      yield { event: { type: 'tool_result', turn, step: state.step, tool: call.name, call_id: call.id, ok: parsed.ok && !content.startsWith('error:') && !content.startsWith('status: failed'), content } };
-      messages.push({ role: 'tool', tool_call_id: call.id, content });
-    }
+    const ended = yield* runTurnCalls(opts, state, turn, calls, messages);
     if (response.toolCalls.length > perTurn) {
       yield { event: { type: 'warning', message: `turn ${turn}: only the first ${perTurn} of ${response.toolCalls.length} tool calls were run (the per-turn cap)` } };
     }
-    if (result.stoppedBy === 'answer') break;
+    if (ended) break;
   }
-  result.lastStep = state.step;
   if (result.stoppedBy === 'step_cap') yield { event: { type: 'warning', message: `stopped after ${count(maxTurns, 'model turn')} (the step cap) without a final answer; the report shows what was computed` } };
-  yield { event: { type: 'answer', turn: result.lastTurn, text: result.answer ?? '', model: opts.model.model, stopped_by: result.stoppedBy } };
+  yield { event: { type: 'answer', turn: state.turn, text: result.answer ?? '', model: opts.model.model, stopped_by: result.stoppedBy } };
   return result;
 }

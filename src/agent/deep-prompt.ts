@@ -1,4 +1,6 @@
 /** The deep system prompt: the discipline that makes such agents reliable, and what the sandbox offers. */
+import { baseSignature, kindSignature } from '../../renderers/describe.js';
+import { KINDS, rendererFor } from '../../renderers/index.js';
 import { MAX_IMAGES } from '../report/images.js';
 import { availableList } from '../sandbox/libraries.js';
 import type { Library } from '../sandbox/libraries.js';
@@ -12,6 +14,15 @@ function figuresLine(libraries: readonly Library[]): string {
   return `\n- matplotlib${has(libraries, 'seaborn') ? '/seaborn' : ''} figures (plt.show(), savefig, or still open at the end) are captured as static PNG images in the report, at most ${MAX_IMAGES} per run; use them only for what declare_chart cannot draw.`;
 }
 
+/** One line per chart kind, from the renderer registry: its own parameters (`?` optional) and what it draws. */
+export function chartKindsText(): string {
+  const lines = KINDS.flatMap((kind) => {
+    const renderer = rendererFor(kind);
+    return renderer ? [`  - ${kindSignature(renderer)}: ${renderer.summary}`] : [];
+  });
+  return `${lines.join('\n')}\n  Every kind also takes: ${baseSignature()}.`;
+}
+
 /** The system prompt of a deep run, naming exactly the analysis libraries the sandbox's Python can import. */
 export function deepSystemPrompt(libraries: readonly Library[]): string {
   const available = availableList(libraries) || 'pandas, numpy';
@@ -22,7 +33,8 @@ Work in small verified steps:
 - Never state a number that no run printed. Every number in your answer must come from an output you saw.
 - Analysis libraries available in the sandbox, besides the standard library: ${available}. No other package is installed, and none can be (no network).
 - Charts and tables through declare_chart(kind, data=None, *, title=None, **params) and declare_table(data, *, title=None): they are interactive in the report, so prefer them.
-  Kinds: bar(x, y, color, orientation), line(x, y, color), area, scatter(x, y, color, size, trendline), histogram(x, bins), box(y, x), pie(names, values), heatmap(x, y, z or a matrix like df.corr()), table. Shared: title, subtitle, x_label, y_label, color, sort, top_n, agg, note, log_y.${figuresLine(libraries)}
+  Kinds (parameters name columns by their exact df names):
+${chartKindsText()}${figuresLine(libraries)}
 - Data is read exactly as pandas reads it: convert dates and numbers stored as text explicitly in your code.
 - When the question is answered, call final_answer with a short answer in the language of the question.`;
 }

@@ -3,7 +3,7 @@
  * validated, rendered items. Used by `opsmind run`, fast mode's
  * execute_analysis and deep mode's run_code.
  */
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { renderSpec } from '../report/render.js';
 import type { RenderedItem } from '../report/render.js';
 import type { Sandbox, SandboxRun } from '../sandbox/sandbox.js';

@@ -4,7 +4,7 @@
  * then show; the generator never prints.
  */
 import { z } from 'zod';
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { readArtifactBytes } from '../sandbox/artifacts.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { MAX_JSON_DEPTH, MAX_JSON_FILE_BYTES } from '../spec/host-limits.js';
@@ -13,7 +13,8 @@ import type { IdCounts } from '../spec/session-ids.js';
 import { parseJsonBounded } from '../util/json-depth.js';
 import { count } from '../util/plural.js';
 import { compilePlan } from './compile-plan.js';
-import type { Finding, SessionEvent } from './events.js';
+import { FailedAnalysisSchema, FindingSchema } from '../shared/events.js';
+import type { Finding, SessionEvent } from '../shared/events.js';
 import { executeProgram } from './execute-program.js';
 import type { ProgramOutcome } from './execute-program.js';
 import type { Plan } from './plan.js';
@@ -50,10 +51,12 @@ export interface FastResult {
   failed: { analysis: number; title: string; error: string }[];
 }
 
+/** insights.json as the program compiled from the plan writes it (compile-plan.ts): the findings' schema, `numbers` optional. */
 const InsightsFileSchema = z.object({
-  insights: z.array(z.object({ text: z.string(), kind: z.string(), analysis: z.number().int(), numbers: z.record(z.string(), z.union([z.number(), z.string(), z.null()])).optional() })),
-  failed: z.array(z.object({ analysis: z.number().int(), title: z.string(), error: z.string() })),
+  insights: z.array(FindingSchema.extend({ numbers: FindingSchema.shape.numbers.optional() })),
+  failed: z.array(FailedAnalysisSchema),
 });
+type InsightsFile = z.infer<typeof InsightsFileSchema> & { problem?: string };
 
 function profileProgram(name: string): string {
   return `import opsmind_profile\nopsmind_profile.write_profile(df, DATA_INFO, "profile.json", ${JSON.stringify(name)})\n`;
@@ -77,12 +80,16 @@ export async function getDataInfo(sandbox: Sandbox, name: string, signal?: Abort
   return { profile, text };
 }
 
-function readInsights(workdir: string): z.infer<typeof InsightsFileSchema> {
+function readInsights(workdir: string): InsightsFile {
+  let json: unknown;
   try {
-    return InsightsFileSchema.parse(readWorkdirJson(workdir, 'insights.json'));
+    json = readWorkdirJson(workdir, 'insights.json');
   } catch {
-    return { insights: [], failed: [] };
+    return { insights: [], failed: [] }; // no usable file: the program died early, and program_finished says why
   }
+  const parsed = InsightsFileSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  return { insights: [], failed: [], problem: `insights.json does not match the host's schema, so no findings are shown: ${z.prettifyError(parsed.error).slice(0, 400)}` };
 }
 
 /** Options of a fast run. */
@@ -113,6 +120,7 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
   started = performance.now();
   yield { event: { type: 'step_started', step: s2, tool: 'plan_analysis', title: 'Plan the analyses' } };
   const planned = await opts.planner(profile, opts.question, opts.signal);
+  opts.signal?.throwIfAborted(); // a planner that finished anyway (the heuristic one) must not start step 3
   const analyses = planned.plan.analyses.map((a) => ({ title: a.title, chart: a.chart, why: a.why }));
   yield { event: { type: 'plan_created', step: s2, planner: planned.planner, model: planned.model, attempts: planned.attempts, fallback: planned.fallback, analyses, notes: planned.plan.notes } };
   yield { event: { type: 'step_finished', step: s2, tool: 'plan_analysis', duration_ms: performance.now() - started, summary: `${count(analyses.length, 'analysis', 'analyses')} by the ${planned.planner} planner` } };
@@ -130,6 +138,8 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
   }
   yield { event: programFinished(s3, outcome.run), files };
   yield { event: artifactAdded(s3, outcome.spec) };
+  for (const message of outcome.warnings) yield { event: { type: 'warning', step: s3, message } };
+  if (found.problem) yield { event: { type: 'warning', step: s3, message: found.problem } };
   const seen = new Set<string>();
   const findings: Finding[] = found.insights.filter((i) => !seen.has(i.text) && seen.add(i.text)).map((i) => ({ text: i.text, kind: i.kind, analysis: i.analysis, numbers: i.numbers ?? {} }));
   yield { event: { type: 'insights_computed', step: s3, insights: findings, failed: found.failed } };

@@ -93,7 +93,7 @@ function qualityAnalyses(profile: DataProfile, r: Roles): Analysis[] {
 }
 
 /** Data-quality flags for the plan's notes. */
-export function qualityNotes(profile: DataProfile): string[] {
+function qualityNotes(profile: DataProfile): string[] {
   const notes: string[] = [...profile.warnings];
   const skipped = profile.column_profiles.filter((c) => c.semantic === 'identifier' || c.semantic === 'text').map((c) => c.name);
   if (skipped.length) notes.push(`not charted (identifiers or free text): ${skipped.slice(0, 8).join(', ')}${skipped.length > 8 ? ', …' : ''}`);

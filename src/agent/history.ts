@@ -5,7 +5,7 @@
  * shortening old tool output.
  */
 import type { ChatMessage } from '../llm/index.js';
-import type { StoredEvent } from './events.js';
+import type { StoredEvent } from '../shared/events.js';
 
 /** Rough token estimate: four characters a token. */
 const tokens = (messages: readonly ChatMessage[]) => messages.reduce((n, m) => n + Math.ceil(((m.content ?? '').length + JSON.stringify(m.tool_calls ?? []).length) / 4), 0);

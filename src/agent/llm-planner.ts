@@ -2,9 +2,11 @@
  * The LLM planner: the model proposes a plan against the same zod schema as
  * the heuristic planner. An invalid plan is sent back once with the exact
  * problems; if the fix is invalid too, or the endpoint fails, the heuristic
- * plan is used and the result says why.
+ * plan is used and the result says why. A cancellation (the caller's signal)
+ * is not a failing endpoint: it propagates, and no plan is made.
  */
 import { z } from 'zod';
+import { isCancellation } from '../llm/index.js';
 import type { ChatMessage, ChatModel } from '../llm/index.js';
 import type { PlanResult, Planner } from './fast-pipeline.js';
 import { heuristicPlan } from './heuristic-planner.js';
@@ -12,7 +14,7 @@ import { parsePlan, PlanSchema } from './plan.js';
 import { profileText } from './profile-text.js';
 
 /** The JSON schema sent to the model, derived from the zod schema (never a second copy). */
-export const PLAN_JSON_SCHEMA = z.toJSONSchema(PlanSchema) as Record<string, unknown>;
+const PLAN_JSON_SCHEMA = z.toJSONSchema(PlanSchema) as Record<string, unknown>;
 
 const SYSTEM = `You are a senior data analyst planning the charts of a report.
 You get a profile of a dataset. Answer with one JSON object matching the given schema, nothing else.
@@ -47,6 +49,7 @@ export function llmPlanner(model: ChatModel): Planner {
         const response = await model.chat({ messages, responseFormat: { name: 'analysis_plan', schema: PLAN_JSON_SCHEMA }, temperature: 0.2, ...(signal ? { signal } : {}) });
         text = response.text;
       } catch (error) {
+        if (signal?.aborted || isCancellation(error)) throw error;
         return fallback(`the model could not be used (${(error as Error).message.split('\n')[0] ?? ''}); the heuristic plan was used`, attempt);
       }
       let problems: string[];

@@ -4,7 +4,7 @@
  * number is dropped (and the report says so), never shown.
  */
 import type { ChatModel } from '../llm/index.js';
-import type { Finding } from './events.js';
+import type { Finding } from '../shared/events.js';
 
 const SYSTEM = `You write the summary at the top of a data report. Use only the facts given; do not compute or invent numbers;
 every number you write must appear verbatim in the facts. 2-4 sentences, plain language, no headings, no lists. Answer in the language of the question if one is given.`;

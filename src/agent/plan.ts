@@ -5,11 +5,13 @@
  * model can act on, and the compiler turns it into pandas code.
  */
 import { z } from 'zod';
+import { KINDS } from '../../renderers/index.js';
+import { AggSchema } from '../../renderers/params.js';
 import { didYouMean, nearest } from '../spec/suggest.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
-const Agg = z.enum(['sum', 'mean', 'median', 'count', 'min', 'max']);
+const Agg = AggSchema;
 
 /** A transform: how the charted data is derived from the dataset. */
 export const TransformSchema = z.discriminatedUnion('type', [
@@ -38,7 +40,8 @@ export const FilterSchema = z.object({
 export const AnalysisSchema = z.object({
   title: z.string().min(1).max(120),
   why: z.string().max(300).describe('one sentence: what this shows and why it matters'),
-  chart: z.enum(['bar', 'line', 'area', 'scatter', 'histogram', 'box', 'pie', 'heatmap', 'table']),
+  /** A kind of the renderer registry. */
+  chart: z.enum(KINDS),
   transform: TransformSchema,
   filters: z.array(FilterSchema).max(5).optional(),
   options: z.object({

@@ -7,7 +7,7 @@ import { count } from '../util/plural.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 
 /** The default prompt budget for the profile text, in bytes. */
-export const PROFILE_TEXT_BUDGET = 8 * 1024;
+const PROFILE_TEXT_BUDGET = 8 * 1024;
 
 const num = (v: number): string => {
   const abs = Math.abs(v);
@@ -23,7 +23,7 @@ function stats(c: ColumnProfile): string {
 }
 
 /** One line for a column at a detail level (2 full, 1 short, 0 minimal). */
-export function columnLine(c: ColumnProfile, detail: 0 | 1 | 2): string {
+function columnLine(c: ColumnProfile, detail: 0 | 1 | 2): string {
   const head = `- ${c.name} [${c.semantic}${c.semantic === 'numeric' || c.semantic === 'numeric_text' ? ` ${c.dtype}` : ''}]`;
   const missing = c.missing ? ` ${pct(c.missing_share)} missing,` : '';
   const base = `${head}${missing} ${c.distinct.toLocaleString('en-US')} distinct`;

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 /** What a column holds, beyond its pandas dtype. */
-export const SemanticTypeSchema = z.enum([
+const SemanticTypeSchema = z.enum([
   'numeric', // a number column (int or float)
   'numeric_text', // numbers stored as text: thousands separators, currency or percent signs
   'datetime', // a datetime dtype, or text that parses as dates/times
@@ -17,8 +17,6 @@ export const SemanticTypeSchema = z.enum([
   'constant', // a single distinct value
   'empty', // every value missing
 ]);
-/** A semantic type. */
-export type SemanticType = z.infer<typeof SemanticTypeSchema>;
 
 const NumberStats = z.object({
   min: z.number(), max: z.number(), mean: z.number(), std: z.number().nullable(), median: z.number(),
@@ -37,7 +35,7 @@ const DateStats = z.object({
 });
 
 /** The profile of one column. */
-export const ColumnProfileSchema = z.object({
+const ColumnProfileSchema = z.object({
   name: z.string(),
   dtype: z.string(),
   semantic: SemanticTypeSchema,

@@ -6,13 +6,15 @@ import type { RenderedItem } from '../report/render.js';
 import { readArtifactBytes } from '../sandbox/artifacts.js';
 import type { SandboxRun } from '../sandbox/sandbox.js';
 import { MAX_FRAME_BYTES, MAX_JSON_FILE_BYTES } from '../spec/host-limits.js';
+import { REFUSALS_FILE, refusalsFile } from '../spec/refusals.js';
 import type { RenderSpec } from '../spec/schema.js';
-import type { ArtifactRef, SessionEvent } from './events.js';
+import type { ArtifactRef, SessionEvent } from '../shared/events.js';
 
 /**
  * The files of a step to store: program.py, render_spec.json, the frame of each declaration that
  * rendered (once per file; a refused declaration's frame is never stored, so the frame budgets
- * bound the store) and each captured PNG (through the file boundary).
+ * bound the store, but why it was refused is: spec/refusals.ts) and each captured PNG (through
+ * the file boundary).
  */
 export function stepFiles(run: SandboxRun, spec: RenderSpec | null, items: readonly RenderedItem[]): { name: string; content: Buffer }[] {
   const files: { name: string; content: Buffer }[] = [];
@@ -23,7 +25,9 @@ export function stepFiles(run: SandboxRun, spec: RenderSpec | null, items: reado
   }
   if (!spec) return files;
   files.push({ name: 'render_spec.json', content: readArtifactBytes(run.workdir, 'render_spec.json', MAX_JSON_FILE_BYTES) });
-  const rendered = new Set(items.filter((i) => i.built && i.decl.data.file).map((i) => i.decl.data.file as string));
+  const rendered = new Set(items.filter((i) => i.built && i.decl.data.file && i.decl.data.file !== REFUSALS_FILE).map((i) => i.decl.data.file as string));
+  const refusals = refusalsFile(items);
+  if (refusals) files.push({ name: REFUSALS_FILE, content: refusals });
   for (const file of rendered) {
     try {
       files.push({ name: file, content: readArtifactBytes(run.workdir, file, MAX_FRAME_BYTES) });

@@ -1,6 +1,6 @@
 /** Token usage and a cost estimate per model turn (prices per million tokens, for the models whose prices are public). */
 import type { Usage } from '../llm/index.js';
-import type { TokenUsage } from './events.js';
+import type { TokenUsage } from '../shared/events.js';
 
 /** USD per million input / output tokens; a model not listed gets no estimate rather than a wrong one. */
 const PRICES: readonly [RegExp, number, number][] = [

@@ -1,33 +1,31 @@
 /** `opsmind analyze <file>`: the main job. Fast mode profiles, plans and renders a full report; offline by default. */
 import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Finding, StoredEvent } from '../agent/events.js';
-import { fastPipeline } from '../agent/fast-pipeline.js';
-import type { FastResult, Planner } from '../agent/fast-pipeline.js';
-import { heuristicPlanner, llmPlanner } from '../agent/llm-planner.js';
+import type { Finding } from '../shared/events.js';
+import type { FastResult } from '../agent/fast-pipeline.js';
 import { summarizeFindings } from '../agent/llm-summary.js';
 import { llmConfig, llmConfigured } from '../llm/config.js';
 import { createChatModel } from '../llm/index.js';
 import type { ChatModel } from '../llm/index.js';
 import { preloadPlotly } from '../report/plotly-validate.js';
 import { checkSummaryTarget, summaryTarget } from '../report/summary-file.js';
-import { writeReport } from '../report/write.js';
 import type { ReportSummary } from '../report/write.js';
-import { checkDataFile, hashFile } from '../sandbox/data-file.js';
+import { checkDataFile } from '../sandbox/data-file.js';
 import { findPython } from '../sandbox/python.js';
-import { Sandbox } from '../sandbox/sandbox.js';
+import { AnalysisSession, finish } from '../session/analysis-session.js';
+import type { ReportSettings, SandboxSettings } from '../session/analysis-session.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createProgress } from '../ui/create-progress.js';
 import { printErr, printJson, printOut } from '../ui/print.js';
 import { chartsAndTables, count } from '../util/plural.js';
 import { opsmindVersion } from '../util/version.js';
-import { ExitCode, OpsmindError } from './exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { parsePlotlyOption } from './options.js';
 import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
 import { chatCommand } from './chat.js';
 import { deepCommand } from './deep.js';
 import type { DeepFlags } from './deep.js';
-import { recordAll, withRecordedSession } from './session-lifecycle.js';
+import { guarded } from './session-guard.js';
 import { openStore } from './store-option.js';
 
 interface AnalyzeOptions extends DeepFlags {
@@ -43,9 +41,9 @@ interface AnalyzeOptions extends DeepFlags {
 }
 
 function chooseModel(options: AnalyzeOptions): ChatModel | null {
-  const config = llmConfig({ ...(options.model ? { model: options.model } : {}), ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}) });
+  const config = llmConfig(options);
   if (!options.llm || !llmConfigured(config)) return null;
-  return createChatModel({ ...config, timeoutMs: 60_000 });
+  return createChatModel(config);
 }
 
 function findingTexts(result: FastResult): string[] {
@@ -56,45 +54,39 @@ function fastOutPath(dataPath: string, options: Pick<AnalyzeOptions, 'output'>):
   return resolve(options.output ?? `${basename(dataPath, extname(dataPath))}-report.html`);
 }
 
-function writeAnalysisReport(result: FastResult, outPath: string, extra: { sessionId: string; isolation: string; summary: { text: string; model: string } | null; plotly: string; warnings: string[]; summaryFile?: string }): ReportSummary {
-  const { outcome, planned, profile } = result;
-  const failed = result.failed.map((f) => `analysis ${f.analysis} (${f.title}) failed: ${f.error}`);
-  return writeReport({
-    outPath, summary: summaryTarget(outPath, extra.summaryFile), title: `Analysis of ${profile.source.name}`, spec: outcome.spec, items: outcome.items, output: outcome.run.stdout,
-    warnings: [...extra.warnings, ...outcome.warnings, ...failed], plotly: parsePlotlyOption(extra.plotly),
-    meta: { tool: `opsmind ${opsmindVersion()}`, mode: 'fast', planner: `${planned.planner}${planned.model && planned.planner === 'llm' ? ` (${planned.model})` : ''}`, session: extra.sessionId, isolation: extra.isolation },
-    extras: { findings: findingTexts(result), summary: extra.summary, notes: [...(planned.fallback ? [`Planner: ${planned.fallback}.`] : []), ...planned.plan.notes], code: [{ title: 'analysis.py — the program that computed every chart and number', code: result.code }] },
-  });
+function reportSettings(session: AnalysisSession, result: FastResult, outPath: string, options: AnalyzeOptions): ReportSettings {
+  const { planned, profile } = result;
+  return {
+    outPath, summary: summaryTarget(outPath, options.summary), title: `Analysis of ${profile.source.name}`, plotly: parsePlotlyOption(options.plotly),
+    meta: { tool: `opsmind ${opsmindVersion()}`, mode: 'fast', planner: `${planned.planner}${planned.model && planned.planner === 'llm' ? ` (${planned.model})` : ''}`, session: session.id, isolation: session.sandbox.isolation.level },
+  };
 }
 
-async function runFast(store: SessionStore, sandbox: Sandbox, dataPath: string, options: AnalyzeOptions, model: ChatModel | null): Promise<number> {
-  const { sha256, size } = await hashFile(dataPath);
+/** The model-written summary of the findings, kept only when every number it cites is in them. */
+async function writeSummary(session: AnalysisSession, model: ChatModel, result: FastResult, question: string | undefined): Promise<string | null> {
+  const written = await summarizeFindings(model, result.findings, question);
+  if ('text' in written) {
+    await session.emit({ type: 'summary_written', step: 4, text: written.text, model: model.model });
+    return written.text;
+  }
+  await session.emit({ type: 'warning', step: 4, message: written.skipped });
+  return null;
+}
+
+async function runFast(store: SessionStore, dataPath: string, options: AnalyzeOptions, model: ChatModel | null, settings: SandboxSettings): Promise<number> {
   setImmediate(preloadPlotly); // about a second of jsdom work, done while the sandbox reads the data
   const progress = await createProgress({ json: options.json === true });
-  const planner: Planner = model ? llmPlanner(model) : heuristicPlanner;
   try {
-    return await withRecordedSession(store, { command: 'analyze', mode: 'fast', model: model?.model ?? null, dataPath, dataSha256: sha256, dataSize: size, title: options.question ?? null }, async ({ session, emit }) => {
-      const show = (event: StoredEvent) => progress.show(event);
-      show(emit({ type: 'session_started', command: 'analyze', mode: 'fast', data: { path: dataPath, name: basename(dataPath), sha256, size }, isolation: sandbox.isolation.level, ...(options.question ? { question: options.question } : {}) }));
-      const pipeline = fastPipeline({ sandbox, sourceName: basename(dataPath), planner, ...(options.question ? { question: options.question } : {}) });
-      const result = await recordAll(store, session.id, pipeline, show);
-      const warnings: string[] = [];
-      let summary: { text: string; model: string } | null = null;
-      if (model) {
-        const written = await summarizeFindings(model, result.findings, options.question);
-        if ('text' in written) {
-          summary = { text: written.text, model: model.model };
-          show(emit({ type: 'summary_written', step: 4, text: written.text, model: model.model }));
-        } else {
-          warnings.push(written.skipped);
-          show(emit({ type: 'warning', step: 4, message: written.skipped }));
-        }
-      }
-      const outPath = fastOutPath(dataPath, options);
-      const report = writeAnalysisReport(result, outPath, { sessionId: session.id, isolation: sandbox.isolation.level, summary, plotly: options.plotly, warnings, ...(options.summary ? { summaryFile: options.summary } : {}) });
-      show(emit({ type: 'report_written', path: outPath, charts: report.charts.length, tables: report.tables.length }));
+    const session = await AnalysisSession.open({
+      store, dataPath, command: 'analyze', mode: 'fast', sandbox: settings, model, onEvent: (event) => progress.show(event),
+      ...(options.question ? { question: options.question } : {}),
+    });
+    return await guarded(session, async () => {
+      const result = await finish(session.fast(options.question ? { question: options.question } : {}));
+      const summary = model ? await writeSummary(session, model, result, options.question) : null;
+      const report = await session.writeReport(reportSettings(session, result, fastOutPath(dataPath, options), options));
       await progress.close();
-      printResult(report, result, { session_id: session.id, json: options.json === true, summary: summary?.text ?? null, isolation: sandbox.isolation.level });
+      printResult(report, result, { session_id: session.id, json: options.json === true, summary, isolation: session.sandbox.isolation.level });
       const crashed = result.outcome.spec === null;
       return { status: crashed ? 'failed' : 'done', value: crashed ? ExitCode.INTERNAL : ExitCode.OK };
     });
@@ -138,12 +130,9 @@ async function analyzeCommand(program: Command, file: string, options: AnalyzeOp
   const model = chooseModel(options);
   const python = await findPython();
   const store = openStore(program);
-  const sandbox = await Sandbox.open({ python, dataPath, limits, isolation, warm: true, profileName: basename(dataPath) });
-  sandbox.warmUp();
   try {
-    return await runFast(store, sandbox, dataPath, options, model);
+    return await runFast(store, dataPath, options, model, { python, limits, isolation, warm: true });
   } finally {
-    sandbox.close();
     store.close();
   }
 }
@@ -162,6 +151,7 @@ export function registerAnalyze(program: Command): void {
     .option('--no-llm', 'never call a model, even when one is configured (heuristic planner)')
     .option('--model <name>', 'the model for the LLM planner (default: $OPSMIND_MODEL)')
     .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)')
+    .option('--llm-timeout <seconds>', 'time limit of one model call attempt (default: $OPSMIND_LLM_TIMEOUT, else 120)')
     .option('--plotly <inline|URL>', 'inline Plotly (works offline) or link it from a URL', 'inline')
     .option('--max-steps <n>', 'deep mode: cap on model turns', '20')
     .option('--no-stream', 'deep mode: do not stream model output (for servers without streaming)')

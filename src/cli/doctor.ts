@@ -13,7 +13,7 @@ import type { PythonInfo } from '../sandbox/python.js';
 import { preambleDir } from '../util/package-root.js';
 import { printJson, printOut } from '../ui/print.js';
 import { opsmindVersion } from '../util/version.js';
-import { ExitCode, OpsmindError } from './exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { limitsFrom } from './sandbox-options.js';
 import { dbPath } from './store-option.js';
 

@@ -1,6 +1,6 @@
 /** Turning any thrown value into one or two lines on stderr and a documented exit status. */
 import { CommanderError } from 'commander';
-import { ExitCode, OpsmindError } from './exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { printErr } from '../ui/print.js';
 
 /** Prints the error for a person and returns the exit status to use. Stack traces only with `verbose`. */

@@ -3,23 +3,20 @@ import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { executeProgram } from '../agent/execute-program.js';
-import { writeReport } from '../report/write.js';
-import { artifactAdded, programFinished, stepFiles } from '../agent/step-record.js';
 import type { ReportSummary } from '../report/write.js';
 import { checkSummaryTarget, summaryTarget } from '../report/summary-file.js';
-import { checkDataFile, hashFile } from '../sandbox/data-file.js';
+import { checkDataFile } from '../sandbox/data-file.js';
 import { findPython } from '../sandbox/python.js';
-import { Sandbox } from '../sandbox/sandbox.js';
+import { AnalysisSession, finish } from '../session/analysis-session.js';
 import type { SandboxRun } from '../sandbox/sandbox.js';
 import { printErr, printJson, printOut } from '../ui/print.js';
 import { chartsAndTables } from '../util/plural.js';
 import { opsmindVersion } from '../util/version.js';
-import { ExitCode, OpsmindError } from './exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { parsePlotlyOption } from './options.js';
 import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
 import type { SandboxFlags } from './sandbox-options.js';
-import { withRecordedSession } from './session-lifecycle.js';
+import { guarded } from './session-guard.js';
 import { openStore } from './store-option.js';
 
 interface RunOptions extends SandboxFlags {
@@ -69,30 +66,21 @@ async function runCommand(program: Command, scriptPath: string, options: RunOpti
   const plotly = parsePlotlyOption(options.plotly);
   const python = await findPython();
   const store = openStore(program);
-  const { sha256, size } = await hashFile(dataPath);
-  // One program per invocation: a warm worker would load the data just the same, so run cold.
-  const sandbox = await Sandbox.open({ python, dataPath, limits, isolation, warm: false });
   try {
-    return await withRecordedSession(store, { command: 'run', mode: 'script', dataPath, dataSha256: sha256, dataSize: size, title: basename(scriptPath) }, async ({ session, emit }) => {
-      emit({ type: 'session_started', command: 'run', mode: 'script', data: { path: dataPath, name: basename(dataPath), sha256, size }, isolation: sandbox.isolation.level });
-      emit({ type: 'step_started', step: 1, tool: 'run_script', title: basename(scriptPath) });
-      const outcome = await executeProgram(sandbox, { code, scriptName: basename(scriptPath) });
-      store.appendWithArtifacts(session.id, 1, stepFiles(outcome.run, outcome.spec, outcome.items), programFinished(1, outcome.run));
-      emit(artifactAdded(1, outcome.spec));
-      const summary = writeReport({
-        outPath, summary: summaryFile, title: `${basename(scriptPath)} on ${basename(dataPath)}`, spec: outcome.spec, items: outcome.items,
-        output: outcome.run.stdout, warnings: outcome.warnings, plotly,
-        meta: { tool: `opsmind ${opsmindVersion()}`, command: 'run', session: session.id, python: `${python.version} (pandas ${python.pandas})`, isolation: sandbox.isolation.level },
+    // One program per invocation: a warm worker would load the data just the same, so run cold.
+    const session = await AnalysisSession.open({ store, dataPath, command: 'run', mode: 'script', title: basename(scriptPath), sandbox: { python, limits, isolation, warm: false }, model: null });
+    return await guarded(session, async () => {
+      const outcome = await finish(session.script(code, basename(scriptPath)));
+      const summary = await session.writeReport({
+        outPath, summary: summaryFile, title: `${basename(scriptPath)} on ${basename(dataPath)}`, plotly,
+        meta: { tool: `opsmind ${opsmindVersion()}`, command: 'run', session: session.id, python: `${python.version} (pandas ${python.pandas})`, isolation: session.sandbox.isolation.level },
       });
-      for (const message of outcome.warnings) emit({ type: 'warning', step: 1, message });
-      emit({ type: 'report_written', path: outPath, charts: summary.charts.length, tables: summary.tables.length });
       const failed = outcome.run.exitCode !== 0;
       const workdir = options.keepWorkdir ? keepWorkdir(outcome.run.workdir) : null;
-      printRunResult(outcome.run, summary, options.json === true, { session_id: session.id, isolation: sandbox.isolation.level, ...(workdir ? { workdir } : {}) }, failed);
+      printRunResult(outcome.run, summary, options.json === true, { session_id: session.id, isolation: session.sandbox.isolation.level, ...(workdir ? { workdir } : {}) }, failed);
       return { status: failed ? 'failed' : 'done', value: failed ? ExitCode.INTERNAL : ExitCode.OK };
     });
   } finally {
-    sandbox.close();
     store.close();
   }
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_LIMITS, resolveLimits } from '../sandbox/limits.js';
 import type { Limits } from '../sandbox/limits.js';
-import { ExitCode, OpsmindError } from './exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 
 /** The parsed sandbox flags as commander gives them. */
 export interface SandboxFlags {

@@ -2,9 +2,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { replaySession, safeArtifactName } from '../report/replay.js';
 import { summaryTarget } from '../report/summary-file.js';
 import { writeReport } from '../report/write.js';
+import { ReportModel, safeArtifactName } from '../session/report-model.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import { printErr, printJson, printOut } from '../ui/print.js';
 import { chartsAndTables, count } from '../util/plural.js';
@@ -23,11 +23,16 @@ function line(row: SessionRow & { charts: number }): string {
   return `${row.id}  ${when}  ${row.command.padEnd(7)} ${row.status.padEnd(11)} ${count(row.charts, 'item').padEnd(9)} ${basename(row.data_path)}${row.title ? ` · ${row.title}` : ''}`;
 }
 
+/** Sessions a model drives leave out the declarations it retried, live and in replay alike. */
+const MODEL_DRIVEN = new Set(['deep', 'interactive']);
+
 async function replayTo(store: SessionStore, session: SessionRow, outPath: string, plotly: string, summaryFile?: string) {
-  const replayed = await replaySession(store, session.id);
+  const model = await ReportModel.of(store, session.id);
+  const content = model.report;
+  const items = MODEL_DRIVEN.has(session.mode) ? content.items.filter((i) => i.built) : content.items;
   return writeReport({
-    outPath, summary: summaryTarget(outPath, summaryFile), title: `${session.title ?? session.command} on ${basename(session.data_path)} (replayed)`, spec: replayed.specs.at(-1) ?? null,
-    items: replayed.items, output: replayed.output, warnings: replayed.warnings, plotly: parsePlotlyOption(plotly), extras: replayed.extras,
+    outPath, summary: summaryTarget(outPath, summaryFile), title: `${session.title ?? session.command} on ${basename(session.data_path)} (replayed)`, spec: content.spec,
+    items, output: content.output, warnings: content.warnings, plotly: parsePlotlyOption(plotly), extras: content.extras,
     meta: { tool: `opsmind ${opsmindVersion()}`, session: session.id, replayed: 'from stored events, without a model or Python', status: session.status },
   });
 }

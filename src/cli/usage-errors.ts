@@ -5,7 +5,7 @@
  * nothing; its error is turned into an OpsmindError for `reportError`.
  */
 import type { Command, CommanderError } from 'commander';
-import { ExitCode, OpsmindError } from './exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 
 /** Commander error codes that mean "the command line is wrong". */
 const USAGE_CODES: ReadonlySet<string> = new Set([
@@ -20,7 +20,7 @@ const USAGE_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Commander's message as one line: no `error: ` prefix, a suggestion folded in as `(did you mean --x?)`. */
-export function usageMessage(raw: string): string {
+function usageMessage(raw: string): string {
   const [first = '', ...rest] = raw.replace(/^error:\s*/i, '').split('\n').map((l) => l.trim()).filter(Boolean);
   const extra = rest.map((l) => l.replace(/^\(Did you mean/, '(did you mean'));
   return [first, ...extra].join(' ');
@@ -33,7 +33,7 @@ function commandPath(command: Command): string {
 }
 
 /** The error to throw for a Commander exit: an OpsmindError for usage errors, the original otherwise (help, version). */
-export function usageError(error: CommanderError, command: Command): Error {
+function usageError(error: CommanderError, command: Command): Error {
   if (error.exitCode === 0 || !USAGE_CODES.has(error.code)) return error;
   return new OpsmindError(usageMessage(error.message), ExitCode.BAD_INPUT, `${commandPath(command)} --help`);
 }

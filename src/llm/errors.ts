@@ -1,5 +1,5 @@
 /** Failures of model calls: a provider-neutral classification and the one-line messages people see. */
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 
 /** What kind of thing went wrong with a model call. */
 export type FailureKind =
@@ -66,6 +66,16 @@ export class ModelCallError extends OpsmindError {
 /** The failure behind an error, when it is a ModelCallError; undefined for anything else (a bug). */
 export function failureOf(error: unknown): ModelFailure | undefined {
   return error instanceof ModelCallError ? error.failure : undefined;
+}
+
+/**
+ * True when `error` is the caller cancelling, not the endpoint failing: a model call
+ * aborted by its signal, or an AbortError (what `signal.throwIfAborted()` throws).
+ * A cancellation must end the run, never be handled like an unavailable model.
+ */
+export function isCancellation(error: unknown): boolean {
+  if (failureOf(error)?.kind === 'aborted') return true;
+  return error instanceof Error && error.name === 'AbortError';
 }
 
 /** Formats milliseconds as seconds for messages: 60000 → "60 s", 300 → "0.3 s". */

@@ -9,12 +9,11 @@ import type { ChatModel, ChatRequest, ChatResponse, Usage } from './types.js';
 
 export type { ChatMessage, ChatModel, ChatRequest, ChatResponse, RetryNotice, ToolCall, ToolSpec, Usage } from './types.js';
 export type { FailureKind, ModelFailure } from './errors.js';
-export { ModelCallError, failureOf, isRetryable } from './errors.js';
+export { ModelCallError, isCancellation } from './errors.js';
 export { CircuitBreaker, withBreaker } from './breaker.js';
 export type { BreakerOptions, BreakerState } from './breaker.js';
-export { parseRetryAfter, realSleep, retryDelay, withRetry } from './retry.js';
+export { parseRetryAfter, retryDelay } from './retry.js';
 export type { RetryOptions, Sleep } from './retry.js';
-export { DEFAULT_ENDPOINT, DEFAULT_MODEL, DEFAULT_TIMEOUT_MS, createOpenAIModel, endpointOf } from './openai-model.js';
 export type { OpenAIModelConfig } from './openai-model.js';
 
 /** Knobs of the composed model; all optional. */
@@ -27,7 +26,7 @@ export interface ChatModelOptions {
 }
 
 /** Wraps a model so every response's usage is passed to `onUsage`. */
-export function withUsage(model: ChatModel, onUsage: (usage: Usage, response: ChatResponse) => void): ChatModel {
+function withUsage(model: ChatModel, onUsage: (usage: Usage, response: ChatResponse) => void): ChatModel {
   return {
     model: model.model,
     async chat(request: ChatRequest): Promise<ChatResponse> {

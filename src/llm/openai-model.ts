@@ -2,6 +2,7 @@
 import { formatWithOptions } from 'node:util';
 import OpenAI from 'openai';
 import type { ClientOptions } from 'openai';
+import { DEFAULT_LLM_TIMEOUT_MS } from './config.js';
 import type { LlmConfig } from './config.js';
 import { Deadline } from './deadline.js';
 import { ModelCallError } from './errors.js';
@@ -12,15 +13,12 @@ import type { ChatModel, ChatRequest, ChatResponse } from './types.js';
 import { terminalText } from '../util/terminal-text.js';
 
 /** The official endpoint, used when no base URL is configured. */
-export const DEFAULT_ENDPOINT = 'https://api.openai.com/v1';
+const DEFAULT_ENDPOINT = 'https://api.openai.com/v1';
 /** The model used when none is configured. */
-export const DEFAULT_MODEL = 'gpt-4o-mini';
-/** Time limit per attempt when none is configured. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
-
+const DEFAULT_MODEL = 'gpt-4o-mini';
 /** LlmConfig plus transport limits. */
-export type OpenAIModelConfig = LlmConfig & {
-  /** Per attempt: for the whole answer, or between two chunks of a stream (default 60 s). */
+export type OpenAIModelConfig = Omit<LlmConfig, 'timeoutMs'> & {
+  /** Per attempt: for the whole answer, or between two chunks of a stream (default DEFAULT_LLM_TIMEOUT_MS, 120 s). */
   timeoutMs?: number;
   /** Retries inside the openai client itself (default 0: `withRetry` does retries). */
   maxRetries?: number;
@@ -48,7 +46,7 @@ const stderrLogger: NonNullable<ClientOptions['logger']> = {
  * partial answer. Bugs (errors not about the call) are rethrown unchanged.
  */
 export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = config.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
   const endpoint = endpointOf(config);
   const model = config.model ?? DEFAULT_MODEL;
   const officialApi = config.baseUrl === null || endpoint === DEFAULT_ENDPOINT;

@@ -23,7 +23,7 @@ export interface RetryOptions {
 }
 
 /** The default Sleep: a timer that resolves early when the signal aborts. */
-export const realSleep: Sleep = async (ms, signal) => {
+const realSleep: Sleep = async (ms, signal) => {
   try {
     await delay(ms, undefined, { signal });
   } catch {

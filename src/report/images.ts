@@ -27,7 +27,7 @@ export interface BuiltImage {
 }
 
 /** `figure 2`: how people and models see an image named. */
-export function imageLabel(image: Pick<Image, 'id' | 'seq'>): string {
+function imageLabel(image: Pick<Image, 'id' | 'seq'>): string {
   return `figure ${/^f(\d+)$/.exec(image.id)?.[1] ?? String(image.seq)}`;
 }
 

@@ -38,6 +38,8 @@ export interface RenderOptions {
   validateFigures?: boolean;
   /** The report's frame budgets, shared by the specs of one report (a replayed session); default: a fresh one. */
   budget?: FrameBudget;
+  /** Issues the live run stored for declarations it refused, by `seq` (spec/refusals.ts): shown as they were. */
+  refused?: ReadonlyMap<number, ValidationIssue[]>;
 }
 
 function issue(decl: Declaration, code: ValidationIssue['code'], detail: string): ValidationIssue {
@@ -86,6 +88,8 @@ function buildWithin(decl: Declaration, file: string, renderer: Renderer, params
 async function renderOne(decl: Declaration, frames: FrameCache, budget: FrameBudget, options: RenderOptions): Promise<RenderedItem> {
   const label = declarationLabel(decl);
   const check = validateDeclaration(decl);
+  const refused = options.refused?.get(decl.seq);
+  if (refused) return { decl, label, issues: refused, warnings: check.warnings };
   const renderer = rendererFor(decl.kind);
   if (check.issues.length || !renderer || !check.params || decl.data.file === null) {
     return { decl, label, issues: check.issues, warnings: check.warnings };

@@ -8,7 +8,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { z } from 'zod';
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 
 /** The key every summary OpsMind writes starts with; its value names the writer, e.g. "opsmind 0.1.0". */
 export const SUMMARY_MARKER = 'written_by';
@@ -28,7 +28,7 @@ const MarkedSchema = z.object({ [SUMMARY_MARKER]: z.string().startsWith('opsmind
 const LegacySchema = z.object({ report_path: z.string(), charts: z.array(z.unknown()), tables: z.array(z.unknown()), spec: z.unknown() });
 
 /** The summary path beside an HTML report: the same name with `.json`. */
-export function defaultSummaryPath(htmlPath: string): string {
+function defaultSummaryPath(htmlPath: string): string {
   return `${htmlPath.replace(/\.html?$/i, '')}.json`;
 }
 
@@ -51,7 +51,7 @@ function readSmall(path: string): string | null {
 }
 
 /** True when the file at `path` is a summary OpsMind wrote (a regular file with the marker, or the old shape). */
-export function writtenByOpsmind(path: string): boolean {
+function writtenByOpsmind(path: string): boolean {
   try {
     if (!lstatSync(path).isFile()) return false;
     const text = readSmall(path);

@@ -59,7 +59,7 @@ function summaryJson(summary: Record<string, unknown>): string {
 }
 
 /** All warnings of a report: the spec's, each item's, and each failed declaration's problem. */
-export function reportWarnings(spec: RenderSpec | null, items: readonly RenderedItem[], extra: readonly string[]): string[] {
+function reportWarnings(spec: RenderSpec | null, items: readonly RenderedItem[], extra: readonly string[]): string[] {
   return [...extra, ...(spec?.warnings ?? []), ...items.flatMap((i) => [...i.warnings, ...i.issues.map((x) => x.message)])];
 }
 

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 
 /** Resolves and checks a data file path: exists, is a regular readable file, is not empty. Throws OpsmindError (exit 2). */
 export function checkDataFile(path: string): string {

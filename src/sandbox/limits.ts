@@ -1,5 +1,5 @@
 /** The resource limits of a sandboxed run: defaults, parsing, and words for a limit that was hit. */
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 
 /** Limits of one run. Memory is what a run may allocate on top of the loaded dataset. */
 export interface Limits {

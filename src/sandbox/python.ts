@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { cached, fingerprint, remember } from '../util/probe-cache.js';
 
 /** A Python interpreter with the versions of the libraries OpsMind uses. */

@@ -9,7 +9,7 @@
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { preambleDir } from '../util/package-root.js';
 import { processAlive } from '../util/process-alive.js';
 import { removeTree } from '../util/remove-tree.js';

@@ -39,12 +39,12 @@ export function stagingBase(identity: SandboxIdentity): string | null {
   return candidates.find((dir) => !identity.drops || searchableBy(dir, identity)) ?? null;
 }
 
-/** Copies the preamble's Python modules into `root/preamble` (0755/0644); returns that directory. */
+/** Copies the preamble's Python modules and its contract JSON into `root/preamble` (0755/0644); returns that directory. */
 export function stagePreamble(root: string, preambleDir: string): string {
   const target = join(root, 'preamble');
   mkdirSync(target, { mode: 0o755 });
   for (const name of readdirSync(preambleDir)) {
-    if (!name.endsWith('.py')) continue;
+    if (!name.endsWith('.py') && !name.endsWith('.json')) continue; // modules and the generated contract
     copyFileSync(join(preambleDir, name), join(target, name));
     chmodSync(join(target, name), 0o644);
   }

@@ -16,7 +16,7 @@ export const ColumnDtypeSchema = z.enum(['number', 'string', 'datetime', 'boolea
 export type ColumnDtype = z.infer<typeof ColumnDtypeSchema>;
 
 /** One column of a data frame: its name as pandas has it, and its coarse type. */
-export const ColumnInfoSchema = z.object({ name: z.string(), dtype: ColumnDtypeSchema });
+const ColumnInfoSchema = z.object({ name: z.string(), dtype: ColumnDtypeSchema });
 /** A named, typed column. */
 export type ColumnInfo = z.infer<typeof ColumnInfoSchema>;
 
@@ -33,7 +33,7 @@ export const ReductionSchema = z.enum([
 ]);
 
 /** Where a declaration's data lives and how it relates to the declared data. */
-export const DeclaredDataSchema = z.object({
+const DeclaredDataSchema = z.object({
   /** Path relative to the work dir of a `{columns, data}` JSON frame; null when the preamble wrote none. */
   file: z.string().nullable(),
   /** Columns of the written frame. */
@@ -49,11 +49,9 @@ export const DeclaredDataSchema = z.object({
   /** Why the preamble could not prepare the data, in words a model can act on. */
   error: z.string().nullable(),
 });
-/** The data part of a declaration. */
-export type DeclaredData = z.infer<typeof DeclaredDataSchema>;
 
 /** One `declare_chart` or `declare_table` call. */
-export const DeclarationSchema = z.object({
+const DeclarationSchema = z.object({
   id: z.string().min(1),
   /** Position among all declarations of the program, from 1: the report order. */
   seq: z.number().int().positive(),
@@ -67,7 +65,7 @@ export const DeclarationSchema = z.object({
 export type Declaration = z.infer<typeof DeclarationSchema>;
 
 /** The dataset the program ran against and how it was read. */
-export const SourceSchema = z.object({
+const SourceSchema = z.object({
   path: z.string(),
   name: z.string(),
   format: z.string(),
@@ -81,7 +79,7 @@ export const SourceSchema = z.object({
 export type Source = z.infer<typeof SourceSchema>;
 
 /** The exception that ended the program, if any. */
-export const ProgramErrorSchema = z.object({
+const ProgramErrorSchema = z.object({
   type: z.string(),
   message: z.string(),
   traceback: z.string(),
@@ -93,10 +91,10 @@ export const ProgramErrorSchema = z.object({
 export type ProgramError = z.infer<typeof ProgramErrorSchema>;
 
 /** How a figure was captured: `plt.show()`/`fig.show()`, a `savefig` call, or still open when the program ended. */
-export const ImageSourceSchema = z.enum(['show', 'savefig', 'open_at_exit']);
+const ImageSourceSchema = z.enum(['show', 'savefig', 'open_at_exit']);
 
 /** One matplotlib figure the preamble captured as a PNG (preamble/opsmind_figures.py). */
-export const ImageSchema = z.object({
+const ImageSchema = z.object({
   id: z.string().min(1),
   /** Position among all declarations and images of the program, from 1 (shared with charts and tables). */
   seq: z.number().int().positive(),

@@ -1,7 +1,7 @@
 /** Nearest-name suggestions for misspelt parameters, kinds and columns. */
 
 /** Levenshtein edit distance between two strings. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const cur = [i];

@@ -3,27 +3,26 @@
  * Every problem becomes an issue with a sentence a model or a person can act
  * on: which declaration, which parameter, what was expected, what is close.
  */
-import { z } from 'zod';
+import { paramInfos } from '../../renderers/describe.js';
 import { KINDS, rendererFor } from '../../renderers/index.js';
-import { asList, columnRoles } from '../../renderers/params.js';
+import { asList } from '../../renderers/params.js';
 import type { ColumnRole } from '../../renderers/params.js';
 import type { Renderer } from '../../renderers/types.js';
-import type { ColumnInfo, Declaration } from './schema.js';
+import { ColumnDtypeSchema } from './schema.js';
+import type { ColumnDtype, ColumnInfo, Declaration } from './schema.js';
 import { didYouMean, nearest, quote } from './suggest.js';
 
+/**
+ * The kinds of problem an issue can be; `over_budget`: its data would pass a byte budget of
+ * the report or the session (spec/host-limits.ts).
+ */
+export const ISSUE_CODES = [
+  'unknown_kind', 'unknown_param', 'missing_param', 'invalid_param', 'unknown_column', 'wrong_column_type',
+  'data_error', 'invalid_figure', 'render_failed', 'over_budget',
+] as const;
+
 /** What kind of problem an issue is. */
-export type IssueCode =
-  | 'unknown_kind'
-  | 'unknown_param'
-  | 'missing_param'
-  | 'invalid_param'
-  | 'unknown_column'
-  | 'wrong_column_type'
-  | 'data_error'
-  | 'invalid_figure'
-  | 'render_failed'
-  /** Its data would pass a byte budget of the report or the session (spec/host-limits.ts). */
-  | 'over_budget';
+export type IssueCode = (typeof ISSUE_CODES)[number];
 
 /** One validation problem of one declaration. */
 export interface ValidationIssue {
@@ -50,17 +49,16 @@ export function declarationLabel(decl: Pick<Declaration, 'id' | 'kind' | 'seq'>)
   return decl.id.startsWith('t') ? `table ${number}` : `chart ${number} (${decl.kind.length <= 40 ? decl.kind : `${decl.kind.slice(0, 40)}…`})`;
 }
 
-function unwrap(schema: z.ZodType): z.ZodType {
-  return schema instanceof z.ZodOptional ? unwrap(schema.unwrap() as z.ZodType) : schema;
+/** The parameters of a renderer that name columns, with the role each column must fill. */
+export function columnParams(renderer: Renderer): { name: string; role: ColumnRole; multiple: boolean }[] {
+  return paramInfos(renderer).flatMap(({ name, column }) => (column ? [{ name, ...column }] : []));
 }
 
-/** The parameters of a renderer that name columns, with the role each column must fill. */
-export function columnParams(renderer: Renderer): { name: string; role: ColumnRole }[] {
-  return Object.entries(renderer.schema.shape).flatMap(([name, field]) => {
-    const meta = columnRoles.get(unwrap(field as z.ZodType));
-    return meta ? [{ name, role: meta.role }] : [];
-  });
-}
+/** The column types that may fill each role (a boolean counts as 0/1). */
+export const ROLE_DTYPES: Readonly<Record<ColumnRole, readonly ColumnDtype[]>> = {
+  any: ColumnDtypeSchema.options,
+  numeric: ['number', 'boolean'],
+};
 
 /** Issues listed per declaration; a crafted spec could otherwise produce one per key or column it names. */
 const MAX_ISSUES = 10;
@@ -92,7 +90,7 @@ function columnIssues(renderer: Renderer, decl: Declaration, make: IssueMaker): 
 }
 
 function isNumeric(column: ColumnInfo): boolean {
-  return column.dtype === 'number' || column.dtype === 'boolean';
+  return ROLE_DTYPES.numeric.includes(column.dtype);
 }
 
 type IssueMaker = (code: IssueCode, detail: string, param?: string, suggestions?: string[]) => ValidationIssue;

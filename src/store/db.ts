@@ -2,7 +2,7 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { asStoreError, storeFailure } from './errors.js';
 import { migrate } from './migrations.js';
 

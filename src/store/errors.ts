@@ -4,7 +4,7 @@
  * naming the store, a hint saying what to do, and exit 3 (ExitCode.CONFIG),
  * never an "internal error".
  */
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 
 /** What went wrong with the store. */
 export type StoreErrorKind = 'full' | 'damaged' | 'read_only' | 'busy' | 'io';

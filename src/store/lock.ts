@@ -6,7 +6,7 @@
  */
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { processAlive } from '../util/process-alive.js';
 
 /** How often the holder refreshes its heartbeat, and when silence makes a lock stale. */

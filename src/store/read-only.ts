@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { BUSY_TIMEOUT_MS } from './db.js';
 import { asStoreError } from './errors.js';
 import { SCHEMA_VERSION } from './migrations.js';

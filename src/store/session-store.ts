@@ -5,8 +5,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
-import type { SessionEvent, StoredEvent } from '../agent/events.js';
-import { ExitCode, OpsmindError } from '../cli/exit-codes.js';
+import { parseEventPayload } from '../shared/events.js';
+import type { SessionEvent, StoredEvent } from '../shared/events.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { notWritable, openDatabase } from './db.js';
 import { asStoreError } from './errors.js';
 import { acquireLock, sweepStale } from './lock.js';
@@ -175,7 +176,7 @@ export class SessionStore {
   /** A session's events in order. */
   events(sessionId: string): StoredEvent[] {
     const rows = this.guard(() => this.db.prepare('SELECT seq, payload, created_at FROM events WHERE session_id = ? ORDER BY seq').all(sessionId) as { seq: number; payload: string; created_at: string }[]);
-    return rows.map((row) => ({ ...(JSON.parse(row.payload) as SessionEvent), session_id: sessionId, seq: row.seq, created_at: row.created_at }));
+    return rows.map((row) => ({ ...parseEventPayload(row.payload), session_id: sessionId, seq: row.seq, created_at: row.created_at }));
   }
 
   /** The artifacts of a session (optionally of one step), ordered by step and name. */

@@ -1,6 +1,6 @@
 /** The ink view of a running analysis: each step with its status and timing, the plan, then the findings. */
 import { Box, Text } from 'ink';
-import type { StoredEvent } from '../agent/events.js';
+import type { StoredEvent } from '../shared/events.js';
 import { terminalText } from '../util/terminal-text.js';
 
 /** What the view shows, reduced from events. */
@@ -23,7 +23,17 @@ export function reduceAnalyze(state: AnalyzeState, event: StoredEvent): AnalyzeS
     case 'step_finished': return { ...state, steps: state.steps.map((s) => (s.step === event.step ? { ...s, done: true, summary: event.summary, ms: event.duration_ms } : s)) };
     case 'plan_created': return { ...state, planner: `${event.planner}${event.model ? ` (${event.model})` : ''}${event.fallback ? ` — ${event.fallback}` : ''}`, analyses: [...state.analyses, ...event.analyses.map((a) => `${a.chart.padEnd(9)} ${a.title}`)] };
     case 'warning': return { ...state, warnings: [...state.warnings, event.message] };
-    default: return state;
+    // Deep-mode turns, program output and findings are not part of this view (the result is printed after it).
+    case 'answer':
+    case 'artifact_added':
+    case 'insights_computed':
+    case 'model_turn':
+    case 'program_finished':
+    case 'question_asked':
+    case 'report_written':
+    case 'session_finished':
+    case 'summary_written':
+    case 'tool_result': return state;
   }
 }
 

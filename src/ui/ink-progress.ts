@@ -1,5 +1,5 @@
 /** The interactive progress view, loaded only when a person watches a TTY (ink and react are imported lazily). */
-import type { StoredEvent } from '../agent/events.js';
+import type { StoredEvent } from '../shared/events.js';
 import type { ProgressView } from './progress.js';
 
 /** Starts an ink render of the analysis steps; `close` unmounts it, leaving the last frame on screen. */

@@ -1,5 +1,5 @@
 /** Progress views for a running pipeline: they only reduce events, never drive the agent. */
-import type { StoredEvent } from '../agent/events.js';
+import type { StoredEvent } from '../shared/events.js';
 import { count } from '../util/plural.js';
 import { printErr } from './print.js';
 
@@ -36,7 +36,14 @@ export function plainLine(event: StoredEvent): string | null {
     case 'model_turn': return `[turn ${event.turn}] ${event.tool_calls.length ? event.tool_calls.map((c) => c.name).join(', ') : 'answer'}${event.usage ? ` (${count(event.usage.total, 'token')})` : ''}`;
     case 'tool_result': return `  step ${event.step} ${event.tool}: ${event.ok ? 'ok' : 'error'} — ${event.content.split('\n').find((l) => l.trim() && !l.startsWith('status:'))?.slice(0, 100) ?? ''}`;
     case 'warning': return `warning: ${event.message}`;
-    default: return null;
+    // Results go to stdout after the run, not into the progress lines.
+    case 'answer':
+    case 'artifact_added':
+    case 'insights_computed':
+    case 'program_finished':
+    case 'report_written':
+    case 'session_finished':
+    case 'summary_written': return null;
   }
 }
 

@@ -6,17 +6,23 @@
  */
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { dataHome } from '../store/paths.js';
 
 const TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The cache file: entries by key, each with when it was probed and the fingerprint it holds for. */
+const CacheFileSchema = z.record(z.string(), z.object({ at: z.number(), fingerprint: z.string(), value: z.unknown() }));
+type CacheFile = z.infer<typeof CacheFileSchema>;
 
 function file(): string {
   return join(dataHome(), 'probe-cache.json');
 }
 
-function readAll(): Record<string, { at: number; fingerprint: string; value: unknown }> {
+function readAll(): CacheFile {
   try {
-    return JSON.parse(readFileSync(file(), 'utf8')) as Record<string, { at: number; fingerprint: string; value: unknown }>;
+    const parsed = CacheFileSchema.safeParse(JSON.parse(readFileSync(file(), 'utf8')));
+    return parsed.success ? parsed.data : {};
   } catch {
     return {};
   }
@@ -34,12 +40,28 @@ export function fingerprint(paths: readonly (string | null | undefined)[]): stri
   }).join('|');
 }
 
-/** The cached value for `key` if fresh and the fingerprint matches; otherwise undefined. */
-export function cached<T>(key: string, print: string): T | undefined {
+function freshValue(key: string, print: string): unknown {
   if (process.env.OPSMIND_NO_PROBE_CACHE) return undefined;
   const entry = readAll()[key];
   if (!entry || entry.fingerprint !== print || Date.now() - entry.at > TTL_MS) return undefined;
-  return entry.value as T;
+  return entry.value;
+}
+
+/**
+ * The cached value for `key` if fresh, its fingerprint matches and it parses with
+ * `schema` (a value written by another version is probed again); otherwise undefined.
+ */
+export function cachedParsed<T>(key: string, print: string, schema: z.ZodType<T>): T | undefined {
+  const parsed = schema.safeParse(freshValue(key, print));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The cached value for `key` if fresh and the fingerprint matches; otherwise undefined.
+ * Unchecked: `T` is the caller's claim. Prefer `cachedParsed`, which checks it.
+ */
+export function cached<T>(key: string, print: string): T | undefined {
+  return freshValue(key, print) as T | undefined;
 }
 
 /** Stores a value; failures to write are ignored (the cache is an optimisation only). */

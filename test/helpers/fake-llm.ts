@@ -11,8 +11,11 @@ export type Scripted =
   | { kind: 'json'; status?: number; body: unknown; headers?: Record<string, string> }
   /** cut: drop the connection after the chunks; stall: send the chunks, then nothing; omitDone: end cleanly without [DONE]. */
   | { kind: 'stream'; chunks: unknown[]; cut?: boolean; stall?: boolean; omitDone?: boolean }
+  /** hang: never answer, until the client gives up (its abort or timeout closes the connection; see `dropped`). */
   | { kind: 'hang' }
-  | { kind: 'reset' };
+  | { kind: 'reset' }
+  /** slow: serve `then` after `ms` (a server slower than the client's time limit). */
+  | { kind: 'slow'; ms: number; then: Scripted };
 
 /** A request the fake received. */
 export interface RecordedRequest {
@@ -26,6 +29,10 @@ export interface FakeLlm {
   /** e.g. http://127.0.0.1:PORT/v1 — use as OPENAI_BASE_URL. */
   baseUrl: string;
   requests: RecordedRequest[];
+  /** How many requests ended before their answer was complete: the client gave up (abort, timeout), or a cut/reset script. */
+  readonly dropped: number;
+  /** Resolves once `count` requests have arrived. */
+  received(count: number): Promise<void>;
   enqueue(...responses: Scripted[]): void;
   close(): Promise<void>;
 }
@@ -154,6 +161,11 @@ function serve(res: ServerResponse, step: Scripted | undefined, count: number): 
     case 'reset':
       res.socket?.destroy();
       return;
+    case 'slow': {
+      const timer = setTimeout(() => serve(res, step.then, count), step.ms);
+      res.once('close', () => clearTimeout(timer));
+      return;
+    }
   }
 }
 
@@ -171,12 +183,21 @@ export async function startFakeLlm(script: Scripted[] = []): Promise<FakeLlm> {
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
+  const arrivals: { count: number; resolve: () => void }[] = [];
+  let dropped = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    res.once('close', () => {
+      if (!res.writableFinished) dropped += 1;
+    });
     const parts: Buffer[] = [];
     req.on('data', (part: Buffer) => parts.push(part));
     req.on('end', () => {
       const path = req.url ?? '';
       requests.push({ path, body: parseBody(Buffer.concat(parts).toString('utf8')), headers: { ...req.headers } });
+      for (const waiter of arrivals.filter((a) => a.count <= requests.length)) {
+        arrivals.splice(arrivals.indexOf(waiter), 1);
+        waiter.resolve();
+      }
       if (req.method === 'POST' && path.startsWith('/v1/chat/completions')) serve(res, queue.shift(), requests.length);
       else sendJson(res, 404, { error: { message: `fake-llm: no route ${req.method ?? ''} ${path}`, type: 'invalid_request_error' } });
     });
@@ -193,6 +214,10 @@ export async function startFakeLlm(script: Scripted[] = []): Promise<FakeLlm> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    get dropped() {
+      return dropped;
+    },
+    received: (count) => (requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => void arrivals.push({ count, resolve }))),
     enqueue: (...responses) => void queue.push(...responses),
     close: () =>
       new Promise<void>((resolve) => {

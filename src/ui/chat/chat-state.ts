@@ -4,7 +4,8 @@
  * (DESIGN.md rule 4). UI actions (submit, mode toggle, run end) are folded in
  * the same way, so the whole screen is a pure function of what happened.
  */
-import type { StoredEvent } from '../../agent/events.js';
+import { z } from 'zod';
+import type { StoredEvent, StreamEvent } from '../../shared/events.js';
 import { count } from '../../util/plural.js';
 
 /** fast: the fixed pipeline; deep: the ReAct agent. */
@@ -43,7 +44,7 @@ export type ChatAction =
   | { type: 'artifacts'; artifacts: ChatArtifact[] }
   | { type: 'submitted'; question: string }
   | { type: 'toggle_mode' }
-  | { type: 'text_delta'; text: string }
+  | StreamEvent
   | { type: 'run_finished'; reportPath: string | null; error?: string }
   | { type: 'cancelled' };
 
@@ -67,7 +68,15 @@ function eventEntries(event: StoredEvent): TimelineEntry[] {
     ];
     case 'answer': return event.text ? [{ kind: 'answer', text: event.text }] : [];
     case 'warning': return [{ kind: 'warning', text: `warning: ${event.message}` }];
-    default: return [];
+    // Shown elsewhere (artifacts, the run's end) or not at all (bookkeeping).
+    case 'artifact_added':
+    case 'program_finished':
+    case 'question_asked':
+    case 'report_written':
+    case 'session_finished':
+    case 'session_started':
+    case 'step_started':
+    case 'summary_written': return [];
   }
 }
 
@@ -79,10 +88,13 @@ export function artifactsHeading(total: number, shown: number): string {
   return `charts and tables (${total})${total > shown ? ` — the last ${shown} shown; all of them are in the report` : ''}`;
 }
 
+const CodeArgumentsSchema = z.object({ code: z.string() });
+
+/** The code of a run_code call's raw arguments, or the raw text when they hold none. */
 function codeOf(args: string): string {
   try {
-    const parsed = JSON.parse(args) as { code?: unknown };
-    return typeof parsed.code === 'string' ? parsed.code : args;
+    const parsed = CodeArgumentsSchema.safeParse(JSON.parse(args));
+    return parsed.success ? parsed.data.code : args;
   } catch {
     return args;
   }
@@ -106,6 +118,8 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
       return { ...state, mode: state.mode === 'fast' ? 'deep' : 'fast' };
     case 'text_delta':
       return { ...state, streaming: state.streaming + action.text };
+    case 'text_retracted':
+      return { ...state, streaming: '', timeline: [...state.timeline, { kind: 'info', text: `model call retried (${action.reason}); its partial answer was dropped` }] };
     case 'run_finished':
       return { ...state, running: false, streaming: '', reportPath: action.reportPath ?? state.reportPath, timeline: action.error ? [...state.timeline, { kind: 'warning', text: action.error }] : state.timeline };
     case 'cancelled':
