@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { cached, cachedParsed, remember } from '../src/util/probe-cache.js';
+import { cachedParsed, remember } from '../src/util/probe-cache.js';
 import { tempDir } from './helpers/fixtures.js';
 
 process.env.OPSMIND_HOME = tempDir();
@@ -21,7 +21,7 @@ void test('a remembered value comes back when it parses, and not when it does no
 
 void test('a cache file of another shape is ignored, then rewritten', () => {
   writeFileSync(file, JSON.stringify({ python: { at: 'yesterday', fingerprint: 1 } }));
-  assert.equal(cached('python', 'print-1'), undefined);
+  assert.equal(cachedParsed('python', 'print-1', Value), undefined);
   writeFileSync(file, '{not json');
   assert.equal(cachedParsed('python', 'print-1', Value), undefined);
   remember('python', 'print-1', { path: '/p' });

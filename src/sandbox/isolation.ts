@@ -9,7 +9,8 @@
  */
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
-import { cached, fingerprint, remember } from '../util/probe-cache.js';
+import { z } from 'zod';
+import { cachedParsed, fingerprint, remember } from '../util/probe-cache.js';
 import { createPidsCgroup } from './cgroup.js';
 import { sandboxIdentity } from './identity.js';
 import { seccompSupported } from './seccomp.js';
@@ -20,20 +21,22 @@ import type { Limits } from './limits.js';
 export type IsolationLevel = 'bubblewrap' | 'namespaces' | 'rlimits';
 
 /** What detection found: the level, why, and how the process limit is enforced. */
-export interface IsolationInfo {
-  level: IsolationLevel;
+export const IsolationInfoSchema = z.object({
+  level: z.enum(['bubblewrap', 'namespaces', 'rlimits']),
   /** Why this level (and not a stronger one), in words. */
-  reason: string;
-  bwrap: string | null;
-  unshare: string | null;
+  reason: z.string(),
+  bwrap: z.string().nullable(),
+  unshare: z.string().nullable(),
   /** 'cgroup' (pids cgroup), 'rlimit' (RLIMIT_NPROC, non-root) or 'none' (root without a writable cgroup). */
-  processLimit: 'cgroup' | 'rlimit' | 'none';
+  processLimit: z.enum(['cgroup', 'rlimit', 'none']),
   /** Whether programs run under the seccomp filter (bubblewrap on a known architecture). */
-  seccomp: boolean;
+  seccomp: z.boolean(),
   /** The host uid programs run as, and whether that is a drop from root. */
-  uid: number;
-  dropsRoot: boolean;
-}
+  uid: z.number().int(),
+  dropsRoot: z.boolean(),
+});
+/** The isolation in force. */
+export type IsolationInfo = z.infer<typeof IsolationInfoSchema>;
 
 /** Host paths a sandbox needs (already staged where the sandbox's identity can reach them). */
 export interface SandboxMounts {
@@ -183,7 +186,7 @@ async function detect(python: string): Promise<IsolationInfo> {
   const identity = sandboxIdentity();
   const key = `isolation|v2|${python}|${bwrap ?? ''}|${unshare ?? ''}|${process.getuid?.() ?? ''}|${identity.uid}`;
   const print = fingerprint([python, bwrap, unshare, '/proc/sys/kernel/unprivileged_userns_clone', '/proc/sys/user/max_user_namespaces', '/proc/sys/kernel/apparmor_restrict_unprivileged_userns']);
-  const hit = cached<IsolationInfo>(key, print);
+  const hit = cachedParsed(key, print, IsolationInfoSchema);
   if (hit) return hit;
   const found = await probeLevels(python, bwrap, unshare);
   remember(key, print, found);

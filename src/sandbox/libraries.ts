@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { preambleDir } from '../util/package-root.js';
-import { cached, fingerprint, remember } from '../util/probe-cache.js';
+import { cachedParsed, fingerprint, remember } from '../util/probe-cache.js';
 import { detectIsolation } from './isolation.js';
 import type { Limits } from './limits.js';
 import type { PythonInfo } from './python.js';
@@ -49,8 +49,8 @@ function cacheKey(python: string, level: string): { key: string; print: string }
 
 function fromCache(python: string, level: string): Library[] | undefined {
   const { key, print } = cacheKey(python, level);
-  const hit = CachedSchema.safeParse(cached<unknown>(key, print));
-  return hit.success && fingerprint(hit.data.paths) === hit.data.print ? hit.data.libraries : undefined;
+  const hit = cachedParsed(key, print, CachedSchema);
+  return hit && fingerprint(hit.paths) === hit.print ? hit.libraries : undefined;
 }
 
 function known(python: PythonInfo): Library[] {

@@ -5,18 +5,21 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { z } from 'zod';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
-import { cached, fingerprint, remember } from '../util/probe-cache.js';
+import { cachedParsed, fingerprint, remember } from '../util/probe-cache.js';
 
 /** A Python interpreter with the versions of the libraries OpsMind uses. */
-export interface PythonInfo {
-  path: string;
-  version: string;
-  pandas: string;
-  numpy: string;
+export const PythonInfoSchema = z.object({
+  path: z.string(),
+  version: z.string(),
+  pandas: z.string(),
+  numpy: z.string(),
   /** null when scipy is not installed (it is optional). */
-  scipy: string | null;
-}
+  scipy: z.string().nullable(),
+});
+/** A Python with pandas that OpsMind can use. */
+export type PythonInfo = z.infer<typeof PythonInfoSchema>;
 
 const PROBE = [
   'import json, sys, pandas, numpy',
@@ -79,7 +82,7 @@ async function discover(env: NodeJS.ProcessEnv): Promise<PythonInfo> {
   const key = `python|${env.OPSMIND_PYTHON ?? ''}|${env.PATH ?? ''}`;
   const candidates = env.OPSMIND_PYTHON ? [env.OPSMIND_PYTHON] : pythonCandidates(env);
   const print = fingerprint(candidates);
-  const hit = cached<PythonInfo>(key, print);
+  const hit = cachedParsed(key, print, PythonInfoSchema);
   if (hit) return hit;
   const found = await probeAll(env);
   remember(key, print, found);

@@ -56,14 +56,6 @@ export function cachedParsed<T>(key: string, print: string, schema: z.ZodType<T>
   return parsed.success ? parsed.data : undefined;
 }
 
-/**
- * The cached value for `key` if fresh and the fingerprint matches; otherwise undefined.
- * Unchecked: `T` is the caller's claim. Prefer `cachedParsed`, which checks it.
- */
-export function cached<T>(key: string, print: string): T | undefined {
-  return freshValue(key, print) as T | undefined;
-}
-
 /** Stores a value; failures to write are ignored (the cache is an optimisation only). */
 export function remember(key: string, print: string, value: unknown): void {
   try {
