@@ -19,12 +19,20 @@ export default function format(results, context) {
       if (m.severity === 2) errors += 1;
       else {
         warnings += 1;
-        warningsByRule.set(m.ruleId ?? '(none)', (warningsByRule.get(m.ruleId ?? '(none)') ?? 0) + 1);
+        warningsByRule.set(
+          m.ruleId ?? '(none)',
+          (warningsByRule.get(m.ruleId ?? '(none)') ?? 0) + 1,
+        );
       }
       lines.push(`  ${m.line ?? 0}:${m.column ?? 0}  ${severity}  ${m.message}  ${m.ruleId ?? ''}`);
     }
   }
-  const byRule = [...warningsByRule.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([rule, n]) => `${rule} ${n}`);
-  lines.push('', `lint: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${byRule.length ? ` (${byRule.join(', ')})` : ''}`);
+  const byRule = [...warningsByRule.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([rule, n]) => `${rule} ${n}`);
+  lines.push(
+    '',
+    `lint: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${byRule.length ? ` (${byRule.join(', ')})` : ''}`,
+  );
   return `${lines.join('\n').replace(/^\n/, '')}\n`;
 }

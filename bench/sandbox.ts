@@ -15,7 +15,13 @@ import { findPython } from '../src/sandbox/python.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
 import { benchCsv, percentile } from './datasets.js';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '40' }, 'cold-runs': { type: 'string', default: '8' }, 'gap-ms': { type: 'string', default: '50' } } });
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '40' },
+    'cold-runs': { type: 'string', default: '8' },
+    'gap-ms': { type: 'string', default: '50' },
+  },
+});
 const RUNS = Number(args.runs);
 const COLD_RUNS = Number(args['cold-runs']);
 const GAP = Number(args['gap-ms']);
@@ -52,10 +58,14 @@ for (const n of [10_000, 1_000_000]) {
   const coldTimes = await timeRuns(cold, COLD_RUNS, 0);
   cold.close();
   const row = {
-    rows: n, first_warm_ms: firstMs,
-    warm_p50: percentile(gapped, 50), warm_p95: percentile(gapped, 95),
-    warm_b2b_p50: percentile(backToBack, 50), warm_b2b_p95: percentile(backToBack, 95),
-    cold_p50: percentile(coldTimes, 50), cold_p95: percentile(coldTimes, 95),
+    rows: n,
+    first_warm_ms: firstMs,
+    warm_p50: percentile(gapped, 50),
+    warm_p95: percentile(gapped, 95),
+    warm_b2b_p50: percentile(backToBack, 50),
+    warm_b2b_p95: percentile(backToBack, 95),
+    cold_p50: percentile(coldTimes, 50),
+    cold_p95: percentile(coldTimes, 95),
   };
   rows.push({ ...row, speedup: row.cold_p50 / row.warm_p50 });
 }
@@ -66,8 +76,14 @@ const lines = [
   '',
   '| rows × 10 cols | first run (worker start + load) ms | warm p50 ms | warm p95 ms | warm back-to-back p50 / p95 ms | cold p50 ms | cold p95 ms | cold ÷ warm (p50) |',
   '|---|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${Number(r.rows).toLocaleString('en-US')} | ${f(r.first_warm_ms)} | ${f(r.warm_p50)} | ${f(r.warm_p95)} | ${f(r.warm_b2b_p50)} / ${f(r.warm_b2b_p95)} | ${f(r.cold_p50)} | ${f(r.cold_p95)} | ${f(r.speedup)}× |`),
+  ...rows.map(
+    (r) =>
+      `| ${Number(r.rows).toLocaleString('en-US')} | ${f(r.first_warm_ms)} | ${f(r.warm_p50)} | ${f(r.warm_p95)} | ${f(r.warm_b2b_p50)} / ${f(r.warm_b2b_p95)} | ${f(r.cold_p50)} | ${f(r.cold_p95)} | ${f(r.speedup)}× |`,
+  ),
 ];
 console.log(lines.join('\n'));
 mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
-writeFileSync(join(import.meta.dirname, 'results', 'sandbox.json'), `${JSON.stringify({ isolation, python, rows }, null, 2)}\n`);
+writeFileSync(
+  join(import.meta.dirname, 'results', 'sandbox.json'),
+  `${JSON.stringify({ isolation, python, rows }, null, 2)}\n`,
+);

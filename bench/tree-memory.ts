@@ -41,19 +41,41 @@ export function treeRssKb(root: number): number {
 }
 
 /** Runs a command to completion; returns its exit code, wall seconds and peak tree RSS (MiB), polling every 20 ms. */
-export function measure(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; seconds: number; peakMb: number; stdout: string; stderr: string }> {
+export function measure(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{
+  code: number | null;
+  seconds: number;
+  peakMb: number;
+  stdout: string;
+  stderr: string;
+}> {
   return new Promise((resolve) => {
     const started = performance.now();
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let peak = 0;
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-    const timer = setInterval(() => { if (child.pid) peak = Math.max(peak, treeRssKb(child.pid)); }, 20);
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const timer = setInterval(() => {
+      if (child.pid) peak = Math.max(peak, treeRssKb(child.pid));
+    }, 20);
     child.once('close', (code) => {
       clearInterval(timer);
-      resolve({ code, seconds: (performance.now() - started) / 1000, peakMb: peak / 1024, stdout, stderr });
+      resolve({
+        code,
+        seconds: (performance.now() - started) / 1000,
+        peakMb: peak / 1024,
+        stdout,
+        stderr,
+      });
     });
   });
 }

@@ -15,7 +15,8 @@ const schema = baseParams.extend({
 /** Renders categories against values; the preamble has already aggregated and capped the categories. */
 export const bar = defineRenderer({
   kind: 'bar',
-  summary: 'one bar per category; y omitted counts rows; several y columns or a color column make grouped or stacked bars',
+  summary:
+    'one bar per category; y omitted counts rows; several y columns or a color column make grouped or stacked bars',
   schema,
   caps: { categories: 50 },
   build(frame, params) {
@@ -48,7 +49,11 @@ export const bar = defineRenderer({
     });
     layout.barmode = params.barmode ?? 'group';
     const catAxis = horizontal ? 'yaxis' : 'xaxis';
-    layout[catAxis] = { ...(layout[catAxis] as object), type: 'category', ...(horizontal ? { autorange: 'reversed' } : {}) };
+    layout[catAxis] = {
+      ...(layout[catAxis] as object),
+      type: 'category',
+      ...(horizontal ? { autorange: 'reversed' } : {}),
+    };
     return { type: 'plotly', figure: { data: traces, layout } };
   },
 });

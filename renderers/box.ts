@@ -10,12 +10,23 @@ const schema = baseParams.extend({
 });
 
 /** Frame columns the preamble writes for a box plot (one row per series and group). */
-export const BOX_COLUMNS = ['series', 'group', 'q1', 'median', 'q3', 'lowerfence', 'upperfence', 'mean', 'n'] as const;
+export const BOX_COLUMNS = [
+  'series',
+  'group',
+  'q1',
+  'median',
+  'q3',
+  'lowerfence',
+  'upperfence',
+  'mean',
+  'n',
+] as const;
 
 /** Renders precomputed box statistics (Tukey fences at 1.5 IQR, clipped to the data). */
 export const box = defineRenderer({
   kind: 'box',
-  summary: 'quartiles, whiskers and mean of numeric column(s), per category of x to compare groups; exact over all rows',
+  summary:
+    'quartiles, whiskers and mean of numeric column(s), per category of x to compare groups; exact over all rows',
   schema,
   caps: { categories: 30, series: 10 },
   frame: BOX_COLUMNS,
@@ -29,13 +40,21 @@ export const box = defineRenderer({
         type: 'box',
         name: series,
         x: at('group').map(cellText),
-        q1: at('q1'), median: at('median'), q3: at('q3'),
-        lowerfence: at('lowerfence'), upperfence: at('upperfence'), mean: at('mean'),
+        q1: at('q1'),
+        median: at('median'),
+        q3: at('q3'),
+        lowerfence: at('lowerfence'),
+        upperfence: at('upperfence'),
+        mean: at('mean'),
         boxmean: true,
       });
     }
     const ys = asList(params.y);
-    const layout = baseLayout(params, { x: params.x ?? '', y: ys.join(', '), showLegend: traces.length > 1 });
+    const layout = baseLayout(params, {
+      x: params.x ?? '',
+      y: ys.join(', '),
+      showLegend: traces.length > 1,
+    });
     layout.boxmode = 'group';
     layout.xaxis = { ...(layout.xaxis as object), type: 'category' };
     return { type: 'plotly', figure: { data: traces, layout } };

@@ -23,12 +23,16 @@ function unwrap(schema: z.ZodType): z.ZodType {
 }
 
 function typeText(field: z.ZodType, column: ParamInfo['column']): string {
-  if (column) return `${column.role === 'numeric' ? 'numeric column' : 'column'}${column.multiple ? '(s)' : ''}`;
+  if (column)
+    return `${column.role === 'numeric' ? 'numeric column' : 'column'}${column.multiple ? '(s)' : ''}`;
   if (field instanceof z.ZodEnum) return field.options.join('|');
   if (field instanceof z.ZodBoolean) return 'true|false';
   if (field instanceof z.ZodNumber) {
     const bound = (v: number | null) => (v !== null && Number.isFinite(v) ? String(v) : '');
-    const range = bound(field.minValue) || bound(field.maxValue) ? ` ${bound(field.minValue)}..${bound(field.maxValue)}` : '';
+    const range =
+      bound(field.minValue) || bound(field.maxValue)
+        ? ` ${bound(field.minValue)}..${bound(field.maxValue)}`
+        : '';
     return `${field.isInt ? 'integer' : 'number'}${range}`;
   }
   if (field instanceof z.ZodString) return 'text';
@@ -41,7 +45,12 @@ function fieldInfos(schema: z.ZodObject): ParamInfo[] {
     const inner = unwrap(field);
     const meta = columnRoles.get(inner);
     const column = meta ? { role: meta.role, multiple: meta.multiple } : undefined;
-    return { name, required: !field.safeParse(undefined).success, ...(column ? { column } : {}), type: typeText(inner, column) };
+    return {
+      name,
+      required: !field.safeParse(undefined).success,
+      ...(column ? { column } : {}),
+      type: typeText(inner, column),
+    };
   });
 }
 

@@ -4,7 +4,8 @@ import type { Frame } from '../src/spec/schema.js';
 /** The values of one column; throws if the frame has no such column (validation should have caught it). */
 export function columnValues(frame: Frame, name: string): unknown[] {
   const index = frame.columns.indexOf(name);
-  if (index < 0) throw new Error(`frame has no column "${name}" (has: ${frame.columns.join(', ')})`);
+  if (index < 0)
+    throw new Error(`frame has no column "${name}" (has: ${frame.columns.join(', ')})`);
   return frame.data.map((row) => row[index] ?? null);
 }
 
@@ -12,7 +13,8 @@ export function columnValues(frame: Frame, name: string): unknown[] {
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '(missing)';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return value.toString();
   return JSON.stringify(value) ?? '';
 }
 
@@ -20,7 +22,10 @@ export function cellText(value: unknown): string {
 export function groupRows(frame: Frame, name: string | undefined): Map<string, number[]> {
   const groups = new Map<string, number[]>();
   if (name === undefined) {
-    groups.set('', frame.data.map((_, i) => i));
+    groups.set(
+      '',
+      frame.data.map((_, i) => i),
+    );
     return groups;
   }
   const values = columnValues(frame, name);
@@ -45,7 +50,11 @@ export const OTHER = 'Other';
  * Row order for sorting by a numeric column; `none`/undefined keeps frame
  * order. Rows whose `labels` value is "Other" stay last, whatever their size.
  */
-export function sortedRows(values: readonly unknown[], sort: 'ascending' | 'descending' | 'none' | undefined, labels?: readonly unknown[]): number[] {
+export function sortedRows(
+  values: readonly unknown[],
+  sort: 'ascending' | 'descending' | 'none' | undefined,
+  labels?: readonly unknown[],
+): number[] {
   const rows = values.map((_, i) => i);
   if (sort === undefined || sort === 'none') return rows;
   const sign = sort === 'ascending' ? 1 : -1;

@@ -19,16 +19,34 @@ export const COLORSCALES = [...SEQUENTIAL, ...PERCEPTUAL, ...DIVERGING] as const
 type Colorscale = (typeof COLORSCALES)[number];
 
 /** ColorBrewer RdYlBu (not a Plotly built-in), oriented like Plotly's RdBu: blue low, red high. */
-const RD_YL_BU = ['#313695', '#4575b4', '#74add1', '#abd9e9', '#e0f3f8', '#ffffbf', '#fee090', '#fdae61', '#f46d43', '#d73027', '#a50026']
-  .map((color, i, all) => [i / (all.length - 1), color]);
+const RD_YL_BU = [
+  '#313695',
+  '#4575b4',
+  '#74add1',
+  '#abd9e9',
+  '#e0f3f8',
+  '#ffffbf',
+  '#fee090',
+  '#fdae61',
+  '#f46d43',
+  '#d73027',
+  '#a50026',
+].map((color, i, all) => [i / (all.length - 1), color]);
 
 function reversed(name: Colorscale): boolean {
   return (SEQUENTIAL as readonly string[]).includes(name) && !LIGHT_TO_DARK.has(name);
 }
 
 /** The colour attributes of the trace: the scale, its direction, and the centre of a diverging scale. */
-function colorAttributes(name: Colorscale, zmid: number | undefined, spansZero: boolean): Record<string, unknown> {
-  const attrs: Record<string, unknown> = { colorscale: name === 'RdYlBu' ? RD_YL_BU : name, reversescale: reversed(name) };
+function colorAttributes(
+  name: Colorscale,
+  zmid: number | undefined,
+  spansZero: boolean,
+): Record<string, unknown> {
+  const attrs: Record<string, unknown> = {
+    colorscale: name === 'RdYlBu' ? RD_YL_BU : name,
+    reversescale: reversed(name),
+  };
   if (zmid !== undefined) attrs.zmid = zmid;
   else if ((DIVERGING as readonly string[]).includes(name) && spansZero) attrs.zmid = 0;
   return attrs;
@@ -53,14 +71,17 @@ function distinct(values: readonly unknown[]): string[] {
 /** Renders a cell grid; a matrix (no x/y/z) uses its first column as row labels. */
 export const heatmap = defineRenderer({
   kind: 'heatmap',
-  summary: 'a value per (x, y) cell from long data (all of x, y, z), or none of them for a matrix such as df.corr()',
+  summary:
+    'a value per (x, y) cell from long data (all of x, y, z), or none of them for a matrix such as df.corr()',
   schema,
   caps: { categories: 60 },
   frame: HEATMAP_COLUMNS,
   ignores: ['color', 'log_y'],
   check(params) {
     const given = [params.x, params.y, params.z].filter((v) => v !== undefined).length;
-    return given === 0 || given === 3 ? [] : ['give all of "x", "y" and "z" (long data) or none of them (a matrix such as df.corr())'];
+    return given === 0 || given === 3
+      ? []
+      : ['give all of "x", "y" and "z" (long data) or none of them (a matrix such as df.corr())'];
   },
   build(frame, params) {
     const xs = columnValues(frame, 'x').map(cellText);
@@ -69,7 +90,9 @@ export const heatmap = defineRenderer({
     const xCats = distinct(xs);
     const yCats = distinct(ys);
     if (xCats.length * yCats.length > MAX_HEATMAP_CELLS) {
-      throw new Error(`the grid would have ${xCats.length.toLocaleString('en-US')} × ${yCats.length.toLocaleString('en-US')} cells, over the ${MAX_HEATMAP_CELLS.toLocaleString('en-US')} a heatmap may draw`);
+      throw new Error(
+        `the grid would have ${xCats.length.toLocaleString('en-US')} × ${yCats.length.toLocaleString('en-US')} cells, over the ${MAX_HEATMAP_CELLS.toLocaleString('en-US')} a heatmap may draw`,
+      );
     }
     const grid: (number | null)[][] = yCats.map(() => xCats.map(() => null));
     const xAt = new Map(xCats.map((c, i) => [c, i]));
@@ -83,7 +106,12 @@ export const heatmap = defineRenderer({
     const spansZero = finite.some((v) => v < 0) && finite.some((v) => v > 0);
     const name = params.colorscale ?? (params.zmid !== undefined || spansZero ? 'RdBu' : 'Viridis');
     const trace: Record<string, unknown> = {
-      type: 'heatmap', x: xCats, y: yCats, z: grid, ...colorAttributes(name, params.zmid, spansZero), hoverongaps: false,
+      type: 'heatmap',
+      x: xCats,
+      y: yCats,
+      z: grid,
+      ...colorAttributes(name, params.zmid, spansZero),
+      hoverongaps: false,
     };
     if (params.show_values ?? xCats.length * yCats.length <= 400) {
       trace.texttemplate = finite.every((v) => Math.abs(v) <= 1) ? '%{z:.2f}' : '%{z:.3~s}';

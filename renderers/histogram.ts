@@ -16,7 +16,8 @@ export const HISTOGRAM_COLUMNS = ['bin_start', 'bin_end', 'count'] as const;
 /** Renders pre-binned counts (exact, whatever the row count) as touching bars. */
 export const histogram = defineRenderer({
   kind: 'histogram',
-  summary: 'the distribution of one numeric column, counted exactly over all rows; color overlays the largest groups',
+  summary:
+    'the distribution of one numeric column, counted exactly over all rows; color overlays the largest groups',
   schema,
   caps: { bins: 60, groups: 8 },
   frame: HISTOGRAM_COLUMNS,
@@ -37,7 +38,8 @@ export const histogram = defineRenderer({
         width: lo.map((s, i) => (hi[i] ?? s) - s),
         y: pick(counts, rows),
         customdata: lo.map((s, i) => [s, hi[i] ?? s]),
-        hovertemplate: '[%{customdata[0]:.4~g}, %{customdata[1]:.4~g}): %{y}<extra>%{fullData.name}</extra>',
+        hovertemplate:
+          '[%{customdata[0]:.4~g}, %{customdata[1]:.4~g}): %{y}<extra>%{fullData.name}</extra>',
         opacity: grouped ? 0.6 : 1,
         marker: { line: { width: 0.5, color: '#fff' } },
       });

@@ -21,7 +21,9 @@ export type ChartKind = keyof typeof BY_KIND;
  * preamble/opsmind_contract.json, from which the preamble, the plan schema and
  * the deep prompt take it.
  */
-export const RENDERERS: Readonly<Record<string, Renderer>> = Object.freeze(BY_KIND as unknown as Record<string, Renderer>);
+export const RENDERERS: Readonly<Record<string, Renderer>> = Object.freeze(
+  BY_KIND as unknown as Record<string, Renderer>,
+);
 
 /** The kinds, in the order shown to people and models (a non-empty tuple, so `z.enum(KINDS)` works). */
 export const KINDS = Object.freeze(Object.keys(BY_KIND)) as readonly [ChartKind, ...ChartKind[]];

@@ -16,12 +16,21 @@ export function baseLayout(
   const xTitle = params.x_label ?? defaults.x;
   const yTitle = params.y_label ?? defaults.y;
   return {
-    title: { text: title, ...(subtitle ? { subtitle: { text: subtitle } } : {}), x: 0, xanchor: 'left' },
+    title: {
+      text: title,
+      ...(subtitle ? { subtitle: { text: subtitle } } : {}),
+      x: 0,
+      xanchor: 'left',
+    },
     font: { family: FONT, size: 13 },
     height: params.height ?? 420,
     margin: { l: 60, r: 20, t: title || subtitle ? 70 : 30, b: 60 },
     xaxis: { title: { text: xTitle ?? '' }, automargin: true },
-    yaxis: { title: { text: yTitle ?? '' }, automargin: true, ...(params.log_y ? { type: 'log' } : {}) },
+    yaxis: {
+      title: { text: yTitle ?? '' },
+      automargin: true,
+      ...(params.log_y ? { type: 'log' } : {}),
+    },
     showlegend: defaults.showLegend ?? true,
     legend: { orientation: 'h', y: -0.2 },
     plot_bgcolor: '#fff',

@@ -36,7 +36,11 @@ export function lineFigure(frame: Frame, params: LineParams, fill: boolean): Plo
       });
     }
   }
-  const layout = baseLayout(params, { x: params.x, y: ys.join(', '), showLegend: traces.length > 1 });
+  const layout = baseLayout(params, {
+    x: params.x,
+    y: ys.join(', '),
+    showLegend: traces.length > 1,
+  });
   layout.hovermode = 'x unified';
   return { data: traces, layout };
 }
@@ -44,7 +48,8 @@ export function lineFigure(frame: Frame, params: LineParams, fill: boolean): Plo
 /** Renders values over an ordered x; the preamble has sorted, aggregated and downsampled the rows. */
 export const line = defineRenderer({
   kind: 'line',
-  summary: 'a line per y column and color group over an ordered x (dates make a time axis); many points are downsampled keeping peaks and troughs',
+  summary:
+    'a line per y column and color group over an ordered x (dates make a time axis); many points are downsampled keeping peaks and troughs',
   schema,
   caps: { points: 5000, series: 10 },
   build: (frame, params) => ({ type: 'plotly', figure: lineFigure(frame, params, false) }),

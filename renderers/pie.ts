@@ -14,7 +14,8 @@ const schema = baseParams.extend({
 /** Renders shares; the preamble has summed values per name and folded small slices into "Other". */
 export const pie = defineRenderer({
   kind: 'pie',
-  summary: 'shares of a total over a few categories (hole for a donut); values omitted counts rows; slices beyond top_n are summed into "Other"',
+  summary:
+    'shares of a total over a few categories (hole for a donut); values omitted counts rows; slices beyond top_n are summed into "Other"',
   schema,
   caps: { categories: 5 },
   ignores: ['x_label', 'y_label', 'color', 'log_y'],

@@ -28,11 +28,15 @@ function isTemplate(key: string): boolean {
 }
 
 function escapeValue(value: unknown): unknown {
-  if (typeof value === 'string') return value.includes('&') || value.includes('<') || value.includes('>') ? plotlyText(value) : value;
+  if (typeof value === 'string')
+    return value.includes('&') || value.includes('<') || value.includes('>')
+      ? plotlyText(value)
+      : value;
   if (Array.isArray(value)) return value.map(escapeValue);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) out[key] = isTemplate(key) ? field : escapeValue(field);
+  for (const [key, field] of Object.entries(value))
+    out[key] = isTemplate(key) ? field : escapeValue(field);
   return out;
 }
 
@@ -42,5 +46,8 @@ function escapeValue(value: unknown): unknown {
  * never hold `&`, `<` or `>`, so only text changes.
  */
 export function escapeFigureText(figure: PlotlyFigure): PlotlyFigure {
-  return { data: figure.data.map((trace) => escapeValue(trace) as Record<string, unknown>), layout: escapeValue(figure.layout) as Record<string, unknown> };
+  return {
+    data: figure.data.map((trace) => escapeValue(trace) as Record<string, unknown>),
+    layout: escapeValue(figure.layout) as Record<string, unknown>,
+  };
 }

@@ -14,12 +14,25 @@ const schema = baseParams.extend({
 });
 
 /** Least-squares fit of y on x over the finite pairs; undefined when it is not defined. */
-export function leastSquares(xs: readonly unknown[], ys: readonly unknown[]): { slope: number; intercept: number; r: number } | undefined {
-  let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+export function leastSquares(
+  xs: readonly unknown[],
+  ys: readonly unknown[],
+): { slope: number; intercept: number; r: number } | undefined {
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    syy = 0,
+    sxy = 0;
   xs.forEach((xv, i) => {
     const yv = ys[i];
     if (typeof xv !== 'number' || typeof yv !== 'number') return;
-    n += 1; sx += xv; sy += yv; sxx += xv * xv; syy += yv * yv; sxy += xv * yv;
+    n += 1;
+    sx += xv;
+    sy += yv;
+    sxx += xv * xv;
+    syy += yv * yv;
+    sxy += xv * yv;
   });
   const vx = n * sxx - sx * sx;
   const vy = n * syy - sy * sy;
@@ -32,7 +45,8 @@ export function leastSquares(xs: readonly unknown[], ys: readonly unknown[]): { 
 /** Renders x against y; the preamble has sampled large data to the point cap. */
 export const scatter = defineRenderer({
   kind: 'scatter',
-  summary: 'one point per row; trendline=true adds a least-squares line with its r; large data is sampled reproducibly',
+  summary:
+    'one point per row; trendline=true adds a least-squares line with its r; large data is sampled reproducibly',
   schema,
   caps: { points: 5000 },
   build(frame, params) {
@@ -41,21 +55,34 @@ export const scatter = defineRenderer({
     const sizes = params.size ? columnValues(frame, params.size) : undefined;
     const traces: Record<string, unknown>[] = [];
     for (const [group, rows] of groupRows(frame, params.color)) {
-      const marker: Record<string, unknown> = { opacity: params.opacity ?? (rows.length > 2000 ? 0.5 : 0.8) };
+      const marker: Record<string, unknown> = {
+        opacity: params.opacity ?? (rows.length > 2000 ? 0.5 : 0.8),
+      };
       if (sizes) {
         const sv = pick(sizes, rows).map((v) => (typeof v === 'number' ? v : 0));
         const max = Math.max(1e-9, ...sv.map(Math.abs));
         marker.size = sv.map((v) => 4 + 20 * Math.sqrt(Math.abs(v) / max));
       }
-      traces.push({ type: rows.length > 5000 ? 'scattergl' : 'scatter', mode: 'markers', name: group || params.y, x: pick(xs, rows), y: pick(ys, rows), marker });
+      traces.push({
+        type: rows.length > 5000 ? 'scattergl' : 'scatter',
+        mode: 'markers',
+        name: group || params.y,
+        x: pick(xs, rows),
+        y: pick(ys, rows),
+        marker,
+      });
     }
     const fit = params.trendline ? leastSquares(xs, ys) : undefined;
     if (fit) {
       const finite = xs.filter((v): v is number => typeof v === 'number');
-      const lo = Math.min(...finite), hi = Math.max(...finite);
+      const lo = Math.min(...finite),
+        hi = Math.max(...finite);
       traces.push({
-        type: 'scatter', mode: 'lines', name: `trend (r = ${fit.r.toFixed(2)})`,
-        x: [lo, hi], y: [fit.intercept + fit.slope * lo, fit.intercept + fit.slope * hi],
+        type: 'scatter',
+        mode: 'lines',
+        name: `trend (r = ${fit.r.toFixed(2)})`,
+        x: [lo, hi],
+        y: [fit.intercept + fit.slope * lo, fit.intercept + fit.slope * hi],
         line: { dash: 'dash', color: '#444' },
       });
     }

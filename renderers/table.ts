@@ -1,7 +1,12 @@
 /** Table: the first rows of a data frame as an HTML table (numbers right-aligned and grouped). */
 import { z } from 'zod';
 import type { Frame } from '../src/spec/schema.js';
-import { TABLE_CELL_CHARS, TABLE_HTML_CHARS, TABLE_MAX_COLUMNS, TABLE_MAX_ROWS } from '../src/spec/host-limits.js';
+import {
+  TABLE_CELL_CHARS,
+  TABLE_HTML_CHARS,
+  TABLE_MAX_COLUMNS,
+  TABLE_MAX_ROWS,
+} from '../src/spec/host-limits.js';
 import { baseParams } from './params.js';
 import { defineRenderer } from './types.js';
 
@@ -22,7 +27,8 @@ export function formatCell(value: unknown): { text: string; numeric: boolean } {
   if (value === null || value === undefined) return { text: '—', numeric: false };
   if (typeof value === 'number') {
     const abs = Math.abs(value);
-    const text = Number.isInteger(value) || abs >= 1e5 ? grouped.format(value) : significant.format(value);
+    const text =
+      Number.isInteger(value) || abs >= 1e5 ? grouped.format(value) : significant.format(value);
     return { text, numeric: true };
   }
   if (typeof value === 'boolean') return { text: String(value), numeric: false };
@@ -56,7 +62,14 @@ function cutRow(text: string, columns: number): string {
 export function tableHtml(frame: Frame): string {
   const columns = Math.min(frame.columns.length, TABLE_MAX_COLUMNS);
   const hidden = frame.columns.length - columns;
-  const head = frame.columns.slice(0, columns).map((c) => `<th scope="col">${escapeHtml(cutCell(c))}</th>`).join('') + (hidden ? `<th scope="col">… ${hidden.toLocaleString('en-US')} more columns not shown</th>` : '');
+  const head =
+    frame.columns
+      .slice(0, columns)
+      .map((c) => `<th scope="col">${escapeHtml(cutCell(c))}</th>`)
+      .join('') +
+    (hidden
+      ? `<th scope="col">… ${hidden.toLocaleString('en-US')} more columns not shown</th>`
+      : '');
   const span = columns + (hidden ? 1 : 0);
   const rows: string[] = [];
   let length = head.length;
@@ -69,7 +82,10 @@ export function tableHtml(frame: Frame): string {
   }
   const left = frame.data.length - rows.length;
   if (left > 0) {
-    const why = rows.length < shown ? `the table reached ${(TABLE_HTML_CHARS / 1e6).toFixed(0)} million characters` : `a table shows at most ${TABLE_MAX_ROWS.toLocaleString('en-US')} rows`;
+    const why =
+      rows.length < shown
+        ? `the table reached ${(TABLE_HTML_CHARS / 1e6).toFixed(0)} million characters`
+        : `a table shows at most ${TABLE_MAX_ROWS.toLocaleString('en-US')} rows`;
     rows.push(cutRow(`${left.toLocaleString('en-US')} more rows not shown (${why})`, span));
   }
   return `<table class="data-table">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
@@ -78,7 +94,8 @@ export function tableHtml(frame: Frame): string {
 /** Renders the frame's rows as a `<table>`; the preamble has already cut it to `max_rows`, and the host bounds it again. */
 export const table = defineRenderer({
   kind: 'table',
-  summary: 'the first max_rows rows of the data; the index is kept as a column when it carries labels',
+  summary:
+    'the first max_rows rows of the data; the index is kept as a column when it carries labels',
   schema,
   caps: { rows: 50, columns: 100 },
   ignores: ['x_label', 'y_label', 'color', 'agg', 'top_n', 'log_y', 'height'],

@@ -10,13 +10,28 @@ import type { FakeLlm } from './helpers/fake-llm.js';
 import { ROOT, runCli, tempDir, testHome } from './helpers/fixtures.js';
 
 interface AnalyzeJson {
-  report_path: string; charts: { id: string; kind: string; title: string | null }[]; tables: unknown[]; output: string; warnings: string[];
-  session_id: string; mode: string; planner: string; planner_fallback: string | null; insights: { text: string; analysis: number }[]; summary: string | null;
+  report_path: string;
+  charts: { id: string; kind: string; title: string | null }[];
+  tables: unknown[];
+  output: string;
+  warnings: string[];
+  session_id: string;
+  mode: string;
+  planner: string;
+  planner_fallback: string | null;
+  insights: { text: string; analysis: number }[];
+  summary: string | null;
 }
 
-function analyze(file: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): { status: number | null; json: AnalyzeJson | null; stderr: string; stdout: string } {
+function analyze(
+  file: string,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; json: AnalyzeJson | null; stderr: string; stdout: string } {
   const out = join(tempDir(), 'report.html');
-  const r = runCli(['analyze', file, '--json', '-o', out, ...extra], { env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...env } });
+  const r = runCli(['analyze', file, '--json', '-o', out, ...extra], {
+    env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...env },
+  });
   let json: AnalyzeJson | null = null;
   try {
     json = JSON.parse(r.stdout) as AnalyzeJson;
@@ -31,14 +46,33 @@ void test('the sales example: a full report with trend, ranking, distribution an
   assert.equal(r.status, 0, r.stderr);
   const json = r.json;
   assert.ok(json);
-  assert.deepEqual(Object.keys(json).filter((k) => ['report_path', 'charts', 'tables', 'output', 'warnings', 'session_id', 'mode', 'planner', 'insights'].includes(k)).length, 9);
+  assert.deepEqual(
+    Object.keys(json).filter((k) =>
+      [
+        'report_path',
+        'charts',
+        'tables',
+        'output',
+        'warnings',
+        'session_id',
+        'mode',
+        'planner',
+        'insights',
+      ].includes(k),
+    ).length,
+    9,
+  );
   assert.equal(json.mode, 'fast');
   assert.equal(json.planner, 'heuristic');
   const kinds = json.charts.map((c) => c.kind);
-  for (const kind of ['line', 'bar', 'histogram']) assert.ok(kinds.includes(kind), `a ${kind} chart in ${kinds.join(',')}`);
+  for (const kind of ['line', 'bar', 'histogram'])
+    assert.ok(kinds.includes(kind), `a ${kind} chart in ${kinds.join(',')}`);
   assert.ok(json.charts.length >= 5);
   assert.ok(json.insights.length >= 3, 'findings');
-  assert.ok(json.insights.filter((i) => i.analysis > 0).every((i) => /\d/.test(i.text)), 'every computed finding carries a number');
+  assert.ok(
+    json.insights.filter((i) => i.analysis > 0).every((i) => /\d/.test(i.text)),
+    'every computed finding carries a number',
+  );
   const html = readFileSync(json.report_path, 'utf8');
   assert.match(html, /Key findings/);
   assert.match(html, /Code behind every number/);
@@ -46,23 +80,30 @@ void test('the sales example: a full report with trend, ranking, distribution an
 });
 
 void test('a question is answered first', () => {
-  const r = analyze(join(ROOT, 'examples', 'sales.csv'), ['-q', 'Which region has the highest revenue?']);
+  const r = analyze(join(ROOT, 'examples', 'sales.csv'), [
+    '-q',
+    'Which region has the highest revenue?',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.json?.charts[0]?.kind, 'bar');
   assert.equal(r.json?.charts[0]?.title, 'Which region has the highest revenue?');
 });
 
-void test('the air-quality example renders and every chart draws in Chromium without console errors', { skip: findChromium() ? false : 'no Chromium' }, async () => {
-  const r = analyze(join(ROOT, 'examples', 'air-quality.csv'));
-  assert.equal(r.status, 0, r.stderr);
-  const json = r.json;
-  assert.ok(json);
-  const seen = await renderReport(json.report_path, { timeoutMs: 60_000 });
-  assert.equal(seen.plotCount, json.charts.length);
-  assert.equal(seen.expectedCharts, json.charts.length);
-  assert.deepEqual(seen.consoleErrors, []);
-  assert.deepEqual(seen.failedRequests, []);
-});
+void test(
+  'the air-quality example renders and every chart draws in Chromium without console errors',
+  { skip: findChromium() ? false : 'no Chromium' },
+  async () => {
+    const r = analyze(join(ROOT, 'examples', 'air-quality.csv'));
+    assert.equal(r.status, 0, r.stderr);
+    const json = r.json;
+    assert.ok(json);
+    const seen = await renderReport(json.report_path, { timeoutMs: 60_000 });
+    assert.equal(seen.plotCount, json.charts.length);
+    assert.equal(seen.expectedCharts, json.charts.length);
+    assert.deepEqual(seen.consoleErrors, []);
+    assert.deepEqual(seen.failedRequests, []);
+  },
+);
 
 function write(name: string, content: string | Buffer): string {
   const path = join(tempDir(), name);
@@ -71,21 +112,39 @@ function write(name: string, content: string | Buffer): string {
 }
 
 void test('awkward but valid input still gives a useful report', () => {
-  const oneColumn = write('one.csv', `value\n${Array.from({ length: 300 }, (_, i) => (i * 37) % 101).join('\n')}\n`);
-  const latin1 = write('latin.csv', Buffer.from(`ville;ventes;catégorie\n${Array.from({ length: 200 }, (_, i) => `Orléans${i % 4};${i * 3 % 97};${['é', 'è', 'à'][i % 3]}`).join('\n')}\n`, 'latin1'));
-  const titled = write('titled.csv', `Quarterly sales report 2024\nregion,units,price\n${Array.from({ length: 150 }, (_, i) => `R${i % 5},${i % 13},${(i * 7) % 50 + 1}`).join('\n')}\n`);
+  const oneColumn = write(
+    'one.csv',
+    `value\n${Array.from({ length: 300 }, (_, i) => (i * 37) % 101).join('\n')}\n`,
+  );
+  const latin1 = write(
+    'latin.csv',
+    Buffer.from(
+      `ville;ventes;catégorie\n${Array.from({ length: 200 }, (_, i) => `Orléans${i % 4};${(i * 3) % 97};${['é', 'è', 'à'][i % 3]}`).join('\n')}\n`,
+      'latin1',
+    ),
+  );
+  const titled = write(
+    'titled.csv',
+    `Quarterly sales report 2024\nregion,units,price\n${Array.from({ length: 150 }, (_, i) => `R${i % 5},${i % 13},${((i * 7) % 50) + 1}`).join('\n')}\n`,
+  );
   for (const file of [oneColumn, latin1, titled]) {
     const r = analyze(file);
     assert.equal(r.status, 0, `${file}: ${r.stderr}`);
     assert.ok((r.json?.charts.length ?? 0) + (r.json?.tables.length ?? 0) >= 1, file);
   }
   const t = analyze(titled);
-  assert.ok(t.json?.warnings.some((w) => /skipped 1 line/.test(w)) || t.json?.charts.some((c) => /units|price|region/.test(c.title ?? '')), 'the title row was recognised');
+  assert.ok(
+    t.json?.warnings.some((w) => /skipped 1 line/.test(w)) ||
+      t.json?.charts.some((c) => /units|price|region/.test(c.title ?? '')),
+    'the title row was recognised',
+  );
 });
 
 void test('a 5,000-column file: profile and plan stay bounded', () => {
   const header = Array.from({ length: 5000 }, (_, i) => `c${i}`).join(',');
-  const rows = Array.from({ length: 40 }, (_, r) => Array.from({ length: 5000 }, (_, c) => (r * 31 + c * 7) % 97).join(','));
+  const rows = Array.from({ length: 40 }, (_, r) =>
+    Array.from({ length: 5000 }, (_, c) => (r * 31 + c * 7) % 97).join(','),
+  );
   const wide = write('wide.csv', `${header}\n${rows.join('\n')}\n`);
   const started = performance.now();
   const r = analyze(wide);
@@ -101,13 +160,23 @@ void test('bad input: one line, exit 2, no stack trace', () => {
     [dir, /is a directory/],
     [write('empty.csv', ''), /data file is empty/],
     [write('header.csv', 'a,b,c\n'), /header but no data rows/],
-    [write('binary.csv', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0, 1, 2])), /looks like a binary file/],
+    [
+      write('binary.csv', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0, 1, 2])),
+      /looks like a binary file/,
+    ],
   ];
   for (const [file, message] of cases) {
     const r = analyze(file);
     assert.equal(r.status, 2, `${file}: ${r.stderr}`);
     assert.match(r.stderr, message);
-    assert.equal(r.stderr.trim().split('\n').filter((l) => !l.startsWith('  hint:')).length, 1, r.stderr);
+    assert.equal(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('  hint:')).length,
+      1,
+      r.stderr,
+    );
     assert.doesNotMatch(r.stderr, /\n\s+at /);
     assert.equal(r.stdout, '');
   }
@@ -122,16 +191,33 @@ void test('--mode deep without an LLM exits 3 with how to configure one; a bad -
 });
 
 /** Runs analyze against a fake LLM (async, so the server in this process can answer). */
-function analyzeWithLlm(llm: FakeLlm, file: string): Promise<{ status: number | null; json: AnalyzeJson }> {
+function analyzeWithLlm(
+  llm: FakeLlm,
+  file: string,
+): Promise<{ status: number | null; json: AnalyzeJson }> {
   return new Promise((resolve, reject) => {
     const out = join(tempDir(), 'llm-report.html');
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'opsmind.js'), 'analyze', file, '--json', '-o', out], {
-      env: { ...process.env, OPSMIND_HOME: testHome(), OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: 'sk-test', OPSMIND_MODEL: 'fake-planner' },
-    });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin', 'opsmind.js'), 'analyze', file, '--json', '-o', out],
+      {
+        env: {
+          ...process.env,
+          OPSMIND_HOME: testHome(),
+          OPENAI_BASE_URL: llm.baseUrl,
+          OPENAI_API_KEY: 'sk-test',
+          OPSMIND_MODEL: 'fake-planner',
+        },
+      },
+    );
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.once('close', (status) => {
       try {
         resolve({ status, json: JSON.parse(stdout) as AnalyzeJson });
@@ -144,21 +230,48 @@ function analyzeWithLlm(llm: FakeLlm, file: string): Promise<{ status: number | 
 
 const VALID_PLAN = {
   analyses: [
-    { title: 'Revenue by region', why: 'Which region earns most.', chart: 'bar', transform: { type: 'group', by: 'region', measure: 'revenue', agg: 'sum', top_n: 10 }, options: { sort: 'descending' } },
-    { title: 'Units distribution', why: 'Typical order size.', chart: 'histogram', transform: { type: 'distribution', column: 'units' } },
+    {
+      title: 'Revenue by region',
+      why: 'Which region earns most.',
+      chart: 'bar',
+      transform: { type: 'group', by: 'region', measure: 'revenue', agg: 'sum', top_n: 10 },
+      options: { sort: 'descending' },
+    },
+    {
+      title: 'Units distribution',
+      why: 'Typical order size.',
+      chart: 'histogram',
+      transform: { type: 'distribution', column: 'units' },
+    },
   ],
   notes: ['planned by the model'],
 };
-const INVALID_PLAN = { analyses: [{ title: 'Revenue by Region', why: 'x', chart: 'bar', transform: { type: 'group', by: 'Region', measure: 'revenue', agg: 'sum' } }], notes: [] };
+const INVALID_PLAN = {
+  analyses: [
+    {
+      title: 'Revenue by Region',
+      why: 'x',
+      chart: 'bar',
+      transform: { type: 'group', by: 'Region', measure: 'revenue', agg: 'sum' },
+    },
+  ],
+  notes: [],
+};
 const SUMMARY = 'West leads the regions.';
 
 void test('LLM planner: a valid plan is used', async () => {
-  const llm = await startFakeLlm([{ kind: 'json', body: completion({ text: JSON.stringify(VALID_PLAN) }) }, { kind: 'json', body: completion({ text: SUMMARY }) }]);
+  const llm = await startFakeLlm([
+    { kind: 'json', body: completion({ text: JSON.stringify(VALID_PLAN) }) },
+    { kind: 'json', body: completion({ text: SUMMARY }) },
+  ]);
   try {
     const r = await analyzeWithLlm(llm, join(ROOT, 'examples', 'sales.csv'));
     assert.equal(r.status, 0);
     assert.equal(r.json.planner, 'llm');
-    assert.deepEqual(r.json.charts.map((c) => c.title), ['Revenue by region', 'Units distribution']);
+    assert.deepEqual(
+      r.json.charts.map((c) => c.title),
+      ['Revenue by region', 'Units distribution'],
+    );
     assert.equal(r.json.summary, SUMMARY);
     const first = llm.requests[0]?.body as { response_format?: { type: string }; model?: string };
     assert.equal(first.response_format?.type, 'json_schema');
@@ -171,7 +284,10 @@ void test('LLM planner: a valid plan is used', async () => {
 void test('LLM planner: an invalid plan is sent back with the errors, and the fix is used', async () => {
   const llm = await startFakeLlm([
     { kind: 'json', body: completion({ text: JSON.stringify(INVALID_PLAN) }) },
-    { kind: 'json', body: completion({ text: `\`\`\`json\n${JSON.stringify(VALID_PLAN)}\n\`\`\`` }) },
+    {
+      kind: 'json',
+      body: completion({ text: `\`\`\`json\n${JSON.stringify(VALID_PLAN)}\n\`\`\`` }),
+    },
     { kind: 'json', body: completion({ text: SUMMARY }) },
   ]);
   try {
@@ -210,13 +326,26 @@ void test('an analyze session replays to the same charts, tables and findings wi
   const json = r.json;
   assert.ok(json);
   const out = join(tempDir(), 'replay.html');
-  const replay = runCli(['sessions', 'replay', json.session_id, '-o', out, '--json'], { env: { OPSMIND_PYTHON: '/nonexistent/python' } });
+  const replay = runCli(['sessions', 'replay', json.session_id, '-o', out, '--json'], {
+    env: { OPSMIND_PYTHON: '/nonexistent/python' },
+  });
   assert.equal(replay.status, 0, replay.stderr);
   const replayed = JSON.parse(replay.stdout) as AnalyzeJson;
   assert.deepEqual(replayed.charts, json.charts);
   assert.deepEqual(replayed.tables, json.tables);
   const html = readFileSync(out, 'utf8');
-  for (const insight of json.insights.slice(0, 3)) assert.ok(html.includes(insight.text.replace(/&/g, '&#38;').replace(/</g, '&#60;').replace(/>/g, '&#62;').replace(/"/g, '&#34;').replace(/'/g, '&#39;')), insight.text);
+  for (const insight of json.insights.slice(0, 3))
+    assert.ok(
+      html.includes(
+        insight.text
+          .replace(/&/g, '&#38;')
+          .replace(/</g, '&#60;')
+          .replace(/>/g, '&#62;')
+          .replace(/"/g, '&#34;')
+          .replace(/'/g, '&#39;'),
+      ),
+      insight.text,
+    );
 });
 
 void test('the terminal says when it lists only some of the findings, with counts in words', () => {
@@ -228,7 +357,10 @@ void test('the terminal says when it lists only some of the findings, with count
   const listed = r.stdout.split('\n').filter((l) => l.startsWith('  • ')).length;
   assert.ok(total > 12, `the example has more findings than the terminal lists (${total})`);
   assert.equal(listed, 12);
-  assert.match(r.stdout, new RegExp(`^  \\(12 of ${total} findings; all of them are in the report\\)$`, 'm'));
+  assert.match(
+    r.stdout,
+    new RegExp(`^  \\(12 of ${total} findings; all of them are in the report\\)$`, 'm'),
+  );
   assert.match(r.stdout, /\(\d+ charts, (1 table|\d+ tables); planner heuristic; session /);
   assert.match(r.stderr, /\[1\/3\] get_data_info: [\d,]+ rows × \d+ columns/);
   assert.match(r.stderr, /\[2\/3\] plan_analysis: \d+ analyses by the heuristic planner/);

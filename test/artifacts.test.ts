@@ -38,7 +38,12 @@ void test('a directory is skipped, never copied', () => {
 void test('".." paths and absolute paths are refused', () => {
   const dir = workdir();
   writeFileSync(join(dir, '..', 'outside-secret.txt'), 'secret');
-  for (const name of ['../outside-secret.txt', 'artifacts/../../outside-secret.txt', '..', '/etc/passwd']) {
+  for (const name of [
+    '../outside-secret.txt',
+    'artifacts/../../outside-secret.txt',
+    '..',
+    '/etc/passwd',
+  ]) {
     const found = resolveArtifact(dir, name);
     assert.equal(found.ok, false, name);
   }

@@ -52,7 +52,10 @@ void test('reports uncaught script errors', { skip }, async () => {
   const file = writeReport('throws.html', reportHtml("throw new Error('boom from report');"));
   const r = await renderReport(file, { timeoutMs: 10_000 });
   assert.ok(r.consoleErrors.length > 0, 'expected a console/page error');
-  assert.ok(r.consoleErrors.some((m) => m.includes('boom from report')), r.consoleErrors.join('\n'));
+  assert.ok(
+    r.consoleErrors.some((m) => m.includes('boom from report')),
+    r.consoleErrors.join('\n'),
+  );
 });
 
 void test('records network requests a report attempts', { skip }, async () => {

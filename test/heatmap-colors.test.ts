@@ -17,12 +17,30 @@ type Rgb = [number, number, number];
 
 /** The ends (position 0 and 1) of Plotly's built-in scales, as plotly.js 4 defines them. */
 const PLOTLY_ENDS: Record<string, [Rgb, Rgb]> = {
-  Blues: [[5, 10, 172], [220, 220, 220]],
-  Greens: [[0, 68, 27], [247, 252, 245]],
-  Greys: [[0, 0, 0], [255, 255, 255]],
-  Reds: [[220, 220, 220], [178, 10, 28]],
-  YlGnBu: [[8, 29, 88], [255, 255, 217]],
-  YlOrRd: [[128, 0, 38], [255, 255, 204]],
+  Blues: [
+    [5, 10, 172],
+    [220, 220, 220],
+  ],
+  Greens: [
+    [0, 68, 27],
+    [247, 252, 245],
+  ],
+  Greys: [
+    [0, 0, 0],
+    [255, 255, 255],
+  ],
+  Reds: [
+    [220, 220, 220],
+    [178, 10, 28],
+  ],
+  YlGnBu: [
+    [8, 29, 88],
+    [255, 255, 217],
+  ],
+  YlOrRd: [
+    [128, 0, 38],
+    [255, 255, 204],
+  ],
 };
 const SEQUENTIAL = Object.keys(PLOTLY_ENDS);
 const DIVERGING = ['RdBu', 'RdYlBu', 'Picnic', 'Portland'];
@@ -37,15 +55,24 @@ function build(params: Record<string, unknown>, z: number[]): Record<string, unk
 }
 
 void test('the test covers every colour scale a heatmap accepts', () => {
-  assert.deepEqual([...COLORSCALES].sort(), [...SEQUENTIAL, 'Viridis', 'Cividis', ...DIVERGING].sort());
+  assert.deepEqual(
+    [...COLORSCALES].sort(),
+    [...SEQUENTIAL, 'Viridis', 'Cividis', ...DIVERGING].sort(),
+  );
 });
 
 for (const name of SEQUENTIAL) {
   void test(`built figure: on ${name} the highest value gets the darker end of Plotly's scale`, () => {
     const trace = build({ colorscale: name }, [1, 50, 100]);
-    const [low, high] = PLOTLY_ENDS[name] ?? [[0, 0, 0], [0, 0, 0]];
+    const [low, high] = PLOTLY_ENDS[name] ?? [
+      [0, 0, 0],
+      [0, 0, 0],
+    ];
     const [forMin, forMax] = trace.reversescale === true ? [high, low] : [low, high];
-    assert.ok(luminance(forMax) < luminance(forMin), `${name}: max gets rgb(${forMax.join(',')}), min gets rgb(${forMin.join(',')})`);
+    assert.ok(
+      luminance(forMax) < luminance(forMin),
+      `${name}: max gets rgb(${forMax.join(',')}), min gets rgb(${forMin.join(',')})`,
+    );
     assert.equal(trace.zmid, undefined, 'a sequential scale is not centred');
   });
 }
@@ -56,7 +83,11 @@ void test('built figure: a diverging scale is centred on 0 for data of both sign
     assert.equal(build({ colorscale: name, zmid: 5 }, [1, 5, 30]).zmid, 5, name);
     assert.equal(build({ colorscale: name }, [-10, 0, 30]).reversescale, false, name);
   }
-  assert.equal(build({}, [-1, 0, 1]).colorscale, 'RdBu', 'signed data defaults to a diverging scale');
+  assert.equal(
+    build({}, [-1, 0, 1]).colorscale,
+    'RdBu',
+    'signed data defaults to a diverging scale',
+  );
 });
 
 const SCRIPT = (names: string[]) => `
@@ -86,27 +117,48 @@ const READ_CELLS = `(async () => {
   return out;
 })()`;
 
-void test('in a report drawn by Chromium: sequential maxima are darkest, diverging scales are lightest at 0', { skip: findChromium() ? false : 'no Chromium installed' }, async () => {
-  const dir = tempDir();
-  const script = join(dir, 'scales.py');
-  writeFileSync(script, SCRIPT([...COLORSCALES]));
-  const out = join(dir, 'scales.html');
-  const r = runCli(['run', script, '--data', salesCsv(dir), '-o', out]);
-  assert.equal(r.status, 0, r.stderr);
-  const browser = await chromium.launch({ executablePath: findChromium() ?? '', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await browser.newPage();
-    await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
-    await page.waitForFunction(`document.querySelectorAll('g.hm image').length >= ${COLORSCALES.length}`, undefined, { timeout: 60_000 });
-    const cells = await page.evaluate<[Rgb, Rgb, Rgb][]>(READ_CELLS);
-    assert.equal(cells.length, COLORSCALES.length);
-    for (const [i, name] of COLORSCALES.entries()) {
-      const [left, middle, right] = cells[i] ?? assert.fail(`heatmap ${i + 1} (${name}) was not drawn`);
-      if (SEQUENTIAL.includes(name)) assert.ok(luminance(right) < luminance(left), `${name}: max ${right.join(',')} should be darker than min ${left.join(',')}`);
-      else if (DIVERGING.includes(name)) assert.ok(luminance(middle) > Math.max(luminance(left), luminance(right)), `${name}: 0 should get the light centre, got ${middle.join(',')} between ${left.join(',')} and ${right.join(',')}`);
-      else assert.ok(luminance(right) > luminance(left), `${name}: the max is the bright end`);
+void test(
+  'in a report drawn by Chromium: sequential maxima are darkest, diverging scales are lightest at 0',
+  { skip: findChromium() ? false : 'no Chromium installed' },
+  async () => {
+    const dir = tempDir();
+    const script = join(dir, 'scales.py');
+    writeFileSync(script, SCRIPT([...COLORSCALES]));
+    const out = join(dir, 'scales.html');
+    const r = runCli(['run', script, '--data', salesCsv(dir), '-o', out]);
+    assert.equal(r.status, 0, r.stderr);
+    const browser = await chromium.launch({
+      executablePath: findChromium() ?? '',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
+      await page.waitForFunction(
+        `document.querySelectorAll('g.hm image').length >= ${COLORSCALES.length}`,
+        undefined,
+        { timeout: 60_000 },
+      );
+      const cells = await page.evaluate<[Rgb, Rgb, Rgb][]>(READ_CELLS);
+      assert.equal(cells.length, COLORSCALES.length);
+      for (const [i, name] of COLORSCALES.entries()) {
+        const [left, middle, right] =
+          cells[i] ?? assert.fail(`heatmap ${i + 1} (${name}) was not drawn`);
+        if (SEQUENTIAL.includes(name))
+          assert.ok(
+            luminance(right) < luminance(left),
+            `${name}: max ${right.join(',')} should be darker than min ${left.join(',')}`,
+          );
+        else if (DIVERGING.includes(name))
+          assert.ok(
+            luminance(middle) > Math.max(luminance(left), luminance(right)),
+            `${name}: 0 should get the light centre, got ${middle.join(',')} between ${left.join(',')} and ${right.join(',')}`,
+          );
+        else assert.ok(luminance(right) > luminance(left), `${name}: the max is the bright end`);
+      }
+    } finally {
+      await browser.close();
     }
-  } finally {
-    await browser.close();
-  }
-});
+  },
+);

@@ -41,7 +41,10 @@ async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
 
 void test('plain text: the answer, the usage and what was sent', async () => {
   const usages: Usage[] = [];
-  const { fake, model } = await setup([{ kind: 'json', body: completion({ text: 'Hello there' }) }], { onUsage: (u) => usages.push(u) });
+  const { fake, model } = await setup(
+    [{ kind: 'json', body: completion({ text: 'Hello there' }) }],
+    { onUsage: (u) => usages.push(u) },
+  );
   const response = await model.chat({ ...ask, temperature: 0.2, maxOutputTokens: 50 });
   assert.deepEqual(response, {
     text: 'Hello there',
@@ -62,13 +65,24 @@ void test('plain text: the answer, the usage and what was sent', async () => {
 });
 
 void test('tool calls: offered in the OpenAI shape, returned with raw arguments', async () => {
-  const calls = [{ name: 'run_code', arguments: '{"code": "print(1)"}', id: 'call_1' }, { name: 'plan_analysis', arguments: '{bad json' }];
+  const calls = [
+    { name: 'run_code', arguments: '{"code": "print(1)"}', id: 'call_1' },
+    { name: 'plan_analysis', arguments: '{bad json' },
+  ];
   const { fake, model } = await setup([{ kind: 'json', body: completion({ toolCalls: calls }) }]);
-  const tool = { name: 'run_code', description: 'Run Python', parameters: { type: 'object', properties: { code: { type: 'string' } } } };
+  const tool = {
+    name: 'run_code',
+    description: 'Run Python',
+    parameters: { type: 'object', properties: { code: { type: 'string' } } },
+  };
   const response = await model.chat({
     messages: [
       { role: 'system', content: 'You analyse data.' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c0', name: 'run_code', arguments: '{}' }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c0', name: 'run_code', arguments: '{}' }],
+      },
       { role: 'tool', content: 'ok', tool_call_id: 'c0' },
     ],
     tools: [tool],
@@ -86,12 +100,22 @@ void test('tool calls: offered in the OpenAI shape, returned with raw arguments'
     content: null,
     tool_calls: [{ id: 'c0', type: 'function', function: { name: 'run_code', arguments: '{}' } }],
   });
-  assert.deepEqual((body?.messages as unknown[])[2], { role: 'tool', content: 'ok', tool_call_id: 'c0' });
+  assert.deepEqual((body?.messages as unknown[])[2], {
+    role: 'tool',
+    content: 'ok',
+    tool_call_id: 'c0',
+  });
 });
 
 void test('structured output: the request carries a json_schema response_format', async () => {
-  const schema = { type: 'object', properties: { charts: { type: 'array' } }, required: ['charts'] };
-  const { fake, model } = await setup([{ kind: 'json', body: completion({ text: '{"charts":[]}' }) }]);
+  const schema = {
+    type: 'object',
+    properties: { charts: { type: 'array' } },
+    required: ['charts'],
+  };
+  const { fake, model } = await setup([
+    { kind: 'json', body: completion({ text: '{"charts":[]}' }) },
+  ]);
   const response = await model.chat({ ...ask, responseFormat: { name: 'analysis_plan', schema } });
   assert.equal(response.text, '{"charts":[]}');
   assert.deepEqual(fake.requests[0]?.body.response_format, {
@@ -119,7 +143,9 @@ void test('streaming: tool-call arguments split across deltas are joined by inde
     { name: 'run_code', arguments: '{"code": "df.groupby(\'region\').sum()"}', id: 'call_a' },
     { name: 'run_code', arguments: '{"code": "df.describe()"}', id: 'call_b' },
   ];
-  const { model } = await setup([{ kind: 'stream', chunks: streamChunks({ text: 'Let me look.', toolCalls: calls }) }]);
+  const { model } = await setup([
+    { kind: 'stream', chunks: streamChunks({ text: 'Let me look.', toolCalls: calls }) },
+  ]);
   const response = await model.chat({ ...ask, onTextDelta: () => undefined });
   assert.equal(response.text, 'Let me look.');
   assert.deepEqual(response.toolCalls, calls);
@@ -127,7 +153,10 @@ void test('streaming: tool-call arguments split across deltas are joined by inde
 });
 
 void test('429 with Retry-After: 1 is retried once after the requested second', async () => {
-  const { fake, model, delays } = await setup([errorBody(429, 'slow down', { 'retry-after': '1' }), { kind: 'json', body: completion({ text: 'ok' }) }]);
+  const { fake, model, delays } = await setup([
+    errorBody(429, 'slow down', { 'retry-after': '1' }),
+    { kind: 'json', body: completion({ text: 'ok' }) },
+  ]);
   const notices: number[] = [];
   const response = await model.chat({ ...ask, onRetry: (n) => notices.push(n.attempt) });
   assert.equal(response.text, 'ok');
@@ -137,18 +166,28 @@ void test('429 with Retry-After: 1 is retried once after the requested second', 
 });
 
 void test('500 every time: exit 3 after exactly 4 attempts, with a clear message', async () => {
-  const { fake, model, delays } = await setup(Array.from({ length: 6 }, () => errorBody(500, 'upstream exploded')));
+  const { fake, model, delays } = await setup(
+    Array.from({ length: 6 }, () => errorBody(500, 'upstream exploded')),
+  );
   const error = await failure(model.chat(ask));
-  assert.match(error.message, new RegExp(`^the model endpoint ${fake.baseUrl} returned 500 after 4 attempts`));
+  assert.match(
+    error.message,
+    new RegExp(`^the model endpoint ${fake.baseUrl} returned 500 after 4 attempts`),
+  );
   assert.match(error.message, /upstream exploded/);
   assert.match(error.hint ?? '', /OPENAI_BASE_URL/);
   assert.equal(fake.requests.length, 4);
   assert.equal(delays.length, 3);
-  delays.forEach((d, i) => assert.ok(d >= 0 && d <= 500 * 2 ** i, `delay ${d} out of the jitter range`));
+  delays.forEach((d, i) =>
+    assert.ok(d >= 0 && d <= 500 * 2 ** i, `delay ${d} out of the jitter range`),
+  );
 });
 
 void test('401: fails at once, no retry, hint about OPENAI_API_KEY', async () => {
-  const { fake, model, delays } = await setup([errorBody(401, 'Incorrect API key provided'), errorBody(401, 'again')]);
+  const { fake, model, delays } = await setup([
+    errorBody(401, 'Incorrect API key provided'),
+    errorBody(401, 'again'),
+  ]);
   const error = await failure(model.chat(ask));
   assert.equal(error.message, `the model endpoint ${fake.baseUrl} rejected the API key (401)`);
   assert.match(error.hint ?? '', /OPENAI_API_KEY/);
@@ -156,9 +195,15 @@ void test('401: fails at once, no retry, hint about OPENAI_API_KEY', async () =>
   assert.deepEqual(delays, []);
 });
 
-void test('400 and 404 fail at once with the server\'s reason', async () => {
-  const { fake, model } = await setup([errorBody(400, 'tools are not supported'), errorBody(404, 'model "test-model" not found')]);
-  assert.match((await failure(model.chat(ask))).message, /rejected the request \(400\): tools are not supported$/);
+void test("400 and 404 fail at once with the server's reason", async () => {
+  const { fake, model } = await setup([
+    errorBody(400, 'tools are not supported'),
+    errorBody(404, 'model "test-model" not found'),
+  ]);
+  assert.match(
+    (await failure(model.chat(ask))).message,
+    /rejected the request \(400\): tools are not supported$/,
+  );
   const notFound = await failure(model.chat(ask));
   assert.match(notFound.message, /no model "test-model".*\(404\)/);
   assert.match(notFound.hint ?? '', /OPSMIND_MODEL/);
@@ -168,11 +213,19 @@ void test('400 and 404 fail at once with the server\'s reason', async () => {
 void test('a stream cut mid-way is retried and the complete second stream is returned', async () => {
   const text = 'The full and final answer.';
   const { fake, model } = await setup([
-    { kind: 'stream', chunks: streamChunks({ text: 'Partial answer that never ends' }).slice(0, 3), cut: true },
+    {
+      kind: 'stream',
+      chunks: streamChunks({ text: 'Partial answer that never ends' }).slice(0, 3),
+      cut: true,
+    },
     { kind: 'stream', chunks: streamChunks({ text }) },
   ]);
   const notices: string[] = [];
-  const response = await model.chat({ ...ask, onTextDelta: () => undefined, onRetry: (n) => notices.push(n.reason) });
+  const response = await model.chat({
+    ...ask,
+    onTextDelta: () => undefined,
+    onRetry: (n) => notices.push(n.reason),
+  });
   assert.equal(response.text, text);
   assert.equal(fake.requests.length, 2);
   assert.match(notices[0] ?? '', /closed the stream before the answer was complete/);
@@ -180,13 +233,22 @@ void test('a stream cut mid-way is retried and the complete second stream is ret
 
 void test('a stream that ends cleanly but early (no finish_reason, no [DONE]) is not a partial answer', async () => {
   const partial = streamChunks({ text: 'half of it' }).slice(0, 2);
-  const { fake, model } = await setup([1, 2].map(() => ({ kind: 'stream', chunks: partial, omitDone: true }) as const), { retry: { maxAttempts: 2 } });
+  const { fake, model } = await setup(
+    [1, 2].map(() => ({ kind: 'stream', chunks: partial, omitDone: true }) as const),
+    { retry: { maxAttempts: 2 } },
+  );
   const error = await failure(model.chat({ ...ask, onTextDelta: () => undefined }));
-  assert.equal(error.message, `the model endpoint ${fake.baseUrl} closed the stream before the answer was complete after 2 attempts`);
+  assert.equal(
+    error.message,
+    `the model endpoint ${fake.baseUrl} closed the stream before the answer was complete after 2 attempts`,
+  );
 });
 
 void test('a reset connection is retried', async () => {
-  const { fake, model } = await setup([{ kind: 'reset' }, { kind: 'json', body: completion({ text: 'back' }) }]);
+  const { fake, model } = await setup([
+    { kind: 'reset' },
+    { kind: 'json', body: completion({ text: 'back' }) },
+  ]);
   assert.equal((await model.chat(ask)).text, 'back');
   assert.equal(fake.requests.length, 2);
 });
@@ -194,14 +256,22 @@ void test('a reset connection is retried', async () => {
 void test('nothing listening: a clear connection error', async () => {
   const fake = await startFakeLlm();
   await fake.close();
-  const model = createChatModel({ baseUrl: fake.baseUrl, model: null, apiKey: null }, { retry: { maxAttempts: 2, sleep: () => Promise.resolve() } });
+  const model = createChatModel(
+    { baseUrl: fake.baseUrl, model: null, apiKey: null },
+    { retry: { maxAttempts: 2, sleep: () => Promise.resolve() } },
+  );
   const error = await failure(model.chat(ask));
-  assert.equal(error.message, `could not get an answer from the model endpoint ${fake.baseUrl} (ECONNREFUSED) after 2 attempts`);
+  assert.equal(
+    error.message,
+    `could not get an answer from the model endpoint ${fake.baseUrl} (ECONNREFUSED) after 2 attempts`,
+  );
 });
 
 void test('a server that ignores stream: true and sends one JSON completion: its text and tool call are used', async () => {
   const calls = [{ name: 'run_code', arguments: '{"code": "print(df.shape)"}', id: 'call_json' }];
-  const { fake, model } = await setup([{ kind: 'json', body: completion({ text: 'Looking first.', toolCalls: calls }) }]);
+  const { fake, model } = await setup([
+    { kind: 'json', body: completion({ text: 'Looking first.', toolCalls: calls }) },
+  ]);
   const deltas: string[] = [];
   const response = await model.chat({ ...ask, onTextDelta: (d) => deltas.push(d) });
   assert.equal(fake.requests[0]?.body.stream, true, 'the request asked for a stream');
@@ -226,7 +296,12 @@ void test('a stream whose one event is a whole chat.completion object (message, 
 });
 
 void test('a JSON answer to a streamed request that is not a completion is a clear bad response', async () => {
-  const { model } = await setup([{ kind: 'json', body: { hello: 'world' } }, { kind: 'json', body: { hello: 'world' } }, { kind: 'json', body: { hello: 'world' } }, { kind: 'json', body: { hello: 'world' } }]);
+  const { model } = await setup([
+    { kind: 'json', body: { hello: 'world' } },
+    { kind: 'json', body: { hello: 'world' } },
+    { kind: 'json', body: { hello: 'world' } },
+    { kind: 'json', body: { hello: 'world' } },
+  ]);
   const error = await failure(model.chat({ ...ask, onTextDelta: () => undefined }));
   assert.match(error.message, /not a chat completion/);
 });

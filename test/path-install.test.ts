@@ -6,13 +6,25 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT, tempDir, testHome } from './helpers/fixtures.js';
 
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 /** Runs `opsmind <args>` by name through a shell, with `bin` first on PATH and the cwd elsewhere. */
-function bare(bin: string, args: string): { status: number | null; stdout: string; stderr: string } {
+function bare(
+  bin: string,
+  args: string,
+): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync('/bin/sh', ['-c', `opsmind ${args}`], {
-    cwd: tempDir(), encoding: 'utf8', timeout: 60_000,
-    env: { ...process.env, PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, OPSMIND_HOME: testHome(), OPSMIND_DB: '' },
+    cwd: tempDir(),
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: {
+      ...process.env,
+      PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
+      OPSMIND_HOME: testHome(),
+      OPSMIND_DB: '',
+    },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -31,7 +43,10 @@ void test('npm link (into a private prefix) puts a working opsmind on PATH', () 
   mkdirSync(join(prefix, 'lib'), { recursive: true });
   try {
     const link = spawnSync('npm', ['link', '--offline', '--no-audit', '--no-fund'], {
-      cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, npm_config_prefix: prefix },
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, npm_config_prefix: prefix },
     });
     assert.equal(link.status, 0, link.stderr);
     const r = bare(join(prefix, 'bin'), '--version');

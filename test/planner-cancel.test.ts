@@ -13,16 +13,25 @@ import { salesCsv, tempDir } from './helpers/fixtures.js';
 
 let sandbox: Sandbox;
 before(async () => {
-  sandbox = await Sandbox.open({ python: await findPython(), dataPath: salesCsv(tempDir()), limits: DEFAULT_LIMITS, warm: false });
+  sandbox = await Sandbox.open({
+    python: await findPython(),
+    dataPath: salesCsv(tempDir()),
+    limits: DEFAULT_LIMITS,
+    warm: false,
+  });
 });
 after(() => sandbox.close());
 
 /** Drains the pipeline: the events it yielded and what it threw. */
-async function drain(planner: Planner, signal: AbortSignal): Promise<{ events: Emission['event'][]; error: unknown }> {
+async function drain(
+  planner: Planner,
+  signal: AbortSignal,
+): Promise<{ events: Emission['event'][]; error: unknown }> {
   const events: Emission['event'][] = [];
   const run = fastPipeline({ sandbox, sourceName: 'sales.csv', planner, signal });
   try {
-    for (let next = await run.next(); !next.done; next = await run.next()) events.push(next.value.event);
+    for (let next = await run.next(); !next.done; next = await run.next())
+      events.push(next.value.event);
   } catch (error) {
     return { events, error };
   }
@@ -36,14 +45,20 @@ function startedTools(events: Emission['event'][]): string[] {
 void test('aborting while the LLM planner waits for the model: a cancellation, no heuristic fallback, no step 3', async () => {
   const fake = await startFakeLlm([{ kind: 'hang' }, { kind: 'hang' }]);
   try {
-    const model = createChatModel({ baseUrl: fake.baseUrl, model: 'm', apiKey: null }, { retry: { sleep: () => Promise.resolve() } });
+    const model = createChatModel(
+      { baseUrl: fake.baseUrl, model: 'm', apiKey: null },
+      { retry: { sleep: () => Promise.resolve() } },
+    );
     const controller = new AbortController();
     void fake.received(1).then(() => controller.abort());
     const started = Date.now();
     const { events, error } = await drain(llmPlanner(model), controller.signal);
     assert.ok(isCancellation(error), `not a cancellation: ${String(error)}`);
     assert.match((error as Error).message, /was cancelled$/);
-    assert.ok(!events.some((e) => e.type === 'plan_created'), 'a fallback plan was made after the abort');
+    assert.ok(
+      !events.some((e) => e.type === 'plan_created'),
+      'a fallback plan was made after the abort',
+    );
     assert.deepEqual(startedTools(events), ['get_data_info', 'plan_analysis']);
     assert.equal(fake.requests.length, 1, 'the aborted call was retried');
     assert.ok(Date.now() - started < 10_000);

@@ -9,30 +9,75 @@ import type { Plan } from '../src/agent/plan.js';
 import type { ColumnProfile, DataProfile } from '../src/agent/profile.js';
 import { profileText } from '../src/agent/profile-text.js';
 
-const stats = (min: number, max: number) => ({ min, max, mean: (min + max) / 2, std: (max - min) / 4, median: (min + max) / 2, q1: min, q3: max, zeros: 0, negatives: min < 0 ? 1 : 0, outliers: 0, skew: 0.2 });
+const stats = (min: number, max: number) => ({
+  min,
+  max,
+  mean: (min + max) / 2,
+  std: (max - min) / 4,
+  median: (min + max) / 2,
+  q1: min,
+  q3: max,
+  zeros: 0,
+  negatives: min < 0 ? 1 : 0,
+  outliers: 0,
+  skew: 0.2,
+});
 
-function col(name: string, semantic: ColumnProfile['semantic'], extra: Partial<ColumnProfile> = {}): ColumnProfile {
+function col(
+  name: string,
+  semantic: ColumnProfile['semantic'],
+  extra: Partial<ColumnProfile> = {},
+): ColumnProfile {
   return {
-    name, dtype: semantic === 'numeric' ? 'float64' : 'object', semantic, missing: 0, missing_share: 0, distinct: 100, top: [],
-    numeric: semantic === 'numeric' ? stats(0, 100) : null, datetime: null, numeric_text: null, text: null, notes: [], ...extra,
+    name,
+    dtype: semantic === 'numeric' ? 'float64' : 'object',
+    semantic,
+    missing: 0,
+    missing_share: 0,
+    distinct: 100,
+    top: [],
+    numeric: semantic === 'numeric' ? stats(0, 100) : null,
+    datetime: null,
+    numeric_text: null,
+    text: null,
+    notes: [],
+    ...extra,
   };
 }
 
 function profile(columns: ColumnProfile[], extra: Partial<DataProfile> = {}): DataProfile {
   return {
-    rows: 1000, columns: columns.length, duplicate_rows: 0, source: { name: 'd.csv', format: 'csv', encoding: 'utf-8', delimiter: ',' },
-    column_profiles: columns, omitted_columns: { count: 0, by_dtype: {} }, correlations: [], warnings: [], ...extra,
+    rows: 1000,
+    columns: columns.length,
+    duplicate_rows: 0,
+    source: { name: 'd.csv', format: 'csv', encoding: 'utf-8', delimiter: ',' },
+    column_profiles: columns,
+    omitted_columns: { count: 0, by_dtype: {} },
+    correlations: [],
+    warnings: [],
+    ...extra,
   };
 }
 
-const date = col('order_date', 'datetime', { distinct: 730, datetime: { min: '2023-01-01', max: '2024-12-31', span_days: 730, frequency: 'D', parse_share: 1 } });
+const date = col('order_date', 'datetime', {
+  distinct: 730,
+  datetime: {
+    min: '2023-01-01',
+    max: '2024-12-31',
+    span_days: 730,
+    frequency: 'D',
+    parse_share: 1,
+  },
+});
 const region = col('region', 'category', { distinct: 5 });
 const product = col('product', 'category', { distinct: 40 });
 const revenue = col('revenue', 'numeric');
 const units = col('units', 'numeric');
 const orderId = col('order_id', 'identifier', { distinct: 1000 });
 const comment = col('comment', 'text', { distinct: 990 });
-const SALES = profile([orderId, date, region, product, revenue, units, comment], { correlations: [{ a: 'units', b: 'revenue', r: 0.82 }] });
+const SALES = profile([orderId, date, region, product, revenue, units, comment], {
+  correlations: [{ a: 'units', b: 'revenue', r: 0.82 }],
+});
 
 function kinds(plan: Plan): string[] {
   return plan.analyses.map((a) => `${a.chart}:${a.transform.type}`);
@@ -42,16 +87,34 @@ void test('a time column and a measure give a monthly line of the money measure,
   const plan = heuristicPlan(SALES);
   const first = plan.analyses[0];
   assert.equal(first?.chart, 'line');
-  assert.deepEqual(first?.transform, { type: 'resample', date: 'order_date', measure: 'revenue', agg: 'sum', freq: 'M' });
+  assert.deepEqual(first?.transform, {
+    type: 'resample',
+    date: 'order_date',
+    measure: 'revenue',
+    agg: 'sum',
+    freq: 'M',
+  });
 });
 
 void test('category × measure: sorted bars with top 10 and the rest as Other; a pie only for ≤ 6 slices', () => {
   const plan = heuristicPlan(SALES);
   const bars = plan.analyses.filter((a) => a.chart === 'bar');
-  assert.ok(bars.some((a) => a.transform.type === 'group' && a.transform.by === 'region' && a.transform.top_n === 10 && a.options?.sort === 'descending'));
+  assert.ok(
+    bars.some(
+      (a) =>
+        a.transform.type === 'group' &&
+        a.transform.by === 'region' &&
+        a.transform.top_n === 10 &&
+        a.options?.sort === 'descending',
+    ),
+  );
   const pies = plan.analyses.filter((a) => a.chart === 'pie');
   assert.equal(pies.length, 1);
-  assert.equal(pies[0]?.transform.type === 'group' && pies[0].transform.by, 'region', 'the 40-level product is never a pie');
+  assert.equal(
+    pies[0]?.transform.type === 'group' && pies[0].transform.by,
+    'region',
+    'the 40-level product is never a pie',
+  );
 });
 
 void test('distributions, a scatter for the correlated pair, a heatmap only with 3+ measures', () => {
@@ -73,10 +136,22 @@ void test('identifiers and free text are never charted, and the notes say so', (
 });
 
 void test('a question is answered first: ranking, trend, relationship', () => {
-  assert.deepEqual(heuristicPlan(SALES, 'What are the top 5 products by revenue?').analyses[0]?.transform, { type: 'group', by: 'product', measure: 'revenue', agg: 'sum', top_n: 5 });
-  assert.equal(heuristicPlan(SALES, 'How did units evolve over time?').analyses[0]?.transform.type, 'resample');
+  assert.deepEqual(
+    heuristicPlan(SALES, 'What are the top 5 products by revenue?').analyses[0]?.transform,
+    { type: 'group', by: 'product', measure: 'revenue', agg: 'sum', top_n: 5 },
+  );
+  assert.equal(
+    heuristicPlan(SALES, 'How did units evolve over time?').analyses[0]?.transform.type,
+    'resample',
+  );
   assert.equal(heuristicPlan(SALES, 'Does units affect revenue?').analyses[0]?.chart, 'scatter');
-  assert.deepEqual(heuristicPlan(SALES, 'average revenue by region').analyses[0]?.transform, { type: 'group', by: 'region', measure: 'revenue', agg: 'mean', top_n: 10 });
+  assert.deepEqual(heuristicPlan(SALES, 'average revenue by region').analyses[0]?.transform, {
+    type: 'group',
+    by: 'region',
+    measure: 'revenue',
+    agg: 'mean',
+    top_n: 10,
+  });
 });
 
 void test('degenerate data still gets a plan: one numeric column, only text', () => {
@@ -94,19 +169,51 @@ void test('every heuristic plan passes its own validation', () => {
 });
 
 void test('plan validation names wrong columns, wrong types and impossible charts precisely', () => {
-  const bad = parsePlan({
-    analyses: [
-      { title: 'A', why: '', chart: 'pie', transform: { type: 'resample', date: 'region', measure: 'Revenue', agg: 'sum', freq: 'M' } },
-      { title: 'B', why: '', chart: 'histogram', transform: { type: 'distribution', column: 'region' } },
-    ],
-    notes: [],
-  }, SALES);
+  const bad = parsePlan(
+    {
+      analyses: [
+        {
+          title: 'A',
+          why: '',
+          chart: 'pie',
+          transform: {
+            type: 'resample',
+            date: 'region',
+            measure: 'Revenue',
+            agg: 'sum',
+            freq: 'M',
+          },
+        },
+        {
+          title: 'B',
+          why: '',
+          chart: 'histogram',
+          transform: { type: 'distribution', column: 'region' },
+        },
+      ],
+      notes: [],
+    },
+    SALES,
+  );
   assert.equal(bad.ok, false);
   const problems = bad.ok ? [] : bad.problems;
-  assert.ok(problems.includes('analysis 1 ("A"): a resample transform cannot be drawn as pie; use line or area or bar or table'), problems.join('\n'));
-  assert.ok(problems.includes('analysis 1 ("A"): column "region" is category, not a date/time column'));
-  assert.ok(problems.includes('analysis 1 ("A"): column "Revenue" is not in the data; did you mean "revenue"?'));
-  assert.ok(problems.includes('analysis 2 ("B"): column "region" is category, not a number to measure'));
+  assert.ok(
+    problems.includes(
+      'analysis 1 ("A"): a resample transform cannot be drawn as pie; use line or area or bar or table',
+    ),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.includes('analysis 1 ("A"): column "region" is category, not a date/time column'),
+  );
+  assert.ok(
+    problems.includes(
+      'analysis 1 ("A"): column "Revenue" is not in the data; did you mean "revenue"?',
+    ),
+  );
+  assert.ok(
+    problems.includes('analysis 2 ("B"): column "region" is category, not a number to measure'),
+  );
   const shape = parsePlan({ analyses: [] }, SALES);
   assert.equal(shape.ok, false);
 });
@@ -115,29 +222,55 @@ void test('the model answer parser finds JSON in fences and prose; the summary c
   assert.deepEqual(extractJson('Here:\n```json\n{"a": 1}\n```'), { a: 1 });
   assert.deepEqual(extractJson('sure {"a": {"b": 2}} done'), { a: { b: 2 } });
   assert.throws(() => extractJson('no json here'), /no JSON object/);
-  const facts = 'West accounts for 30.9% of revenue (441,568 of 1,429,705). Revenue grew 12.6% in 2024.';
-  assert.deepEqual(unsupportedNumbers('West leads with 30.9% (441,568); growth was 12.6% in 2024.', facts), []);
+  const facts =
+    'West accounts for 30.9% of revenue (441,568 of 1,429,705). Revenue grew 12.6% in 2024.';
+  assert.deepEqual(
+    unsupportedNumbers('West leads with 30.9% (441,568); growth was 12.6% in 2024.', facts),
+    [],
+  );
   assert.deepEqual(unsupportedNumbers('West leads with 45% of revenue.', facts), ['45']);
 });
 
 void test('the profile text of a 100-column file fits in 8 KB and still names the columns', () => {
-  const wide = profile(Array.from({ length: 100 }, (_, i) => col(`a_rather_long_column_name_number_${i}`, i % 3 ? 'numeric' : 'category', {
-    top: [{ value: 'some fairly long category value', count: 10 }, { value: 'another value', count: 5 }], notes: ['12% missing', 'many outliers'],
-  })), { warnings: ['3 columns more than 50% missing: a, b, c'], correlations: [{ a: 'x', b: 'y', r: 0.9 }] });
+  const wide = profile(
+    Array.from({ length: 100 }, (_, i) =>
+      col(`a_rather_long_column_name_number_${i}`, i % 3 ? 'numeric' : 'category', {
+        top: [
+          { value: 'some fairly long category value', count: 10 },
+          { value: 'another value', count: 5 },
+        ],
+        notes: ['12% missing', 'many outliers'],
+      }),
+    ),
+    {
+      warnings: ['3 columns more than 50% missing: a, b, c'],
+      correlations: [{ a: 'x', b: 'y', r: 0.9 }],
+    },
+  );
   const text = profileText(wide);
   assert.ok(Buffer.byteLength(text) <= 8 * 1024, `${Buffer.byteLength(text)} bytes`);
   assert.match(text, /^Dataset d\.csv: 1,000 rows × 100 columns/);
   assert.match(text, /a_rather_long_column_name_number_0 /);
   const small = profileText(SALES);
-  assert.match(small, /- revenue \[numeric float64\] 100 distinct; min 0, median 50, mean 50, max 100/);
+  assert.match(
+    small,
+    /- revenue \[numeric float64\] 100 distinct; min 0, median 50, mean 50, max 100/,
+  );
   assert.match(small, /Strongest correlations: units~revenue r=0.82/);
 });
 
 void test('levels and rates are averaged, never summed, and never made into a pie', () => {
-  const air = profile([date, col('city', 'category', { distinct: 6 }), col('pm25', 'numeric'), col('temperature_c', 'numeric')]);
+  const air = profile([
+    date,
+    col('city', 'category', { distinct: 6 }),
+    col('pm25', 'numeric'),
+    col('temperature_c', 'numeric'),
+  ]);
   const plan = heuristicPlan(air);
   const transforms = plan.analyses.map((a) => a.transform);
-  assert.ok(transforms.some((t) => t.type === 'resample' && t.measure === 'pm25' && t.agg === 'mean'));
+  assert.ok(
+    transforms.some((t) => t.type === 'resample' && t.measure === 'pm25' && t.agg === 'mean'),
+  );
   assert.ok(transforms.some((t) => t.type === 'group' && t.by === 'city' && t.agg === 'mean'));
   assert.ok(!plan.analyses.some((a) => a.chart === 'pie'), 'no pie of averages');
   assert.equal(plan.analyses[0]?.title, 'Average pm25 per month');

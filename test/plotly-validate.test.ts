@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plotlyBundleSource, plotlyVersion, validateFigure, type PlotlyFigure } from '../src/report/plotly-validate.js';
+import {
+  plotlyBundleSource,
+  plotlyVersion,
+  validateFigure,
+  type PlotlyFigure,
+} from '../src/report/plotly-validate.js';
 
 const bar = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   type: 'bar',
@@ -10,14 +15,21 @@ const bar = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
 });
 
 void test('a valid bar figure returns []', async () => {
-  const fig: PlotlyFigure = { data: [bar({ marker: { color: '#1f77b4' }, name: 'count' })], layout: {} };
+  const fig: PlotlyFigure = {
+    data: [bar({ marker: { color: '#1f77b4' }, name: 'count' })],
+    layout: {},
+  };
   assert.deepEqual(await validateFigure(fig), []);
 });
 
 void test('an unknown trace attribute is reported with a readable path', async () => {
   const issues = await validateFigure({ data: [bar({ marker: { colr: 'red' } })], layout: {} });
   assert.equal(issues.length, 1);
-  assert.deepEqual(issues[0], { path: 'data[0].marker.colr', code: 'schema', message: 'unknown attribute' });
+  assert.deepEqual(issues[0], {
+    path: 'data[0].marker.colr',
+    code: 'schema',
+    message: 'unknown attribute',
+  });
 });
 
 void test('an invalid trace type is reported', async () => {
@@ -60,16 +72,24 @@ void test('trace-specific layout attributes do not leak between calls (memoised 
   assert.deepEqual(await validateFigure({ data: [bar()], layout: { barmode: 'stack' } }), []);
   const scatter = { type: 'scatter', mode: 'lines', x: [1, 2], y: [3, 4] };
   const issues = await validateFigure({ data: [scatter], layout: { barmode: 'stack' } });
-  assert.deepEqual(issues, [{ path: 'layout.barmode', code: 'schema', message: 'unknown attribute' }]);
+  assert.deepEqual(issues, [
+    { path: 'layout.barmode', code: 'schema', message: 'unknown attribute' },
+  ]);
 });
 
 void test('the figure is not mutated and malformed input is reported, not thrown', async () => {
-  const fig: PlotlyFigure = { data: [bar({ marker: { colr: 'red' } })], layout: { title: { text: 'x' } } };
+  const fig: PlotlyFigure = {
+    data: [bar({ marker: { colr: 'red' } })],
+    layout: { title: { text: 'x' } },
+  };
   const before = structuredClone(fig);
   await validateFigure(fig);
   assert.deepEqual(fig, before);
   const bad = await validateFigure({ data: 'nope', layout: {} } as unknown as PlotlyFigure);
-  assert.deepEqual(bad.map((i) => [i.path, i.code]), [['data', 'array']]);
+  assert.deepEqual(
+    bad.map((i) => [i.path, i.code]),
+    [['data', 'array']],
+  );
 });
 
 void test('plotlyVersion() and plotlyBundleSource()', () => {

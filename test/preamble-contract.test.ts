@@ -38,7 +38,11 @@ async function pythonView(): Promise<z.infer<typeof PythonViewSchema>> {
     'print(json.dumps({"kinds": list(c.KINDS), "preparers": sorted(p.PREPARERS), "columns": {k: c.column_params(k) for k in c.KINDS},',
     '  "caps": {k: c.caps(k) for k in c.KINDS}, "aggregations": list(c.AGGREGATIONS), "spec_version": p.SPEC_VERSION, "other": c.OTHER}))',
   ].join('\n');
-  const out = execFileSync(python.path, ['-I', '-c', `import sys; sys.path.insert(0, ${JSON.stringify(preambleDir())})\n${code}`], { encoding: 'utf8' });
+  const out = execFileSync(
+    python.path,
+    ['-I', '-c', `import sys; sys.path.insert(0, ${JSON.stringify(preambleDir())})\n${code}`],
+    { encoding: 'utf8' },
+  );
   return PythonViewSchema.parse(JSON.parse(out));
 }
 
@@ -61,7 +65,13 @@ void test('the contract names the column parameters of every renderer', () => {
     const renderer = RENDERERS[kind];
     assert.ok(renderer);
     const columns = contract.kinds[kind]?.columns ?? {};
-    assert.deepEqual(Object.keys(columns).sort(), columnParams(renderer).map((c) => c.name).sort(), `column parameters of ${kind}`);
+    assert.deepEqual(
+      Object.keys(columns).sort(),
+      columnParams(renderer)
+        .map((c) => c.name)
+        .sort(),
+      `column parameters of ${kind}`,
+    );
     for (const { name, role } of columnParams(renderer)) {
       assert.equal(columns[name]?.role, role);
       if (role === 'numeric') assert.deepEqual(columns[name]?.types, ['number', 'boolean']);
@@ -78,7 +88,11 @@ void test('the preamble takes kinds, preparers, column parameters, caps, aggrega
   assert.deepEqual(py.aggregations, AggSchema.options);
   assert.equal(py.other, contract.other_label);
   for (const kind of KINDS) {
-    assert.deepEqual(py.columns[kind], Object.keys(contract.kinds[kind]?.columns ?? {}), `column parameters of ${kind}`);
+    assert.deepEqual(
+      py.columns[kind],
+      Object.keys(contract.kinds[kind]?.columns ?? {}),
+      `column parameters of ${kind}`,
+    );
     assert.deepEqual(py.caps[kind], RENDERERS[kind]?.caps, `caps of ${kind}`);
   }
 });

@@ -20,15 +20,35 @@ const BIG = '<span style="font-size:90px">big</span>';
 
 void test('escapeFigureText escapes every string but templates, without touching the figure it got', () => {
   const figure = {
-    data: [{ type: 'bar', name: LINK, x: [LINK, 'A&B', 3], hovertemplate: '%{x}<extra>%{fullData.name}</extra>', marker: { color: '#123' } }],
-    layout: { title: { text: '<b>t</b>', subtitle: { text: BIG } }, xaxis: { title: { text: BIG } }, annotations: [{ text: LINK }] },
+    data: [
+      {
+        type: 'bar',
+        name: LINK,
+        x: [LINK, 'A&B', 3],
+        hovertemplate: '%{x}<extra>%{fullData.name}</extra>',
+        marker: { color: '#123' },
+      },
+    ],
+    layout: {
+      title: { text: '<b>t</b>', subtitle: { text: BIG } },
+      xaxis: { title: { text: BIG } },
+      annotations: [{ text: LINK }],
+    },
   };
   const escaped = escapeFigureText(figure);
   const trace = escaped.data[0] ?? {};
   assert.equal(trace.name, plotlyText(LINK));
   assert.deepEqual(trace.x, [plotlyText(LINK), 'A&amp;B', 3]);
-  assert.equal(trace.hovertemplate, '%{x}<extra>%{fullData.name}</extra>', 'templates are the renderer\'s own markup');
-  assert.deepEqual(escaped.layout, { title: { text: '&lt;b&gt;t&lt;/b&gt;', subtitle: { text: plotlyText(BIG) } }, xaxis: { title: { text: plotlyText(BIG) } }, annotations: [{ text: plotlyText(LINK) }] });
+  assert.equal(
+    trace.hovertemplate,
+    '%{x}<extra>%{fullData.name}</extra>',
+    "templates are the renderer's own markup",
+  );
+  assert.deepEqual(escaped.layout, {
+    title: { text: '&lt;b&gt;t&lt;/b&gt;', subtitle: { text: plotlyText(BIG) } },
+    xaxis: { title: { text: plotlyText(BIG) } },
+    annotations: [{ text: plotlyText(LINK) }],
+  });
   assert.equal(figure.data[0]?.name, LINK, 'the input is not mutated');
 });
 
@@ -64,40 +84,76 @@ const PROBE = `(async () => {
   };
 })()`;
 
-interface Probe { plots: number; links: number; tableLinks: number; huge: number; literalLink: boolean; literalBig: boolean; hoverText: string; hoverLinks: number; tableText: string }
+interface Probe {
+  plots: number;
+  links: number;
+  tableLinks: number;
+  huge: number;
+  literalLink: boolean;
+  literalBig: boolean;
+  hoverText: string;
+  hoverLinks: number;
+  tableText: string;
+}
 
-void test('in Chromium: no <a> in any chart, no 90px text, the markup shown literally (ticks, legend, hover, table)', { skip: findChromium() ? false : 'no Chromium installed' }, async () => {
-  const dir = tempDir();
-  const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
-  const lines = [['cat', 'grp', BIG, 'n'].map(quote).join(',')];
-  for (let i = 0; i < 30; i += 1) lines.push([quote(i % 3 ? `plain ${i % 3}` : LINK), quote(i % 2 ? 'g1' : LINK), String(10 + i), String(i)].join(','));
-  const data = join(dir, 'tricky.csv');
-  writeFileSync(data, `${lines.join('\n')}\n`);
-  const script = join(dir, 'tricky.py');
-  writeFileSync(script, SCRIPT);
-  const out = join(dir, 'tricky.html');
-  const r = runCli(['run', script, '--data', data, '-o', out, '--json']);
-  assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual((JSON.parse(r.stdout) as { warnings: string[] }).warnings, []);
-  const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(pathToFileURL(resolve(out)).href, { waitUntil: 'load', timeout: 60_000 });
-    await page.waitForFunction('document.querySelectorAll(".js-plotly-plot svg.main-svg").length >= 6', undefined, { timeout: 60_000 });
-    const seen = await page.evaluate<Probe>(PROBE);
-    assert.deepEqual(errors, []);
-    assert.equal(seen.plots, 6);
-    assert.equal(seen.links, 0, 'no link in any chart');
-    assert.equal(seen.huge, 0, 'no 90px text');
-    assert.ok(seen.literalLink, 'the category shows literally');
-    assert.ok(seen.literalBig, 'the column name shows literally');
-    assert.equal(seen.hoverLinks, 0, 'no link in the hover label');
-    assert.ok(seen.hoverText.includes(LINK) || seen.hoverText.includes(BIG), `hover shows the text literally: ${seen.hoverText}`);
-    assert.equal(seen.tableLinks, 0, 'the table escapes too');
-    assert.ok(seen.tableText.includes(LINK) && seen.tableText.includes(BIG), seen.tableText.slice(0, 200));
-  } finally {
-    await browser.close();
-  }
-});
+void test(
+  'in Chromium: no <a> in any chart, no 90px text, the markup shown literally (ticks, legend, hover, table)',
+  { skip: findChromium() ? false : 'no Chromium installed' },
+  async () => {
+    const dir = tempDir();
+    const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
+    const lines = [['cat', 'grp', BIG, 'n'].map(quote).join(',')];
+    for (let i = 0; i < 30; i += 1)
+      lines.push(
+        [
+          quote(i % 3 ? `plain ${i % 3}` : LINK),
+          quote(i % 2 ? 'g1' : LINK),
+          String(10 + i),
+          String(i),
+        ].join(','),
+      );
+    const data = join(dir, 'tricky.csv');
+    writeFileSync(data, `${lines.join('\n')}\n`);
+    const script = join(dir, 'tricky.py');
+    writeFileSync(script, SCRIPT);
+    const out = join(dir, 'tricky.html');
+    const r = runCli(['run', script, '--data', data, '-o', out, '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as { warnings: string[] }).warnings, []);
+    const browser = await chromium.launch({
+      executablePath: findChromium(),
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(pathToFileURL(resolve(out)).href, { waitUntil: 'load', timeout: 60_000 });
+      await page.waitForFunction(
+        'document.querySelectorAll(".js-plotly-plot svg.main-svg").length >= 6',
+        undefined,
+        { timeout: 60_000 },
+      );
+      const seen = await page.evaluate<Probe>(PROBE);
+      assert.deepEqual(errors, []);
+      assert.equal(seen.plots, 6);
+      assert.equal(seen.links, 0, 'no link in any chart');
+      assert.equal(seen.huge, 0, 'no 90px text');
+      assert.ok(seen.literalLink, 'the category shows literally');
+      assert.ok(seen.literalBig, 'the column name shows literally');
+      assert.equal(seen.hoverLinks, 0, 'no link in the hover label');
+      assert.ok(
+        seen.hoverText.includes(LINK) || seen.hoverText.includes(BIG),
+        `hover shows the text literally: ${seen.hoverText}`,
+      );
+      assert.equal(seen.tableLinks, 0, 'the table escapes too');
+      assert.ok(
+        seen.tableText.includes(LINK) && seen.tableText.includes(BIG),
+        seen.tableText.slice(0, 200),
+      );
+    } finally {
+      await browser.close();
+    }
+  },
+);

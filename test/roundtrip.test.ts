@@ -15,12 +15,16 @@ const PROGRAM: Record<string, string> = {
   bar: 'declare_chart("bar", x="region", y="revenue", color="channel", sort="descending", title="Revenue by region")',
   line: 'declare_chart("line", x="date", y=["revenue", "units"], markers=True, title="Daily revenue")',
   area: 'declare_chart("area", x="date", y="revenue", color="channel", title="Revenue by channel")',
-  scatter: 'declare_chart("scatter", x="price", y="units", color="channel", size="revenue", trendline=True, title="Price vs units")',
-  histogram: 'declare_chart("histogram", x="revenue", bins=20, color="channel", title="Order revenue")',
+  scatter:
+    'declare_chart("scatter", x="price", y="units", color="channel", size="revenue", trendline=True, title="Price vs units")',
+  histogram:
+    'declare_chart("histogram", x="revenue", bins=20, color="channel", title="Order revenue")',
   box: 'declare_chart("box", y="rating", x="region", title="Rating by region")',
   pie: 'declare_chart("pie", names="region", values="revenue", hole=0.4, title="Revenue share")',
-  heatmap: 'declare_chart("heatmap", df[["units", "price", "revenue", "rating"]].corr(), title="Correlations")',
-  table: 'declare_table(df.groupby("region")[["revenue", "units"]].sum(), title="Totals by region")',
+  heatmap:
+    'declare_chart("heatmap", df[["units", "price", "revenue", "rating"]].corr(), title="Correlations")',
+  table:
+    'declare_table(df.groupby("region")[["revenue", "units"]].sum(), title="Totals by region")',
 };
 
 let outcome: ProgramOutcome;
@@ -28,14 +32,25 @@ let outcome: ProgramOutcome;
 before(async () => {
   const python = await findPython();
   const dir = tempDir();
-  const sandbox = await Sandbox.open({ python, dataPath: salesCsv(dir), limits: DEFAULT_LIMITS, warm: false });
-  outcome = await executeProgram(sandbox, { code: KINDS.map((k) => PROGRAM[k]).join('\n'), scriptName: 'roundtrip.py' });
+  const sandbox = await Sandbox.open({
+    python,
+    dataPath: salesCsv(dir),
+    limits: DEFAULT_LIMITS,
+    warm: false,
+  });
+  outcome = await executeProgram(sandbox, {
+    code: KINDS.map((k) => PROGRAM[k]).join('\n'),
+    scriptName: 'roundtrip.py',
+  });
   after(() => sandbox.close());
 });
 
 void test('the program ran cleanly and declared one item per kind', () => {
   assert.equal(outcome.run.exitCode, 0, outcome.run.stderr);
-  assert.deepEqual(outcome.items.map((i) => i.decl.kind), KINDS);
+  assert.deepEqual(
+    outcome.items.map((i) => i.decl.kind),
+    KINDS,
+  );
 });
 
 for (const kind of KINDS) {
@@ -47,7 +62,10 @@ for (const kind of KINDS) {
     if (item.built.type === 'plotly') {
       assert.ok(item.built.figure.data.length > 0, 'the figure has traces');
       assert.deepEqual(await validateFigure(item.built.figure), []);
-      assert.equal((item.built.figure.layout.title as { text: string }).text, item.decl.params.title);
+      assert.equal(
+        (item.built.figure.layout.title as { text: string }).text,
+        item.decl.params.title,
+      );
     } else if (item.built.type === 'html') {
       assert.match(item.built.html, /<table class="data-table">/);
       assert.match(item.built.html, /<th scope="col">region<\/th>/);

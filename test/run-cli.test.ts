@@ -28,7 +28,16 @@ void test('run --json prints exactly one JSON object with the documented keys, a
   const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json']);
   assert.equal(r.status, 0, r.stderr);
   const json = JSON.parse(r.stdout) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(json).sort(), ['charts', 'images', 'isolation', 'output', 'report_path', 'session_id', 'tables', 'warnings']);
+  assert.deepEqual(Object.keys(json).sort(), [
+    'charts',
+    'images',
+    'isolation',
+    'output',
+    'report_path',
+    'session_id',
+    'tables',
+    'warnings',
+  ]);
   assert.equal(json.report_path, out);
   assert.deepEqual(json.charts, [
     { id: 'c1', kind: 'bar', title: 'Revenue by region' },
@@ -39,11 +48,19 @@ void test('run --json prints exactly one JSON object with the documented keys, a
   assert.deepEqual(json.warnings, []);
   const html = readFileSync(out, 'utf8');
   assert.match(html, /<title>analysis\.py on sales\.csv<\/title>/);
-  assert.ok(html.indexOf('data-chart-id="c1"') < html.indexOf('data-table-id="t1"'), 'declaration order');
-  assert.ok(html.indexOf('data-table-id="t1"') < html.indexOf('data-chart-id="c2"'), 'declaration order');
+  assert.ok(
+    html.indexOf('data-chart-id="c1"') < html.indexOf('data-table-id="t1"'),
+    'declaration order',
+  );
+  assert.ok(
+    html.indexOf('data-table-id="t1"') < html.indexOf('data-chart-id="c2"'),
+    'declaration order',
+  );
   assert.match(html, /sales\.csv \(400 rows\)/, 'provenance names the source');
   assert.doesNotMatch(html, /<script src=/, 'Plotly is inlined');
-  const summary = JSON.parse(readFileSync(join(s.dir, 'out', 'report.json'), 'utf8')) as { spec: { version: number } };
+  const summary = JSON.parse(readFileSync(join(s.dir, 'out', 'report.json'), 'utf8')) as {
+    spec: { version: number };
+  };
   assert.equal(summary.spec.version, 1);
 });
 
@@ -52,12 +69,17 @@ void test('run without --json prints the script output on stdout and the report 
   const r = runCli(['run', s.script, '--data', s.data], { cwd: s.dir });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Total revenue: /);
-  assert.match(r.stderr, /report: .*analysis-report\.html \(2 charts, 1 table; session [a-z2-9]{8}\)/);
+  assert.match(
+    r.stderr,
+    /report: .*analysis-report\.html \(2 charts, 1 table; session [a-z2-9]{8}\)/,
+  );
   assert.ok(existsSync(join(s.dir, 'analysis-report.html')));
 });
 
 void test('a script that raises: traceback on stderr, exit 1, and the report keeps what came before', () => {
-  const s = setup(`declare_chart("bar", x="region", y="revenue", title="Before")\nprint("halfway")\ndf["no_such_column"]\n`);
+  const s = setup(
+    `declare_chart("bar", x="region", y="revenue", title="Before")\nprint("halfway")\ndf["no_such_column"]\n`,
+  );
   const out = join(s.dir, 'partial.html');
   const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json']);
   assert.equal(r.status, 1);
@@ -73,13 +95,21 @@ void test('a script that raises: traceback on stderr, exit 1, and the report kee
 });
 
 void test('an unknown parameter yields the precise error and the rest of the report still renders', () => {
-  const s = setup(`declare_chart("line", x="date", y="revenue", title="Fine")\ndeclare_chart("bar", x="region", y="revenue", titel="Typo")\ndeclare_chart("pie", names="region", values="revenue")\n`);
+  const s = setup(
+    `declare_chart("line", x="date", y="revenue", title="Fine")\ndeclare_chart("bar", x="region", y="revenue", titel="Typo")\ndeclare_chart("pie", names="region", values="revenue")\n`,
+  );
   const out = join(s.dir, 'r.html');
   const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json']);
   assert.equal(r.status, 0, r.stderr);
   const json = JSON.parse(r.stdout) as { charts: { id: string }[]; warnings: string[] };
-  assert.deepEqual(json.charts.map((c) => c.id), ['c1', 'c3']);
-  assert.ok(json.warnings.includes('chart 2 (bar): unknown parameter "titel"; did you mean "title"?'), json.warnings.join('\n'));
+  assert.deepEqual(
+    json.charts.map((c) => c.id),
+    ['c1', 'c3'],
+  );
+  assert.ok(
+    json.warnings.includes('chart 2 (bar): unknown parameter "titel"; did you mean "title"?'),
+    json.warnings.join('\n'),
+  );
   const html = readFileSync(out, 'utf8');
   assert.match(html, /data-failed-id="c2"/);
   assert.match(html, /unknown parameter &#34;titel&#34;; did you mean &#34;title&#34;\?/);
@@ -98,7 +128,10 @@ void test('bad input: one line, exit 2, no stack trace', () => {
     [['run', s.script, '--data', binary], /looks like a binary file/],
     [['run', join(s.dir, 'nope.py'), '--data', s.data], /cannot read script/],
     [['run', s.script], /required option '-d, --data <file>' not specified/],
-    [['run', s.script, '--data', s.data, '--timeout', 'soon'], /--timeout must be a positive number/],
+    [
+      ['run', s.script, '--data', s.data, '--timeout', 'soon'],
+      /--timeout must be a positive number/,
+    ],
   ];
   for (const [args, message] of cases) {
     const r = runCli(args, { cwd: s.dir });
@@ -121,15 +154,32 @@ void test('a file pandas cannot parse is a one-line data error (exit 2)', () => 
 
 void test('a runaway script is stopped by --timeout and the report still says why', () => {
   const s = setup('import time\ndeclare_chart("bar", x="region", y="revenue")\ntime.sleep(60)\n');
-  const r = runCli(['run', s.script, '--data', s.data, '--timeout', '2', '--json', '-o', join(s.dir, 't.html')]);
+  const r = runCli([
+    'run',
+    s.script,
+    '--data',
+    s.data,
+    '--timeout',
+    '2',
+    '--json',
+    '-o',
+    join(s.dir, 't.html'),
+  ]);
   assert.notEqual(r.status, 0);
   const json = JSON.parse(r.stdout) as { warnings: string[] };
-  assert.ok(json.warnings.some((w) => /wall-clock limit of 2 s exceeded/.test(w)), json.warnings.join('\n'));
+  assert.ok(
+    json.warnings.some((w) => /wall-clock limit of 2 s exceeded/.test(w)),
+    json.warnings.join('\n'),
+  );
 });
 
 void test('the host environment is not visible to the script', () => {
-  const s = setup('import os\nprint(sorted(k for k in os.environ if "KEY" in k or "TOKEN" in k))\n');
-  const r = runCli(['run', s.script, '--data', s.data, '--json', '-o', join(s.dir, 'e.html')], { env: { OPENAI_API_KEY: 'sk-canary', GITHUB_TOKEN: 'canary' } });
+  const s = setup(
+    'import os\nprint(sorted(k for k in os.environ if "KEY" in k or "TOKEN" in k))\n',
+  );
+  const r = runCli(['run', s.script, '--data', s.data, '--json', '-o', join(s.dir, 'e.html')], {
+    env: { OPENAI_API_KEY: 'sk-canary', GITHUB_TOKEN: 'canary' },
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.equal((JSON.parse(r.stdout) as { output: string }).output, '[]\n');
 });
@@ -138,7 +188,10 @@ void test('--help and --version exit 0', () => {
   assert.equal(runCli(['--help']).status, 0);
   const v = runCli(['--version']);
   assert.equal(v.status, 0);
-  assert.equal(v.stdout.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  assert.equal(
+    v.stdout.trim(),
+    (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+  );
 });
 
 function lstatOrNull(path: string): Stats | null {
@@ -149,7 +202,7 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
-void test('--keep-workdir moves the run\'s work dir (renamed, links and FIFOs untouched) and names it on stderr and in --json', () => {
+void test("--keep-workdir moves the run's work dir (renamed, links and FIFOs untouched) and names it on stderr and in --json", () => {
   const s = setup(`${GOOD}
 import os
 os.symlink("/etc/passwd", "link-to-passwd")
@@ -159,18 +212,27 @@ except OSError:
     pass
 `);
   const out = join(s.dir, 'kept.html');
-  const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json', '--keep-workdir'], { timeoutMs: 60_000 });
+  const r = runCli(['run', s.script, '--data', s.data, '-o', out, '--json', '--keep-workdir'], {
+    timeoutMs: 60_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   const json = JSON.parse(r.stdout) as { workdir?: string; output: string };
   const workdir = json.workdir ?? assert.fail('no workdir in --json');
   assert.equal(dirname(workdir), tmpdir());
   assert.match(basename(workdir), /^opsmind-workdir-/);
   assert.ok(r.stderr.includes(`workdir: ${workdir}`), r.stderr);
-  assert.match(readFileSync(join(workdir, '.opsmind', 'program.py'), 'utf8'), /declare_chart\("bar"/);
+  assert.match(
+    readFileSync(join(workdir, '.opsmind', 'program.py'), 'utf8'),
+    /declare_chart\("bar"/,
+  );
   assert.ok(existsSync(join(workdir, 'artifacts', 'c1.json')));
   // The sandbox may hand back regular files only; whatever is there was moved, never followed or read.
   const link = lstatOrNull(join(workdir, 'link-to-passwd'));
-  if (link) assert.ok(link.isSymbolicLink() && readlinkSync(join(workdir, 'link-to-passwd')) === '/etc/passwd', 'a link stays a link');
+  if (link)
+    assert.ok(
+      link.isSymbolicLink() && readlinkSync(join(workdir, 'link-to-passwd')) === '/etc/passwd',
+      'a link stays a link',
+    );
   const fifo = lstatOrNull(join(workdir, 'a-fifo'));
   if (fifo) assert.ok(fifo.isFIFO(), 'a FIFO stays a FIFO');
   rmSync(workdir, { recursive: true, force: true });
@@ -191,7 +253,10 @@ void test('the JSON summary never overwrites a report.json OpsMind did not write
   const out = join(s.dir, 'report.html');
   const refused = runCli(['run', s.script, '--data', s.data, '-o', out]);
   assert.equal(refused.status, 2);
-  assert.equal(refused.stderr, `opsmind: refusing to overwrite ${theirs}: the report's JSON summary goes there, and that file was not written by OpsMind\n  hint: name another file with --summary FILE, or move report.json away\n`);
+  assert.equal(
+    refused.stderr,
+    `opsmind: refusing to overwrite ${theirs}: the report's JSON summary goes there, and that file was not written by OpsMind\n  hint: name another file with --summary FILE, or move report.json away\n`,
+  );
   assert.equal(readFileSync(theirs, 'utf8'), '{"mine": true}\n');
   assert.ok(!existsSync(out), 'nothing was run or written');
 
@@ -199,7 +264,10 @@ void test('the JSON summary never overwrites a report.json OpsMind did not write
   const ok = runCli(['run', s.script, '--data', s.data, '-o', out, '--summary', named]);
   assert.equal(ok.status, 0, ok.stderr);
   assert.equal(readFileSync(theirs, 'utf8'), '{"mine": true}\n');
-  const summary = JSON.parse(readFileSync(named, 'utf8')) as { written_by: string; report_path: string };
+  const summary = JSON.parse(readFileSync(named, 'utf8')) as {
+    written_by: string;
+    report_path: string;
+  };
   assert.match(summary.written_by, /^opsmind \d+\.\d+\.\d+/);
   assert.equal(summary.report_path, out);
 });
@@ -210,13 +278,29 @@ void test('a summary OpsMind wrote (with its marker, or from before it) is repla
   assert.equal(runCli(['run', s.script, '--data', s.data, '-o', out]).status, 0);
   const again = runCli(['run', s.script, '--data', s.data, '-o', out]);
   assert.equal(again.status, 0, again.stderr);
-  writeFileSync(join(s.dir, 'report.json'), JSON.stringify({ report_path: out, charts: [], tables: [], output: '', warnings: [], spec: null }));
-  assert.equal(runCli(['run', s.script, '--data', s.data, '-o', out]).status, 0, 'an older summary without the marker');
+  writeFileSync(
+    join(s.dir, 'report.json'),
+    JSON.stringify({
+      report_path: out,
+      charts: [],
+      tables: [],
+      output: '',
+      warnings: [],
+      spec: null,
+    }),
+  );
+  assert.equal(
+    runCli(['run', s.script, '--data', s.data, '-o', out]).status,
+    0,
+    'an older summary without the marker',
+  );
   assert.match(readFileSync(join(s.dir, 'report.json'), 'utf8'), /"written_by": "opsmind /);
 });
 
 void test('counts are singular for one: "1 chart, 1 table"', () => {
-  const s = setup('declare_chart("bar", x="region", y="revenue", title="One")\ndeclare_table(df.head(), title="Only")\n');
+  const s = setup(
+    'declare_chart("bar", x="region", y="revenue", title="One")\ndeclare_table(df.head(), title="Only")\n',
+  );
   const r = runCli(['run', s.script, '--data', s.data], { cwd: s.dir });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /\(1 chart, 1 table; session /);

@@ -22,7 +22,17 @@ import type { SandboxRun } from '../src/sandbox/sandbox.js';
 import { preambleDir } from '../src/util/package-root.js';
 import { ROOT, salesCsv, tempDir } from './helpers/fixtures.js';
 
-const LIMITS: Limits = { ...DEFAULT_LIMITS, wallSeconds: 8, cpuSeconds: 3, memoryMb: 512, processes: 32, fileSizeMb: 16, openFiles: 64, outputBytes: 64 * 1024, diskMb: 32 };
+const LIMITS: Limits = {
+  ...DEFAULT_LIMITS,
+  wallSeconds: 8,
+  cpuSeconds: 3,
+  memoryMb: 512,
+  processes: 32,
+  fileSizeMb: 16,
+  openFiles: 64,
+  outputBytes: 64 * 1024,
+  diskMb: 32,
+};
 const CANARY = 'sk-canary-must-never-be-seen';
 
 const python: PythonInfo = await findPython();
@@ -34,7 +44,10 @@ let connections = 0;
 before(async () => {
   process.env.OPENAI_API_KEY = CANARY;
   sandbox = await Sandbox.open({ python, dataPath: salesCsv(tempDir()), limits: LIMITS });
-  listener = createServer((socket) => { connections += 1; socket.destroy(); });
+  listener = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
 });
 
@@ -93,7 +106,9 @@ void test('sleep forever: stopped by the wall-clock limit', async () => {
 });
 
 void test('writing a 10 GB file: stopped by the file size limit', async () => {
-  const r = await run('with open("big.bin", "wb") as f:\n    for _ in range(10 * 1024):\n        f.write(b"0" * (1024 * 1024))\n');
+  const r = await run(
+    'with open("big.bin", "wb") as f:\n    for _ in range(10 * 1024):\n        f.write(b"0" * (1024 * 1024))\n',
+  );
   assert.equal(r.exitCode, 1);
   assert.equal(r.limitHit, 'file size limit of 16 MB exceeded');
   await stillWorks();
@@ -106,8 +121,11 @@ void test('exhausting open files: stopped by the open-file limit', async () => {
   await stillWorks();
 });
 
-void test('host secrets and files are invisible: /etc/shadow, /root, the project, the environment', { skip: strong() ? false : 'needs bubblewrap' }, async () => {
-  const r = await run(`
+void test(
+  'host secrets and files are invisible: /etc/shadow, /root, the project, the environment',
+  { skip: strong() ? false : 'needs bubblewrap' },
+  async () => {
+    const r = await run(`
 import os
 def probe(path):
     try:
@@ -123,24 +141,30 @@ print("env", sorted(os.environ))
 print("pid1env", open("/proc/1/environ", "rb").read().count(b"KEY") if os.access("/proc/1/environ", os.R_OK) else "unreadable")
 print("uid", os.getuid())
 `);
-  assert.equal(r.exitCode, 0, r.stderr);
-  assert.match(r.stdout, /^shadow FileNotFoundError$/m);
-  assert.match(r.stdout, /^root False$/m);
-  assert.match(r.stdout, /^project False FileNotFoundError$/m);
-  assert.doesNotMatch(r.stdout, /OPENAI|canary/i);
-  assert.match(r.stdout, /^uid 65534$/m);
-  assert.doesNotMatch(r.stdout, new RegExp(CANARY));
-  await stillWorks();
-});
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stdout, /^shadow FileNotFoundError$/m);
+    assert.match(r.stdout, /^root False$/m);
+    assert.match(r.stdout, /^project False FileNotFoundError$/m);
+    assert.doesNotMatch(r.stdout, /OPENAI|canary/i);
+    assert.match(r.stdout, /^uid 65534$/m);
+    assert.doesNotMatch(r.stdout, new RegExp(CANARY));
+    await stillWorks();
+  },
+);
 
 void test('the host environment never reaches the program, at any isolation level', async () => {
-  const r = await run('import os\nprint(sorted(k for k in os.environ if "KEY" in k or "TOKEN" in k or "SECRET" in k))\n');
+  const r = await run(
+    'import os\nprint(sorted(k for k in os.environ if "KEY" in k or "TOKEN" in k or "SECRET" in k))\n',
+  );
   assert.equal(r.stdout.trim(), '[]');
 });
 
-void test('network: no TCP to the host loopback, no route outside, no DNS', { skip: strong() ? false : 'needs a network namespace' }, async () => {
-  const port = (listener.address() as AddressInfo).port;
-  const r = await run(`
+void test(
+  'network: no TCP to the host loopback, no route outside, no DNS',
+  { skip: strong() ? false : 'needs a network namespace' },
+  async () => {
+    const port = (listener.address() as AddressInfo).port;
+    const r = await run(`
 import socket
 def attempt(fn):
     try:
@@ -152,23 +176,33 @@ print("loopback", attempt(lambda: socket.create_connection(("127.0.0.1", ${port}
 print("outside", attempt(lambda: socket.create_connection(("192.0.2.1", 80), timeout=2)))
 print("dns", attempt(lambda: socket.getaddrinfo("example.com", 80)))
 `);
-  assert.equal(r.exitCode, 0, r.stderr);
-  assert.doesNotMatch(r.stdout, /CONNECTED/);
-  assert.match(r.stdout, /^outside OSError:101$/m, 'no route: the packet never leaves the sandbox');
-  assert.match(r.stdout, /^dns gaierror/m);
-  assert.equal(connections, 0, 'the host listener saw no connection');
-  await stillWorks();
-});
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /CONNECTED/);
+    assert.match(
+      r.stdout,
+      /^outside OSError:101$/m,
+      'no route: the packet never leaves the sandbox',
+    );
+    assert.match(r.stdout, /^dns gaierror/m);
+    assert.equal(connections, 0, 'the host listener saw no connection');
+    await stillWorks();
+  },
+);
 
 void test('os.kill(os.getppid(), 9): the worker dies, the result says so, the next run gets a new worker', async () => {
-  const r = await run('import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nimport time\ntime.sleep(5)\n');
+  const r = await run(
+    'import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nimport time\ntime.sleep(5)\n',
+  );
   assert.notEqual(r.exitCode, 0);
   assert.ok(r.limitHit, 'the result explains what happened');
   await stillWorks();
 });
 
-void test('setsid + double fork cannot outlive the run', { skip: strong() ? false : 'needs a pid namespace' }, async () => {
-  const r = await run(`
+void test(
+  'setsid + double fork cannot outlive the run',
+  { skip: strong() ? false : 'needs a pid namespace' },
+  async () => {
+    const r = await run(`
 import os, time
 if os.fork() == 0:
     os.setsid()
@@ -179,14 +213,22 @@ if os.fork() == 0:
     os._exit(0)
 print("parent done")
 `);
-  assert.equal(r.exitCode, 0, r.stderr);
-  await new Promise((resolve) => setTimeout(resolve, 2500));
-  assert.equal(existsSync(join(r.workdir, '..', '..', 'work', 'escaped')), false, 'the grandchild was killed with the run');
-  await stillWorks();
-});
+    assert.equal(r.exitCode, 0, r.stderr);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    assert.equal(
+      existsSync(join(r.workdir, '..', '..', 'work', 'escaped')),
+      false,
+      'the grandchild was killed with the run',
+    );
+    await stillWorks();
+  },
+);
 
-void test('writing outside the work dir fails: /usr, the preamble, the data file', { skip: strong() ? false : 'needs bubblewrap' }, async () => {
-  const r = await run(`
+void test(
+  'writing outside the work dir fails: /usr, the preamble, the data file',
+  { skip: strong() ? false : 'needs bubblewrap' },
+  async () => {
+    const r = await run(`
 def attempt(path):
     try:
         open(path, "a").write("x")
@@ -195,12 +237,13 @@ def attempt(path):
         return type(e).__name__
 print(attempt("/usr/opsmind-escape"), attempt("/opsmind/preamble/opsmind_run.py"), attempt(DATA_PATH), attempt("/etc/opsmind-escape"))
 `);
-  assert.equal(r.exitCode, 0, r.stderr);
-  assert.doesNotMatch(r.stdout, /WROTE/);
-  assert.equal(existsSync('/usr/opsmind-escape'), false);
-  assert.equal(existsSync('/etc/opsmind-escape'), false);
-  await stillWorks();
-});
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /WROTE/);
+    assert.equal(existsSync('/usr/opsmind-escape'), false);
+    assert.equal(existsSync('/etc/opsmind-escape'), false);
+    await stillWorks();
+  },
+);
 
 void test('a symlink to a host file declared as an artifact is refused', async () => {
   const secret = join(tempDir(), 'host-secret.json');
@@ -225,17 +268,29 @@ void test('output flood: cut at the output limit with a visible marker', async (
 });
 
 void test('runs cannot see each other: df changes and files do not carry over', async () => {
-  const first = await run('df["leak"] = 1\nopen("note.txt", "w").write("x")\nprint("leak" in df.columns)\n');
+  const first = await run(
+    'df["leak"] = 1\nopen("note.txt", "w").write("x")\nprint("leak" in df.columns)\n',
+  );
   assert.equal(first.stdout.trim(), 'True');
-  const second = await run('import os\nprint("leak" in df.columns, os.path.exists("note.txt"), sorted(os.listdir("/work")) if os.path.isdir("/work") else [])\n');
+  const second = await run(
+    'import os\nprint("leak" in df.columns, os.path.exists("note.txt"), sorted(os.listdir("/work")) if os.path.isdir("/work") else [])\n',
+  );
   assert.match(second.stdout.trim(), /^False False/);
   assert.doesNotMatch(second.stdout, /r\d+'.*r\d+'/, 'only its own run dir is in /work');
 });
 
 void test('a cold run is contained the same way (no worker)', async () => {
-  const cold = await Sandbox.open({ python, dataPath: sandbox.options.dataPath, limits: LIMITS, warm: false });
+  const cold = await Sandbox.open({
+    python,
+    dataPath: sandbox.options.dataPath,
+    limits: LIMITS,
+    warm: false,
+  });
   try {
-    const r = await cold.run({ code: 'import os\nprint(sorted(k for k in os.environ if "KEY" in k))\nwhile True:\n    os.fork()\n', scriptName: 'abuse.py' });
+    const r = await cold.run({
+      code: 'import os\nprint(sorted(k for k in os.environ if "KEY" in k))\nwhile True:\n    os.fork()\n',
+      scriptName: 'abuse.py',
+    });
     assert.match(r.stdout, /^\[\]$/m);
     assert.match(r.limitHit ?? '', /process limit of 32 exceeded|wall-clock limit/);
     assert.equal(r.warm, false);
@@ -263,7 +318,8 @@ function processesMentioning(marker: string): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) found.push(Number(entry));
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker))
+        found.push(Number(entry));
     } catch {
       continue;
     }
@@ -274,9 +330,15 @@ function processesMentioning(marker: string): number[] {
 void test('a warm worker never outlives the CLI process: kill -9 of the host takes the sandbox with it', async () => {
   const dir = tempDir('opsmind-orphan-');
   const data = salesCsv(dir);
-  const holder = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', HOLDER, data], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const holder = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', HOLDER, data],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   await new Promise<void>((resolve, reject) => {
-    holder.stdout.on('data', (c: Buffer) => { if (c.toString().includes('warm')) resolve(); });
+    holder.stdout.on('data', (c: Buffer) => {
+      if (c.toString().includes('warm')) resolve();
+    });
     holder.once('close', () => reject(new Error('the holder exited early')));
   });
   assert.ok(processesMentioning(data).length > 0, 'the worker is running');

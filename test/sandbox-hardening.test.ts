@@ -16,7 +16,18 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -38,7 +49,17 @@ import { ROOT, runCli, salesCsv, tempDir } from './helpers/fixtures.js';
 import { watchUids } from './helpers/host-procs.js';
 import type { ProbeReport, ProbeRequest } from './helpers/namespaces-probe.js';
 
-const LIMITS: Limits = { ...DEFAULT_LIMITS, wallSeconds: 10, cpuSeconds: 6, memoryMb: 512, processes: 32, fileSizeMb: 16, openFiles: 64, outputBytes: 64 * 1024, diskMb: 64 };
+const LIMITS: Limits = {
+  ...DEFAULT_LIMITS,
+  wallSeconds: 10,
+  cpuSeconds: 6,
+  memoryMb: 512,
+  processes: 32,
+  fileSizeMb: 16,
+  openFiles: 64,
+  outputBytes: 64 * 1024,
+  diskMb: 64,
+};
 
 const python: PythonInfo = await findPython();
 const isolation: IsolationInfo = await detectIsolation(python.path, preambleDir());
@@ -59,7 +80,8 @@ after(() => {
   }
 });
 
-const needsBwrap = isolation.level === 'bubblewrap' ? false : `needs bubblewrap (detected: ${isolation.level})`;
+const needsBwrap =
+  isolation.level === 'bubblewrap' ? false : `needs bubblewrap (detected: ${isolation.level})`;
 
 function token(): string {
   return `${Date.now().toString(36)}${randomInt(1e9).toString(36)}`;
@@ -79,7 +101,10 @@ async function stillWorks(on?: Sandbox): Promise<void> {
 }
 
 /** Opens a sandbox of its own for a case (fresh run numbering, or a state the shared one must not inherit). */
-async function withSandbox(fn: (box: Sandbox) => Promise<void>, limits: Limits = LIMITS): Promise<void> {
+async function withSandbox(
+  fn: (box: Sandbox) => Promise<void>,
+  limits: Limits = LIMITS,
+): Promise<void> {
   const box = await Sandbox.open({ python, dataPath: salesCsv(tempDir()), limits });
   try {
     await fn(box);
@@ -97,18 +122,32 @@ function rememberTreeOf(r: SandboxRun): void {
 // ---------------------------------------------------------------------------
 // Identity, kernel tunables, syscalls
 
-void test('the program is an unprivileged host identity: the host sees a non-zero uid on its process', { skip: needsBwrap }, async (t: TestContext) => {
-  const marker = `3.${randomInt(1e8, 1e9)}`;
-  const { result, uids } = await watchUids(marker, run(`import os\nos.execv("/bin/sleep", ["/bin/sleep", "${marker}"])\n`));
-  t.diagnostic(`host uids of the program: ${JSON.stringify(uids)}`);
-  assert.equal(result.exitCode, 0, result.stderr);
-  assert.ok(uids.length > 0, 'the host saw the sandboxed process');
-  for (const ids of uids) assert.ok(ids.every((id) => id !== 0), `host uids (real, effective, saved, fs) of the program: ${ids.join(' ')}`);
-  await stillWorks();
-});
+void test(
+  'the program is an unprivileged host identity: the host sees a non-zero uid on its process',
+  { skip: needsBwrap },
+  async (t: TestContext) => {
+    const marker = `3.${randomInt(1e8, 1e9)}`;
+    const { result, uids } = await watchUids(
+      marker,
+      run(`import os\nos.execv("/bin/sleep", ["/bin/sleep", "${marker}"])\n`),
+    );
+    t.diagnostic(`host uids of the program: ${JSON.stringify(uids)}`);
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.ok(uids.length > 0, 'the host saw the sandboxed process');
+    for (const ids of uids)
+      assert.ok(
+        ids.every((id) => id !== 0),
+        `host uids (real, effective, saved, fs) of the program: ${ids.join(' ')}`,
+      );
+    await stillWorks();
+  },
+);
 
-void test('no file under /proc/sys is writable, nor /proc/sysrq-trigger (opened, never written)', { skip: needsBwrap }, async () => {
-  const r = await run(`
+void test(
+  'no file under /proc/sys is writable, nor /proc/sysrq-trigger (opened, never written)',
+  { skip: needsBwrap },
+  async () => {
+    const r = await run(`
 import json, os
 def open_for_writing(path):
     try:
@@ -128,15 +167,31 @@ print(json.dumps({"core_pattern": open_for_writing("/proc/sys/kernel/core_patter
                   "sysrq_writable": os.access("/proc/sysrq-trigger", os.W_OK),
                   "walked": walked, "writable": len(writable), "first": writable[:8]}))
 `);
-  assert.equal(r.exitCode, 0, r.stderr);
-  const seen = JSON.parse(r.stdout) as { core_pattern: string; sysrq: string; sysrq_writable: boolean; walked: number; writable: number; first: string[] };
-  assert.notEqual(seen.core_pattern, 'OPENED', 'core_pattern opened for writing: a root host would run what the sandbox names on the next crash');
-  assert.notEqual(seen.sysrq, 'OPENED');
-  assert.equal(seen.sysrq_writable, false);
-  assert.ok(seen.walked > 50, `walked ${seen.walked} files under /proc/sys`);
-  assert.equal(seen.writable, 0, `${seen.writable} of ${seen.walked} files under /proc/sys are writable, e.g. ${seen.first.join(', ')}`);
-  await stillWorks();
-});
+    assert.equal(r.exitCode, 0, r.stderr);
+    const seen = JSON.parse(r.stdout) as {
+      core_pattern: string;
+      sysrq: string;
+      sysrq_writable: boolean;
+      walked: number;
+      writable: number;
+      first: string[];
+    };
+    assert.notEqual(
+      seen.core_pattern,
+      'OPENED',
+      'core_pattern opened for writing: a root host would run what the sandbox names on the next crash',
+    );
+    assert.notEqual(seen.sysrq, 'OPENED');
+    assert.equal(seen.sysrq_writable, false);
+    assert.ok(seen.walked > 50, `walked ${seen.walked} files under /proc/sys`);
+    assert.equal(
+      seen.writable,
+      0,
+      `${seen.writable} of ${seen.walked} files under /proc/sys are writable, e.g. ${seen.first.join(', ')}`,
+    );
+    await stillWorks();
+  },
+);
 
 /** x86_64 calls, each with arguments that are harmless if the call goes through (own memory, own namespace, a process keyring). */
 const SYSCALL_PROBE = `
@@ -183,26 +238,43 @@ for name, number, args in CALLS:
 print(json.dumps({"results": results}))
 `;
 
-void test('seccomp: ptrace, keyctl, add_key, io_uring, perf, bpf, userfaultfd, mount, unshare, setns, process_vm_readv fail fast with EPERM or ENOSYS', { skip: needsBwrap }, async (t: TestContext) => {
-  await withSandbox(async (box) => {
-    const r = await run(SYSCALL_PROBE, box);
-    assert.equal(r.exitCode, 0, r.stderr);
-    assert.equal(r.timedOut, false);
-    const seen = JSON.parse(r.stdout) as { skip?: string; results?: { name: string; ret: number; errno: number; seconds: number }[] };
-    if (seen.skip) return t.skip(`syscall numbers are x86_64; this machine is ${seen.skip}`);
-    const EPERM = 1;
-    const ENOSYS = 38;
-    const allowed = (seen.results ?? []).filter((c) => c.ret !== -1 || ![EPERM, ENOSYS].includes(c.errno));
-    assert.deepEqual(allowed.map((c) => `${c.name}: ret ${c.ret}, errno ${c.errno}`), [], 'every call is refused by the filter (EPERM or ENOSYS)');
-    for (const c of seen.results ?? []) assert.ok(c.seconds < 1, `${c.name} took ${c.seconds} s`);
-    assert.ok(r.durationMs < 5000, `the run took ${Math.round(r.durationMs)} ms`);
-    await stillWorks(box);
-  });
-});
+void test(
+  'seccomp: ptrace, keyctl, add_key, io_uring, perf, bpf, userfaultfd, mount, unshare, setns, process_vm_readv fail fast with EPERM or ENOSYS',
+  { skip: needsBwrap },
+  async (t: TestContext) => {
+    await withSandbox(async (box) => {
+      const r = await run(SYSCALL_PROBE, box);
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.equal(r.timedOut, false);
+      const seen = JSON.parse(r.stdout) as {
+        skip?: string;
+        results?: { name: string; ret: number; errno: number; seconds: number }[];
+      };
+      if (seen.skip) return t.skip(`syscall numbers are x86_64; this machine is ${seen.skip}`);
+      const EPERM = 1;
+      const ENOSYS = 38;
+      const allowed = (seen.results ?? []).filter(
+        (c) => c.ret !== -1 || ![EPERM, ENOSYS].includes(c.errno),
+      );
+      assert.deepEqual(
+        allowed.map((c) => `${c.name}: ret ${c.ret}, errno ${c.errno}`),
+        [],
+        'every call is refused by the filter (EPERM or ENOSYS)',
+      );
+      for (const c of seen.results ?? []) assert.ok(c.seconds < 1, `${c.name} took ${c.seconds} s`);
+      assert.ok(r.durationMs < 5000, `the run took ${Math.round(r.durationMs)} ms`);
+      await stillWorks(box);
+    });
+  },
+);
 
-void test('ptrace(PTRACE_ATTACH, 1) returns within 2 s with an error', { skip: needsBwrap }, async () => {
-  await withSandbox(async (box) => {
-    const r = await run(`
+void test(
+  'ptrace(PTRACE_ATTACH, 1) returns within 2 s with an error',
+  { skip: needsBwrap },
+  async () => {
+    await withSandbox(async (box) => {
+      const r = await run(
+        `
 import ctypes, json, os, signal, time
 libc = ctypes.CDLL(None, use_errno=True)
 libc.ptrace.restype = ctypes.c_long
@@ -218,26 +290,33 @@ if ret == 0:  # attached: let pid 1 go again
     libc.ptrace(ctypes.c_long(17), ctypes.c_long(1), None, None)
     os.kill(1, signal.SIGCONT)
 print(json.dumps({"ret": ret, "errno": err, "seconds": seconds}))
-`, box);
-    assert.equal(r.exitCode, 0, r.stderr);
-    const seen = JSON.parse(r.stdout) as { ret: number; errno: number; seconds: number };
-    assert.equal(seen.ret, -1, `ptrace attached to pid 1 (errno ${seen.errno})`);
-    assert.ok(seen.errno > 0);
-    assert.ok(seen.seconds < 2, `ptrace took ${seen.seconds} s`);
-    await stillWorks(box);
-  });
-});
+`,
+        box,
+      );
+      assert.equal(r.exitCode, 0, r.stderr);
+      const seen = JSON.parse(r.stdout) as { ret: number; errno: number; seconds: number };
+      assert.equal(seen.ret, -1, `ptrace attached to pid 1 (errno ${seen.errno})`);
+      assert.ok(seen.errno > 0);
+      assert.ok(seen.seconds < 2, `ptrace took ${seen.seconds} s`);
+      await stillWorks(box);
+    });
+  },
+);
 
-void test('/proc/self/mountinfo shows no host path of the checkout or of the test\'s temp dirs', { skip: needsBwrap }, async () => {
-  const r = await run('print(open("/proc/self/mountinfo").read())');
-  assert.equal(r.exitCode, 0, r.stderr);
-  const dataDir = dirname(sandbox.options.dataPath);
-  for (const host of [ROOT, dataDir]) {
-    const lines = r.stdout.split('\n').filter((l) => l.includes(host));
-    assert.deepEqual(lines, [], `mountinfo names ${host}`);
-  }
-  await stillWorks();
-});
+void test(
+  "/proc/self/mountinfo shows no host path of the checkout or of the test's temp dirs",
+  { skip: needsBwrap },
+  async () => {
+    const r = await run('print(open("/proc/self/mountinfo").read())');
+    assert.equal(r.exitCode, 0, r.stderr);
+    const dataDir = dirname(sandbox.options.dataPath);
+    for (const host of [ROOT, dataDir]) {
+      const lines = r.stdout.split('\n').filter((l) => l.includes(host));
+      assert.deepEqual(lines, [], `mountinfo names ${host}`);
+    }
+    await stillWorks();
+  },
+);
 
 // ---------------------------------------------------------------------------
 // Files planted for the host to follow
@@ -278,34 +357,68 @@ link(${JSON.stringify(canaries.file)}, os.path.join(cwd, ".opsmind", "program.py
 print("planted", planted)
 `;
 
-void test('symlinks planted for the next runs never make the host write outside the sandbox', { skip: needsBwrap }, async () => {
-  const root = tempDir('opsmind-canary-');
-  const canaries = { file: join(root, 'canary-file'), files: join(root, 'files'), dirA: join(root, 'dir-a'), dirB: join(root, 'dir-b') };
-  for (const dir of [canaries.files, canaries.dirA, canaries.dirB]) mkdirSync(dir);
-  await withSandbox(async (box) => {
-    const warm = await run('print("first")', box);
-    assert.equal(warm.exitCode, 0, warm.stderr);
-    const plant = await run(PLANT(canaries), box);
-    assert.equal(plant.exitCode, 0, plant.stderr);
-    const nexts: (SandboxRun | Error)[] = [];
-    for (let i = 0; i < 6; i += 1) nexts.push(await run(`print("next", ${i}, df.shape)`, box).catch((error: unknown) => error as Error));
-    assert.equal(existsSync(canaries.file), false, 'the host wrote through a planted .opsmind/program.py link');
-    assert.deepEqual(readdirSync(canaries.files), [], 'the host wrote through a planted file link');
-    assert.deepEqual(readdirSync(canaries.dirA), [], 'the host wrote into a planted run-dir link');
-    assert.deepEqual(readdirSync(canaries.dirB), [], 'the host wrote through a planted .opsmind link');
-    assert.deepEqual(readdirSync(root).sort(), ['dir-a', 'dir-b', 'files']);
-    nexts.forEach((next, i) => {
-      assert.ok(!(next instanceof Error), `run ${i + 1} after the planting threw: ${(next as Error).message}`);
-      assert.equal(next.exitCode, 0, `run ${i + 1} after the planting failed: ${next.stderr}`);
-      assert.equal(next.stdout.trim(), `next ${i} (400, 7)`);
+void test(
+  'symlinks planted for the next runs never make the host write outside the sandbox',
+  { skip: needsBwrap },
+  async () => {
+    const root = tempDir('opsmind-canary-');
+    const canaries = {
+      file: join(root, 'canary-file'),
+      files: join(root, 'files'),
+      dirA: join(root, 'dir-a'),
+      dirB: join(root, 'dir-b'),
+    };
+    for (const dir of [canaries.files, canaries.dirA, canaries.dirB]) mkdirSync(dir);
+    await withSandbox(async (box) => {
+      const warm = await run('print("first")', box);
+      assert.equal(warm.exitCode, 0, warm.stderr);
+      const plant = await run(PLANT(canaries), box);
+      assert.equal(plant.exitCode, 0, plant.stderr);
+      const nexts: (SandboxRun | Error)[] = [];
+      for (let i = 0; i < 6; i += 1)
+        nexts.push(
+          await run(`print("next", ${i}, df.shape)`, box).catch((error: unknown) => error as Error),
+        );
+      assert.equal(
+        existsSync(canaries.file),
+        false,
+        'the host wrote through a planted .opsmind/program.py link',
+      );
+      assert.deepEqual(
+        readdirSync(canaries.files),
+        [],
+        'the host wrote through a planted file link',
+      );
+      assert.deepEqual(
+        readdirSync(canaries.dirA),
+        [],
+        'the host wrote into a planted run-dir link',
+      );
+      assert.deepEqual(
+        readdirSync(canaries.dirB),
+        [],
+        'the host wrote through a planted .opsmind link',
+      );
+      assert.deepEqual(readdirSync(root).sort(), ['dir-a', 'dir-b', 'files']);
+      nexts.forEach((next, i) => {
+        assert.ok(
+          !(next instanceof Error),
+          `run ${i + 1} after the planting threw: ${(next as Error).message}`,
+        );
+        assert.equal(next.exitCode, 0, `run ${i + 1} after the planting failed: ${next.stderr}`);
+        assert.equal(next.stdout.trim(), `next ${i} (400, 7)`);
+      });
+      await stillWorks(box);
     });
-    await stillWorks(box);
-  });
-});
+  },
+);
 
-void test('a run sees nothing of the run before it: not its work dir, nor its /tmp or /dev/shm files', { skip: needsBwrap }, async () => {
-  const tok = token();
-  const first = await run(`
+void test(
+  'a run sees nothing of the run before it: not its work dir, nor its /tmp or /dev/shm files',
+  { skip: needsBwrap },
+  async () => {
+    const tok = token();
+    const first = await run(`
 import os
 for path in ("prev-${tok}.txt", "/tmp/prev-${tok}", "/dev/shm/prev-${tok}"):
     try:
@@ -314,9 +427,9 @@ for path in ("prev-${tok}.txt", "/tmp/prev-${tok}", "/dev/shm/prev-${tok}"):
         print("cannot write", path, type(e).__name__)
 print(os.getcwd())
 `);
-  assert.equal(first.exitCode, 0, first.stderr);
-  const firstCwd = first.stdout.trim().split('\n').pop() ?? '';
-  const second = await run(`
+    assert.equal(first.exitCode, 0, first.stderr);
+    const firstCwd = first.stdout.trim().split('\n').pop() ?? '';
+    const second = await run(`
 import json, os
 def ls(path):
     try:
@@ -331,18 +444,35 @@ def read(path):
 print(json.dumps({"tmp": ls("/tmp"), "shm": ls("/dev/shm"), "cwd": ls("."), "parent": ls(os.path.dirname(os.getcwd())),
                   "direct": [read(os.path.join(${JSON.stringify(firstCwd)}, "prev-${tok}.txt")), read("/tmp/prev-${tok}"), read("/dev/shm/prev-${tok}")]}))
 `);
-  assert.equal(second.exitCode, 0, second.stderr);
-  assert.doesNotMatch(second.stdout, new RegExp(tok), `the second run saw the first run's files: ${second.stdout}`);
-  await stillWorks();
-});
+    assert.equal(second.exitCode, 0, second.stderr);
+    assert.doesNotMatch(
+      second.stdout,
+      new RegExp(tok),
+      `the second run saw the first run's files: ${second.stdout}`,
+    );
+    await stillWorks();
+  },
+);
 
-void test('stdout, stderr, render_spec.json and an artifact replaced by symlinks to a root-only host secret leak nothing', { skip: needsBwrap }, async () => {
-  const dir = tempDir('opsmind-secret-');
-  const canary = `opsmind-secret-${token()}`;
-  const secret = join(dir, 'secret.json');
-  writeFileSync(secret, JSON.stringify({ columns: ['region', 'revenue'], data: [[canary, 1]], version: 1, error: { type: canary, message: canary } }), { mode: 0o600 });
-  const relative = `${'../'.repeat(30)}${secret.slice(1)}`;
-  const plant = `
+void test(
+  'stdout, stderr, render_spec.json and an artifact replaced by symlinks to a root-only host secret leak nothing',
+  { skip: needsBwrap },
+  async () => {
+    const dir = tempDir('opsmind-secret-');
+    const canary = `opsmind-secret-${token()}`;
+    const secret = join(dir, 'secret.json');
+    writeFileSync(
+      secret,
+      JSON.stringify({
+        columns: ['region', 'revenue'],
+        data: [[canary, 1]],
+        version: 1,
+        error: { type: canary, message: canary },
+      }),
+      { mode: 0o600 },
+    );
+    const relative = `${'../'.repeat(30)}${secret.slice(1)}`;
+    const plant = `
 import os
 def plant(path, target):
     try:
@@ -354,17 +484,22 @@ def plant(path, target):
 ctl = os.path.join(os.getcwd(), ".opsmind")
 print("secret visible:", os.path.exists(${JSON.stringify(secret)}))
 `;
-  const programs = [
-    `${plant}plant(os.path.join(ctl, "stdout"), ${JSON.stringify(secret)})\nplant(os.path.join(ctl, "stderr"), ${JSON.stringify(relative)})\nplant("render_spec.json", ${JSON.stringify(secret)})\nos._exit(0)\n`,
-    `${plant}declare_chart("bar", x="region", y="revenue")\nplant("artifacts/c1.json", ${JSON.stringify(secret)})\nplant(os.path.join(ctl, "stdout"), ${JSON.stringify(relative)})\nplant(os.path.join(ctl, "stderr"), ${JSON.stringify(secret)})\n`,
-  ];
-  for (const code of programs) {
-    const outcome = await executeProgram(sandbox, { code, scriptName: 'leak.py' });
-    assert.doesNotMatch(JSON.stringify(outcome), new RegExp(canary), 'the host read the secret through a planted link');
-    assert.doesNotMatch(outcome.run.stdout, /secret visible: True/);
-    await stillWorks();
-  }
-});
+    const programs = [
+      `${plant}plant(os.path.join(ctl, "stdout"), ${JSON.stringify(secret)})\nplant(os.path.join(ctl, "stderr"), ${JSON.stringify(relative)})\nplant("render_spec.json", ${JSON.stringify(secret)})\nos._exit(0)\n`,
+      `${plant}declare_chart("bar", x="region", y="revenue")\nplant("artifacts/c1.json", ${JSON.stringify(secret)})\nplant(os.path.join(ctl, "stdout"), ${JSON.stringify(relative)})\nplant(os.path.join(ctl, "stderr"), ${JSON.stringify(secret)})\n`,
+    ];
+    for (const code of programs) {
+      const outcome = await executeProgram(sandbox, { code, scriptName: 'leak.py' });
+      assert.doesNotMatch(
+        JSON.stringify(outcome),
+        new RegExp(canary),
+        'the host read the secret through a planted link',
+      );
+      assert.doesNotMatch(outcome.run.stdout, /secret visible: True/);
+      await stillWorks();
+    }
+  },
+);
 
 // ---------------------------------------------------------------------------
 // Files that hang or exhaust the host (in a contained child process)
@@ -372,17 +507,48 @@ print("secret visible:", os.path.exists(${JSON.stringify(secret)}))
 const CONTAINED_TIMEOUT_MS = 40_000;
 const FOLLOW_UP = 'print("ok", df.shape)';
 
-async function contained(code: string, limits: Partial<Limits> = {}): Promise<{ report: ContainedReport; tookMs: number }> {
+async function contained(
+  code: string,
+  limits: Partial<Limits> = {},
+): Promise<{ report: ContainedReport; tookMs: number }> {
   const dir = tempDir('opsmind-contained-');
-  const request: ContainedRequest = { dataPath: salesCsv(dir), limits: { ...LIMITS, ...limits }, warmup: 'declare_chart("bar", x="region", y="revenue")\nprint("warm")', code, followUp: FOLLOW_UP };
+  const request: ContainedRequest = {
+    dataPath: salesCsv(dir),
+    limits: { ...LIMITS, ...limits },
+    warmup: 'declare_chart("bar", x="region", y="revenue")\nprint("warm")',
+    code,
+    followUp: FOLLOW_UP,
+  };
   const requestPath = join(dir, 'request.json');
   writeFileSync(requestPath, JSON.stringify(request));
   const started = performance.now();
-  const child = await runContained([process.execPath, '--expose-gc', '--import', 'tsx', join(ROOT, 'test', 'helpers', 'contained-run.ts'), requestPath], { cwd: ROOT, timeoutMs: CONTAINED_TIMEOUT_MS, memoryMb: 2048 });
+  const child = await runContained(
+    [
+      process.execPath,
+      '--expose-gc',
+      '--import',
+      'tsx',
+      join(ROOT, 'test', 'helpers', 'contained-run.ts'),
+      requestPath,
+    ],
+    { cwd: ROOT, timeoutMs: CONTAINED_TIMEOUT_MS, memoryMb: 2048 },
+  );
   const tookMs = performance.now() - started;
-  assert.equal(child.timedOut, false, `the host hung: killed after ${CONTAINED_TIMEOUT_MS / 1000} s\n${child.stderr.slice(-2000)}`);
-  assert.equal(child.oomKilled, false, `the host exhausted memory: OOM-killed in its 2 GB cgroup\n${child.stderr.slice(-2000)}`);
-  assert.equal(child.status, 0, `the host process failed (signal ${child.signal}):\n${child.stderr.slice(-2000)}`);
+  assert.equal(
+    child.timedOut,
+    false,
+    `the host hung: killed after ${CONTAINED_TIMEOUT_MS / 1000} s\n${child.stderr.slice(-2000)}`,
+  );
+  assert.equal(
+    child.oomKilled,
+    false,
+    `the host exhausted memory: OOM-killed in its 2 GB cgroup\n${child.stderr.slice(-2000)}`,
+  );
+  assert.equal(
+    child.status,
+    0,
+    `the host process failed (signal ${child.signal}):\n${child.stderr.slice(-2000)}`,
+  );
   const line = child.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   assert.ok(line, `no result line:\n${child.stdout.slice(-1000)}\n${child.stderr.slice(-1000)}`);
   return { report: JSON.parse(line.slice('RESULT '.length)) as ContainedReport, tookMs };
@@ -391,23 +557,38 @@ async function contained(code: string, limits: Partial<Limits> = {}): Promise<{ 
 function assertHostFine(report: ContainedReport, { warning }: { warning: boolean }): void {
   assert.equal(report.error, null, `executeProgram threw: ${report.error}`);
   assert.ok(report.elapsedMs < 6000, `executeProgram took ${Math.round(report.elapsedMs)} ms`);
-  assert.ok(report.rssGrowthMb < 300, `host RSS grew by ${Math.round(report.rssGrowthMb)} MB (peak +${Math.round(report.peakGrowthMb)} MB)`);
-  assert.ok(report.peakGrowthMb < 300, `host RSS peaked ${Math.round(report.peakGrowthMb)} MB above where it started (the file was read into memory)`);
+  assert.ok(
+    report.rssGrowthMb < 300,
+    `host RSS grew by ${Math.round(report.rssGrowthMb)} MB (peak +${Math.round(report.peakGrowthMb)} MB)`,
+  );
+  assert.ok(
+    report.peakGrowthMb < 300,
+    `host RSS peaked ${Math.round(report.peakGrowthMb)} MB above where it started (the file was read into memory)`,
+  );
   if (warning) assert.ok(report.warnings.length > 0, 'the outcome carries a warning');
   assert.equal(report.followUp?.exitCode, 0, report.followUp?.stderr);
   assert.equal(report.followUp?.stdout.trim(), 'ok (400, 7)');
   assert.equal(report.closeError, null);
 }
 
-void test('render_spec.json as a FIFO: executeProgram returns in seconds with a warning (the host does not block on it)', { skip: needsBwrap }, async (t: TestContext) => {
-  const { report } = await contained('import os\nos.mkfifo("render_spec.json")\nos._exit(0)\n');
-  t.diagnostic(`warnings: ${JSON.stringify(report.warnings)}; rss +${Math.round(report.rssGrowthMb)} MB, peak +${Math.round(report.peakGrowthMb)} MB`);
-  assertHostFine(report, { warning: true });
-  await stillWorks();
-});
+void test(
+  'render_spec.json as a FIFO: executeProgram returns in seconds with a warning (the host does not block on it)',
+  { skip: needsBwrap },
+  async (t: TestContext) => {
+    const { report } = await contained('import os\nos.mkfifo("render_spec.json")\nos._exit(0)\n');
+    t.diagnostic(
+      `warnings: ${JSON.stringify(report.warnings)}; rss +${Math.round(report.rssGrowthMb)} MB, peak +${Math.round(report.peakGrowthMb)} MB`,
+    );
+    assertHostFine(report, { warning: true });
+    await stillWorks();
+  },
+);
 
-void test('.opsmind/stdout and stderr as FIFOs: the run returns in seconds (the host does not block on them)', { skip: needsBwrap }, async () => {
-  const { report } = await contained(`
+void test(
+  '.opsmind/stdout and stderr as FIFOs: the run returns in seconds (the host does not block on them)',
+  { skip: needsBwrap },
+  async () => {
+    const { report } = await contained(`
 import os
 print("before the swap", flush=True)
 ctl = os.path.join(os.getcwd(), ".opsmind")
@@ -420,19 +601,35 @@ for name in ("stdout", "stderr"):
     except OSError:
         pass
 `);
-  assertHostFine(report, { warning: false });
-  await stillWorks();
-});
+    assertHostFine(report, { warning: false });
+    await stillWorks();
+  },
+);
 
-void test('render_spec.json as a symlink to /dev/zero: the host reads nothing unbounded', { skip: needsBwrap || (canCapMemory() ? false : 'no memory cgroup to contain a host that reads /dev/zero') }, async (t: TestContext) => {
-  const { report } = await contained('import os\nos.symlink("/dev/zero", "render_spec.json")\nos._exit(0)\n');
-  t.diagnostic(`warnings: ${JSON.stringify(report.warnings)}; rss +${Math.round(report.rssGrowthMb)} MB, peak +${Math.round(report.peakGrowthMb)} MB`);
-  assertHostFine(report, { warning: true });
-  await stillWorks();
-});
+void test(
+  'render_spec.json as a symlink to /dev/zero: the host reads nothing unbounded',
+  {
+    skip:
+      needsBwrap ||
+      (canCapMemory() ? false : 'no memory cgroup to contain a host that reads /dev/zero'),
+  },
+  async (t: TestContext) => {
+    const { report } = await contained(
+      'import os\nos.symlink("/dev/zero", "render_spec.json")\nos._exit(0)\n',
+    );
+    t.diagnostic(
+      `warnings: ${JSON.stringify(report.warnings)}; rss +${Math.round(report.rssGrowthMb)} MB, peak +${Math.round(report.peakGrowthMb)} MB`,
+    );
+    assertHostFine(report, { warning: true });
+    await stillWorks();
+  },
+);
 
-void test('a 240 MB render_spec.json: the host does not read it into memory', { skip: needsBwrap }, async (t: TestContext) => {
-  const code = `
+void test(
+  'a 240 MB render_spec.json: the host does not read it into memory',
+  { skip: needsBwrap },
+  async (t: TestContext) => {
+    const code = `
 import os
 chunk = b" " * (8 * 1024 * 1024)
 with open("render_spec.json", "wb") as f:
@@ -441,60 +638,99 @@ with open("render_spec.json", "wb") as f:
     f.write(b'{"version": 1}')
 os._exit(0)
 `;
-  const { report } = await contained(code, { fileSizeMb: 300, diskMb: 320, wallSeconds: 20 });
-  t.diagnostic(`warnings: ${JSON.stringify(report.warnings)}; rss +${Math.round(report.rssGrowthMb)} MB, peak +${Math.round(report.peakGrowthMb)} MB`);
-  assertHostFine(report, { warning: true });
-  await stillWorks();
-});
+    const { report } = await contained(code, { fileSizeMb: 300, diskMb: 320, wallSeconds: 20 });
+    t.diagnostic(
+      `warnings: ${JSON.stringify(report.warnings)}; rss +${Math.round(report.rssGrowthMb)} MB, peak +${Math.round(report.peakGrowthMb)} MB`,
+    );
+    assertHostFine(report, { warning: true });
+    await stillWorks();
+  },
+);
 
 // ---------------------------------------------------------------------------
 // Deep trees
 
-const NEST = (base: string) => `os.chdir(${base})\nfor _ in range(2500):\n    os.mkdir("d")\n    os.chdir("d")\n`;
+const NEST = (base: string) =>
+  `os.chdir(${base})\nfor _ in range(2500):\n    os.mkdir("d")\n    os.chdir("d")\n`;
 
-void test('2,500 nested directories in the work dir and /tmp: the run ends, close() does not throw, a new sandbox opens', { skip: needsBwrap }, async () => {
-  const box = await Sandbox.open({ python, dataPath: salesCsv(tempDir()), limits: LIMITS });
-  let closed = false;
-  try {
-    const r = await run(`import os\nhome = os.getcwd()\n${NEST('home')}${NEST('"/tmp"')}print("nested")\n`, box);
-    rememberTreeOf(r);
-    assert.equal(r.exitCode, 0, r.stderr);
-    assert.equal(r.stdout.trim(), 'nested');
-    await stillWorks(box);
-    assert.doesNotThrow(() => box.close());
-    closed = true;
-  } finally {
-    if (!closed) {
-      try {
-        box.close();
-      } catch {
-        /* reported by the assertion above */
+void test(
+  '2,500 nested directories in the work dir and /tmp: the run ends, close() does not throw, a new sandbox opens',
+  { skip: needsBwrap },
+  async () => {
+    const box = await Sandbox.open({ python, dataPath: salesCsv(tempDir()), limits: LIMITS });
+    let closed = false;
+    try {
+      const r = await run(
+        `import os\nhome = os.getcwd()\n${NEST('home')}${NEST('"/tmp"')}print("nested")\n`,
+        box,
+      );
+      rememberTreeOf(r);
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.equal(r.stdout.trim(), 'nested');
+      await stillWorks(box);
+      assert.doesNotThrow(() => box.close());
+      closed = true;
+    } finally {
+      if (!closed) {
+        try {
+          box.close();
+        } catch {
+          /* reported by the assertion above */
+        }
       }
     }
-  }
-  const fresh = await Sandbox.open({ python, dataPath: salesCsv(tempDir()), limits: LIMITS });
-  try {
-    await stillWorks(fresh);
-  } finally {
-    fresh.close();
-  }
-});
+    const fresh = await Sandbox.open({ python, dataPath: salesCsv(tempDir()), limits: LIMITS });
+    try {
+      await stillWorks(fresh);
+    } finally {
+      fresh.close();
+    }
+  },
+);
 
-void test('a dead sandbox dir holding 2,500 nested directories does not break the next process\'s Sandbox.open', async (t: TestContext) => {
+void test("a dead sandbox dir holding 2,500 nested directories does not break the next process's Sandbox.open", async (t: TestContext) => {
   const privateTmp = tempDir('opsmind-sweep-');
   deepTrees.push(privateTmp);
   const dead = join(privateTmp, 'opsmind-sandbox-2147483-x'); // above any pid_max: that owner is dead
-  const made = spawnSync(python.path, ['-c', `import os\nos.makedirs(${JSON.stringify(dead)})\n${NEST(JSON.stringify(dead))}`], { encoding: 'utf8' });
+  const made = spawnSync(
+    python.path,
+    ['-c', `import os\nos.makedirs(${JSON.stringify(dead)})\n${NEST(JSON.stringify(dead))}`],
+    { encoding: 'utf8' },
+  );
   assert.equal(made.status, 0, made.stderr);
   const dataDir = join(privateTmp, 'data');
   mkdirSync(dataDir);
-  const request: ContainedRequest = { dataPath: salesCsv(dataDir), limits: LIMITS, warmup: 'print("warm")', code: FOLLOW_UP, followUp: FOLLOW_UP };
+  const request: ContainedRequest = {
+    dataPath: salesCsv(dataDir),
+    limits: LIMITS,
+    warmup: 'print("warm")',
+    code: FOLLOW_UP,
+    followUp: FOLLOW_UP,
+  };
   writeFileSync(join(dataDir, 'request.json'), JSON.stringify(request));
   // The sweep runs once per process, so a fresh process (with its own TMPDIR) opens the sandbox.
-  const child = await runContained([process.execPath, '--import', 'tsx', join(ROOT, 'test', 'helpers', 'contained-run.ts'), join(dataDir, 'request.json')], { cwd: ROOT, env: { TMPDIR: privateTmp }, timeoutMs: CONTAINED_TIMEOUT_MS, memoryMb: 2048 });
+  const child = await runContained(
+    [
+      process.execPath,
+      '--import',
+      'tsx',
+      join(ROOT, 'test', 'helpers', 'contained-run.ts'),
+      join(dataDir, 'request.json'),
+    ],
+    { cwd: ROOT, env: { TMPDIR: privateTmp }, timeoutMs: CONTAINED_TIMEOUT_MS, memoryMb: 2048 },
+  );
   assert.equal(child.timedOut, false, 'Sandbox.open hung on the dead dir');
-  assert.equal(child.status, 0, `Sandbox.open (or its run) failed next to a dead deep tree:\n${child.stderr.slice(-2000)}`);
-  const report = JSON.parse(child.stdout.split('\n').find((l) => l.startsWith('RESULT '))?.slice(7) ?? '{}') as ContainedReport;
+  assert.equal(
+    child.status,
+    0,
+    `Sandbox.open (or its run) failed next to a dead deep tree:\n${child.stderr.slice(-2000)}`,
+  );
+  const report = JSON.parse(
+    child.stdout
+      .split('\n')
+      .find((l) => l.startsWith('RESULT '))
+      ?.slice(7) ?? '{}',
+  ) as ContainedReport;
   assert.equal(report.followUp?.stdout.trim(), 'ok (400, 7)');
   assert.equal(report.closeError, null);
   t.diagnostic(`the dead dir was ${existsSync(dead) ? 'left in place' : 'removed by the sweep'}`);
@@ -519,29 +755,56 @@ print("done", total, flush=True)
 
 async function assertDiskCapped(targets: string[]): Promise<void> {
   const r = await run(FILL(targets));
-  const written = Math.max(0, ...[...r.stdout.matchAll(/^wrote (\d+)$/gm)].map((m) => Number(m[1])));
-  assert.doesNotMatch(r.stdout, /^done/m, `200 MB were written to ${targets.join(' + ')} under a 64 MB disk limit`);
+  const written = Math.max(
+    0,
+    ...[...r.stdout.matchAll(/^wrote (\d+)$/gm)].map((m) => Number(m[1])),
+  );
+  assert.doesNotMatch(
+    r.stdout,
+    /^done/m,
+    `200 MB were written to ${targets.join(' + ')} under a 64 MB disk limit`,
+  );
   assert.ok(written <= 72, `${written} MB were written under a 64 MB disk limit`);
   assert.notEqual(r.exitCode, 0);
-  assert.match(r.limitHit ?? '', /disk limit of 64 MB exceeded/, `limitHit: ${r.limitHit}; stderr: ${r.stderr.slice(-300)}`);
+  assert.match(
+    r.limitHit ?? '',
+    /disk limit of 64 MB exceeded/,
+    `limitHit: ${r.limitHit}; stderr: ${r.stderr.slice(-300)}`,
+  );
   await stillWorks();
 }
 
-void test('disk: 200 MB into /dev/shm stops at the 64 MB disk limit', { skip: needsBwrap }, async () => {
-  await assertDiskCapped(['/dev/shm']);
-});
+void test(
+  'disk: 200 MB into /dev/shm stops at the 64 MB disk limit',
+  { skip: needsBwrap },
+  async () => {
+    await assertDiskCapped(['/dev/shm']);
+  },
+);
 
-void test('disk: 200 MB into /tmp stops at the 64 MB disk limit', { skip: needsBwrap }, async () => {
-  await assertDiskCapped(['/tmp']);
-});
+void test(
+  'disk: 200 MB into /tmp stops at the 64 MB disk limit',
+  { skip: needsBwrap },
+  async () => {
+    await assertDiskCapped(['/tmp']);
+  },
+);
 
-void test('disk: 200 MB into the work dir stops at the 64 MB disk limit', { skip: needsBwrap }, async () => {
-  await assertDiskCapped(['.']);
-});
+void test(
+  'disk: 200 MB into the work dir stops at the 64 MB disk limit',
+  { skip: needsBwrap },
+  async () => {
+    await assertDiskCapped(['.']);
+  },
+);
 
-void test('disk: 200 MB split across the work dir, /tmp and /dev/shm stops at one 64 MB cap', { skip: needsBwrap }, async () => {
-  await assertDiskCapped(['.', '/tmp', '/dev/shm']);
-});
+void test(
+  'disk: 200 MB split across the work dir, /tmp and /dev/shm stops at one 64 MB cap',
+  { skip: needsBwrap },
+  async () => {
+    await assertDiskCapped(['.', '/tmp', '/dev/shm']);
+  },
+);
 
 // ---------------------------------------------------------------------------
 // Data that explodes while loading counts against the limits
@@ -554,10 +817,18 @@ async function loadOutcome(dataPath: string): Promise<{ text: string; ok: boolea
     box = await Sandbox.open({ python, dataPath, limits: LIMITS });
     const r = await run('print("loaded", df.shape)', box);
     const ok = r.exitCode === 0 && !r.dataError;
-    return { ok, text: `run ended: exit ${r.exitCode}; dataError: ${r.dataError}; limitHit: ${r.limitHit}; stdout: ${r.stdout.slice(0, 200)}; stderr: ${r.stderr.slice(-500)}`, ms: performance.now() - started };
+    return {
+      ok,
+      text: `run ended: exit ${r.exitCode}; dataError: ${r.dataError}; limitHit: ${r.limitHit}; stdout: ${r.stdout.slice(0, 200)}; stderr: ${r.stderr.slice(-500)}`,
+      ms: performance.now() - started,
+    };
   } catch (error) {
     const hint = (error as { hint?: string }).hint;
-    return { ok: false, text: `${(error as Error).message}${hint ? ` (${hint})` : ''}`, ms: performance.now() - started };
+    return {
+      ok: false,
+      text: `${(error as Error).message}${hint ? ` (${hint})` : ''}`,
+      ms: performance.now() - started,
+    };
   } finally {
     box?.close();
   }
@@ -623,23 +894,26 @@ void test('a NUL byte 1 MB into a text CSV is caught as binary: checkDataFile, a
 // ---------------------------------------------------------------------------
 // The namespaces fallback as root
 
-void test('namespaces fallback as root: the program is unprivileged (cannot read a 0600 root file or write a root dir), or the sandbox refuses with a reason', { skip: asRoot ? false : 'needs a root host' }, async (t: TestContext) => {
-  const dataDir = tempDir('opsmind-ns-data-');
-  chmodSync(dataDir, 0o755); // world-traversable: only the file modes protect what is inside
-  const dataPath = salesCsv(dataDir);
-  const secret = join(dataDir, 'root-only.txt');
-  const canary = `opsmind-ns-secret-${token()}`;
-  writeFileSync(secret, canary, { mode: 0o600 });
-  const forbidden = tempDir('opsmind-ns-forbidden-');
-  chmodSync(forbidden, 0o755);
-  const marker = `3.${randomInt(1e8, 1e9)}`;
-  const home = tempDir('opsmind-ns-home-');
-  const request: ProbeRequest = {
-    dataPath,
-    limits: LIMITS,
-    marker,
-    followUp: FOLLOW_UP,
-    code: `
+void test(
+  'namespaces fallback as root: the program is unprivileged (cannot read a 0600 root file or write a root dir), or the sandbox refuses with a reason',
+  { skip: asRoot ? false : 'needs a root host' },
+  async (t: TestContext) => {
+    const dataDir = tempDir('opsmind-ns-data-');
+    chmodSync(dataDir, 0o755); // world-traversable: only the file modes protect what is inside
+    const dataPath = salesCsv(dataDir);
+    const secret = join(dataDir, 'root-only.txt');
+    const canary = `opsmind-ns-secret-${token()}`;
+    writeFileSync(secret, canary, { mode: 0o600 });
+    const forbidden = tempDir('opsmind-ns-forbidden-');
+    chmodSync(forbidden, 0o755);
+    const marker = `3.${randomInt(1e8, 1e9)}`;
+    const home = tempDir('opsmind-ns-home-');
+    const request: ProbeRequest = {
+      dataPath,
+      limits: LIMITS,
+      marker,
+      followUp: FOLLOW_UP,
+      code: `
 import os, sys
 def read(path):
     try:
@@ -658,37 +932,79 @@ print("write", write(${JSON.stringify(join(forbidden, 'escape'))}))
 sys.stdout.flush()
 os.execv("/bin/sleep", ["/bin/sleep", "${marker}"])
 `,
-  };
-  const requestPath = join(home, 'request.json');
-  writeFileSync(requestPath, JSON.stringify(request));
-  const child = await runContained([process.execPath, '--import', 'tsx', join(ROOT, 'test', 'helpers', 'namespaces-probe.ts'), requestPath], {
-    cwd: ROOT, env: { OPSMIND_BWRAP: 'none', OPSMIND_HOME: home }, timeoutMs: CONTAINED_TIMEOUT_MS, memoryMb: 2048,
-  });
-  assert.equal(child.status, 0, `the probe failed (signal ${child.signal}, timed out ${child.timedOut}):\n${child.stderr.slice(-2000)}`);
-  const report = JSON.parse(child.stdout.split('\n').find((l) => l.startsWith('RESULT '))?.slice(7) ?? '{}') as ProbeReport;
-  t.diagnostic(report.refused === null ? `ran at level ${report.level}: ${JSON.stringify(report.run?.stdout)}; host uids ${JSON.stringify(report.uids)}` : `refused: ${report.refused}`);
-  try {
-    if (report.refused !== null) {
-      assert.match(report.refused, /root|uid|privilege|unprivileged|user/i, `a refusal says why: ${report.refused}`);
-      assert.ok(report.refused.length > 30, report.refused);
-      return;
+    };
+    const requestPath = join(home, 'request.json');
+    writeFileSync(requestPath, JSON.stringify(request));
+    const child = await runContained(
+      [
+        process.execPath,
+        '--import',
+        'tsx',
+        join(ROOT, 'test', 'helpers', 'namespaces-probe.ts'),
+        requestPath,
+      ],
+      {
+        cwd: ROOT,
+        env: { OPSMIND_BWRAP: 'none', OPSMIND_HOME: home },
+        timeoutMs: CONTAINED_TIMEOUT_MS,
+        memoryMb: 2048,
+      },
+    );
+    assert.equal(
+      child.status,
+      0,
+      `the probe failed (signal ${child.signal}, timed out ${child.timedOut}):\n${child.stderr.slice(-2000)}`,
+    );
+    const report = JSON.parse(
+      child.stdout
+        .split('\n')
+        .find((l) => l.startsWith('RESULT '))
+        ?.slice(7) ?? '{}',
+    ) as ProbeReport;
+    t.diagnostic(
+      report.refused === null
+        ? `ran at level ${report.level}: ${JSON.stringify(report.run?.stdout)}; host uids ${JSON.stringify(report.uids)}`
+        : `refused: ${report.refused}`,
+    );
+    try {
+      if (report.refused !== null) {
+        assert.match(
+          report.refused,
+          /root|uid|privilege|unprivileged|user/i,
+          `a refusal says why: ${report.refused}`,
+        );
+        assert.ok(report.refused.length > 30, report.refused);
+        return;
+      }
+      assert.equal(
+        report.level,
+        'namespaces',
+        `forced fallback gave ${report.level}: ${report.reason}`,
+      );
+      const out = report.run?.stdout ?? '';
+      assert.equal(report.run?.exitCode, 0, report.run?.stderr);
+      assert.doesNotMatch(out, new RegExp(canary), 'the program read a 0600 root-owned file');
+      assert.doesNotMatch(out, /^read READ:/m);
+      assert.doesNotMatch(out, /^write WROTE$/m);
+      assert.equal(
+        existsSync(join(forbidden, 'escape')),
+        false,
+        'the program created a file in a root-owned 0755 dir',
+      );
+      assert.doesNotMatch(out, /^uid 0 /m, 'the program sees itself as root');
+      assert.ok(report.uids.length > 0, "the host saw the program's process");
+      for (const ids of report.uids)
+        assert.ok(
+          ids.every((id) => id !== 0),
+          `host uids of the program: ${ids.join(' ')}`,
+        );
+      assert.equal(report.followUp?.stdout.trim(), 'ok (400, 7)', report.followUp?.stderr);
+    } finally {
+      rmSync(join(forbidden, 'escape'), { force: true });
     }
-    assert.equal(report.level, 'namespaces', `forced fallback gave ${report.level}: ${report.reason}`);
-    const out = report.run?.stdout ?? '';
-    assert.equal(report.run?.exitCode, 0, report.run?.stderr);
-    assert.doesNotMatch(out, new RegExp(canary), 'the program read a 0600 root-owned file');
-    assert.doesNotMatch(out, /^read READ:/m);
-    assert.doesNotMatch(out, /^write WROTE$/m);
-    assert.equal(existsSync(join(forbidden, 'escape')), false, 'the program created a file in a root-owned 0755 dir');
-    assert.doesNotMatch(out, /^uid 0 /m, 'the program sees itself as root');
-    assert.ok(report.uids.length > 0, 'the host saw the program\'s process');
-    for (const ids of report.uids) assert.ok(ids.every((id) => id !== 0), `host uids of the program: ${ids.join(' ')}`);
-    assert.equal(report.followUp?.stdout.trim(), 'ok (400, 7)', report.followUp?.stderr);
-  } finally {
-    rmSync(join(forbidden, 'escape'), { force: true });
-  }
-  await stillWorks();
-});
+    await stillWorks();
+  },
+);
 
 void test('the host is unharmed: its temp dir holds no stray canary and the shared sandbox still runs', async () => {
   assert.equal(existsSync(join(tmpdir(), 'opsmind-escape')), false);

@@ -8,10 +8,20 @@ import { migrate, SCHEMA_VERSION } from '../src/store/migrations.js';
 import { SessionStore } from '../src/store/session-store.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
 
-const NEW = { command: 'run', mode: 'script', dataPath: '/data/x.csv', dataSha256: 'ab'.repeat(32), dataSize: 10 };
+const NEW = {
+  command: 'run',
+  mode: 'script',
+  dataPath: '/data/x.csv',
+  dataSha256: 'ab'.repeat(32),
+  dataSize: 10,
+};
 
 function tables(db: Database.Database): string[] {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  return (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+      name: string;
+    }[]
+  ).map((r) => r.name);
 }
 
 void test('migrations from an empty file: WAL, latest version, every table; opening again changes nothing', () => {
@@ -29,8 +39,16 @@ void test('migrations from the previous schema keep the data', () => {
   const path = join(tempDir(), 'old.db');
   const old = new Database(path);
   migrate(old, 1);
-  old.prepare(`INSERT INTO sessions VALUES ('oldsess1', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'run', 'script', NULL, '/d.csv', 'x', 1, 'done', 'old')`).run();
-  old.prepare(`INSERT INTO events VALUES ('oldsess1', 1, 'session_finished', '{"type":"session_finished","status":"done"}', '2026-01-01T00:00:00Z')`).run();
+  old
+    .prepare(
+      `INSERT INTO sessions VALUES ('oldsess1', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'run', 'script', NULL, '/d.csv', 'x', 1, 'done', 'old')`,
+    )
+    .run();
+  old
+    .prepare(
+      `INSERT INTO events VALUES ('oldsess1', 1, 'session_finished', '{"type":"session_finished","status":"done"}', '2026-01-01T00:00:00Z')`,
+    )
+    .run();
   assert.equal(old.pragma('user_version', { simple: true }), 1);
   old.close();
   const store = SessionStore.open(path);
@@ -56,9 +74,27 @@ void test('events are numbered per session, stored as JSON, and never renumbered
   assert.equal(store.append(a.session.id, { type: 'warning', message: 'one' }).seq, 1);
   assert.equal(store.append(b.session.id, { type: 'warning', message: 'b' }).seq, 1);
   assert.equal(store.append(a.session.id, { type: 'warning', message: 'two' }).seq, 2);
-  assert.deepEqual(store.events(a.session.id).map((e) => [e.seq, e.type === 'warning' ? e.message : '']), [[1, 'one'], [2, 'two']]);
-  assert.throws(() => store.db.prepare(`INSERT INTO events VALUES (?, 1, 'warning', '{}', 'now')`).run(a.session.id), /UNIQUE|PRIMARY KEY/);
-  assert.throws(() => store.db.prepare(`INSERT INTO events VALUES (?, 9, 'warning', 'not json', 'now')`).run(a.session.id), /CHECK/);
+  assert.deepEqual(
+    store.events(a.session.id).map((e) => [e.seq, e.type === 'warning' ? e.message : '']),
+    [
+      [1, 'one'],
+      [2, 'two'],
+    ],
+  );
+  assert.throws(
+    () =>
+      store.db
+        .prepare(`INSERT INTO events VALUES (?, 1, 'warning', '{}', 'now')`)
+        .run(a.session.id),
+    /UNIQUE|PRIMARY KEY/,
+  );
+  assert.throws(
+    () =>
+      store.db
+        .prepare(`INSERT INTO events VALUES (?, 9, 'warning', 'not json', 'now')`)
+        .run(a.session.id),
+    /CHECK/,
+  );
   a.lock.release();
   b.lock.release();
   store.close();
@@ -67,10 +103,22 @@ void test('events are numbered per session, stored as JSON, and never renumbered
 void test('artifacts and their event are stored atomically; odd names are refused by the schema', () => {
   const store = SessionStore.open(join(tempDir(), 'art.db'));
   const { session, lock } = store.createSession(NEW);
-  store.appendWithArtifacts(session.id, 1, [{ name: 'render_spec.json', content: Buffer.from('{}') }], { type: 'artifact_added', step: 1, charts: [], tables: [] });
+  store.appendWithArtifacts(
+    session.id,
+    1,
+    [{ name: 'render_spec.json', content: Buffer.from('{}') }],
+    { type: 'artifact_added', step: 1, charts: [], tables: [] },
+  );
   assert.equal(store.artifacts(session.id, 1)[0]?.name, 'render_spec.json');
   for (const name of ['', '/etc/passwd', '../x']) {
-    assert.throws(() => store.appendWithArtifacts(session.id, 2, [{ name, content: Buffer.from('x') }], { type: 'warning', message: 'never stored' }), /CHECK/);
+    assert.throws(
+      () =>
+        store.appendWithArtifacts(session.id, 2, [{ name, content: Buffer.from('x') }], {
+          type: 'warning',
+          message: 'never stored',
+        }),
+      /CHECK/,
+    );
   }
   assert.equal(store.events(session.id).length, 1, 'the failed transaction left no event behind');
   lock.release();
@@ -96,14 +144,37 @@ void test('one runner per session: a second process is refused with the holder n
   const path = join(tempDir(), 'lock.db');
   const store = SessionStore.open(path);
   const { session, lock } = store.createSession(NEW);
-  const second = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', LOCK_SCRIPT, path, session.id], { cwd: ROOT, encoding: 'utf8' });
-  assert.match(second.stdout, new RegExp(`REFUSED session ${session.id} is being run by process ${process.pid}`));
+  const second = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', LOCK_SCRIPT, path, session.id],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  assert.match(
+    second.stdout,
+    new RegExp(`REFUSED session ${session.id} is being run by process ${process.pid}`),
+  );
   lock.release();
-  store.db.prepare('INSERT INTO session_locks VALUES (?, ?, ?, ?, ?)').run(session.id, 2 ** 22 + 12345, (spawnSync('hostname', { encoding: 'utf8' }).stdout || '').trim(), new Date().toISOString(), new Date().toISOString());
+  store.db
+    .prepare('INSERT INTO session_locks VALUES (?, ?, ?, ?, ?)')
+    .run(
+      session.id,
+      2 ** 22 + 12345,
+      (spawnSync('hostname', { encoding: 'utf8' }).stdout || '').trim(),
+      new Date().toISOString(),
+      new Date().toISOString(),
+    );
   store.close();
   const reopened = SessionStore.open(path);
-  assert.equal(reopened.session(session.id).status, 'interrupted', 'a dead runner\'s session is marked interrupted on open');
-  const third = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', LOCK_SCRIPT, path, session.id], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(
+    reopened.session(session.id).status,
+    'interrupted',
+    "a dead runner's session is marked interrupted on open",
+  );
+  const third = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', LOCK_SCRIPT, path, session.id],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.match(third.stdout, /LOCKED/);
   reopened.close();
 });

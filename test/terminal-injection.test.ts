@@ -18,7 +18,13 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
 function assertClean(text: string, where: string): void {
   const found = CONTROL.exec(text);
-  assert.equal(found, null, found ? `${where}: U+${found[0].charCodeAt(0).toString(16).padStart(4, '0')} near ${JSON.stringify(text.slice(Math.max(0, found.index - 30), found.index + 30))}` : '');
+  assert.equal(
+    found,
+    null,
+    found
+      ? `${where}: U+${found[0].charCodeAt(0).toString(16).padStart(4, '0')} near ${JSON.stringify(text.slice(Math.max(0, found.index - 30), found.index + 30))}`
+      : '',
+  );
 }
 
 /** Raw --json output must also be safe to `cat`: no U+2028/U+2029 either. */
@@ -50,7 +56,8 @@ void test('terminalText removes whole sequences, C0 (but \\t, \\n), DEL and C1, 
     ['tab\tkept\r\nCRLF\x00\x08\x7f', 'tab\tkept\nCRLF'],
     ['é 日本 • ✔', 'é 日本 • ✔'],
   ];
-  for (const [input, expected] of cases) assert.equal(terminalText(input), expected, JSON.stringify(input));
+  for (const [input, expected] of cases)
+    assert.equal(terminalText(input), expected, JSON.stringify(input));
 });
 
 void test('terminalJson keeps valid JSON that round-trips the text, with DEL, C1 and U+2028/9 as \\u escapes', () => {
@@ -64,7 +71,8 @@ function hostileData(dir: string): string {
   const path = join(dir, 'evil\x1b]0;pwned\x07\x1b[2J.csv');
   const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
   const lines = [['reg\x1b[31mion', 'rev\x07enue', 'const\x1b[2Jcol'].map(quote).join(',')];
-  for (let i = 0; i < 60; i += 1) lines.push([quote(HOSTILE[i % HOSTILE.length] ?? ''), String(i * 10 + 5), 'same'].join(','));
+  for (let i = 0; i < 60; i += 1)
+    lines.push([quote(HOSTILE[i % HOSTILE.length] ?? ''), String(i * 10 + 5), 'same'].join(','));
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
@@ -72,7 +80,9 @@ function hostileData(dir: string): string {
 void test('analyze: findings, warnings, progress and the file name reach the terminal cleaned; --json parses', () => {
   const dir = tempDir();
   const data = hostileData(dir);
-  const plain = runCli(['analyze', data, '--no-llm', '-o', join(dir, 'a.html')], { env: { OPSMIND_PLAIN: '1' } });
+  const plain = runCli(['analyze', data, '--no-llm', '-o', join(dir, 'a.html')], {
+    env: { OPSMIND_PLAIN: '1' },
+  });
   assert.equal(plain.status, 0, plain.stderr);
   assertClean(plain.stdout, 'analyze stdout');
   assertClean(plain.stderr, 'analyze stderr');
@@ -82,7 +92,10 @@ void test('analyze: findings, warnings, progress and the file name reach the ter
   assert.equal(json.status, 0, json.stderr);
   assertCleanJson(json.stdout, 'analyze --json');
   const parsed = JSON.parse(json.stdout) as { insights: { text: string }[] };
-  assert.ok(parsed.insights.some((i) => i.text.includes('okwarning: forged')), json.stdout);
+  assert.ok(
+    parsed.insights.some((i) => i.text.includes('okwarning: forged')),
+    json.stdout,
+  );
   assert.ok(parsed.insights.every((i) => !CONTROL.test(i.text)));
 });
 
@@ -113,10 +126,17 @@ void test('run: script stdout, stderr, traceback and warnings are cleaned; --jso
   const j = runCli(['run', script, '--data', data, '-o', join(dir, 'j.html'), '--json']);
   assertCleanJson(j.stdout, 'run --json');
   assertClean(j.stderr, 'run --json stderr');
-  const parsed = JSON.parse(j.stdout) as { output: string; warnings: string[]; charts: { title: string }[] };
+  const parsed = JSON.parse(j.stdout) as {
+    output: string;
+    warnings: string[];
+    charts: { title: string }[];
+  };
   const printed = `${[...new Set(HOSTILE)].join('\n')}\ndirect \x1b]0;title\x07 \x1b[2J done\n`;
   assert.equal(parsed.output, terminalText(printed));
-  assert.deepEqual(parsed.charts.map((c) => c.title), ['t']);
+  assert.deepEqual(
+    parsed.charts.map((c) => c.title),
+    ['t'],
+  );
 });
 
 void test('sessions list and show print file names, titles and events cleaned, as text and as JSON', () => {
@@ -125,7 +145,9 @@ void test('sessions list and show print file names, titles and events cleaned, a
   const script = join(dir, 'title\x1b]0;t\x07\r.py');
   writeFileSync(script, 'print(df.shape)\n');
   const home = { OPSMIND_HOME: join(dir, 'home') };
-  const r = runCli(['run', script, '--data', data, '-o', join(dir, 's.html'), '--json'], { env: home });
+  const r = runCli(['run', script, '--data', data, '-o', join(dir, 's.html'), '--json'], {
+    env: home,
+  });
   assert.equal(r.status, 0, r.stderr);
   const id = (JSON.parse(r.stdout) as { session_id: string }).session_id;
   const list = runCli(['sessions', 'list'], { env: home });
@@ -135,7 +157,10 @@ void test('sessions list and show print file names, titles and events cleaned, a
   const show = runCli(['sessions', 'show', id], { env: home });
   assertClean(show.stdout, 'sessions show');
   assert.match(show.stdout, /data {5}.*evil\.csv/);
-  for (const args of [['sessions', 'list', '--json'], ['sessions', 'show', id, '--json']]) {
+  for (const args of [
+    ['sessions', 'list', '--json'],
+    ['sessions', 'show', id, '--json'],
+  ]) {
     const out = runCli(args, { env: home });
     assert.equal(out.status, 0, out.stderr);
     assertCleanJson(out.stdout, args.join(' '));

@@ -4,15 +4,43 @@ import { test } from 'node:test';
 import { runCli } from './helpers/fixtures.js';
 
 const CASES: { args: string[]; message: string; hint: string }[] = [
-  { args: ['run', 'a.py', '--data', 'd.csv', '--bogus'], message: "unknown option '--bogus'", hint: 'opsmind run --help' },
-  { args: ['analyze', 'd.csv', '--ouput', 'r.html'], message: "unknown option '--ouput' (did you mean --output?)", hint: 'opsmind analyze --help' },
+  {
+    args: ['run', 'a.py', '--data', 'd.csv', '--bogus'],
+    message: "unknown option '--bogus'",
+    hint: 'opsmind run --help',
+  },
+  {
+    args: ['analyze', 'd.csv', '--ouput', 'r.html'],
+    message: "unknown option '--ouput' (did you mean --output?)",
+    hint: 'opsmind analyze --help',
+  },
   { args: ['--bogus'], message: "unknown option '--bogus'", hint: 'opsmind --help' },
-  { args: ['sessions', 'show'], message: "missing required argument 'id'", hint: 'opsmind sessions show --help' },
-  { args: ['run', 'a.py'], message: "required option '-d, --data <file>' not specified", hint: 'opsmind run --help' },
-  { args: ['run', 'a.py', '--data'], message: "option '-d, --data <file>' argument missing", hint: 'opsmind run --help' },
+  {
+    args: ['sessions', 'show'],
+    message: "missing required argument 'id'",
+    hint: 'opsmind sessions show --help',
+  },
+  {
+    args: ['run', 'a.py'],
+    message: "required option '-d, --data <file>' not specified",
+    hint: 'opsmind run --help',
+  },
+  {
+    args: ['run', 'a.py', '--data'],
+    message: "option '-d, --data <file>' argument missing",
+    hint: 'opsmind run --help',
+  },
   { args: ['frobnicate'], message: "unknown command 'frobnicate'", hint: 'opsmind --help' },
-  { args: ['sessions', 'frob'], message: "unknown command 'frob'", hint: 'opsmind sessions --help' },
-  { args: ['run', 'a.py', 'b.py', '--data', 'd.csv'], message: "too many arguments for 'run'. Expected 1 argument but got 2.", hint: 'opsmind run --help' },
+  {
+    args: ['sessions', 'frob'],
+    message: "unknown command 'frob'",
+    hint: 'opsmind sessions --help',
+  },
+  {
+    args: ['run', 'a.py', 'b.py', '--data', 'd.csv'],
+    message: "too many arguments for 'run'. Expected 1 argument but got 2.",
+    hint: 'opsmind run --help',
+  },
 ];
 
 for (const { args, message, hint } of CASES) {

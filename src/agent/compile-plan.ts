@@ -23,20 +23,31 @@ const py = (value: string): string => JSON.stringify(value);
 function kwargs(entries: Record<string, unknown>): string {
   return Object.entries(entries)
     .filter(([, v]) => v !== undefined && v !== null)
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? py(v) : typeof v === 'boolean' ? (v ? 'True' : 'False') : JSON.stringify(v)}`)
+    .map(
+      ([k, v]) =>
+        `${k}=${typeof v === 'string' ? py(v) : typeof v === 'boolean' ? (v ? 'True' : 'False') : JSON.stringify(v)}`,
+    )
     .join(', ');
 }
 
 function usedColumns(t: Transform): string[] {
   switch (t.type) {
-    case 'group': return [t.by, t.measure, t.series].filter((c): c is string => Boolean(c));
-    case 'resample': return [t.date, t.measure, t.series].filter((c): c is string => Boolean(c));
-    case 'distribution': return [t.column, t.by].filter((c): c is string => Boolean(c));
-    case 'relationship': return [t.x, t.y, t.color].filter((c): c is string => Boolean(c));
-    case 'correlation': return t.columns;
-    case 'summary': return t.columns ?? [];
-    case 'missing': return [];
-    case 'top_rows': return [t.sort_by];
+    case 'group':
+      return [t.by, t.measure, t.series].filter((c): c is string => Boolean(c));
+    case 'resample':
+      return [t.date, t.measure, t.series].filter((c): c is string => Boolean(c));
+    case 'distribution':
+      return [t.column, t.by].filter((c): c is string => Boolean(c));
+    case 'relationship':
+      return [t.x, t.y, t.color].filter((c): c is string => Boolean(c));
+    case 'correlation':
+      return t.columns;
+    case 'summary':
+      return t.columns ?? [];
+    case 'missing':
+      return [];
+    case 'top_rows':
+      return [t.sort_by];
   }
 }
 
@@ -45,9 +56,14 @@ function cleaning(plan: Plan, profile: DataProfile): string[] {
   const lines: string[] = [];
   for (const col of profile.column_profiles.filter((c) => used.has(c.name))) {
     if (col.semantic === 'numeric_text') lines.push(numericText(col));
-    if (col.semantic === 'datetime' && !/datetime/.test(col.dtype)) lines.push(`df[${py(col.name)}] = pd.to_datetime(df[${py(col.name)}], errors="coerce")  # dates stored as text`);
+    if (col.semantic === 'datetime' && !/datetime/.test(col.dtype))
+      lines.push(
+        `df[${py(col.name)}] = pd.to_datetime(df[${py(col.name)}], errors="coerce")  # dates stored as text`,
+      );
   }
-  return lines.length ? ['# Cleaning: only the columns this plan uses, each conversion explicit.', ...lines, ''] : [];
+  return lines.length
+    ? ['# Cleaning: only the columns this plan uses, each conversion explicit.', ...lines, '']
+    : [];
 }
 
 function numericText(col: ColumnProfile): string {
@@ -61,8 +77,14 @@ function filterCode(analysis: Analysis): string {
   const masks = filters.map((f) => {
     const col = `df[${py(f.column)}]`;
     if (f.op === 'notna') return `${col}.notna()`;
-    if (f.op === 'in') return `${col}.isin(${JSON.stringify(Array.isArray(f.value) ? f.value : [f.value])})`;
-    const value = typeof f.value === 'boolean' ? (f.value ? 'True' : 'False') : JSON.stringify(f.value ?? null).replace(/^null$/, 'None');
+    if (f.op === 'in')
+      return `${col}.isin(${JSON.stringify(Array.isArray(f.value) ? f.value : [f.value])})`;
+    const value =
+      typeof f.value === 'boolean'
+        ? f.value
+          ? 'True'
+          : 'False'
+        : JSON.stringify(f.value ?? null).replace(/^null$/, 'None');
     return `(${col} ${f.op} ${value})`;
   });
   return `data = df[${masks.join(' & ')}]`;
@@ -70,8 +92,15 @@ function filterCode(analysis: Analysis): string {
 
 function grouped(keys: string[], measure: string | null, agg: string): { code: string; y: string } {
   const by = keys.length === 1 ? py(keys[0] ?? '') : `[${keys.map(py).join(', ')}]`;
-  if (!measure) return { code: `frame = data.groupby(${by}, dropna=False).size().reset_index(name="count")`, y: 'count' };
-  return { code: `frame = data.groupby(${by}, dropna=False)[${py(measure)}].agg(${py(agg)}).reset_index()`, y: measure };
+  if (!measure)
+    return {
+      code: `frame = data.groupby(${by}, dropna=False).size().reset_index(name="count")`,
+      y: 'count',
+    };
+  return {
+    code: `frame = data.groupby(${by}, dropna=False)[${py(measure)}].agg(${py(agg)}).reset_index()`,
+    y: measure,
+  };
 }
 
 /** The statements of one analysis (without the try wrapper). */
@@ -83,48 +112,92 @@ function analysisBody(a: Analysis, n: number): string[] {
     case 'group': {
       const { code, y } = grouped([t.by, ...(t.series ? [t.series] : [])], t.measure, t.agg);
       const lines = [code, `frame = frame.sort_values(${py(y)}, ascending=False)`];
-      if (a.chart === 'table') return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 50 })})`];
-      const params = a.chart === 'pie'
-        ? { names: t.by, values: y, top_n: t.top_n ?? 6, agg: t.agg, ...common }
-        : { x: t.by, y, color: t.series, top_n: t.top_n, agg: t.agg, sort: o.sort ?? 'descending', orientation: o.orientation, log_y: o.log_y, ...common };
+      if (a.chart === 'table')
+        return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 50 })})`];
+      const params =
+        a.chart === 'pie'
+          ? { names: t.by, values: y, top_n: t.top_n ?? 6, agg: t.agg, ...common }
+          : {
+              x: t.by,
+              y,
+              color: t.series,
+              top_n: t.top_n,
+              agg: t.agg,
+              sort: o.sort ?? 'descending',
+              orientation: o.orientation,
+              log_y: o.log_y,
+              ...common,
+            };
       const additive = t.agg === 'sum' || t.agg === 'count';
-      const share = t.series ? [] : [`_insight(${n}, _ins.${additive ? 'share_insights' : 'ranking_insights'}(frame, ${py(t.by)}, ${py(y)}, ${py(additive ? y : `${t.agg} ${y}`)}))`];
+      const share = t.series
+        ? []
+        : [
+            `_insight(${n}, _ins.${additive ? 'share_insights' : 'ranking_insights'}(frame, ${py(t.by)}, ${py(y)}, ${py(additive ? y : `${t.agg} ${y}`)}))`,
+          ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }
     case 'resample': {
       // Period starts ("MS", not pandas' month-end "M"), so December's total is drawn at December, not at the edge of January.
       const keys = `[pd.Grouper(key=${py(t.date)}, freq=${py(PERIOD_START[t.freq] ?? t.freq)})${t.series ? `, ${py(t.series)}` : ''}]`;
       const y = t.measure ?? 'count';
-      const agg = t.measure ? `[${py(t.measure)}].agg(${py(t.agg)}).reset_index()` : '.size().reset_index(name="count")';
+      const agg = t.measure
+        ? `[${py(t.measure)}].agg(${py(t.agg)}).reset_index()`
+        : '.size().reset_index(name="count")';
       // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.
       const lines = [`frame = data.groupby(${keys})${agg}`];
-      if (a.chart === 'table') return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
+      if (a.chart === 'table')
+        return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
       const how = t.agg === 'sum' || t.agg === 'count' ? 'sum' : 'mean';
-      const trend = t.series ? [] : [`_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(how === 'mean' ? `${t.agg} ${y}` : y)}, how=${py(how)}))`];
-      return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, log_y: o.log_y, ...common })})`, ...trend];
+      const trend = t.series
+        ? []
+        : [
+            `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(how === 'mean' ? `${t.agg} ${y}` : y)}, how=${py(how)}))`,
+          ];
+      return [
+        ...lines,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, log_y: o.log_y, ...common })})`,
+        ...trend,
+      ];
     }
     case 'distribution': {
-      const chart = a.chart === 'box'
-        ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, ...common })})`
-        : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, ...common })})`;
-      return [chart, `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(t.column)}))`];
+      const chart =
+        a.chart === 'box'
+          ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, ...common })})`
+          : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, ...common })})`;
+      return [
+        chart,
+        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(t.column)}))`,
+      ];
     }
     case 'relationship':
-      return [`declare_chart("scatter", data, ${kwargs({ x: t.x, y: t.y, color: t.color, trendline: o.trendline ?? true, ...common })})`,
-        `_insight(${n}, _ins.correlation_insights(data, ${py(t.x)}, ${py(t.y)}))`];
+      return [
+        `declare_chart("scatter", data, ${kwargs({ x: t.x, y: t.y, color: t.color, trendline: o.trendline ?? true, ...common })})`,
+        `_insight(${n}, _ins.correlation_insights(data, ${py(t.x)}, ${py(t.y)}))`,
+      ];
     case 'correlation': {
       const frame = `frame = data[[${t.columns.map(py).join(', ')}]].corr()`;
-      return a.chart === 'table' ? [frame, `declare_table(frame.round(3), ${kwargs({ title: a.title })})`] : [frame, `declare_chart("heatmap", frame, ${kwargs({ zmid: 0, ...common })})`];
+      return a.chart === 'table'
+        ? [frame, `declare_table(frame.round(3), ${kwargs({ title: a.title })})`]
+        : [frame, `declare_chart("heatmap", frame, ${kwargs({ zmid: 0, ...common })})`];
     }
     case 'summary': {
       const cols = t.columns?.length ? `[[${t.columns.map(py).join(', ')}]]` : '';
-      return [`frame = data${cols}.describe(include="all").T.rename_axis("column")`, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 60 })})`];
+      return [
+        `frame = data${cols}.describe(include="all").T.rename_axis("column")`,
+        `declare_table(frame, ${kwargs({ title: a.title, max_rows: 60 })})`,
+      ];
     }
     case 'missing':
-      return ['frame = pd.DataFrame({"missing": data.isna().sum(), "missing %": (data.isna().mean() * 100).round(1)}).rename_axis("column")',
-        'frame = frame[frame["missing"] > 0].sort_values("missing", ascending=False)', `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
+      return [
+        'frame = pd.DataFrame({"missing": data.isna().sum(), "missing %": (data.isna().mean() * 100).round(1)}).rename_axis("column")',
+        'frame = frame[frame["missing"] > 0].sort_values("missing", ascending=False)',
+        `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`,
+      ];
     case 'top_rows':
-      return [`frame = data.${t.ascending ? 'nsmallest' : 'nlargest'}(${t.n}, ${py(t.sort_by)})`, `declare_table(frame, ${kwargs({ title: a.title, max_rows: t.n })})`];
+      return [
+        `frame = data.${t.ascending ? 'nsmallest' : 'nlargest'}(${t.n}, ${py(t.sort_by)})`,
+        `declare_table(frame, ${kwargs({ title: a.title, max_rows: t.n })})`,
+      ];
   }
 }
 
@@ -156,7 +229,14 @@ export function compilePlan(plan: Plan, profile: DataProfile, planner: string): 
   const blocks = plan.analyses.map((a, i) => {
     const n = i + 1;
     const body = [filterCode(a), ...analysisBody(a, n)].map((line) => `    ${line}`);
-    return [`# ${n}. ${oneLine(a.title)} (${a.chart})`, 'try:', ...body, 'except Exception as error:', `    _failed(${n}, ${py(a.title)}, error)`, ''].join('\n');
+    return [
+      `# ${n}. ${oneLine(a.title)} (${a.chart})`,
+      'try:',
+      ...body,
+      'except Exception as error:',
+      `    _failed(${n}, ${py(a.title)}, error)`,
+      '',
+    ].join('\n');
   });
   const header = `# OpsMind fast mode: the analysis program for ${profile.source.name}, planned by the ${planner} planner.\n# Re-run it with: opsmind run <this file> --data ${profile.source.name}\n`;
   return [header, HEADER, ...cleaning(plan, profile), ...blocks, FOOTER].join('\n');

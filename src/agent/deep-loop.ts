@@ -70,7 +70,10 @@ interface State {
 function record(result: DeepResult, turn: number, step: number, display: ToolDisplay): void {
   switch (display.kind) {
     case 'program':
-      result.code.push({ title: `step ${step} (turn ${turn}): ${display.title}`, code: display.code });
+      result.code.push({
+        title: `step ${step} (turn ${turn}): ${display.title}`,
+        code: display.code,
+      });
       return;
     case 'data_info':
     case 'plan':
@@ -85,11 +88,21 @@ function record(result: DeepResult, turn: number, step: number, display: ToolDis
 }
 
 /** Runs one call through the registry; the events it emitted are yielded after it (and before a fatal error). */
-async function* runCall(opts: DeepOptions, state: State, call: ToolCall): AsyncGenerator<Emission, AnyToolResult> {
+async function* runCall(
+  opts: DeepOptions,
+  state: State,
+  call: ToolCall,
+): AsyncGenerator<Emission, AnyToolResult> {
   const emitted: Emission[] = [];
   const ctx: ToolContext = {
-    sandbox: opts.sandbox, sourceName: opts.sourceName, question: opts.question, step: state.step, libraries: state.libraries, memory: state.memory,
-    ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.storedBytes ? { storedBytes: opts.storedBytes } : {}),
+    sandbox: opts.sandbox,
+    sourceName: opts.sourceName,
+    question: opts.question,
+    step: state.step,
+    libraries: state.libraries,
+    memory: state.memory,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.storedBytes ? { storedBytes: opts.storedBytes } : {}),
     emit: (emission: Emission) => void emitted.push(emission),
   };
   let outcome: AnyToolResult;
@@ -104,7 +117,13 @@ async function* runCall(opts: DeepOptions, state: State, call: ToolCall): AsyncG
 }
 
 /** Runs the calls of one turn (already capped); true when a tool result ended the run. */
-async function* runTurnCalls(opts: DeepOptions, state: State, turn: number, calls: ToolCall[], messages: ChatMessage[]): AsyncGenerator<Emission, boolean> {
+async function* runTurnCalls(
+  opts: DeepOptions,
+  state: State,
+  turn: number,
+  calls: ToolCall[],
+  messages: ChatMessage[],
+): AsyncGenerator<Emission, boolean> {
   let ended = false;
   for (const call of calls) {
     state.step += 1;
@@ -115,17 +134,37 @@ async function* runTurnCalls(opts: DeepOptions, state: State, turn: number, call
       state.result.stoppedBy = 'answer';
       ended = true;
     }
-    yield { event: { type: 'tool_result', turn, step: state.step, tool: call.name, call_id: call.id, ok: outcome.ok, content: outcome.forModel } };
+    yield {
+      event: {
+        type: 'tool_result',
+        turn,
+        step: state.step,
+        tool: call.name,
+        call_id: call.id,
+        ok: outcome.ok,
+        content: outcome.forModel,
+      },
+    };
     messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.forModel });
   }
   return ended;
 }
 
 /** One model turn; a model call that failed for good ends the run (null) with a warning. */
-async function* chatTurn(opts: DeepOptions, state: State, messages: ChatMessage[]): AsyncGenerator<Emission, ChatResponse | null> {
+async function* chatTurn(
+  opts: DeepOptions,
+  state: State,
+  messages: ChatMessage[],
+): AsyncGenerator<Emission, ChatResponse | null> {
   try {
-    return await opts.model.chat({ messages, tools: toolSpecs(), maxOutputTokens: opts.maxOutputTokens ?? 4000, temperature: 0.1,
-      ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.stream !== false ? turnStream(state.turn, opts.onStream) : {}) });
+    return await opts.model.chat({
+      messages,
+      tools: toolSpecs(),
+      maxOutputTokens: opts.maxOutputTokens ?? 4000,
+      temperature: 0.1,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.stream !== false ? turnStream(state.turn, opts.onStream) : {}),
+    });
   } catch (error) {
     if (!(error instanceof ModelCallError)) throw error;
     state.result.error = error;
@@ -140,14 +179,30 @@ export async function* deepLoop(opts: DeepOptions): AsyncGenerator<Emission, Dee
   const maxTurns = opts.maxTurns ?? 20;
   const perTurn = opts.maxToolCallsPerTurn ?? 4;
   const step = opts.firstStep ?? 0;
-  const result: DeepResult = { answer: null, stoppedBy: 'step_cap', error: null, code: [], usage: [] };
-  const state: State = { step, turn: opts.firstTurn ?? 1, memory: { profile: null, plan: null, ids: opts.usedIds ?? {} }, libraries: [], result };
+  const result: DeepResult = {
+    answer: null,
+    stoppedBy: 'step_cap',
+    error: null,
+    code: [],
+    usage: [],
+  };
+  const state: State = {
+    step,
+    turn: opts.firstTurn ?? 1,
+    memory: { profile: null, plan: null, ids: opts.usedIds ?? {} },
+    libraries: [],
+    result,
+  };
   const firstTurn = opts.firstTurn ?? 1;
   yield { event: { type: 'question_asked', turn: firstTurn, text: opts.question } };
   const probed = await analysisLibraries(opts.sandbox, opts.signal);
   state.libraries = probed.libraries;
   if (probed.error) yield { event: { type: 'warning', message: probed.error } };
-  const messages: ChatMessage[] = [{ role: 'system', content: deepSystemPrompt(state.libraries) }, ...(opts.history ?? []), { role: 'user', content: `Dataset: ${opts.sourceName}\nQuestion: ${opts.question}` }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: deepSystemPrompt(state.libraries) },
+    ...(opts.history ?? []),
+    { role: 'user', content: `Dataset: ${opts.sourceName}\nQuestion: ${opts.question}` },
+  ];
   for (let turn = firstTurn; turn < firstTurn + maxTurns; turn += 1) {
     state.turn = turn;
     const response = yield* chatTurn(opts, state, messages);
@@ -155,8 +210,21 @@ export async function* deepLoop(opts: DeepOptions): AsyncGenerator<Emission, Dee
     const usage = tokenUsage(opts.model.model, response.usage);
     result.usage.push(usage);
     const calls = response.toolCalls.slice(0, perTurn);
-    yield { event: { type: 'model_turn', turn, text: response.text, tool_calls: calls, usage, finish_reason: response.finishReason } };
-    messages.push({ role: 'assistant', content: response.text, ...(calls.length ? { tool_calls: calls } : {}) });
+    yield {
+      event: {
+        type: 'model_turn',
+        turn,
+        text: response.text,
+        tool_calls: calls,
+        usage,
+        finish_reason: response.finishReason,
+      },
+    };
+    messages.push({
+      role: 'assistant',
+      content: response.text,
+      ...(calls.length ? { tool_calls: calls } : {}),
+    });
     if (calls.length === 0) {
       result.answer = response.text;
       result.stoppedBy = 'text';
@@ -164,11 +232,30 @@ export async function* deepLoop(opts: DeepOptions): AsyncGenerator<Emission, Dee
     }
     const ended = yield* runTurnCalls(opts, state, turn, calls, messages);
     if (response.toolCalls.length > perTurn) {
-      yield { event: { type: 'warning', message: `turn ${turn}: only the first ${perTurn} of ${response.toolCalls.length} tool calls were run (the per-turn cap)` } };
+      yield {
+        event: {
+          type: 'warning',
+          message: `turn ${turn}: only the first ${perTurn} of ${response.toolCalls.length} tool calls were run (the per-turn cap)`,
+        },
+      };
     }
     if (ended) break;
   }
-  if (result.stoppedBy === 'step_cap') yield { event: { type: 'warning', message: `stopped after ${count(maxTurns, 'model turn')} (the step cap) without a final answer; the report shows what was computed` } };
-  yield { event: { type: 'answer', turn: state.turn, text: result.answer ?? '', model: opts.model.model, stopped_by: result.stoppedBy } };
+  if (result.stoppedBy === 'step_cap')
+    yield {
+      event: {
+        type: 'warning',
+        message: `stopped after ${count(maxTurns, 'model turn')} (the step cap) without a final answer; the report shows what was computed`,
+      },
+    };
+  yield {
+    event: {
+      type: 'answer',
+      turn: state.turn,
+      text: result.answer ?? '',
+      model: opts.model.model,
+      stopped_by: result.stoppedBy,
+    },
+  };
   return result;
 }

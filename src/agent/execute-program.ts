@@ -45,7 +45,15 @@ function refusedFiles(items: RenderedItem[], skipped: string[]): RenderedItem[] 
     const file = item.decl.data.file;
     const reason = file ? skipped.find((s) => s.startsWith(`${file}: `)) : undefined;
     if (!reason || item.built) continue;
-    item.issues = [{ id: item.decl.id, kind: item.decl.kind, code: 'render_failed', message: `${item.label}: data file refused: ${reason}`, suggestions: [] }];
+    item.issues = [
+      {
+        id: item.decl.id,
+        kind: item.decl.kind,
+        code: 'render_failed',
+        message: `${item.label}: data file refused: ${reason}`,
+        suggestions: [],
+      },
+    ];
   }
   return items;
 }
@@ -54,17 +62,29 @@ function refusedFiles(items: RenderedItem[], skipped: string[]): RenderedItem[] 
  * Runs the program and renders its declarations, their ids moved past the `used` ones of
  * earlier steps (session-ids.ts). Throws OpsmindError (exit 2) when the data cannot be read.
  */
-export async function executeProgram(sandbox: Sandbox, req: ProgramRequest, used: IdCounts = {}): Promise<ProgramOutcome> {
+export async function executeProgram(
+  sandbox: Sandbox,
+  req: ProgramRequest,
+  used: IdCounts = {},
+): Promise<ProgramOutcome> {
   const run = await sandbox.run(req);
-  if (run.dataError) throw new OpsmindError(`cannot read ${sandbox.options.dataPath}: ${run.dataError}`, ExitCode.BAD_INPUT);
+  if (run.dataError)
+    throw new OpsmindError(
+      `cannot read ${sandbox.options.dataPath}: ${run.dataError}`,
+      ExitCode.BAD_INPUT,
+    );
   const warnings = [...sandbox.takeNotes(), ...runWarnings(run)];
   const loaded = loadSpec(run.workdir);
   if (!loaded.ok) {
     const refused = run.skippedFiles.find((f) => f.startsWith('render_spec.json: '));
-    if (!run.timedOut && !run.aborted && !run.limitHit) warnings.push(refused ? `render_spec.json was refused: ${refused.slice(18)}` : loaded.reason);
+    if (!run.timedOut && !run.aborted && !run.limitHit)
+      warnings.push(refused ? `render_spec.json was refused: ${refused.slice(18)}` : loaded.reason);
     return { run, spec: null, items: [], warnings };
   }
   const spec = renumberSpec(loaded.spec, used);
-  const items = refusedFiles(await renderSpec(spec, run.workdir, { budget: new FrameBudget(req.storedBytes ?? 0) }), run.skippedFiles);
+  const items = refusedFiles(
+    await renderSpec(spec, run.workdir, { budget: new FrameBudget(req.storedBytes ?? 0) }),
+    run.skippedFiles,
+  );
   return { run, spec, items, warnings };
 }

@@ -39,7 +39,11 @@ export interface PlanResult {
 }
 
 /** Plans an analysis of a profile (optionally answering a question). */
-export type Planner = (profile: DataProfile, question: string | undefined, signal?: AbortSignal) => Promise<PlanResult>;
+export type Planner = (
+  profile: DataProfile,
+  question: string | undefined,
+  signal?: AbortSignal,
+) => Promise<PlanResult>;
 
 /** Everything fast mode produced. */
 export interface FastResult {
@@ -67,16 +71,29 @@ function tail(text: string): string {
 }
 
 /** Runs get_data_info in the sandbox: the parsed profile and its JSON text. */
-export async function getDataInfo(sandbox: Sandbox, name: string, signal?: AbortSignal): Promise<{ profile: DataProfile; text: string }> {
-  const run = await sandbox.run({ code: profileProgram(name), scriptName: 'get_data_info.py', ...(signal ? { signal } : {}) });
-  if (run.dataError) throw new OpsmindError(`cannot read ${name}: ${run.dataError}`, ExitCode.BAD_INPUT);
+export async function getDataInfo(
+  sandbox: Sandbox,
+  name: string,
+  signal?: AbortSignal,
+): Promise<{ profile: DataProfile; text: string }> {
+  const run = await sandbox.run({
+    code: profileProgram(name),
+    scriptName: 'get_data_info.py',
+    ...(signal ? { signal } : {}),
+  });
+  if (run.dataError)
+    throw new OpsmindError(`cannot read ${name}: ${run.dataError}`, ExitCode.BAD_INPUT);
   if (run.exitCode !== 0) {
-    throw new OpsmindError(`profiling ${name} failed: ${run.limitHit ?? (tail(run.stderr) || 'no output')}`, run.limitHit ? ExitCode.SANDBOX : ExitCode.INTERNAL);
+    throw new OpsmindError(
+      `profiling ${name} failed: ${run.limitHit ?? (tail(run.stderr) || 'no output')}`,
+      run.limitHit ? ExitCode.SANDBOX : ExitCode.INTERNAL,
+    );
   }
   const text = readArtifactBytes(run.workdir, 'profile.json', MAX_JSON_FILE_BYTES).toString('utf8');
   const profile = DataProfileSchema.parse(parseJsonBounded(text, MAX_JSON_DEPTH));
   if (profile.columns === 0) throw new OpsmindError(`${name} has no columns`, ExitCode.BAD_INPUT);
-  if (profile.rows === 0) throw new OpsmindError(`${name} has a header but no data rows`, ExitCode.BAD_INPUT);
+  if (profile.rows === 0)
+    throw new OpsmindError(`${name} has a header but no data rows`, ExitCode.BAD_INPUT);
   return { profile, text };
 }
 
@@ -89,7 +106,11 @@ function readInsights(workdir: string): InsightsFile {
   }
   const parsed = InsightsFileSchema.safeParse(json);
   if (parsed.success) return parsed.data;
-  return { insights: [], failed: [], problem: `insights.json does not match the host's schema, so no findings are shown: ${z.prettifyError(parsed.error).slice(0, 400)}` };
+  return {
+    insights: [],
+    failed: [],
+    problem: `insights.json does not match the host's schema, so no findings are shown: ${z.prettifyError(parsed.error).slice(0, 400)}`,
+  };
 }
 
 /** Options of a fast run. */
@@ -113,26 +134,81 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
   const base = opts.firstStep ?? 0;
   const [s1, s2, s3] = [base + 1, base + 2, base + 3];
   let started = performance.now();
-  yield { event: { type: 'step_started', step: s1, tool: 'get_data_info', title: 'Profile the data' } };
+  yield {
+    event: { type: 'step_started', step: s1, tool: 'get_data_info', title: 'Profile the data' },
+  };
   const { profile, text } = await getDataInfo(opts.sandbox, opts.sourceName, opts.signal);
-  yield { event: { type: 'step_finished', step: s1, tool: 'get_data_info', duration_ms: performance.now() - started, summary: `${count(profile.rows, 'row')} × ${count(profile.columns, 'column')}` }, files: [{ name: 'profile.json', content: Buffer.from(text) }] };
+  yield {
+    event: {
+      type: 'step_finished',
+      step: s1,
+      tool: 'get_data_info',
+      duration_ms: performance.now() - started,
+      summary: `${count(profile.rows, 'row')} × ${count(profile.columns, 'column')}`,
+    },
+    files: [{ name: 'profile.json', content: Buffer.from(text) }],
+  };
 
   started = performance.now();
-  yield { event: { type: 'step_started', step: s2, tool: 'plan_analysis', title: 'Plan the analyses' } };
+  yield {
+    event: { type: 'step_started', step: s2, tool: 'plan_analysis', title: 'Plan the analyses' },
+  };
   const planned = await opts.planner(profile, opts.question, opts.signal);
   opts.signal?.throwIfAborted(); // a planner that finished anyway (the heuristic one) must not start step 3
-  const analyses = planned.plan.analyses.map((a) => ({ title: a.title, chart: a.chart, why: a.why }));
-  yield { event: { type: 'plan_created', step: s2, planner: planned.planner, model: planned.model, attempts: planned.attempts, fallback: planned.fallback, analyses, notes: planned.plan.notes } };
-  yield { event: { type: 'step_finished', step: s2, tool: 'plan_analysis', duration_ms: performance.now() - started, summary: `${count(analyses.length, 'analysis', 'analyses')} by the ${planned.planner} planner` } };
+  const analyses = planned.plan.analyses.map((a) => ({
+    title: a.title,
+    chart: a.chart,
+    why: a.why,
+  }));
+  yield {
+    event: {
+      type: 'plan_created',
+      step: s2,
+      planner: planned.planner,
+      model: planned.model,
+      attempts: planned.attempts,
+      fallback: planned.fallback,
+      analyses,
+      notes: planned.plan.notes,
+    },
+  };
+  yield {
+    event: {
+      type: 'step_finished',
+      step: s2,
+      tool: 'plan_analysis',
+      duration_ms: performance.now() - started,
+      summary: `${count(analyses.length, 'analysis', 'analyses')} by the ${planned.planner} planner`,
+    },
+  };
 
   started = performance.now();
-  yield { event: { type: 'step_started', step: s3, tool: 'execute_analysis', title: 'Run the analyses and render' } };
+  yield {
+    event: {
+      type: 'step_started',
+      step: s3,
+      tool: 'execute_analysis',
+      title: 'Run the analyses and render',
+    },
+  };
   const code = compilePlan(planned.plan, profile, planned.planner);
-  const outcome = await executeProgram(opts.sandbox, { code, scriptName: 'analysis.py', ...signal, ...(opts.storedBytes ? { storedBytes: opts.storedBytes() } : {}) }, opts.usedIds);
+  const outcome = await executeProgram(
+    opts.sandbox,
+    {
+      code,
+      scriptName: 'analysis.py',
+      ...signal,
+      ...(opts.storedBytes ? { storedBytes: opts.storedBytes() } : {}),
+    },
+    opts.usedIds,
+  );
   const found = readInsights(outcome.run.workdir);
   const files = stepFiles(outcome.run, outcome.spec, outcome.items);
   try {
-    files.push({ name: 'insights.json', content: readArtifactBytes(outcome.run.workdir, 'insights.json', MAX_JSON_FILE_BYTES) });
+    files.push({
+      name: 'insights.json',
+      content: readArtifactBytes(outcome.run.workdir, 'insights.json', MAX_JSON_FILE_BYTES),
+    });
   } catch {
     /* no insights file: the program died early; the failure is in program_finished */
   }
@@ -141,9 +217,21 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
   for (const message of outcome.warnings) yield { event: { type: 'warning', step: s3, message } };
   if (found.problem) yield { event: { type: 'warning', step: s3, message: found.problem } };
   const seen = new Set<string>();
-  const findings: Finding[] = found.insights.filter((i) => !seen.has(i.text) && seen.add(i.text)).map((i) => ({ text: i.text, kind: i.kind, analysis: i.analysis, numbers: i.numbers ?? {} }));
-  yield { event: { type: 'insights_computed', step: s3, insights: findings, failed: found.failed } };
+  const findings: Finding[] = found.insights
+    .filter((i) => !seen.has(i.text) && seen.add(i.text))
+    .map((i) => ({ text: i.text, kind: i.kind, analysis: i.analysis, numbers: i.numbers ?? {} }));
+  yield {
+    event: { type: 'insights_computed', step: s3, insights: findings, failed: found.failed },
+  };
   const drawn = outcome.items.filter((i) => i.built).length;
-  yield { event: { type: 'step_finished', step: s3, tool: 'execute_analysis', duration_ms: performance.now() - started, summary: `${drawn} of ${count(outcome.items.length, 'chart or table', 'charts and tables')} rendered` } };
+  yield {
+    event: {
+      type: 'step_finished',
+      step: s3,
+      tool: 'execute_analysis',
+      duration_ms: performance.now() - started,
+      summary: `${drawn} of ${count(outcome.items.length, 'chart or table', 'charts and tables')} rendered`,
+    },
+  };
   return { profile, planned, code, outcome, findings, failed: found.failed };
 }

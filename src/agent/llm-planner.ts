@@ -40,33 +40,75 @@ function userMessage(profileTextValue: string, question: string | undefined): st
 /** A planner backed by `model`, falling back to the heuristic plan. */
 export function llmPlanner(model: ChatModel): Planner {
   return async (profile, question, signal): Promise<PlanResult> => {
-    const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM }, { role: 'user', content: userMessage(profileText(profile), question) }];
-    const fallback = (reason: string, attempts: number): PlanResult => ({ plan: heuristicPlan(profile, question), planner: 'heuristic', model: model.model, attempts, fallback: reason });
+    const messages: ChatMessage[] = [
+      { role: 'system', content: SYSTEM },
+      { role: 'user', content: userMessage(profileText(profile), question) },
+    ];
+    const fallback = (reason: string, attempts: number): PlanResult => ({
+      plan: heuristicPlan(profile, question),
+      planner: 'heuristic',
+      model: model.model,
+      attempts,
+      fallback: reason,
+    });
     let firstProblem = '';
     for (let attempt = 1; attempt <= 2; attempt += 1) {
       let text: string | null;
       try {
-        const response = await model.chat({ messages, responseFormat: { name: 'analysis_plan', schema: PLAN_JSON_SCHEMA }, temperature: 0.2, ...(signal ? { signal } : {}) });
+        const response = await model.chat({
+          messages,
+          responseFormat: { name: 'analysis_plan', schema: PLAN_JSON_SCHEMA },
+          temperature: 0.2,
+          ...(signal ? { signal } : {}),
+        });
         text = response.text;
       } catch (error) {
         if (signal?.aborted || isCancellation(error)) throw error;
-        return fallback(`the model could not be used (${(error as Error).message.split('\n')[0] ?? ''}); the heuristic plan was used`, attempt);
+        return fallback(
+          `the model could not be used (${(error as Error).message.split('\n')[0] ?? ''}); the heuristic plan was used`,
+          attempt,
+        );
       }
       let problems: string[];
       try {
         const parsed = parsePlan(extractJson(text), profile);
-        if (parsed.ok) return { plan: parsed.plan, planner: 'llm', model: model.model, attempts: attempt, fallback: null };
+        if (parsed.ok)
+          return {
+            plan: parsed.plan,
+            planner: 'llm',
+            model: model.model,
+            attempts: attempt,
+            fallback: null,
+          };
         problems = parsed.problems;
       } catch (error) {
         problems = [`the answer is not valid JSON: ${(error as Error).message}`];
       }
       firstProblem ||= problems[0] ?? '';
-      messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That plan is invalid:\n${problems.slice(0, 20).map((p) => `- ${p}`).join('\n')}\nReturn the corrected plan as JSON only.` });
+      messages.push(
+        { role: 'assistant', content: text },
+        {
+          role: 'user',
+          content: `That plan is invalid:\n${problems
+            .slice(0, 20)
+            .map((p) => `- ${p}`)
+            .join('\n')}\nReturn the corrected plan as JSON only.`,
+        },
+      );
     }
-    return fallback(`the model's plan was invalid twice (${firstProblem}); the heuristic plan was used`, 2);
+    return fallback(
+      `the model's plan was invalid twice (${firstProblem}); the heuristic plan was used`,
+      2,
+    );
   };
 }
 
 /** The heuristic planner as a Planner. */
 export const heuristicPlanner: Planner = (profile, question) =>
-  Promise.resolve({ plan: heuristicPlan(profile, question), planner: 'heuristic', model: null, attempts: 0, fallback: null });
+  Promise.resolve({
+    plan: heuristicPlan(profile, question),
+    planner: 'heuristic',
+    model: null,
+    attempts: 0,
+    fallback: null,
+  });

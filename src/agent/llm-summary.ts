@@ -10,7 +10,9 @@ const SYSTEM = `You write the summary at the top of a data report. Use only the 
 every number you write must appear verbatim in the facts. 2-4 sentences, plain language, no headings, no lists. Answer in the language of the question if one is given.`;
 
 function numbersIn(text: string): string[] {
-  return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).map((n) => n.replace(/,/g, '')).filter((n) => n.length > 1 || Number(n) > 9);
+  return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? [])
+    .map((n) => n.replace(/,/g, ''))
+    .filter((n) => n.length > 1 || Number(n) > 9);
 }
 
 /** Numbers in `summary` that do not occur in `facts` (after removing thousands separators). */
@@ -20,20 +22,35 @@ export function unsupportedNumbers(summary: string, facts: string): string[] {
 }
 
 /** The model's summary of the findings, or a reason it is left out. */
-export async function summarizeFindings(model: ChatModel, findings: readonly Finding[], question: string | undefined, signal?: AbortSignal): Promise<{ text: string } | { skipped: string }> {
+export async function summarizeFindings(
+  model: ChatModel,
+  findings: readonly Finding[],
+  question: string | undefined,
+  signal?: AbortSignal,
+): Promise<{ text: string } | { skipped: string }> {
   if (findings.length === 0) return { skipped: 'no findings to summarise' };
   const facts = findings.map((f) => `- ${f.text}`).join('\n');
   try {
     const response = await model.chat({
-      messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: `${question ? `Question: ${question}\n` : ''}Facts:\n${facts}` }],
-      temperature: 0.2, maxOutputTokens: 400, ...(signal ? { signal } : {}),
+      messages: [
+        { role: 'system', content: SYSTEM },
+        { role: 'user', content: `${question ? `Question: ${question}\n` : ''}Facts:\n${facts}` },
+      ],
+      temperature: 0.2,
+      maxOutputTokens: 400,
+      ...(signal ? { signal } : {}),
     });
     const text = response.text?.trim() ?? '';
     if (!text) return { skipped: 'the model returned an empty summary' };
     const invented = unsupportedNumbers(text, facts);
-    if (invented.length) return { skipped: `the model's summary cited numbers not in the findings (${invented.slice(0, 3).join(', ')}); it was left out` };
+    if (invented.length)
+      return {
+        skipped: `the model's summary cited numbers not in the findings (${invented.slice(0, 3).join(', ')}); it was left out`,
+      };
     return { text };
   } catch (error) {
-    return { skipped: `the summary could not be written (${(error as Error).message.split('\n')[0] ?? ''})` };
+    return {
+      skipped: `the summary could not be written (${(error as Error).message.split('\n')[0] ?? ''})`,
+    };
   }
 }

@@ -15,16 +15,47 @@ const Agg = AggSchema;
 
 /** A transform: how the charted data is derived from the dataset. */
 export const TransformSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('group'), by: Column, measure: Column.nullable().describe('null counts rows'), agg: Agg, top_n: z.number().int().min(2).max(50).optional(), series: Column.optional() })
+  z
+    .object({
+      type: z.literal('group'),
+      by: Column,
+      measure: Column.nullable().describe('null counts rows'),
+      agg: Agg,
+      top_n: z.number().int().min(2).max(50).optional(),
+      series: Column.optional(),
+    })
     .describe('one row per category of `by` (and `series`): agg of measure; bar, pie or table'),
-  z.object({ type: z.literal('resample'), date: Column, measure: Column.nullable(), agg: Agg, freq: z.enum(['H', 'D', 'W', 'M', 'Q', 'Y']), series: Column.optional() })
+  z
+    .object({
+      type: z.literal('resample'),
+      date: Column,
+      measure: Column.nullable(),
+      agg: Agg,
+      freq: z.enum(['H', 'D', 'W', 'M', 'Q', 'Y']),
+      series: Column.optional(),
+    })
     .describe('a time series at a frequency; line, area, bar or table'),
-  z.object({ type: z.literal('distribution'), column: Column, by: Column.optional() }).describe('a numeric column\'s distribution; histogram, or box (optionally per category `by`)'),
-  z.object({ type: z.literal('relationship'), x: Column, y: Column, color: Column.optional() }).describe('two numeric columns against each other; scatter'),
-  z.object({ type: z.literal('correlation'), columns: z.array(Column).min(2).max(30) }).describe('pairwise Pearson correlations; heatmap or table'),
-  z.object({ type: z.literal('summary'), columns: z.array(Column).max(40).optional() }).describe('descriptive statistics; table'),
+  z
+    .object({ type: z.literal('distribution'), column: Column, by: Column.optional() })
+    .describe("a numeric column's distribution; histogram, or box (optionally per category `by`)"),
+  z
+    .object({ type: z.literal('relationship'), x: Column, y: Column, color: Column.optional() })
+    .describe('two numeric columns against each other; scatter'),
+  z
+    .object({ type: z.literal('correlation'), columns: z.array(Column).min(2).max(30) })
+    .describe('pairwise Pearson correlations; heatmap or table'),
+  z
+    .object({ type: z.literal('summary'), columns: z.array(Column).max(40).optional() })
+    .describe('descriptive statistics; table'),
   z.object({ type: z.literal('missing') }).describe('missing values per column; table'),
-  z.object({ type: z.literal('top_rows'), sort_by: Column, n: z.number().int().min(1).max(100), ascending: z.boolean() }).describe('the rows with the largest (or smallest) values; table'),
+  z
+    .object({
+      type: z.literal('top_rows'),
+      sort_by: Column,
+      n: z.number().int().min(1).max(100),
+      ascending: z.boolean(),
+    })
+    .describe('the rows with the largest (or smallest) values; table'),
 ]);
 /** A transform. */
 export type Transform = z.infer<typeof TransformSchema>;
@@ -33,7 +64,9 @@ export type Transform = z.infer<typeof TransformSchema>;
 export const FilterSchema = z.object({
   column: Column,
   op: z.enum(['==', '!=', '>', '>=', '<', '<=', 'in', 'notna']),
-  value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]).optional(),
+  value: z
+    .union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))])
+    .optional(),
 });
 
 /** One analysis of the plan. */
@@ -44,13 +77,16 @@ export const AnalysisSchema = z.object({
   chart: z.enum(KINDS),
   transform: TransformSchema,
   filters: z.array(FilterSchema).max(5).optional(),
-  options: z.object({
-    sort: z.enum(['ascending', 'descending', 'none']),
-    orientation: z.enum(['v', 'h']),
-    log_y: z.boolean(),
-    bins: z.number().int().min(2).max(200),
-    trendline: z.boolean(),
-  }).partial().optional(),
+  options: z
+    .object({
+      sort: z.enum(['ascending', 'descending', 'none']),
+      orientation: z.enum(['v', 'h']),
+      log_y: z.boolean(),
+      bins: z.number().int().min(2).max(200),
+      trendline: z.boolean(),
+    })
+    .partial()
+    .optional(),
 });
 /** An analysis. */
 export type Analysis = z.infer<typeof AnalysisSchema>;
@@ -58,7 +94,10 @@ export type Analysis = z.infer<typeof AnalysisSchema>;
 /** A whole plan. */
 export const PlanSchema = z.object({
   analyses: z.array(AnalysisSchema).min(1).max(12),
-  notes: z.array(z.string().max(300)).max(10).describe('data-quality flags and caveats for the reader'),
+  notes: z
+    .array(z.string().max(300))
+    .max(10)
+    .describe('data-quality flags and caveats for the reader'),
 });
 /** A plan. */
 export type Plan = z.infer<typeof PlanSchema>;
@@ -79,22 +118,57 @@ const MEASURE_TYPES = new Set(['numeric', 'numeric_text', 'boolean']);
 
 function columnsOf(t: Transform): { name: string; role: 'any' | 'measure' | 'date' }[] {
   switch (t.type) {
-    case 'group': return [{ name: t.by, role: 'any' }, ...(t.measure ? [{ name: t.measure, role: 'measure' as const }] : []), ...(t.series ? [{ name: t.series, role: 'any' as const }] : [])];
-    case 'resample': return [{ name: t.date, role: 'date' }, ...(t.measure ? [{ name: t.measure, role: 'measure' as const }] : []), ...(t.series ? [{ name: t.series, role: 'any' as const }] : [])];
-    case 'distribution': return [{ name: t.column, role: 'measure' }, ...(t.by ? [{ name: t.by, role: 'any' as const }] : [])];
-    case 'relationship': return [{ name: t.x, role: 'measure' }, { name: t.y, role: 'measure' }, ...(t.color ? [{ name: t.color, role: 'any' as const }] : [])];
-    case 'correlation': return t.columns.map((name) => ({ name, role: 'measure' as const }));
-    case 'summary': return (t.columns ?? []).map((name) => ({ name, role: 'any' as const }));
-    case 'missing': return [];
-    case 'top_rows': return [{ name: t.sort_by, role: 'measure' }];
+    case 'group':
+      return [
+        { name: t.by, role: 'any' },
+        ...(t.measure ? [{ name: t.measure, role: 'measure' as const }] : []),
+        ...(t.series ? [{ name: t.series, role: 'any' as const }] : []),
+      ];
+    case 'resample':
+      return [
+        { name: t.date, role: 'date' },
+        ...(t.measure ? [{ name: t.measure, role: 'measure' as const }] : []),
+        ...(t.series ? [{ name: t.series, role: 'any' as const }] : []),
+      ];
+    case 'distribution':
+      return [
+        { name: t.column, role: 'measure' },
+        ...(t.by ? [{ name: t.by, role: 'any' as const }] : []),
+      ];
+    case 'relationship':
+      return [
+        { name: t.x, role: 'measure' },
+        { name: t.y, role: 'measure' },
+        ...(t.color ? [{ name: t.color, role: 'any' as const }] : []),
+      ];
+    case 'correlation':
+      return t.columns.map((name) => ({ name, role: 'measure' as const }));
+    case 'summary':
+      return (t.columns ?? []).map((name) => ({ name, role: 'any' as const }));
+    case 'missing':
+      return [];
+    case 'top_rows':
+      return [{ name: t.sort_by, role: 'measure' }];
   }
 }
 
-function columnProblem(name: string, role: 'any' | 'measure' | 'date', profile: DataProfile): string | null {
+function columnProblem(
+  name: string,
+  role: 'any' | 'measure' | 'date',
+  profile: DataProfile,
+): string | null {
   const col: ColumnProfile | undefined = profile.column_profiles.find((c) => c.name === name);
-  if (!col) return `column "${name}" is not in the data${didYouMean(nearest(name, profile.column_profiles.map((c) => c.name)))}`;
-  if (role === 'measure' && !MEASURE_TYPES.has(col.semantic)) return `column "${name}" is ${col.semantic}, not a number to measure`;
-  if (role === 'date' && col.semantic !== 'datetime') return `column "${name}" is ${col.semantic}, not a date/time column`;
+  if (!col)
+    return `column "${name}" is not in the data${didYouMean(
+      nearest(
+        name,
+        profile.column_profiles.map((c) => c.name),
+      ),
+    )}`;
+  if (role === 'measure' && !MEASURE_TYPES.has(col.semantic))
+    return `column "${name}" is ${col.semantic}, not a number to measure`;
+  if (role === 'date' && col.semantic !== 'datetime')
+    return `column "${name}" is ${col.semantic}, not a date/time column`;
   return null;
 }
 
@@ -104,7 +178,10 @@ export function checkPlan(plan: Plan, profile: DataProfile): string[] {
   plan.analyses.forEach((analysis, i) => {
     const label = `analysis ${i + 1} ("${analysis.title}")`;
     const allowed = CHARTS_FOR[analysis.transform.type];
-    if (!allowed.includes(analysis.chart)) problems.push(`${label}: a ${analysis.transform.type} transform cannot be drawn as ${analysis.chart}; use ${allowed.join(' or ')}`);
+    if (!allowed.includes(analysis.chart))
+      problems.push(
+        `${label}: a ${analysis.transform.type} transform cannot be drawn as ${analysis.chart}; use ${allowed.join(' or ')}`,
+      );
     for (const { name, role } of columnsOf(analysis.transform)) {
       const problem = columnProblem(name, role, profile);
       if (problem) problems.push(`${label}: ${problem}`);
@@ -118,9 +195,16 @@ export function checkPlan(plan: Plan, profile: DataProfile): string[] {
 }
 
 /** Parses and checks a plan from unknown JSON; returns the plan or every problem found. */
-export function parsePlan(json: unknown, profile: DataProfile): { ok: true; plan: Plan } | { ok: false; problems: string[] } {
+export function parsePlan(
+  json: unknown,
+  profile: DataProfile,
+): { ok: true; plan: Plan } | { ok: false; problems: string[] } {
   const parsed = PlanSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'plan'}: ${i.message}`) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'plan'}: ${i.message}`),
+    };
   const problems = checkPlan(parsed.data, profile);
   return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
 }

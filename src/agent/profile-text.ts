@@ -14,7 +14,8 @@ const num = (v: number): string => {
   if (abs !== 0 && (abs >= 1e9 || abs < 1e-3)) return v.toExponential(2);
   return v.toLocaleString('en-US', { maximumFractionDigits: abs >= 100 ? 0 : abs >= 1 ? 2 : 4 });
 };
-const pct = (share: number): string => `${(share * 100).toFixed(share > 0 && share < 0.01 ? 1 : 0)}%`;
+const pct = (share: number): string =>
+  `${(share * 100).toFixed(share > 0 && share < 0.01 ? 1 : 0)}%`;
 
 function stats(c: ColumnProfile): string {
   const s = c.numeric ?? c.numeric_text?.stats;
@@ -29,12 +30,23 @@ function columnLine(c: ColumnProfile, detail: 0 | 1 | 2): string {
   const base = `${head}${missing} ${c.distinct.toLocaleString('en-US')} distinct`;
   if (detail === 0) return base;
   const parts: string[] = [];
-  if (c.datetime) parts.push(`${c.datetime.min.slice(0, 19)} → ${c.datetime.max.slice(0, 19)}${c.datetime.frequency ? ` (${c.datetime.frequency})` : ''}`);
+  if (c.datetime)
+    parts.push(
+      `${c.datetime.min.slice(0, 19)} → ${c.datetime.max.slice(0, 19)}${c.datetime.frequency ? ` (${c.datetime.frequency})` : ''}`,
+    );
   const st = stats(c);
   if (st) parts.push(st);
   if (c.numeric_text) parts.push(`text like ${c.numeric_text.style} numbers`);
-  if ((c.semantic === 'category' || c.semantic === 'boolean' || c.semantic === 'constant') && c.top.length) {
-    parts.push(`top: ${c.top.slice(0, detail === 2 ? 5 : 3).map((t) => `${t.value.slice(0, 30)} (${t.count.toLocaleString('en-US')})`).join(', ')}`);
+  if (
+    (c.semantic === 'category' || c.semantic === 'boolean' || c.semantic === 'constant') &&
+    c.top.length
+  ) {
+    parts.push(
+      `top: ${c.top
+        .slice(0, detail === 2 ? 5 : 3)
+        .map((t) => `${t.value.slice(0, 30)} (${t.count.toLocaleString('en-US')})`)
+        .join(', ')}`,
+    );
   }
   if (detail === 2 && c.notes.length) parts.push(c.notes.join('; '));
   return parts.length ? `${base}; ${parts.join('; ')}` : base;
@@ -42,18 +54,38 @@ function columnLine(c: ColumnProfile, detail: 0 | 1 | 2): string {
 
 function header(p: DataProfile): string {
   const src = p.source;
-  const dialect = [src.format, src.encoding, src.delimiter ? JSON.stringify(src.delimiter) : null].filter(Boolean).join(', ');
+  const dialect = [src.format, src.encoding, src.delimiter ? JSON.stringify(src.delimiter) : null]
+    .filter(Boolean)
+    .join(', ');
   return `Dataset ${src.name}: ${count(p.rows, 'row')} × ${count(p.columns, 'column')} (${dialect}); ${count(p.duplicate_rows, 'duplicate row')}.`;
 }
 
 /** The profile as text within `budget` bytes. */
 export function profileText(p: DataProfile, budget = PROFILE_TEXT_BUDGET): string {
   const tail: string[] = [];
-  if (p.correlations.length) tail.push(`Strongest correlations: ${p.correlations.slice(0, 6).map((c) => `${c.a}~${c.b} r=${c.r.toFixed(2)}`).join(', ')}`);
+  if (p.correlations.length)
+    tail.push(
+      `Strongest correlations: ${p.correlations
+        .slice(0, 6)
+        .map((c) => `${c.a}~${c.b} r=${c.r.toFixed(2)}`)
+        .join(', ')}`,
+    );
   if (p.warnings.length) tail.push(`Warnings: ${p.warnings.slice(0, 6).join('; ')}`);
-  if (p.omitted_columns.count) tail.push(`${p.omitted_columns.count.toLocaleString('en-US')} more columns not profiled (${Object.entries(p.omitted_columns.by_dtype).map(([k, v]) => `${v} ${k}`).join(', ')})`);
+  if (p.omitted_columns.count)
+    tail.push(
+      `${p.omitted_columns.count.toLocaleString('en-US')} more columns not profiled (${Object.entries(
+        p.omitted_columns.by_dtype,
+      )
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')})`,
+    );
   for (const detail of [2, 1, 0] as const) {
-    const lines = [header(p), 'Columns:', ...p.column_profiles.map((c) => columnLine(c, detail).slice(0, detail === 2 ? 240 : 140)), ...tail];
+    const lines = [
+      header(p),
+      'Columns:',
+      ...p.column_profiles.map((c) => columnLine(c, detail).slice(0, detail === 2 ? 240 : 140)),
+      ...tail,
+    ];
     const text = lines.join('\n');
     if (Buffer.byteLength(text) <= budget || detail === 0) return fit(lines, budget);
   }
@@ -66,7 +98,9 @@ function fit(lines: string[], budget: number): string {
   for (const [i, line] of lines.entries()) {
     const size = Buffer.byteLength(line) + 1;
     if (used + size > budget - 60) {
-      out.push(`… ${lines.length - i} more lines left out to fit the ${Math.round(budget / 1024)} KB budget`);
+      out.push(
+        `… ${lines.length - i} more lines left out to fit the ${Math.round(budget / 1024)} KB budget`,
+      );
       break;
     }
     out.push(line);

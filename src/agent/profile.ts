@@ -19,15 +19,24 @@ const SemanticTypeSchema = z.enum([
 ]);
 
 const NumberStats = z.object({
-  min: z.number(), max: z.number(), mean: z.number(), std: z.number().nullable(), median: z.number(),
-  q1: z.number(), q3: z.number(), zeros: z.number().int(), negatives: z.number().int(),
+  min: z.number(),
+  max: z.number(),
+  mean: z.number(),
+  std: z.number().nullable(),
+  median: z.number(),
+  q1: z.number(),
+  q3: z.number(),
+  zeros: z.number().int(),
+  negatives: z.number().int(),
   /** Values beyond 1.5 IQR from the quartiles. */
   outliers: z.number().int(),
   skew: z.number().nullable(),
 });
 
 const DateStats = z.object({
-  min: z.string(), max: z.string(), span_days: z.number(),
+  min: z.string(),
+  max: z.string(),
+  span_days: z.number(),
   /** pandas offset alias of the typical spacing: 'H', 'D', 'W', 'M', 'Q', 'Y', or null when irregular. */
   frequency: z.string().nullable(),
   /** Share of non-missing values that parse as dates (1 for a datetime dtype). */
@@ -46,7 +55,13 @@ const ColumnProfileSchema = z.object({
   numeric: NumberStats.nullable(),
   datetime: DateStats.nullable(),
   /** For numeric_text: how the text parses ('thousands', 'currency', 'percent'), the share that parses, and stats of the parsed numbers. */
-  numeric_text: z.object({ style: z.enum(['thousands', 'currency', 'percent', 'plain']), parse_share: z.number(), stats: NumberStats.nullable() }).nullable(),
+  numeric_text: z
+    .object({
+      style: z.enum(['thousands', 'currency', 'percent', 'plain']),
+      parse_share: z.number(),
+      stats: NumberStats.nullable(),
+    })
+    .nullable(),
   text: z.object({ mean_length: z.number(), max_length: z.number().int() }).nullable(),
   /** Short data-quality notes, e.g. "62% missing", "constant". */
   notes: z.array(z.string()),
@@ -59,11 +74,19 @@ export const DataProfileSchema = z.object({
   rows: z.number().int().nonnegative(),
   columns: z.number().int().nonnegative(),
   duplicate_rows: z.number().int().nonnegative(),
-  source: z.object({ name: z.string(), format: z.string(), encoding: z.string().nullable(), delimiter: z.string().nullable() }),
+  source: z.object({
+    name: z.string(),
+    format: z.string(),
+    encoding: z.string().nullable(),
+    delimiter: z.string().nullable(),
+  }),
   /** Columns profiled in detail (the first N of very wide files). */
   column_profiles: z.array(ColumnProfileSchema),
   /** Columns beyond the detailed limit, counted by dtype. */
-  omitted_columns: z.object({ count: z.number().int().nonnegative(), by_dtype: z.record(z.string(), z.number().int()) }),
+  omitted_columns: z.object({
+    count: z.number().int().nonnegative(),
+    by_dtype: z.record(z.string(), z.number().int()),
+  }),
   /** The strongest pairwise correlations among numeric columns (|r| ≥ 0.3), strongest first, at most 10. */
   correlations: z.array(z.object({ a: z.string(), b: z.string(), r: z.number() })),
   /** Data-quality warnings about the whole dataset. */

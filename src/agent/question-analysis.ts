@@ -9,7 +9,8 @@ import type { Analysis } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 
 const WORDS = {
-  trend: /\b(trend|over time|monthly|weekly|daily|yearly|per (day|week|month|year)|growth|grow|season|evolv|change[sd]? over)/i,
+  trend:
+    /\b(trend|over time|monthly|weekly|daily|yearly|per (day|week|month|year)|growth|grow|season|evolv|change[sd]? over)/i,
   distribution: /\b(distribution|spread|histogram|typical|range of|outlier)/i,
   relationship: /\b(correlat|relationship|relate|vs\.?|versus|affect|impact|depend|against)\b/i,
   share: /\b(share|proportion|percentage|breakdown|split|composition)\b/i,
@@ -19,13 +20,23 @@ const WORDS = {
 function mentioned(question: string, columns: readonly ColumnProfile[]): ColumnProfile[] {
   const q = question.toLowerCase();
   return columns
-    .map((c) => ({ c, at: Math.min(...[c.name.toLowerCase(), c.name.toLowerCase().replace(/_/g, ' ')].map((n) => (q.includes(n) ? q.indexOf(n) : Infinity))) }))
+    .map((c) => ({
+      c,
+      at: Math.min(
+        ...[c.name.toLowerCase(), c.name.toLowerCase().replace(/_/g, ' ')].map((n) =>
+          q.includes(n) ? q.indexOf(n) : Infinity,
+        ),
+      ),
+    }))
     .filter((m) => Number.isFinite(m.at))
     .sort((a, b) => a.at - b.at)
     .map((m) => m.c);
 }
 
-function aggOf(question: string, measure: ColumnProfile | undefined): 'sum' | 'mean' | 'median' | 'count' | 'min' | 'max' {
+function aggOf(
+  question: string,
+  measure: ColumnProfile | undefined,
+): 'sum' | 'mean' | 'median' | 'count' | 'min' | 'max' {
   if (/\b(average|mean|avg)\b/i.test(question)) return 'mean';
   if (/\bmedian\b/i.test(question)) return 'median';
   if (/\b(how many|number of|count)\b/i.test(question)) return 'count';
@@ -38,27 +49,82 @@ function aggOf(question: string, measure: ColumnProfile | undefined): 'sum' | 'm
 export function questionAnalysis(question: string, profile: DataProfile, r: Roles): Analysis[] {
   const named = mentioned(question, profile.column_profiles);
   const measure = named.find((c) => r.measures.includes(c)) ?? r.measures[0];
-  const second = named.filter((c) => r.measures.includes(c))[1] ?? r.measures.find((m) => m !== measure);
-  const category = named.find((c) => r.categories.includes(c)) ?? (WORDS.ranking.test(question) || WORDS.share.test(question) ? r.categories[0] : undefined);
-  const date = named.find((c) => r.dates.includes(c)) ?? (WORDS.trend.test(question) ? r.dates[0] : undefined);
+  const second =
+    named.filter((c) => r.measures.includes(c))[1] ?? r.measures.find((m) => m !== measure);
+  const category =
+    named.find((c) => r.categories.includes(c)) ??
+    (WORDS.ranking.test(question) || WORDS.share.test(question) ? r.categories[0] : undefined);
+  const date =
+    named.find((c) => r.dates.includes(c)) ?? (WORDS.trend.test(question) ? r.dates[0] : undefined);
   const agg = measure ? aggOf(question, measure) : 'count';
   const title = question.length > 110 ? `${question.slice(0, 107)}…` : question;
   const why = `Answers the question: "${title}"`;
   const top = Number(/\btop\s+(\d{1,2})\b/i.exec(question)?.[1] ?? 10);
   if (WORDS.relationship.test(question) && measure && second) {
-    return [{ title, why, chart: 'scatter', transform: { type: 'relationship', x: measure.name, y: second.name }, options: { trendline: true } }];
+    return [
+      {
+        title,
+        why,
+        chart: 'scatter',
+        transform: { type: 'relationship', x: measure.name, y: second.name },
+        options: { trendline: true },
+      },
+    ];
   }
   if (date) {
     const freq = frequencyFor(date.datetime?.span_days ?? 0, date.datetime?.frequency ?? null);
-    return [{ title, why, chart: 'line', transform: { type: 'resample', date: date.name, measure: measure?.name ?? null, agg, freq, ...(category && category.distinct <= 8 ? { series: category.name } : {}) } }];
+    return [
+      {
+        title,
+        why,
+        chart: 'line',
+        transform: {
+          type: 'resample',
+          date: date.name,
+          measure: measure?.name ?? null,
+          agg,
+          freq,
+          ...(category && category.distinct <= 8 ? { series: category.name } : {}),
+        },
+      },
+    ];
   }
   if (WORDS.distribution.test(question) && measure) {
-    return [{ title, why, chart: category ? 'box' : 'histogram', transform: { type: 'distribution', column: measure.name, ...(category ? { by: category.name } : {}) } }];
+    return [
+      {
+        title,
+        why,
+        chart: category ? 'box' : 'histogram',
+        transform: {
+          type: 'distribution',
+          column: measure.name,
+          ...(category ? { by: category.name } : {}),
+        },
+      },
+    ];
   }
   if (category) {
-    const pie = WORDS.share.test(question) && category.distinct <= 6 && (agg === 'sum' || agg === 'count');
-    return [{ title, why, chart: pie ? 'pie' : 'bar', transform: { type: 'group', by: category.name, measure: measure?.name ?? null, agg, top_n: Math.max(2, Math.min(50, top)) }, ...(pie ? {} : { options: { sort: 'descending' as const } }) }];
+    const pie =
+      WORDS.share.test(question) && category.distinct <= 6 && (agg === 'sum' || agg === 'count');
+    return [
+      {
+        title,
+        why,
+        chart: pie ? 'pie' : 'bar',
+        transform: {
+          type: 'group',
+          by: category.name,
+          measure: measure?.name ?? null,
+          agg,
+          top_n: Math.max(2, Math.min(50, top)),
+        },
+        ...(pie ? {} : { options: { sort: 'descending' as const } }),
+      },
+    ];
   }
-  if (measure) return [{ title, why, chart: 'histogram', transform: { type: 'distribution', column: measure.name } }];
+  if (measure)
+    return [
+      { title, why, chart: 'histogram', transform: { type: 'distribution', column: measure.name } },
+    ];
   return [];
 }

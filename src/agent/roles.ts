@@ -32,11 +32,24 @@ function spread(c: ColumnProfile): number {
 /** Sorts columns into dates, measures (most important first) and chartable categories. */
 export function roles(profile: DataProfile): Roles {
   const usable = profile.column_profiles.filter((c) => c.missing_share < 0.95);
-  const dates = usable.filter((c) => c.semantic === 'datetime' && (c.datetime?.span_days ?? 0) > 0)
+  const dates = usable
+    .filter((c) => c.semantic === 'datetime' && (c.datetime?.span_days ?? 0) > 0)
     .sort((a, b) => Number(DATE_HINTS.test(b.name)) - Number(DATE_HINTS.test(a.name)));
-  const measures = usable.filter((c) => (c.semantic === 'numeric' || c.semantic === 'numeric_text') && !NOT_A_MEASURE.test(c.name) && c.distinct > 2)
+  const measures = usable
+    .filter(
+      (c) =>
+        (c.semantic === 'numeric' || c.semantic === 'numeric_text') &&
+        !NOT_A_MEASURE.test(c.name) &&
+        c.distinct > 2,
+    )
     .sort((a, b) => tier(a.name) - tier(b.name) || spread(b) - spread(a));
-  const categories = usable.filter((c) => (c.semantic === 'category' || c.semantic === 'boolean') && c.distinct >= 2 && c.distinct <= 50)
+  const categories = usable
+    .filter(
+      (c) =>
+        (c.semantic === 'category' || c.semantic === 'boolean') &&
+        c.distinct >= 2 &&
+        c.distinct <= 50,
+    )
     .sort((a, b) => score(a) - score(b));
   return { dates, measures, categories };
 }
@@ -48,7 +61,10 @@ function score(c: ColumnProfile): number {
 }
 
 /** A sensible resampling frequency for a date span. */
-export function frequencyFor(spanDays: number, observed: string | null): 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y' {
+export function frequencyFor(
+  spanDays: number,
+  observed: string | null,
+): 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y' {
   if (spanDays > 365 * 6) return 'Q';
   if (spanDays > 365 * 1.5) return 'M';
   if (spanDays > 90) return observed === 'M' ? 'M' : 'W';
@@ -56,9 +72,9 @@ export function frequencyFor(spanDays: number, observed: string | null): 'H' | '
   return 'H';
 }
 
-
 /** Measures that are levels, rates or prices rather than amounts: summing them means nothing, so they are averaged. */
-const INTENSIVE = /(^|_)(pm\d+|no2|o3|so2|co|aqi|temp|temperature|humid|humidity|rate|ratio|pct|percent|share|score|rating|price|speed|latency|duration|age|level|concentration|avg|mean|density|pressure|margin)(_|$)|_c$|_ms$|_pct$/i;
+const INTENSIVE =
+  /(^|_)(pm\d+|no2|o3|so2|co|aqi|temp|temperature|humid|humidity|rate|ratio|pct|percent|share|score|rating|price|speed|latency|duration|age|level|concentration|avg|mean|density|pressure|margin)(_|$)|_c$|_ms$|_pct$/i;
 
 /** How an analyst aggregates a measure per group or period: sum for amounts, mean for levels and rates. */
 export function aggFor(measure: ColumnProfile | undefined): 'sum' | 'mean' | 'count' {

@@ -16,16 +16,30 @@ import type { ArtifactRef, SessionEvent } from '../shared/events.js';
  * bound the store, but why it was refused is: spec/refusals.ts) and each captured PNG (through
  * the file boundary).
  */
-export function stepFiles(run: SandboxRun, spec: RenderSpec | null, items: readonly RenderedItem[]): { name: string; content: Buffer }[] {
+export function stepFiles(
+  run: SandboxRun,
+  spec: RenderSpec | null,
+  items: readonly RenderedItem[],
+): { name: string; content: Buffer }[] {
   const files: { name: string; content: Buffer }[] = [];
   try {
-    files.push({ name: 'program.py', content: readFileSync(join(run.workdir, '.opsmind', 'program.py')) });
+    files.push({
+      name: 'program.py',
+      content: readFileSync(join(run.workdir, '.opsmind', 'program.py')),
+    });
   } catch {
     /* no program file: nothing to store */
   }
   if (!spec) return files;
-  files.push({ name: 'render_spec.json', content: readArtifactBytes(run.workdir, 'render_spec.json', MAX_JSON_FILE_BYTES) });
-  const rendered = new Set(items.filter((i) => i.built && i.decl.data.file && i.decl.data.file !== REFUSALS_FILE).map((i) => i.decl.data.file as string));
+  files.push({
+    name: 'render_spec.json',
+    content: readArtifactBytes(run.workdir, 'render_spec.json', MAX_JSON_FILE_BYTES),
+  });
+  const rendered = new Set(
+    items
+      .filter((i) => i.built && i.decl.data.file && i.decl.data.file !== REFUSALS_FILE)
+      .map((i) => i.decl.data.file as string),
+  );
   const refusals = refusalsFile(items);
   if (refusals) files.push({ name: REFUSALS_FILE, content: refusals });
   for (const file of rendered) {
@@ -38,7 +52,10 @@ export function stepFiles(run: SandboxRun, spec: RenderSpec | null, items: reado
   for (const image of spec.images) {
     if (!image.file) continue;
     try {
-      files.push({ name: image.file, content: readArtifactBytes(run.workdir, image.file, MAX_IMAGE_BYTES) });
+      files.push({
+        name: image.file,
+        content: readArtifactBytes(run.workdir, image.file, MAX_IMAGE_BYTES),
+      });
     } catch {
       /* refused by the boundary: the report says so on the image */
     }
@@ -47,7 +64,12 @@ export function stepFiles(run: SandboxRun, spec: RenderSpec | null, items: reado
 }
 
 function ref(decl: RenderSpec['charts'][number]): ArtifactRef {
-  return { id: decl.id, kind: decl.kind, title: typeof decl.params.title === 'string' ? decl.params.title : null, seq: decl.seq };
+  return {
+    id: decl.id,
+    kind: decl.kind,
+    title: typeof decl.params.title === 'string' ? decl.params.title : null,
+    seq: decl.seq,
+  };
 }
 
 function imageRef(image: RenderSpec['images'][number]): ArtifactRef {
@@ -57,13 +79,27 @@ function imageRef(image: RenderSpec['images'][number]): ArtifactRef {
 /** The program_finished event of a step. */
 export function programFinished(step: number, run: SandboxRun): SessionEvent {
   return {
-    type: 'program_finished', step, exit_code: run.exitCode, signal: run.signal, stdout: run.stdout, stderr: run.stderr,
-    duration_ms: Math.round(run.durationMs * 10) / 10, isolation: run.isolation, warm: run.warm, limit_hit: run.limitHit,
+    type: 'program_finished',
+    step,
+    exit_code: run.exitCode,
+    signal: run.signal,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    duration_ms: Math.round(run.durationMs * 10) / 10,
+    isolation: run.isolation,
+    warm: run.warm,
+    limit_hit: run.limitHit,
   };
 }
 
 /** The artifact_added event of a step: only this step's new declarations (consumers append). */
 export function artifactAdded(step: number, spec: RenderSpec | null): SessionEvent {
   const images = (spec?.images ?? []).map(imageRef);
-  return { type: 'artifact_added', step, charts: (spec?.charts ?? []).map(ref), tables: (spec?.tables ?? []).map(ref), ...(images.length ? { images } : {}) };
+  return {
+    type: 'artifact_added',
+    step,
+    charts: (spec?.charts ?? []).map(ref),
+    tables: (spec?.tables ?? []).map(ref),
+    ...(images.length ? { images } : {}),
+  };
 }

@@ -7,7 +7,10 @@ import type { StreamEvent } from '../shared/events.js';
  * `text_delta`; a retry after text was shown sends `text_retracted`, so a view never
  * keeps the text of an attempt that failed (a cut stream) in front of the good one.
  */
-export function turnStream(turn: number, onStream: ((event: StreamEvent) => void) | undefined): Pick<ChatRequest, 'onTextDelta' | 'onRetry'> {
+export function turnStream(
+  turn: number,
+  onStream: ((event: StreamEvent) => void) | undefined,
+): Pick<ChatRequest, 'onTextDelta' | 'onRetry'> {
   let shown = false;
   return {
     onTextDelta: (text) => {

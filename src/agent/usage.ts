@@ -18,8 +18,15 @@ const PRICES: readonly [RegExp, number, number][] = [
 export function tokenUsage(model: string, usage: Usage | null): TokenUsage | null {
   if (!usage) return null;
   const price = PRICES.find(([re]) => re.test(model));
-  const cost = price ? (usage.promptTokens * price[1] + usage.completionTokens * price[2]) / 1e6 : null;
-  return { prompt: usage.promptTokens, completion: usage.completionTokens, total: usage.totalTokens, cost_usd: cost === null ? null : Math.round(cost * 1e6) / 1e6 };
+  const cost = price
+    ? (usage.promptTokens * price[1] + usage.completionTokens * price[2]) / 1e6
+    : null;
+  return {
+    prompt: usage.promptTokens,
+    completion: usage.completionTokens,
+    total: usage.totalTokens,
+    cost_usd: cost === null ? null : Math.round(cost * 1e6) / 1e6,
+  };
 }
 
 /** Sums turn usages; the cost is null if any turn's cost is unknown. */
@@ -27,7 +34,11 @@ export function sumUsage(usages: readonly (TokenUsage | null)[]): TokenUsage {
   const known = usages.filter((u): u is TokenUsage => u !== null);
   const unknownCost = known.some((u) => u.cost_usd === null) || known.length === 0;
   return {
-    prompt: known.reduce((a, u) => a + u.prompt, 0), completion: known.reduce((a, u) => a + u.completion, 0), total: known.reduce((a, u) => a + u.total, 0),
-    cost_usd: unknownCost ? null : Math.round(known.reduce((a, u) => a + (u.cost_usd ?? 0), 0) * 1e6) / 1e6,
+    prompt: known.reduce((a, u) => a + u.prompt, 0),
+    completion: known.reduce((a, u) => a + u.completion, 0),
+    total: known.reduce((a, u) => a + u.total, 0),
+    cost_usd: unknownCost
+      ? null
+      : Math.round(known.reduce((a, u) => a + (u.cost_usd ?? 0), 0) * 1e6) / 1e6,
   };
 }

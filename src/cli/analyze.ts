@@ -54,41 +54,89 @@ function fastOutPath(dataPath: string, options: Pick<AnalyzeOptions, 'output'>):
   return resolve(options.output ?? `${basename(dataPath, extname(dataPath))}-report.html`);
 }
 
-function reportSettings(session: AnalysisSession, result: FastResult, outPath: string, options: AnalyzeOptions): ReportSettings {
+function reportSettings(
+  session: AnalysisSession,
+  result: FastResult,
+  outPath: string,
+  options: AnalyzeOptions,
+): ReportSettings {
   const { planned, profile } = result;
   return {
-    outPath, summary: summaryTarget(outPath, options.summary), title: `Analysis of ${profile.source.name}`, plotly: parsePlotlyOption(options.plotly),
-    meta: { tool: `opsmind ${opsmindVersion()}`, mode: 'fast', planner: `${planned.planner}${planned.model && planned.planner === 'llm' ? ` (${planned.model})` : ''}`, session: session.id, isolation: session.sandbox.isolation.level },
+    outPath,
+    summary: summaryTarget(outPath, options.summary),
+    title: `Analysis of ${profile.source.name}`,
+    plotly: parsePlotlyOption(options.plotly),
+    meta: {
+      tool: `opsmind ${opsmindVersion()}`,
+      mode: 'fast',
+      planner: `${planned.planner}${planned.model && planned.planner === 'llm' ? ` (${planned.model})` : ''}`,
+      session: session.id,
+      isolation: session.sandbox.isolation.level,
+    },
   };
 }
 
 /** The model-written summary of the findings, kept only when every number it cites is in them. */
-async function writeSummary(session: AnalysisSession, model: ChatModel, result: FastResult, question: string | undefined): Promise<string | null> {
+async function writeSummary(
+  session: AnalysisSession,
+  model: ChatModel,
+  result: FastResult,
+  question: string | undefined,
+): Promise<string | null> {
   const written = await summarizeFindings(model, result.findings, question);
   if ('text' in written) {
-    await session.emit({ type: 'summary_written', step: 4, text: written.text, model: model.model });
+    await session.emit({
+      type: 'summary_written',
+      step: 4,
+      text: written.text,
+      model: model.model,
+    });
     return written.text;
   }
   await session.emit({ type: 'warning', step: 4, message: written.skipped });
   return null;
 }
 
-async function runFast(store: SessionStore, dataPath: string, options: AnalyzeOptions, model: ChatModel | null, settings: SandboxSettings): Promise<number> {
+async function runFast(
+  store: SessionStore,
+  dataPath: string,
+  options: AnalyzeOptions,
+  model: ChatModel | null,
+  settings: SandboxSettings,
+): Promise<number> {
   setImmediate(preloadPlotly); // about a second of jsdom work, done while the sandbox reads the data
   const progress = await createProgress({ json: options.json === true });
   try {
     const session = await AnalysisSession.open({
-      store, dataPath, command: 'analyze', mode: 'fast', sandbox: settings, model, onEvent: (event) => progress.show(event),
+      store,
+      dataPath,
+      command: 'analyze',
+      mode: 'fast',
+      sandbox: settings,
+      model,
+      onEvent: (event) => progress.show(event),
       ...(options.question ? { question: options.question } : {}),
     });
     return await guarded(session, async () => {
-      const result = await finish(session.fast(options.question ? { question: options.question } : {}));
+      const result = await finish(
+        session.fast(options.question ? { question: options.question } : {}),
+      );
       const summary = model ? await writeSummary(session, model, result, options.question) : null;
-      const report = await session.writeReport(reportSettings(session, result, fastOutPath(dataPath, options), options));
+      const report = await session.writeReport(
+        reportSettings(session, result, fastOutPath(dataPath, options), options),
+      );
       await progress.close();
-      printResult(report, result, { session_id: session.id, json: options.json === true, summary, isolation: session.sandbox.isolation.level });
+      printResult(report, result, {
+        session_id: session.id,
+        json: options.json === true,
+        summary,
+        isolation: session.sandbox.isolation.level,
+      });
       const crashed = result.outcome.spec === null;
-      return { status: crashed ? 'failed' : 'done', value: crashed ? ExitCode.INTERNAL : ExitCode.OK };
+      return {
+        status: crashed ? 'failed' : 'done',
+        value: crashed ? ExitCode.INTERNAL : ExitCode.OK,
+      };
     });
   } finally {
     await progress.close();
@@ -98,32 +146,69 @@ async function runFast(store: SessionStore, dataPath: string, options: AnalyzeOp
 /** How many findings the terminal lists; the report has all of them. */
 const SHOWN_FINDINGS = 12;
 
-function printResult(report: ReportSummary, result: FastResult, extra: { session_id: string; json: boolean; summary: string | null; isolation: string }): void {
+function printResult(
+  report: ReportSummary,
+  result: FastResult,
+  extra: { session_id: string; json: boolean; summary: string | null; isolation: string },
+): void {
   if (extra.json) {
     const { issues: _issues, ...rest } = report;
-    const insights: (Finding | { text: string; kind: string; analysis: number })[] = [...result.findings, ...result.profile.warnings.map((text) => ({ text, kind: 'quality', analysis: 0 }))];
-    printJson({ ...rest, session_id: extra.session_id, mode: 'fast', planner: result.planned.planner, planner_fallback: result.planned.fallback, isolation: extra.isolation, summary: extra.summary, insights });
+    const insights: (Finding | { text: string; kind: string; analysis: number })[] = [
+      ...result.findings,
+      ...result.profile.warnings.map((text) => ({ text, kind: 'quality', analysis: 0 })),
+    ];
+    printJson({
+      ...rest,
+      session_id: extra.session_id,
+      mode: 'fast',
+      planner: result.planned.planner,
+      planner_fallback: result.planned.fallback,
+      isolation: extra.isolation,
+      summary: extra.summary,
+      insights,
+    });
     return;
   }
   const lines = [`Key findings for ${result.profile.source.name}:`];
   if (extra.summary) lines.push(`  ${extra.summary}`, '');
   const findings = findingTexts(result);
   for (const text of findings.slice(0, SHOWN_FINDINGS)) lines.push(`  • ${text}`);
-  if (findings.length > SHOWN_FINDINGS) lines.push(`  (${SHOWN_FINDINGS} of ${count(findings.length, 'finding')}; all of them are in the report)`);
+  if (findings.length > SHOWN_FINDINGS)
+    lines.push(
+      `  (${SHOWN_FINDINGS} of ${count(findings.length, 'finding')}; all of them are in the report)`,
+    );
   for (const warning of report.warnings) printErr(`warning: ${warning}\n`);
-  lines.push('', `report: ${report.report_path} (${chartsAndTables(report.charts.length, report.tables.length, report.images.length)}; planner ${result.planned.planner}; session ${extra.session_id})`);
+  lines.push(
+    '',
+    `report: ${report.report_path} (${chartsAndTables(report.charts.length, report.tables.length, report.images.length)}; planner ${result.planned.planner}; session ${extra.session_id})`,
+  );
   printOut(`${lines.join('\n')}\n`);
 }
 
-async function analyzeCommand(program: Command, file: string, options: AnalyzeOptions): Promise<number> {
+async function analyzeCommand(
+  program: Command,
+  file: string,
+  options: AnalyzeOptions,
+): Promise<number> {
   if (options.interactive) return chatCommand(program, file, { ...options, mode: options.mode });
   if (options.mode === 'deep') {
-    if (!options.llm) throw new OpsmindError('--mode deep needs an LLM, and --no-llm forbids calling one', ExitCode.BAD_INPUT);
+    if (!options.llm)
+      throw new OpsmindError(
+        '--mode deep needs an LLM, and --no-llm forbids calling one',
+        ExitCode.BAD_INPUT,
+      );
     return deepCommand(program, file, options.question, options);
   }
-  if (options.mode !== 'fast') throw new OpsmindError(`--mode must be "fast" or "deep", got "${options.mode}"`, ExitCode.BAD_INPUT);
+  if (options.mode !== 'fast')
+    throw new OpsmindError(
+      `--mode must be "fast" or "deep", got "${options.mode}"`,
+      ExitCode.BAD_INPUT,
+    );
   const dataPath = checkDataFile(file);
-  checkSummaryTarget(summaryTarget(fastOutPath(dataPath, options), options.summary), fastOutPath(dataPath, options));
+  checkSummaryTarget(
+    summaryTarget(fastOutPath(dataPath, options), options.summary),
+    fastOutPath(dataPath, options),
+  );
   const limits = limitsFrom(options);
   const isolation = isolationFrom(options);
   parsePlotlyOption(options.plotly);
@@ -131,7 +216,12 @@ async function analyzeCommand(program: Command, file: string, options: AnalyzeOp
   const python = await findPython();
   const store = openStore(program);
   try {
-    return await runFast(store, dataPath, options, model, { python, limits, isolation, warm: true });
+    return await runFast(store, dataPath, options, model, {
+      python,
+      limits,
+      isolation,
+      warm: true,
+    });
   } finally {
     store.close();
   }
@@ -141,18 +231,37 @@ async function analyzeCommand(program: Command, file: string, options: AnalyzeOp
 export function registerAnalyze(program: Command): void {
   const command = program
     .command('analyze')
-    .description('profile a dataset, plan the right charts, and write an interactive HTML report with the key findings')
+    .description(
+      'profile a dataset, plan the right charts, and write an interactive HTML report with the key findings',
+    )
     .argument('<file>', 'the dataset (csv, tsv, json, jsonl)')
-    .option('--mode <mode>', 'fast (profile → plan → execute) or deep (an LLM agent that writes and runs code)', 'fast')
+    .option(
+      '--mode <mode>',
+      'fast (profile → plan → execute) or deep (an LLM agent that writes and runs code)',
+      'fast',
+    )
     .option('-q, --question <text>', 'a question the report should answer first')
-    .option('-o, --output <file>', 'where to write the HTML report (default: <file>-report.html); a .json summary is written beside it')
-    .option('--summary <file>', 'where to write the JSON summary (default: the report path with .json)')
+    .option(
+      '-o, --output <file>',
+      'where to write the HTML report (default: <file>-report.html); a .json summary is written beside it',
+    )
+    .option(
+      '--summary <file>',
+      'where to write the JSON summary (default: the report path with .json)',
+    )
     .option('--json', 'print one JSON object on stdout (no progress output)')
     .option('--no-llm', 'never call a model, even when one is configured (heuristic planner)')
     .option('--model <name>', 'the model for the LLM planner (default: $OPSMIND_MODEL)')
     .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)')
-    .option('--llm-timeout <seconds>', 'time limit of one model call attempt (default: $OPSMIND_LLM_TIMEOUT, else 120)')
-    .option('--plotly <inline|URL>', 'inline Plotly (works offline) or link it from a URL', 'inline')
+    .option(
+      '--llm-timeout <seconds>',
+      'time limit of one model call attempt (default: $OPSMIND_LLM_TIMEOUT, else 120)',
+    )
+    .option(
+      '--plotly <inline|URL>',
+      'inline Plotly (works offline) or link it from a URL',
+      'inline',
+    )
     .option('--max-steps <n>', 'deep mode: cap on model turns', '20')
     .option('--no-stream', 'deep mode: do not stream model output (for servers without streaming)')
     .option('-i, --interactive', 'open the interactive chat on this file (same as opsmind chat)');

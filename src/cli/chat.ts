@@ -39,7 +39,10 @@ export class SessionChatController implements ChatController {
   private listener: ((event: StoredEvent) => void) | undefined;
   private session: AnalysisSession | undefined;
 
-  constructor(private readonly outPath: string, private readonly summary: SummaryTarget = summaryTarget(outPath, undefined)) {}
+  constructor(
+    private readonly outPath: string,
+    private readonly summary: SummaryTarget = summaryTarget(outPath, undefined),
+  ) {}
 
   /** Events of the open session, as they are stored; the screen sees those of the question being answered. */
   readonly relay = (event: StoredEvent): void => this.listener?.(event);
@@ -50,20 +53,38 @@ export class SessionChatController implements ChatController {
   }
 
   /** Runs one question; never throws for model or program failures (they become the result's error). */
-  async ask(question: string, mode: ChatMode, signal: AbortSignal, update: (action: ChatAction) => void): Promise<{ reportPath: string | null; error?: string }> {
+  async ask(
+    question: string,
+    mode: ChatMode,
+    signal: AbortSignal,
+    update: (action: ChatAction) => void,
+  ): Promise<{ reportPath: string | null; error?: string }> {
     const session = this.session;
     if (!session) return { reportPath: null, error: 'the session is not open' };
-    if (mode === 'deep' && !session.model) return { reportPath: null, error: 'deep mode needs an LLM: set OPENAI_API_KEY or OPENAI_BASE_URL (and OPSMIND_MODEL), or press Tab for fast mode' };
+    if (mode === 'deep' && !session.model)
+      return {
+        reportPath: null,
+        error:
+          'deep mode needs an LLM: set OPENAI_API_KEY or OPENAI_BASE_URL (and OPSMIND_MODEL), or press Tab for fast mode',
+      };
     this.listener = (stored) => update({ type: 'event', event: stored });
     try {
-      const steps = mode === 'fast' ? session.fast({ question, signal }) : session.deep({ question, signal, onStream: update });
+      const steps =
+        mode === 'fast'
+          ? session.fast({ question, signal })
+          : session.deep({ question, signal, onStream: update });
       // The pictures and the report follow each step: the report model has folded the step in already.
       for (let next = await steps.next(); !next.done; next = await steps.next()) {
-        if (next.value.type === 'artifact_added') update({ type: 'artifacts', artifacts: await this.rewriteReport(session) });
+        if (next.value.type === 'artifact_added')
+          update({ type: 'artifacts', artifacts: await this.rewriteReport(session) });
       }
       return { reportPath: this.outPath };
     } catch (error) {
-      const message = signal.aborted ? 'cancelled; the session and everything computed so far are kept' : error instanceof Error ? error.message : String(error);
+      const message = signal.aborted
+        ? 'cancelled; the session and everything computed so far are kept'
+        : error instanceof Error
+          ? error.message
+          : String(error);
       await session.emit({ type: 'warning', message });
       return { reportPath: this.outPath, error: message };
     } finally {
@@ -72,12 +93,27 @@ export class SessionChatController implements ChatController {
   }
 
   private async rewriteReport(session: AnalysisSession): Promise<ChatArtifact[]> {
-    await session.writeReport({
-      outPath: this.outPath, summary: this.summary, title: `Chat about ${basename(session.dataPath)}`,
-      meta: { tool: `opsmind ${opsmindVersion()}`, mode: 'interactive', session: session.id, isolation: session.sandbox.isolation.level },
-    }, { builtOnly: true });
+    await session.writeReport(
+      {
+        outPath: this.outPath,
+        summary: this.summary,
+        title: `Chat about ${basename(session.dataPath)}`,
+        meta: {
+          tool: `opsmind ${opsmindVersion()}`,
+          mode: 'interactive',
+          session: session.id,
+          isolation: session.sandbox.isolation.level,
+        },
+      },
+      { builtOnly: true },
+    );
     const items = session.report.report.items.filter((i) => i.built);
-    return items.map((i) => ({ key: `${i.step ?? 0}:${i.decl.id}`, kind: i.decl.kind, title: typeof i.decl.params.title === 'string' ? i.decl.params.title : i.label, picture: i.built ? miniChart(i.built) : [] }));
+    return items.map((i) => ({
+      key: `${i.step ?? 0}:${i.decl.id}`,
+      kind: i.decl.kind,
+      title: typeof i.decl.params.title === 'string' ? i.decl.params.title : i.label,
+      picture: i.built ? miniChart(i.built) : [],
+    }));
   }
 
   /** Ends the session (done) and releases its lock and sandbox; idempotent. */
@@ -89,11 +125,26 @@ export class SessionChatController implements ChatController {
 }
 
 /** Starts the chat screen on a dataset (needs a terminal). */
-export async function chatCommand(program: Command, file: string, flags: ChatFlags): Promise<number> {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) throw new OpsmindError('opsmind chat needs an interactive terminal', ExitCode.BAD_INPUT, 'use opsmind analyze (fast or --mode deep) in scripts');
-  if (flags.mode !== 'fast' && flags.mode !== 'deep') throw new OpsmindError(`--mode must be "fast" or "deep", got "${flags.mode}"`, ExitCode.BAD_INPUT);
+export async function chatCommand(
+  program: Command,
+  file: string,
+  flags: ChatFlags,
+): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY)
+    throw new OpsmindError(
+      'opsmind chat needs an interactive terminal',
+      ExitCode.BAD_INPUT,
+      'use opsmind analyze (fast or --mode deep) in scripts',
+    );
+  if (flags.mode !== 'fast' && flags.mode !== 'deep')
+    throw new OpsmindError(
+      `--mode must be "fast" or "deep", got "${flags.mode}"`,
+      ExitCode.BAD_INPUT,
+    );
   const dataPath = checkDataFile(file);
-  const outPath = resolve(flags.output ?? `${basename(dataPath, extname(dataPath))}-chat-report.html`);
+  const outPath = resolve(
+    flags.output ?? `${basename(dataPath, extname(dataPath))}-chat-report.html`,
+  );
   const summary = summaryTarget(outPath, flags.summary);
   checkSummaryTarget(summary, outPath);
   const config = llmConfig(flags);
@@ -102,14 +153,29 @@ export async function chatCommand(program: Command, file: string, flags: ChatFla
   const store = openStore(program);
   const controller = new SessionChatController(outPath, summary);
   try {
-    controller.attach(await AnalysisSession.open({
-      store, dataPath, command: 'chat', mode: 'interactive', title: basename(dataPath), model, onEvent: controller.relay,
-      sandbox: { python, limits: limitsFrom(flags), isolation: isolationFrom(flags), warm: true },
-    }));
+    controller.attach(
+      await AnalysisSession.open({
+        store,
+        dataPath,
+        command: 'chat',
+        mode: 'interactive',
+        title: basename(dataPath),
+        model,
+        onEvent: controller.relay,
+        sandbox: { python, limits: limitsFrom(flags), isolation: isolationFrom(flags), warm: true },
+      }),
+    );
     // A person is typing at a terminal, so render live even where CI is set (ink would only draw the last frame).
     delete process.env.CI;
-    const [{ render }, { createElement }, { ChatApp }] = await Promise.all([import('ink'), import('react'), import('../ui/chat/ChatApp.js')]);
-    const app = render(createElement(ChatApp, { controller, initialMode: flags.mode, title: basename(dataPath) }), { exitOnCtrlC: false });
+    const [{ render }, { createElement }, { ChatApp }] = await Promise.all([
+      import('ink'),
+      import('react'),
+      import('../ui/chat/ChatApp.js'),
+    ]);
+    const app = render(
+      createElement(ChatApp, { controller, initialMode: flags.mode, title: basename(dataPath) }),
+      { exitOnCtrlC: false },
+    );
     await app.waitUntilExit();
     return ExitCode.OK;
   } finally {
@@ -122,15 +188,26 @@ export async function chatCommand(program: Command, file: string, flags: ChatFla
 export function registerChat(program: Command): void {
   const command = program
     .command('chat')
-    .description('ask question after question about a dataset in an interactive terminal (Tab switches fast/deep)')
+    .description(
+      'ask question after question about a dataset in an interactive terminal (Tab switches fast/deep)',
+    )
     .argument('<file>', 'the dataset (csv, tsv, json, jsonl)')
     .option('--mode <mode>', 'the mode of the first question: fast or deep', 'fast')
-    .option('-o, --output <file>', 'the report, rewritten after every step (default: <file>-chat-report.html)')
-    .option('--summary <file>', 'where to write the JSON summary (default: the report path with .json)')
+    .option(
+      '-o, --output <file>',
+      'the report, rewritten after every step (default: <file>-chat-report.html)',
+    )
+    .option(
+      '--summary <file>',
+      'where to write the JSON summary (default: the report path with .json)',
+    )
     .option('--no-llm', 'never call a model (fast mode with the heuristic planner only)')
     .option('--model <name>', 'the model (default: $OPSMIND_MODEL)')
     .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)')
-    .option('--llm-timeout <seconds>', 'time limit of one model call attempt (default: $OPSMIND_LLM_TIMEOUT, else 120)');
+    .option(
+      '--llm-timeout <seconds>',
+      'time limit of one model call attempt (default: $OPSMIND_LLM_TIMEOUT, else 120)',
+    );
   addSandboxOptions(command).action(async (file: string, flags: ChatFlags) => {
     process.exitCode = await chatCommand(program, file, flags);
   });

@@ -42,7 +42,11 @@ export interface DeepFlags extends SandboxFlags {
 export function requireModel(flags: LlmFlags): ChatModel {
   const config = llmConfig(flags);
   if (!llmConfigured(config)) {
-    throw new OpsmindError('deep mode needs an LLM, and none is configured', ExitCode.CONFIG, 'set OPENAI_API_KEY (OpenAI, DeepSeek, Qwen…) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio: e.g. http://localhost:11434/v1) and OPSMIND_MODEL; or use --mode fast');
+    throw new OpsmindError(
+      'deep mode needs an LLM, and none is configured',
+      ExitCode.CONFIG,
+      'set OPENAI_API_KEY (OpenAI, DeepSeek, Qwen…) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio: e.g. http://localhost:11434/v1) and OPSMIND_MODEL; or use --mode fast',
+    );
   }
   return createChatModel(config);
 }
@@ -52,9 +56,18 @@ function deepOutPath(dataPath: string, flags: Pick<DeepFlags, 'output'>): string
   return resolve(flags.output ?? `${basename(dataPath, extname(dataPath))}-deep-report.html`);
 }
 
-const DEFAULT_QUESTION = 'Explore this dataset and report the most important findings, with the numbers behind them.';
+const DEFAULT_QUESTION =
+  'Explore this dataset and report the most important findings, with the numbers behind them.';
 
-interface DeepRun { store: SessionStore; dataPath: string; question: string; model: ChatModel; flags: DeepFlags; settings: SandboxSettings; continueId?: string }
+interface DeepRun {
+  store: SessionStore;
+  dataPath: string;
+  question: string;
+  model: ChatModel;
+  flags: DeepFlags;
+  settings: SandboxSettings;
+  continueId?: string;
+}
 
 /** Runs the loop as (or within) a recorded session, writes the report of the whole session, prints the result. */
 export async function runDeep(run: DeepRun): Promise<number> {
@@ -62,42 +75,96 @@ export async function runDeep(run: DeepRun): Promise<number> {
   const progress = await createProgress({ json: flags.json === true });
   try {
     const session = await AnalysisSession.open({
-      store, dataPath, command: 'analyze', mode: 'deep', sandbox: run.settings, model, question, onEvent: (event) => progress.show(event),
+      store,
+      dataPath,
+      command: 'analyze',
+      mode: 'deep',
+      sandbox: run.settings,
+      model,
+      question,
+      onEvent: (event) => progress.show(event),
       ...(run.continueId ? { continueId: run.continueId } : {}),
     });
     return await guarded(session, async () => {
-      const result = await finish(session.deep({ question, maxTurns: Math.max(1, Number(flags.maxSteps) || 20), stream: flags.stream }));
+      const result = await finish(
+        session.deep({
+          question,
+          maxTurns: Math.max(1, Number(flags.maxSteps) || 20),
+          stream: flags.stream,
+        }),
+      );
       const outPath = deepOutPath(dataPath, flags);
-      const report = await session.writeReport({
-        outPath, summary: summaryTarget(outPath, flags.summary), title: `Deep analysis of ${basename(dataPath)}`, plotly: parsePlotlyOption(flags.plotly),
-        meta: { tool: `opsmind ${opsmindVersion()}`, mode: 'deep', model: model.model, session: session.id, isolation: session.sandbox.isolation.level },
-      }, { builtOnly: true });
+      const report = await session.writeReport(
+        {
+          outPath,
+          summary: summaryTarget(outPath, flags.summary),
+          title: `Deep analysis of ${basename(dataPath)}`,
+          plotly: parsePlotlyOption(flags.plotly),
+          meta: {
+            tool: `opsmind ${opsmindVersion()}`,
+            mode: 'deep',
+            model: model.model,
+            session: session.id,
+            isolation: session.sandbox.isolation.level,
+          },
+        },
+        { builtOnly: true },
+      );
       await progress.close();
       printDeep(report, result, session.id, flags.json === true);
-      if (result.error) printErr(`opsmind: ${result.error.message}\n${result.error.hint ? `  hint: ${result.error.hint}\n` : ''}`);
-      return { status: result.error ? 'failed' : 'done', value: result.error ? ExitCode.CONFIG : ExitCode.OK };
+      if (result.error)
+        printErr(
+          `opsmind: ${result.error.message}\n${result.error.hint ? `  hint: ${result.error.hint}\n` : ''}`,
+        );
+      return {
+        status: result.error ? 'failed' : 'done',
+        value: result.error ? ExitCode.CONFIG : ExitCode.OK,
+      };
     });
   } finally {
     await progress.close();
   }
 }
 
-function printDeep(report: ReportSummary, result: DeepResult, sessionId: string, json: boolean): void {
+function printDeep(
+  report: ReportSummary,
+  result: DeepResult,
+  sessionId: string,
+  json: boolean,
+): void {
   const usage = { per_turn: result.usage, total: sumUsage(result.usage) };
   if (json) {
     const { issues: _issues, ...rest } = report;
-    printJson({ ...rest, session_id: sessionId, mode: 'deep', answer: result.answer, stopped_by: result.stoppedBy, usage });
+    printJson({
+      ...rest,
+      session_id: sessionId,
+      mode: 'deep',
+      answer: result.answer,
+      stopped_by: result.stoppedBy,
+      usage,
+    });
     return;
   }
   const cost = usage.total.cost_usd === null ? '' : `, about $${usage.total.cost_usd.toFixed(4)}`;
-  printOut(`${result.answer ?? '(no final answer)'}\n\nreport: ${report.report_path} (${chartsAndTables(report.charts.length, report.tables.length, report.images.length)}; ${count(usage.total.total, 'token')}${cost}; session ${sessionId})\n`);
+  printOut(
+    `${result.answer ?? '(no final answer)'}\n\nreport: ${report.report_path} (${chartsAndTables(report.charts.length, report.tables.length, report.images.length)}; ${count(usage.total.total, 'token')}${cost}; session ${sessionId})\n`,
+  );
 }
 
 /** Opens what a deep run needs and runs it. */
-export async function deepCommand(program: Command, file: string, question: string | undefined, flags: DeepFlags, continueId?: string): Promise<number> {
+export async function deepCommand(
+  program: Command,
+  file: string,
+  question: string | undefined,
+  flags: DeepFlags,
+  continueId?: string,
+): Promise<number> {
   const model = requireModel(flags);
   const dataPath = checkDataFile(file);
-  checkSummaryTarget(summaryTarget(deepOutPath(dataPath, flags), flags.summary), deepOutPath(dataPath, flags));
+  checkSummaryTarget(
+    summaryTarget(deepOutPath(dataPath, flags), flags.summary),
+    deepOutPath(dataPath, flags),
+  );
   const limits = limitsFrom(flags);
   const isolation = isolationFrom(flags);
   parsePlotlyOption(flags.plotly);
@@ -105,7 +172,15 @@ export async function deepCommand(program: Command, file: string, question: stri
   const store = openStore(program);
   try {
     const settings: SandboxSettings = { python, limits, isolation, warm: true };
-    return await runDeep({ store, dataPath, question: question ?? DEFAULT_QUESTION, model, flags, settings, ...(continueId ? { continueId } : {}) });
+    return await runDeep({
+      store,
+      dataPath,
+      question: question ?? DEFAULT_QUESTION,
+      model,
+      flags,
+      settings,
+      ...(continueId ? { continueId } : {}),
+    });
   } finally {
     store.close();
   }
@@ -115,15 +190,23 @@ export async function deepCommand(program: Command, file: string, question: stri
 export function registerAsk(program: Command): void {
   const command = program
     .command('ask')
-    .description('ask a follow-up question in a deep session (its history, trimmed to a token budget, and the same data)')
+    .description(
+      'ask a follow-up question in a deep session (its history, trimmed to a token budget, and the same data)',
+    )
     .argument('<session>', 'session id (or a unique prefix)')
     .argument('<question>', 'the follow-up question')
     .option('-o, --output <file>', 'where to write the updated report')
-    .option('--summary <file>', 'where to write the JSON summary (default: the report path with .json)')
+    .option(
+      '--summary <file>',
+      'where to write the JSON summary (default: the report path with .json)',
+    )
     .option('--json', 'print one JSON object on stdout')
     .option('--model <name>', 'the model (default: $OPSMIND_MODEL)')
     .option('--base-url <url>', 'an OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)')
-    .option('--llm-timeout <seconds>', 'time limit of one model call attempt (default: $OPSMIND_LLM_TIMEOUT, else 120)')
+    .option(
+      '--llm-timeout <seconds>',
+      'time limit of one model call attempt (default: $OPSMIND_LLM_TIMEOUT, else 120)',
+    )
     .option('--max-steps <n>', 'cap on model turns', '20')
     .option('--no-stream', 'do not stream model output (for servers without streaming)')
     .option('--plotly <inline|URL>', 'inline Plotly or link it from a URL', 'inline');
@@ -131,7 +214,12 @@ export function registerAsk(program: Command): void {
     const store = openStore(program);
     const session = store.session(id);
     store.close();
-    if (session.mode !== 'deep') throw new OpsmindError(`session ${session.id} is a ${session.mode} session; follow-ups need a deep session`, ExitCode.BAD_INPUT, 'start one with: opsmind analyze <file> --mode deep -q "…"');
+    if (session.mode !== 'deep')
+      throw new OpsmindError(
+        `session ${session.id} is a ${session.mode} session; follow-ups need a deep session`,
+        ExitCode.BAD_INPUT,
+        'start one with: opsmind analyze <file> --mode deep -q "…"',
+      );
     process.exitCode = await deepCommand(program, session.data_path, question, flags, session.id);
   });
 }

@@ -22,7 +22,14 @@ interface DoctorReport {
   version: string;
   node: string;
   python: PythonInfo | { error: string; hint?: string };
-  isolation: { level: string; reason: string; process_limit: string; uid: number; seccomp: boolean; protection: Protection } | null;
+  isolation: {
+    level: string;
+    reason: string;
+    process_limit: string;
+    uid: number;
+    seccomp: boolean;
+    protection: Protection;
+  } | null;
   limits: Limits;
   /** The analysis libraries a sandboxed program can import, with versions. */
   libraries: LibraryReport | null;
@@ -40,9 +47,17 @@ async function diagnose(store: string): Promise<DoctorReport> {
     const info = await findPython();
     python = info;
     const iso = await detectIsolation(info.path, preambleDir());
-    isolation = { level: iso.level, reason: iso.reason, process_limit: iso.processLimit, uid: iso.uid, seccomp: iso.seccomp, protection: describeProtection(iso) };
+    isolation = {
+      level: iso.level,
+      reason: iso.reason,
+      process_limit: iso.processLimit,
+      uid: iso.uid,
+      seccomp: iso.seccomp,
+      protection: describeProtection(iso),
+    };
     if (iso.level !== 'bubblewrap') problems.push(`weaker isolation: ${iso.reason}`);
-    if (iso.processLimit === 'none') problems.push('processes are not limited: running as root without a writable pids cgroup');
+    if (iso.processLimit === 'none')
+      problems.push('processes are not limited: running as root without a writable pids cgroup');
     libraries = await probeLibraries(info, limitsFrom({ isolation: 'auto' }));
     if (libraries.error) problems.push(libraries.error);
   } catch (error) {
@@ -51,25 +66,50 @@ async function diagnose(store: string): Promise<DoctorReport> {
     problems.push(e.message);
   }
   return {
-    ok: !('error' in python), version: opsmindVersion(), node: process.version, python, isolation, libraries,
-    limits: limitsFrom({ isolation: 'auto' }), llm: describeLlm(llmConfig()), store, problems,
+    ok: !('error' in python),
+    version: opsmindVersion(),
+    node: process.version,
+    python,
+    isolation,
+    libraries,
+    limits: limitsFrom({ isolation: 'auto' }),
+    llm: describeLlm(llmConfig()),
+    store,
+    problems,
   };
 }
 
 function libraryLines(report: LibraryReport): string[] {
   const missing = report.libraries.filter((l) => l.version === null).map((l) => l.name);
-  return [`libraries    ${availableList(report.libraries) || 'none'}`, ...(missing.length ? [`             not importable: ${missing.join(', ')}`] : [])];
+  return [
+    `libraries    ${availableList(report.libraries) || 'none'}`,
+    ...(missing.length ? [`             not importable: ${missing.join(', ')}`] : []),
+  ];
 }
 
 function print(report: DoctorReport): void {
   const out: string[] = [`opsmind ${report.version} (node ${report.node})`, ''];
-  if ('error' in report.python) out.push(`python       MISSING: ${report.python.error}`, `             ${report.python.hint ?? ''}`);
-  else out.push(`python       ${report.python.path} (Python ${report.python.version})`, `             pandas ${report.python.pandas}, numpy ${report.python.numpy}, scipy ${report.python.scipy ?? 'not installed'}`);
+  if ('error' in report.python)
+    out.push(
+      `python       MISSING: ${report.python.error}`,
+      `             ${report.python.hint ?? ''}`,
+    );
+  else
+    out.push(
+      `python       ${report.python.path} (Python ${report.python.version})`,
+      `             pandas ${report.python.pandas}, numpy ${report.python.numpy}, scipy ${report.python.scipy ?? 'not installed'}`,
+    );
   if (report.libraries) out.push(...libraryLines(report.libraries));
   if (report.isolation) {
     const { protection } = report.isolation;
-    out.push(`isolation    ${report.isolation.level}: ${report.isolation.reason}`, `             process limit enforced by: ${report.isolation.process_limit}`);
-    out.push(`  protects   ${protection.protects.join('; ')}`, `  not        ${protection.doesNot.join('; ')}`);
+    out.push(
+      `isolation    ${report.isolation.level}: ${report.isolation.reason}`,
+      `             process limit enforced by: ${report.isolation.process_limit}`,
+    );
+    out.push(
+      `  protects   ${protection.protects.join('; ')}`,
+      `  not        ${protection.doesNot.join('; ')}`,
+    );
   }
   out.push('limits', ...describeLimits(report.limits).map((l) => `  ${l}`));
   out.push('llm', ...Object.entries(report.llm).map(([k, v]) => `  ${k.padEnd(9)}${v}`));
@@ -82,7 +122,9 @@ function print(report: DoctorReport): void {
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('show the Python, isolation level, limits, LLM configuration and store OpsMind will use')
+    .description(
+      'show the Python, isolation level, limits, LLM configuration and store OpsMind will use',
+    )
     .option('--json', 'print one JSON object')
     .action(async (options: { json?: boolean }) => {
       const report = await diagnose(dbPath(program));
@@ -90,7 +132,11 @@ export function registerDoctor(program: Command): void {
       else print(report);
       if (!report.ok) {
         const hint = 'error' in report.python ? report.python.hint : undefined;
-        throw new OpsmindError('the main job cannot run here: no Python with pandas', ExitCode.SANDBOX, hint);
+        throw new OpsmindError(
+          'the main job cannot run here: no Python with pandas',
+          ExitCode.SANDBOX,
+          hint,
+        );
       }
     });
 }

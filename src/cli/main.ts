@@ -15,7 +15,10 @@ const program = new Command()
   .description('Turn a dataset into a self-contained interactive HTML report.')
   .version(opsmindVersion())
   .option('--verbose', 'show stack traces and debug detail on errors')
-  .option('--db <file>', 'the session database (default: $OPSMIND_DB, else $OPSMIND_HOME/sessions.db or the XDG data dir)')
+  .option(
+    '--db <file>',
+    'the session database (default: $OPSMIND_DB, else $OPSMIND_HOME/sessions.db or the XDG data dir)',
+  )
   .exitOverride();
 
 registerAnalyze(program);

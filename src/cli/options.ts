@@ -6,5 +6,8 @@ import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 export function parsePlotlyOption(value: string): PlotlySource {
   if (value === 'inline') return { mode: 'inline' };
   if (/^https?:\/\/\S+$/.test(value)) return { mode: 'link', url: value };
-  throw new OpsmindError(`--plotly must be "inline" or an http(s) URL, got "${value}"`, ExitCode.BAD_INPUT);
+  throw new OpsmindError(
+    `--plotly must be "inline" or an http(s) URL, got "${value}"`,
+    ExitCode.BAD_INPUT,
+  );
 }

@@ -32,7 +32,11 @@ function readScript(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch {
-    throw new OpsmindError(`cannot read script: ${path}`, ExitCode.BAD_INPUT, 'check the path of the .py file');
+    throw new OpsmindError(
+      `cannot read script: ${path}`,
+      ExitCode.BAD_INPUT,
+      'check the path of the .py file',
+    );
   }
 }
 
@@ -55,10 +59,16 @@ function keepWorkdir(workdir: string): string | null {
   }
 }
 
-async function runCommand(program: Command, scriptPath: string, options: RunOptions): Promise<number> {
+async function runCommand(
+  program: Command,
+  scriptPath: string,
+  options: RunOptions,
+): Promise<number> {
   const code = readScript(scriptPath);
   const dataPath = checkDataFile(options.data);
-  const outPath = resolve(options.output ?? `${basename(scriptPath, extname(scriptPath))}-report.html`);
+  const outPath = resolve(
+    options.output ?? `${basename(scriptPath, extname(scriptPath))}-report.html`,
+  );
   const summaryFile = summaryTarget(outPath, options.summary);
   checkSummaryTarget(summaryFile, outPath);
   const limits = limitsFrom(options);
@@ -68,24 +78,60 @@ async function runCommand(program: Command, scriptPath: string, options: RunOpti
   const store = openStore(program);
   try {
     // One program per invocation: a warm worker would load the data just the same, so run cold.
-    const session = await AnalysisSession.open({ store, dataPath, command: 'run', mode: 'script', title: basename(scriptPath), sandbox: { python, limits, isolation, warm: false }, model: null });
+    const session = await AnalysisSession.open({
+      store,
+      dataPath,
+      command: 'run',
+      mode: 'script',
+      title: basename(scriptPath),
+      sandbox: { python, limits, isolation, warm: false },
+      model: null,
+    });
     return await guarded(session, async () => {
       const outcome = await finish(session.script(code, basename(scriptPath)));
       const summary = await session.writeReport({
-        outPath, summary: summaryFile, title: `${basename(scriptPath)} on ${basename(dataPath)}`, plotly,
-        meta: { tool: `opsmind ${opsmindVersion()}`, command: 'run', session: session.id, python: `${python.version} (pandas ${python.pandas})`, isolation: session.sandbox.isolation.level },
+        outPath,
+        summary: summaryFile,
+        title: `${basename(scriptPath)} on ${basename(dataPath)}`,
+        plotly,
+        meta: {
+          tool: `opsmind ${opsmindVersion()}`,
+          command: 'run',
+          session: session.id,
+          python: `${python.version} (pandas ${python.pandas})`,
+          isolation: session.sandbox.isolation.level,
+        },
       });
       const failed = outcome.run.exitCode !== 0;
       const workdir = options.keepWorkdir ? keepWorkdir(outcome.run.workdir) : null;
-      printRunResult(outcome.run, summary, options.json === true, { session_id: session.id, isolation: session.sandbox.isolation.level, ...(workdir ? { workdir } : {}) }, failed);
-      return { status: failed ? 'failed' : 'done', value: failed ? ExitCode.INTERNAL : ExitCode.OK };
+      printRunResult(
+        outcome.run,
+        summary,
+        options.json === true,
+        {
+          session_id: session.id,
+          isolation: session.sandbox.isolation.level,
+          ...(workdir ? { workdir } : {}),
+        },
+        failed,
+      );
+      return {
+        status: failed ? 'failed' : 'done',
+        value: failed ? ExitCode.INTERNAL : ExitCode.OK,
+      };
     });
   } finally {
     store.close();
   }
 }
 
-function printRunResult(run: SandboxRun, summary: ReportSummary, json: boolean, extra: Record<string, string>, failed: boolean): void {
+function printRunResult(
+  run: SandboxRun,
+  summary: ReportSummary,
+  json: boolean,
+  extra: Record<string, string>,
+  failed: boolean,
+): void {
   if (run.stderr) printErr(run.stderr);
   if (extra.workdir) printErr(`workdir: ${extra.workdir} (kept; remove it when done)\n`);
   if (json) {
@@ -95,21 +141,38 @@ function printRunResult(run: SandboxRun, summary: ReportSummary, json: boolean, 
   }
   printOut(run.stdout);
   for (const warning of summary.warnings) printErr(`warning: ${warning}\n`);
-  printErr(`${failed ? 'report (partial)' : 'report'}: ${summary.report_path} (${chartsAndTables(summary.charts.length, summary.tables.length, summary.images.length)}; session ${extra.session_id ?? ''})\n`);
+  printErr(
+    `${failed ? 'report (partial)' : 'report'}: ${summary.report_path} (${chartsAndTables(summary.charts.length, summary.tables.length, summary.images.length)}; session ${extra.session_id ?? ''})\n`,
+  );
 }
 
 /** Registers `run` on the program; the action sets process.exitCode. */
 export function registerRun(program: Command): void {
   const command = program
     .command('run')
-    .description('run a Python analysis script with df, declare_chart and declare_table in the sandbox, and write an HTML report')
+    .description(
+      'run a Python analysis script with df, declare_chart and declare_table in the sandbox, and write an HTML report',
+    )
     .argument('<script>', 'the Python script to run')
     .requiredOption('-d, --data <file>', 'the dataset the script analyses (csv, tsv, json, jsonl)')
-    .option('-o, --output <file>', 'where to write the HTML report (default: <script>-report.html); a .json summary is written beside it')
-    .option('--summary <file>', 'where to write the JSON summary (default: the report path with .json)')
+    .option(
+      '-o, --output <file>',
+      'where to write the HTML report (default: <script>-report.html); a .json summary is written beside it',
+    )
+    .option(
+      '--summary <file>',
+      'where to write the JSON summary (default: the report path with .json)',
+    )
     .option('--json', 'print one JSON object on stdout instead of the script output')
-    .option('--plotly <inline|URL>', 'inline Plotly (works offline) or link it from a URL', 'inline')
-    .option('--keep-workdir', "keep the run's work dir (program, output, artifacts) and print its path on stderr");
+    .option(
+      '--plotly <inline|URL>',
+      'inline Plotly (works offline) or link it from a URL',
+      'inline',
+    )
+    .option(
+      '--keep-workdir',
+      "keep the run's work dir (program, output, artifacts) and print its path on stderr",
+    );
   addSandboxOptions(command).action(async (script: string, options: RunOptions) => {
     process.exitCode = await runCommand(program, script, options);
   });

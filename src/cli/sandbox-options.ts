@@ -18,13 +18,29 @@ export interface SandboxFlags {
 /** Adds --isolation and the limit flags to a command. */
 export function addSandboxOptions(command: Command): Command {
   return command
-    .option('--isolation <level>', 'auto (strongest available) or strict (refuse to run without bubblewrap)', 'auto')
-    .option('--timeout <seconds>', `wall-clock limit per program run (default ${DEFAULT_LIMITS.wallSeconds})`)
+    .option(
+      '--isolation <level>',
+      'auto (strongest available) or strict (refuse to run without bubblewrap)',
+      'auto',
+    )
+    .option(
+      '--timeout <seconds>',
+      `wall-clock limit per program run (default ${DEFAULT_LIMITS.wallSeconds})`,
+    )
     .option('--cpu-seconds <n>', `CPU time limit per run (default ${DEFAULT_LIMITS.cpuSeconds})`)
-    .option('--memory-mb <n>', `memory a run may allocate beyond the loaded data (default ${DEFAULT_LIMITS.memoryMb})`)
+    .option(
+      '--memory-mb <n>',
+      `memory a run may allocate beyond the loaded data (default ${DEFAULT_LIMITS.memoryMb})`,
+    )
     .option('--max-processes <n>', `processes a run may have (default ${DEFAULT_LIMITS.processes})`)
-    .option('--file-size-mb <n>', `largest file a run may write (default ${DEFAULT_LIMITS.fileSizeMb})`)
-    .option('--disk-mb <n>', `what a run may write in all: work dir, /tmp and /dev/shm (default ${DEFAULT_LIMITS.diskMb})`);
+    .option(
+      '--file-size-mb <n>',
+      `largest file a run may write (default ${DEFAULT_LIMITS.fileSizeMb})`,
+    )
+    .option(
+      '--disk-mb <n>',
+      `what a run may write in all: work dir, /tmp and /dev/shm (default ${DEFAULT_LIMITS.diskMb})`,
+    );
 }
 
 /** Limits from flags, then OPSMIND_LIMIT_* variables (e.g. OPSMIND_LIMIT_MEMORY_MB), then defaults. */
@@ -42,5 +58,8 @@ export function limitsFrom(flags: SandboxFlags, env: NodeJS.ProcessEnv = process
 /** The --isolation value, checked. */
 export function isolationFrom(flags: SandboxFlags): 'auto' | 'strict' {
   if (flags.isolation === 'auto' || flags.isolation === 'strict') return flags.isolation;
-  throw new OpsmindError(`--isolation must be "auto" or "strict", got "${flags.isolation}"`, ExitCode.BAD_INPUT);
+  throw new OpsmindError(
+    `--isolation must be "auto" or "strict", got "${flags.isolation}"`,
+    ExitCode.BAD_INPUT,
+  );
 }

@@ -6,7 +6,10 @@
 import type { AnalysisSession } from '../session/analysis-session.js';
 
 /** Runs `body` in `session`; its returned status ends the session (and closes its sandbox). */
-export async function guarded<T>(session: AnalysisSession, body: () => Promise<{ status: 'done' | 'failed'; value: T }>): Promise<T> {
+export async function guarded<T>(
+  session: AnalysisSession,
+  body: () => Promise<{ status: 'done' | 'failed'; value: T }>,
+): Promise<T> {
   const onSignal = (signal: NodeJS.Signals) => {
     session.close('interrupted', `stopped by ${signal}`);
     process.exit(signal === 'SIGINT' ? 130 : 143);

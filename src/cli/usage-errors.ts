@@ -21,7 +21,11 @@ const USAGE_CODES: ReadonlySet<string> = new Set([
 
 /** Commander's message as one line: no `error: ` prefix, a suggestion folded in as `(did you mean --x?)`. */
 function usageMessage(raw: string): string {
-  const [first = '', ...rest] = raw.replace(/^error:\s*/i, '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const [first = '', ...rest] = raw
+    .replace(/^error:\s*/i, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const extra = rest.map((l) => l.replace(/^\(Did you mean/, '(did you mean'));
   return [first, ...extra].join(' ');
 }
@@ -35,7 +39,11 @@ function commandPath(command: Command): string {
 /** The error to throw for a Commander exit: an OpsmindError for usage errors, the original otherwise (help, version). */
 function usageError(error: CommanderError, command: Command): Error {
   if (error.exitCode === 0 || !USAGE_CODES.has(error.code)) return error;
-  return new OpsmindError(usageMessage(error.message), ExitCode.BAD_INPUT, `${commandPath(command)} --help`);
+  return new OpsmindError(
+    usageMessage(error.message),
+    ExitCode.BAD_INPUT,
+    `${commandPath(command)} --help`,
+  );
 }
 
 /** Makes `root` and every subcommand (registered before this call) throw usage errors instead of printing them. */

@@ -81,9 +81,14 @@ export class CircuitBreaker {
 }
 
 /** Wraps a model so its calls go through `breaker`; `endpoint` names the server in messages. */
-export function withBreaker(model: ChatModel, endpoint: string, breaker = new CircuitBreaker()): ChatModel {
+export function withBreaker(
+  model: ChatModel,
+  endpoint: string,
+  breaker = new CircuitBreaker(),
+): ChatModel {
   return {
     model: model.model,
-    chat: (request: ChatRequest): Promise<ChatResponse> => breaker.run(endpoint, model.model, () => model.chat(request)),
+    chat: (request: ChatRequest): Promise<ChatResponse> =>
+      breaker.run(endpoint, model.model, () => model.chat(request)),
   };
 }

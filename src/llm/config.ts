@@ -25,7 +25,11 @@ export interface LlmFlags {
 function timeoutFrom(value: string, where: string): number {
   const s = Number(value.trim());
   if (value.trim() === '' || !Number.isFinite(s) || s <= 0) {
-    throw new OpsmindError(`${where} must be a positive number of seconds, got "${value}"`, ExitCode.BAD_INPUT, `e.g. ${where === '--llm-timeout' ? '--llm-timeout 300' : 'OPSMIND_LLM_TIMEOUT=300'}`);
+    throw new OpsmindError(
+      `${where} must be a positive number of seconds, got "${value}"`,
+      ExitCode.BAD_INPUT,
+      `e.g. ${where === '--llm-timeout' ? '--llm-timeout 300' : 'OPSMIND_LLM_TIMEOUT=300'}`,
+    );
   }
   return Math.round(s * 1000);
 }
@@ -35,8 +39,12 @@ function timeoutFrom(value: string, where: string): number {
  * taking precedence. A timeout that is not a positive number of seconds is a usage error (exit 2).
  */
 export function llmConfig(flags: LlmFlags = {}, env: NodeJS.ProcessEnv = process.env): LlmConfig {
-  const timeout = flags.llmTimeout !== undefined ? timeoutFrom(flags.llmTimeout, '--llm-timeout')
-    : env.OPSMIND_LLM_TIMEOUT ? timeoutFrom(env.OPSMIND_LLM_TIMEOUT, 'OPSMIND_LLM_TIMEOUT') : DEFAULT_LLM_TIMEOUT_MS;
+  const timeout =
+    flags.llmTimeout !== undefined
+      ? timeoutFrom(flags.llmTimeout, '--llm-timeout')
+      : env.OPSMIND_LLM_TIMEOUT
+        ? timeoutFrom(env.OPSMIND_LLM_TIMEOUT, 'OPSMIND_LLM_TIMEOUT')
+        : DEFAULT_LLM_TIMEOUT_MS;
   return {
     baseUrl: flags.baseUrl ?? env.OPENAI_BASE_URL ?? null,
     model: flags.model ?? env.OPSMIND_MODEL ?? null,
@@ -57,6 +65,8 @@ export function describeLlm(config: LlmConfig): Record<string, string> {
     model: config.model ?? '(not set; OPSMIND_MODEL or --model)',
     api_key: config.apiKey ? `set (${config.apiKey.length} characters, not shown)` : 'not set',
     timeout: `${seconds(config.timeoutMs)} per attempt (OPSMIND_LLM_TIMEOUT or --llm-timeout)`,
-    status: llmConfigured(config) ? 'configured' : 'not configured: fast mode uses the heuristic planner; deep mode needs OPENAI_API_KEY or OPENAI_BASE_URL',
+    status: llmConfigured(config)
+      ? 'configured'
+      : 'not configured: fast mode uses the heuristic planner; deep mode needs OPENAI_API_KEY or OPENAI_BASE_URL',
   };
 }

@@ -118,7 +118,8 @@ function statusMessage(f: ModelFailure, where: string, after: string, detail: st
   const said = detail ? `: ${detail}` : '';
   if (status === 401) return `${where} rejected the API key (401)`;
   if (status === 403) return `${where} refused access (403)${said}`;
-  if (status === 404) return `${where} has no model "${f.model}" or no chat completions route (404)${said}`;
+  if (status === 404)
+    return `${where} has no model "${f.model}" or no chat completions route (404)${said}`;
   if (status === 429) return `${where} kept rate-limiting the requests (429)${after}${said}`;
   if (status >= 400 && status < 500 && !RETRYABLE_STATUS.has(status)) {
     return `${where} rejected the request (${status})${said}`;
@@ -126,15 +127,20 @@ function statusMessage(f: ModelFailure, where: string, after: string, detail: st
   return `${where} returned ${status}${after}${said}`;
 }
 
-const CHECK_ENDPOINT = 'check that OPENAI_BASE_URL points at a running OpenAI-compatible server (its URL usually ends in /v1); `opsmind doctor` shows the configuration';
+const CHECK_ENDPOINT =
+  'check that OPENAI_BASE_URL points at a running OpenAI-compatible server (its URL usually ends in /v1); `opsmind doctor` shows the configuration';
 
 function failureHint(f: ModelFailure): string | undefined {
   switch (f.kind) {
     case 'status':
-      if (f.status === 401 || f.status === 403) return 'check OPENAI_API_KEY: it must be a valid key for this endpoint (`opsmind doctor` shows whether one is set)';
-      if (f.status === 404) return 'check OPSMIND_MODEL (or --model) names a model this server serves, and that OPENAI_BASE_URL ends in /v1';
-      if (f.status === 429) return 'the endpoint is rate-limiting this key; wait a minute or use a key with a higher limit';
-      if (f.status !== undefined && f.status < 500) return 'the server refused this request; check OPSMIND_MODEL supports tool calls and JSON-schema output';
+      if (f.status === 401 || f.status === 403)
+        return 'check OPENAI_API_KEY: it must be a valid key for this endpoint (`opsmind doctor` shows whether one is set)';
+      if (f.status === 404)
+        return 'check OPSMIND_MODEL (or --model) names a model this server serves, and that OPENAI_BASE_URL ends in /v1';
+      if (f.status === 429)
+        return 'the endpoint is rate-limiting this key; wait a minute or use a key with a higher limit';
+      if (f.status !== undefined && f.status < 500)
+        return 'the server refused this request; check OPSMIND_MODEL supports tool calls and JSON-schema output';
       return `the server failed; try again later, or ${CHECK_ENDPOINT}`;
     case 'connection':
     case 'timeout':

@@ -7,7 +7,16 @@ import { withRetry } from './retry.js';
 import type { RetryOptions } from './retry.js';
 import type { ChatModel, ChatRequest, ChatResponse, Usage } from './types.js';
 
-export type { ChatMessage, ChatModel, ChatRequest, ChatResponse, RetryNotice, ToolCall, ToolSpec, Usage } from './types.js';
+export type {
+  ChatMessage,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+  RetryNotice,
+  ToolCall,
+  ToolSpec,
+  Usage,
+} from './types.js';
 export type { FailureKind, ModelFailure } from './errors.js';
 export { ModelCallError, isCancellation } from './errors.js';
 export { CircuitBreaker, withBreaker } from './breaker.js';
@@ -26,7 +35,10 @@ export interface ChatModelOptions {
 }
 
 /** Wraps a model so every response's usage is passed to `onUsage`. */
-function withUsage(model: ChatModel, onUsage: (usage: Usage, response: ChatResponse) => void): ChatModel {
+function withUsage(
+  model: ChatModel,
+  onUsage: (usage: Usage, response: ChatResponse) => void,
+): ChatModel {
   return {
     model: model.model,
     async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -42,8 +54,18 @@ function withUsage(model: ChatModel, onUsage: (usage: Usage, response: ChatRespo
  * and Retry-After), behind a circuit breaker (default: open after 3 failed calls for 30 s).
  * Every failure that reaches the caller is a ModelCallError, an OpsmindError with exit 3.
  */
-export function createChatModel(config: OpenAIModelConfig, options: ChatModelOptions = {}): ChatModel {
-  const breaker = options.breaker instanceof CircuitBreaker ? options.breaker : new CircuitBreaker(options.breaker);
-  const model = withBreaker(withRetry(createOpenAIModel(config), options.retry), endpointOf(config), breaker);
+export function createChatModel(
+  config: OpenAIModelConfig,
+  options: ChatModelOptions = {},
+): ChatModel {
+  const breaker =
+    options.breaker instanceof CircuitBreaker
+      ? options.breaker
+      : new CircuitBreaker(options.breaker);
+  const model = withBreaker(
+    withRetry(createOpenAIModel(config), options.retry),
+    endpointOf(config),
+    breaker,
+  );
   return options.onUsage ? withUsage(model, options.onUsage) : model;
 }

@@ -20,7 +20,8 @@ function networkDetail(error: unknown): string | undefined {
   for (let depth = 0; depth < 6 && current instanceof Error; depth += 1) {
     const code = (current as Error & { code?: unknown }).code;
     if (typeof code === 'string') detail = code;
-    else if (!detail && current.message && current.message !== 'Connection error.') detail = current.message;
+    else if (!detail && current.message && current.message !== 'Connection error.')
+      detail = current.message;
     current = current.cause;
   }
   return detail;
@@ -29,18 +30,24 @@ function networkDetail(error: unknown): string | undefined {
 /** The server's own error message from an APIError body, if it sent one. */
 function serverMessage(error: APIError): string | undefined {
   const body: unknown = error.error;
-  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body.message;
+  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string')
+    return body.message;
   return error.message.replace(/^\d{3}\s+/, '') || undefined;
 }
 
-function classify(error: unknown, base: Pick<ModelFailure, 'endpoint' | 'model'>): ModelFailure | undefined {
+function classify(
+  error: unknown,
+  base: Pick<ModelFailure, 'endpoint' | 'model'>,
+): ModelFailure | undefined {
   if (error instanceof APIUserAbortError) return { ...base, kind: 'aborted' };
   if (error instanceof APIConnectionTimeoutError) return { ...base, kind: 'timeout' };
-  if (error instanceof APIConnectionError) return { ...base, kind: 'connection', detail: networkDetail(error) };
+  if (error instanceof APIConnectionError)
+    return { ...base, kind: 'connection', detail: networkDetail(error) };
   if (error instanceof APIError) {
     // instanceof gives APIError<any, any, any>; pin the documented parameters.
     const apiError = error as APIError<number | undefined, Headers | undefined>;
-    if (typeof apiError.status !== 'number') return { ...base, kind: 'bad_response', detail: serverMessage(apiError) };
+    if (typeof apiError.status !== 'number')
+      return { ...base, kind: 'bad_response', detail: serverMessage(apiError) };
     return {
       ...base,
       kind: 'status',
@@ -50,7 +57,8 @@ function classify(error: unknown, base: Pick<ModelFailure, 'endpoint' | 'model'>
     };
   }
   // The body broke off after the headers (undici: "terminated"), or a chunk was not JSON.
-  if (error instanceof SyntaxError) return { ...base, kind: 'bad_response', detail: `invalid JSON: ${error.message}` };
+  if (error instanceof SyntaxError)
+    return { ...base, kind: 'bad_response', detail: `invalid JSON: ${error.message}` };
   if (error instanceof TypeError && (error.message === 'terminated' || error.cause !== undefined)) {
     return { ...base, kind: 'connection', detail: networkDetail(error) };
   }
@@ -65,9 +73,12 @@ function classify(error: unknown, base: Pick<ModelFailure, 'endpoint' | 'model'>
 export function toModelCallError(error: unknown, context: CallContext): unknown {
   const base = { endpoint: context.endpoint, model: context.model };
   if (context.deadline.callerAborted) return new ModelCallError({ ...base, kind: 'aborted' });
-  if (context.deadline.timedOut) return new ModelCallError({ ...base, kind: 'timeout', timeoutMs: context.timeoutMs });
+  if (context.deadline.timedOut)
+    return new ModelCallError({ ...base, kind: 'timeout', timeoutMs: context.timeoutMs });
   if (error instanceof ModelCallError) return error;
   const failure = classify(error, base);
   if (!failure) return error;
-  return new ModelCallError(failure.kind === 'timeout' ? { ...failure, timeoutMs: context.timeoutMs } : failure);
+  return new ModelCallError(
+    failure.kind === 'timeout' ? { ...failure, timeoutMs: context.timeoutMs } : failure,
+  );
 }

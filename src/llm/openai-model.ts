@@ -31,7 +31,8 @@ export function endpointOf(config: Pick<LlmConfig, 'baseUrl'>): string {
 
 // The client logs to console.info/debug (stdout) when OPENAI_LOG is set; stdout carries results only,
 // and what a server sends back is cleaned of terminal controls before it reaches the terminal.
-const logLine = (message: string, rest: unknown[]) => process.stderr.write(`${terminalText(formatWithOptions({ colors: false }, message, ...rest))}\n`);
+const logLine = (message: string, rest: unknown[]) =>
+  process.stderr.write(`${terminalText(formatWithOptions({ colors: false }, message, ...rest))}\n`);
 const stderrLogger: NonNullable<ClientOptions['logger']> = {
   error: (message, ...rest) => logLine(message, rest),
   warn: (message, ...rest) => logLine(message, rest),
@@ -72,12 +73,17 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
           .create({ ...params, stream: true, stream_options: { include_usage: true } }, options)
           .withResponse();
         // Some servers ignore `stream: true` and send one JSON completion; the stream is lazy, so its body is still unread.
-        if (isUnstreamedReply(response)) return await readUnstreamedReply(response, request.onTextDelta, base);
+        if (isUnstreamedReply(response))
+          return await readUnstreamedReply(response, request.onTextDelta, base);
         return await collectStream(stream, deadline, request.onTextDelta, base);
       }
-      const completion = await client.chat.completions.create({ ...params, stream: false }, options);
+      const completion = await client.chat.completions.create(
+        { ...params, stream: false },
+        options,
+      );
       const response = fromCompletion(completion, model);
-      if (typeof response === 'string') throw new ModelCallError({ ...base, kind: 'bad_response', detail: response });
+      if (typeof response === 'string')
+        throw new ModelCallError({ ...base, kind: 'bad_response', detail: response });
       return response;
     } catch (error) {
       throw toModelCallError(error, { ...base, timeoutMs, deadline });

@@ -17,7 +17,11 @@ function toMessage(message: ChatMessage): ChatCompletionMessageParam {
     case 'user':
       return { role: 'user', content: message.content ?? '', ...name };
     case 'tool':
-      return { role: 'tool', content: message.content ?? '', tool_call_id: message.tool_call_id ?? '' };
+      return {
+        role: 'tool',
+        content: message.content ?? '',
+        tool_call_id: message.tool_call_id ?? '',
+      };
     case 'assistant': {
       const calls = message.tool_calls ?? [];
       return {
@@ -25,7 +29,13 @@ function toMessage(message: ChatMessage): ChatCompletionMessageParam {
         content: message.content,
         ...name,
         ...(calls.length > 0
-          ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+          ? {
+              tool_calls: calls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
           : {}),
       };
     }
@@ -68,7 +78,11 @@ export function toUsage(usage: UsageCounts | null | undefined): Usage | null {
   if (!usage || typeof usage !== 'object') return null;
   const promptTokens = usage.prompt_tokens ?? 0;
   const completionTokens = usage.completion_tokens ?? 0;
-  return { promptTokens, completionTokens, totalTokens: usage.total_tokens ?? promptTokens + completionTokens };
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: usage.total_tokens ?? promptTokens + completionTokens,
+  };
 }
 
 // The client's types promise a ChatCompletion, but it returns whatever the server sent
@@ -82,14 +96,25 @@ const completionShape = z.object({
         message: z.object({
           content: z.string().nullish(),
           tool_calls: z
-            .array(z.object({ id: z.string().nullish(), function: z.object({ name: z.string(), arguments: z.string().nullish() }).nullish() }))
+            .array(
+              z.object({
+                id: z.string().nullish(),
+                function: z.object({ name: z.string(), arguments: z.string().nullish() }).nullish(),
+              }),
+            )
             .nullish(),
         }),
         finish_reason: z.string().nullish(),
       }),
     )
     .min(1),
-  usage: z.object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish(), total_tokens: z.number().nullish() }).nullish(),
+  usage: z
+    .object({
+      prompt_tokens: z.number().nullish(),
+      completion_tokens: z.number().nullish(),
+      total_tokens: z.number().nullish(),
+    })
+    .nullish(),
 });
 
 /**
@@ -100,7 +125,10 @@ export function fromCompletion(body: unknown, requestedModel: string): ChatRespo
   const parsed = completionShape.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const what = typeof body === 'string' ? `not JSON: ${body.slice(0, 60)}` : `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`;
+    const what =
+      typeof body === 'string'
+        ? `not JSON: ${body.slice(0, 60)}`
+        : `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`;
     return `not a chat completion (${what})`;
   }
   const completion = parsed.data;
@@ -109,7 +137,11 @@ export function fromCompletion(body: unknown, requestedModel: string): ChatRespo
   const toolCalls: ToolCall[] = [];
   for (const [index, call] of (choice.message.tool_calls ?? []).entries()) {
     if (!call.function) continue; // a non-function ("custom") tool call; we offer none
-    toolCalls.push({ id: call.id || `call_${index}`, name: call.function.name, arguments: call.function.arguments ?? '' });
+    toolCalls.push({
+      id: call.id || `call_${index}`,
+      name: call.function.name,
+      arguments: call.function.arguments ?? '',
+    });
   }
   return {
     text: choice.message.content ?? null,

@@ -26,7 +26,16 @@ type Delta = Pick<ChatCompletionChunk.Choice.Delta, 'content' | 'tool_calls'>;
 const WholeMessageSchema = z.object({
   message: z.object({
     content: z.string().nullish(),
-    tool_calls: z.array(z.object({ id: z.string().optional(), function: z.object({ name: z.string().optional(), arguments: z.string().optional() }).optional() })).nullish(),
+    tool_calls: z
+      .array(
+        z.object({
+          id: z.string().optional(),
+          function: z
+            .object({ name: z.string().optional(), arguments: z.string().optional() })
+            .optional(),
+        }),
+      )
+      .nullish(),
   }),
 });
 
@@ -35,10 +44,17 @@ function deltaOf(choice: ChatCompletionChunk.Choice): Delta {
   const whole = WholeMessageSchema.safeParse(choice);
   if (!whole.success) return {};
   const { content, tool_calls: calls } = whole.data.message;
-  return { content: content ?? null, tool_calls: (calls ?? []).map((call, index) => ({ index, ...call })) };
+  return {
+    content: content ?? null,
+    tool_calls: (calls ?? []).map((call, index) => ({ index, ...call })),
+  };
 }
 
-function apply(acc: Accumulator, chunk: ChatCompletionChunk, onTextDelta: (text: string) => void): void {
+function apply(
+  acc: Accumulator,
+  chunk: ChatCompletionChunk,
+  onTextDelta: (text: string) => void,
+): void {
   if (chunk.model) acc.model = chunk.model;
   const usage = toUsage(chunk.usage);
   if (usage) acc.usage = usage;
@@ -95,7 +111,14 @@ export async function collectStream(
   onTextDelta: (text: string) => void,
   base: Pick<ModelFailure, 'endpoint' | 'model'>,
 ): Promise<ChatResponse> {
-  const acc: Accumulator = { text: '', sawText: false, calls: new Map(), usage: null, finishReason: null, model: base.model };
+  const acc: Accumulator = {
+    text: '',
+    sawText: false,
+    calls: new Map(),
+    usage: null,
+    finishReason: null,
+    model: base.model,
+  };
   const chunks = stream[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -109,11 +132,18 @@ export async function collectStream(
     await chunks.return?.();
   }
   // The client ends iteration quietly when its signal aborts, so an abort also lands here.
-  if (acc.finishReason === null || deadline.signal.aborted) throw new ModelCallError({ ...base, kind: 'cut' });
+  if (acc.finishReason === null || deadline.signal.aborted)
+    throw new ModelCallError({ ...base, kind: 'cut' });
   const toolCalls = [...acc.calls.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
-  return { text: acc.sawText ? acc.text : null, toolCalls, usage: acc.usage, finishReason: acc.finishReason, model: acc.model };
+  return {
+    text: acc.sawText ? acc.text : null,
+    toolCalls,
+    usage: acc.usage,
+    finishReason: acc.finishReason,
+    model: acc.model,
+  };
 }
 
 /** True when the server answered a streamed request with one JSON body instead of server-sent events. */
@@ -139,7 +169,8 @@ export async function readUnstreamedReply(
     /* fromCompletion reports a body that is not JSON */
   }
   const reply = fromCompletion(body, base.model);
-  if (typeof reply === 'string') throw new ModelCallError({ ...base, kind: 'bad_response', detail: reply });
+  if (typeof reply === 'string')
+    throw new ModelCallError({ ...base, kind: 'bad_response', detail: reply });
   if (reply.text) onTextDelta(reply.text);
   return reply;
 }

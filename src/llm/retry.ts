@@ -35,7 +35,10 @@ const realSleep: Sleep = async (ms, signal) => {
  * Milliseconds a server asked us to wait, from `retry-after-ms` or `Retry-After`
  * (seconds or an HTTP date); undefined when absent or unreadable. Never negative.
  */
-export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | undefined {
   const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
   if (Number.isFinite(ms)) return Math.max(0, ms);
   const value = headers?.get('retry-after')?.trim();
@@ -46,9 +49,17 @@ export function parseRetryAfter(headers: { get(name: string): string | null } | 
 }
 
 /** The wait before attempt `attempt + 1`: the server's Retry-After (capped) or full-jitter backoff. */
-export function retryDelay(failure: ModelFailure, attempt: number, options: RetryOptions = {}): number {
-  if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, options.maxRetryAfterMs ?? 60_000);
-  const ceiling = Math.min(options.maxDelayMs ?? 8_000, (options.baseDelayMs ?? 500) * 2 ** (attempt - 1));
+export function retryDelay(
+  failure: ModelFailure,
+  attempt: number,
+  options: RetryOptions = {},
+): number {
+  if (failure.retryAfterMs !== undefined)
+    return Math.min(failure.retryAfterMs, options.maxRetryAfterMs ?? 60_000);
+  const ceiling = Math.min(
+    options.maxDelayMs ?? 8_000,
+    (options.baseDelayMs ?? 500) * 2 ** (attempt - 1),
+  );
   return Math.floor((options.random ?? Math.random)() * ceiling);
 }
 
@@ -73,7 +84,8 @@ export function withRetry(model: ChatModel, options: RetryOptions = {}): ChatMod
         const failure = failureOf(error);
         if (!failure) throw error;
         if (request.signal?.aborted) throw abortedFailure(failure);
-        if (!isRetryable(failure) || attempt >= maxAttempts) throw new ModelCallError(failure, attempt);
+        if (!isRetryable(failure) || attempt >= maxAttempts)
+          throw new ModelCallError(failure, attempt);
         const delayMs = retryDelay(failure, attempt, options);
         request.onRetry?.({ attempt: attempt + 1, delayMs, reason: (error as Error).message });
         await sleep(delayMs, request.signal);

@@ -10,7 +10,10 @@ const int = new Intl.NumberFormat('en-US');
 
 /** JSON safe to embed inside a <script> element. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 const REDUCTION_WORDS: Record<string, string> = {
@@ -28,7 +31,9 @@ export function provenance(decl: Declaration, source: Source | null): string {
   const d = decl.data;
   const parts: string[] = [];
   if (source) parts.push(`${escapeHtml(source.name)} (${int.format(source.rows)} rows)`);
-  parts.push(`${int.format(d.rows)} ${decl.kind === 'table' ? 'rows shown' : 'points plotted'} from ${int.format(d.source_rows)} rows declared`);
+  parts.push(
+    `${int.format(d.rows)} ${decl.kind === 'table' ? 'rows shown' : 'points plotted'} from ${int.format(d.source_rows)} rows declared`,
+  );
   const words = d.reductions.filter((r) => r !== 'none').map((r) => REDUCTION_WORDS[r] ?? r);
   if (words.length) parts.push(escapeHtml(words.join(', ')));
   parts.push(d.sampled ? '<strong>sampled, not exact</strong>' : 'exact');
@@ -44,7 +49,10 @@ const CAPTURED_WHEN: Record<BuiltImage['source'], string> = {
 /** One line saying what a captured figure is: a static matplotlib image, when it was captured, its size and step. */
 export function imageProvenance(image: BuiltImage, step: number | undefined): string {
   const parts = [`static image from matplotlib, captured ${CAPTURED_WHEN[image.source]}`];
-  parts.push(`${int.format(image.width)} × ${int.format(image.height)} px`, `${int.format(Math.ceil(image.bytes / 1024))} KB PNG`);
+  parts.push(
+    `${int.format(image.width)} × ${int.format(image.height)} px`,
+    `${int.format(Math.ceil(image.bytes / 1024))} KB PNG`,
+  );
   if (step !== undefined) parts.push(`made by the code of step ${step}`);
   return parts.join(' · ');
 }

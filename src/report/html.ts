@@ -5,7 +5,15 @@
  */
 import { count } from '../util/plural.js';
 import type { ProgramError, Source } from '../spec/schema.js';
-import { REPORT_CSS, escapeHtml, imageProvenance, issueList, provenance, scriptJson, warningList } from './html-parts.js';
+import {
+  REPORT_CSS,
+  escapeHtml,
+  imageProvenance,
+  issueList,
+  provenance,
+  scriptJson,
+  warningList,
+} from './html-parts.js';
 import { plotlyBundleSource } from './plotly-validate.js';
 import type { RenderedItem } from './render.js';
 
@@ -42,7 +50,12 @@ export interface ReportExtras {
 function answersSection(extras: ReportExtras | undefined): string {
   const answers = extras?.answers ?? [];
   if (!answers.length) return '';
-  const blocks = answers.map((a) => `<h3>${escapeHtml(a.question)}</h3><p class="summary">${escapeHtml(a.text || '(no final answer: see the steps below)')}</p>`).join('');
+  const blocks = answers
+    .map(
+      (a) =>
+        `<h3>${escapeHtml(a.question)}</h3><p class="summary">${escapeHtml(a.text || '(no final answer: see the steps below)')}</p>`,
+    )
+    .join('');
   return `<section class="card" id="answers"><h2>${answers.length > 1 ? 'Answers' : 'Answer'}</h2>${blocks}<p class="provenance">Written by ${escapeHtml(answers[0]?.model ?? 'the model')}; every number in it comes from code shown under "Code behind every number".</p></section>`;
 }
 
@@ -50,20 +63,31 @@ function findingsSection(extras: ReportExtras | undefined): string {
   const findings = extras?.findings ?? [];
   const summary = extras?.summary;
   if (!findings.length && !summary) return '';
-  const summaryHtml = summary ? `<p class="summary">${escapeHtml(summary.text)}</p><p class="provenance">Summary written by ${escapeHtml(summary.model)} from the findings below; every number in it comes from them.</p>` : '';
-  const list = findings.length ? `<ul class="findings">${findings.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>` : '';
+  const summaryHtml = summary
+    ? `<p class="summary">${escapeHtml(summary.text)}</p><p class="provenance">Summary written by ${escapeHtml(summary.model)} from the findings below; every number in it comes from them.</p>`
+    : '';
+  const list = findings.length
+    ? `<ul class="findings">${findings.map((f) => `<li>${escapeHtml(f)}</li>`).join('')}</ul>`
+    : '';
   return `<section class="card" id="findings"><h2>Key findings</h2>${summaryHtml}${list}</section>`;
 }
 
 function notesSection(extras: ReportExtras | undefined): string {
   const notes = extras?.notes ?? [];
-  return notes.length ? `<section class="card" id="notes"><h2>About the data</h2><ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul></section>` : '';
+  return notes.length
+    ? `<section class="card" id="notes"><h2>About the data</h2><ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul></section>`
+    : '';
 }
 
 function codeSection(extras: ReportExtras | undefined): string {
   const code = extras?.code ?? [];
   if (!code.length) return '';
-  const blocks = code.map((c) => `<details class="code"><summary>${escapeHtml(c.title)}</summary><pre><code>${escapeHtml(c.code)}</code></pre></details>`).join('');
+  const blocks = code
+    .map(
+      (c) =>
+        `<details class="code"><summary>${escapeHtml(c.title)}</summary><pre><code>${escapeHtml(c.code)}</code></pre></details>`,
+    )
+    .join('');
   return `<section class="card" id="code"><h2>Code behind every number</h2>${blocks}</section>`;
 }
 
@@ -78,9 +102,16 @@ function itemSection(item: RenderedItem, index: number, source: Source | null): 
   const { decl } = item;
   const anchor = `item-${index + 1}`;
   const heading = `<h2>${escapeHtml(itemTitle(item))}</h2>`;
-  const subtitle = typeof decl.params.subtitle === 'string' ? `<p class="subtitle">${escapeHtml(decl.params.subtitle)}</p>` : '';
-  const note = typeof decl.params.note === 'string' ? `<p class="note">${escapeHtml(decl.params.note)}</p>` : '';
-  const idAttr = decl.kind === 'table' || item.built?.type === 'html' ? 'data-table-id' : 'data-chart-id';
+  const subtitle =
+    typeof decl.params.subtitle === 'string'
+      ? `<p class="subtitle">${escapeHtml(decl.params.subtitle)}</p>`
+      : '';
+  const note =
+    typeof decl.params.note === 'string'
+      ? `<p class="note">${escapeHtml(decl.params.note)}</p>`
+      : '';
+  const idAttr =
+    decl.kind === 'table' || item.built?.type === 'html' ? 'data-table-id' : 'data-chart-id';
   if (!item.built) {
     const noun = decl.kind === 'table' ? 'table' : decl.kind === 'image' ? 'figure' : 'chart';
     return `<section class="card failed" id="${anchor}" data-failed-id="${escapeHtml(decl.id)}">${heading}<p>This ${noun} could not be rendered:</p>${issueList(item.issues)}</section>`;
@@ -89,9 +120,10 @@ function itemSection(item: RenderedItem, index: number, source: Source | null): 
     const img = `<img class="figure" src="data:image/png;base64,${item.built.base64}" width="${item.built.width}" height="${item.built.height}" alt="${escapeHtml(itemTitle(item))}">`;
     return `<section class="card" id="${anchor}" data-image-id="${escapeHtml(decl.id)}">${heading}${img}<p class="provenance">${imageProvenance(item.built, item.step)}</p></section>`;
   }
-  const body = item.built.type === 'plotly'
-    ? `<div class="plotly-chart" id="plot-${index + 1}"></div><script type="application/json" id="fig-${index + 1}">${scriptJson(item.built.figure)}</script>`
-    : `<div class="table-wrap">${item.built.html}</div>`;
+  const body =
+    item.built.type === 'plotly'
+      ? `<div class="plotly-chart" id="plot-${index + 1}"></div><script type="application/json" id="fig-${index + 1}">${scriptJson(item.built.figure)}</script>`
+      : `<div class="table-wrap">${item.built.html}</div>`;
   const title = item.built.type === 'plotly' ? '' : heading + subtitle;
   return `<section class="card" id="${anchor}" ${idAttr}="${escapeHtml(decl.id)}">${title}${body}${note}<p class="provenance">${provenance(decl, source)}</p></section>`;
 }
@@ -99,13 +131,16 @@ function itemSection(item: RenderedItem, index: number, source: Source | null): 
 function header(input: ReportInput): string {
   const s = input.source;
   const facts = [
-    s ? `${escapeHtml(s.name)} · ${int.format(s.rows)} rows × ${int.format(s.columns)} columns` : '',
+    s
+      ? `${escapeHtml(s.name)} · ${int.format(s.rows)} rows × ${int.format(s.columns)} columns`
+      : '',
     ...Object.entries(input.meta).map(([k, v]) => `${escapeHtml(k)}: ${escapeHtml(v)}`),
     `generated ${escapeHtml(input.generatedAt.toISOString().replace('T', ' ').slice(0, 19))} UTC`,
   ].filter(Boolean);
-  const toc = input.items.length > 1
-    ? `<nav aria-label="Contents"><ol>${input.items.map((i, n) => `<li><a href="#item-${n + 1}">${escapeHtml(itemTitle(i))}</a></li>`).join('')}</ol></nav>`
-    : '';
+  const toc =
+    input.items.length > 1
+      ? `<nav aria-label="Contents"><ol>${input.items.map((i, n) => `<li><a href="#item-${n + 1}">${escapeHtml(itemTitle(i))}</a></li>`).join('')}</ol></nav>`
+      : '';
   return `<header><h1>${escapeHtml(input.title)}</h1><p class="meta">${facts.join(' · ')}</p>${toc}</header>`;
 }
 
@@ -118,7 +153,8 @@ function errorSection(error: ProgramError | null): string {
 const BOOT = `(function(){var els=document.querySelectorAll('.plotly-chart');for(var i=0;i<els.length;i++){var el=els[i];var id=el.id.slice(5);try{var fig=JSON.parse(document.getElementById('fig-'+id).textContent);Plotly.newPlot(el,fig.data,fig.layout,{responsive:true,displaylogo:false});}catch(e){el.textContent='This chart failed to draw: '+e.message;console.error('chart '+id+': '+e.message);}}})();`;
 
 function plotlyTag(plotly: PlotlySource): string {
-  if (plotly.mode === 'link') return `<script src="${escapeHtml(plotly.url)}" charset="utf-8"></script>`;
+  if (plotly.mode === 'link')
+    return `<script src="${escapeHtml(plotly.url)}" charset="utf-8"></script>`;
   return `<script>${plotlyBundleSource()}</script>`;
 }
 

@@ -32,9 +32,16 @@ function imageLabel(image: Pick<Image, 'id' | 'seq'>): string {
 }
 
 /** Reads a PNG through the file boundary; throws with the reason when it is refused or not a PNG. */
-export function readPng(workdir: string, file: string): { png: Buffer; width: number; height: number } {
+export function readPng(
+  workdir: string,
+  file: string,
+): { png: Buffer; width: number; height: number } {
   const png = readArtifactBytes(workdir, file, MAX_IMAGE_BYTES);
-  if (png.length < 24 || !png.subarray(0, 8).equals(PNG_SIGNATURE) || png.toString('latin1', 12, 16) !== 'IHDR') {
+  if (
+    png.length < 24 ||
+    !png.subarray(0, 8).equals(PNG_SIGNATURE) ||
+    png.toString('latin1', 12, 16) !== 'IHDR'
+  ) {
     throw new Error(`"${file}" is not a PNG image`);
   }
   return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
@@ -43,16 +50,38 @@ export function readPng(workdir: string, file: string): { png: Buffer; width: nu
 /** The declaration an image stands in for, so it orders, names and counts like a chart. */
 function asDeclaration(image: Image): Declaration {
   return {
-    id: image.id, seq: image.seq, kind: 'image', params: image.title ? { title: image.title } : {}, inferred: [],
+    id: image.id,
+    seq: image.seq,
+    kind: 'image',
+    params: image.title ? { title: image.title } : {},
+    inferred: [],
     data: {
-      file: image.file, columns: [], source_columns: [], rows: 0, source_rows: 0, sampled: false,
-      reductions: ['none'], cap: null, error: image.error,
+      file: image.file,
+      columns: [],
+      source_columns: [],
+      rows: 0,
+      source_rows: 0,
+      sampled: false,
+      reductions: ['none'],
+      cap: null,
+      error: image.error,
     },
   };
 }
 
-function failed(decl: Declaration, label: string, code: ValidationIssue['code'], detail: string): RenderedItem {
-  const issue: ValidationIssue = { id: decl.id, kind: 'image', code, message: `${label}: ${detail}`, suggestions: [] };
+function failed(
+  decl: Declaration,
+  label: string,
+  code: ValidationIssue['code'],
+  detail: string,
+): RenderedItem {
+  const issue: ValidationIssue = {
+    id: decl.id,
+    kind: 'image',
+    code,
+    message: `${label}: ${detail}`,
+    suggestions: [],
+  };
   return { decl, label, issues: [issue], warnings: [] };
 }
 
@@ -61,11 +90,23 @@ export function renderImage(image: Image, workdir: string): RenderedItem {
   const decl = asDeclaration(image);
   const label = imageLabel(image);
   if (image.error !== null || image.file === null) {
-    return failed(decl, label, 'data_error', image.error ?? 'the preamble wrote no PNG for this figure');
+    return failed(
+      decl,
+      label,
+      'data_error',
+      image.error ?? 'the preamble wrote no PNG for this figure',
+    );
   }
   try {
     const { png, width, height } = readPng(workdir, image.file);
-    const built: BuiltImage = { type: 'image', base64: png.toString('base64'), width, height, bytes: png.length, source: image.source };
+    const built: BuiltImage = {
+      type: 'image',
+      base64: png.toString('base64'),
+      width,
+      height,
+      bytes: png.length,
+      source: image.source,
+    };
     return { decl, label, built, issues: [], warnings: [] };
   } catch (error) {
     return failed(decl, label, 'render_failed', (error as Error).message);

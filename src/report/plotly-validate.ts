@@ -6,24 +6,34 @@ import type { PlotlyFigure } from '../../renderers/types.js';
 export type { PlotlyFigure };
 
 /** One problem Plotly.validate reported, made readable: e.g. `data[0].marker.colr: unknown attribute`. */
-export interface FigureIssue { path: string; code: string; message: string }
+export interface FigureIssue {
+  path: string;
+  code: string;
+  message: string;
+}
 
 type Validate = (data: unknown, layout: unknown) => unknown;
-interface PlotlyHandle { validate: Validate }
+interface PlotlyHandle {
+  validate: Validate;
+}
 
 let bundleSource: string | undefined;
 let loading: Promise<PlotlyHandle> | undefined;
 
 /** Reads the inlinable Plotly bundle source text (memoised), for embedding in HTML reports. */
 export function plotlyBundleSource(): string {
-  bundleSource ??= readFileSync(createRequire(import.meta.url).resolve('plotly.js-dist-min'), 'utf8');
+  bundleSource ??= readFileSync(
+    createRequire(import.meta.url).resolve('plotly.js-dist-min'),
+    'utf8',
+  );
   return bundleSource;
 }
 
 /** The plotly.js version string of the bundle (from its `plotly.js vX.Y.Z` banner), e.g. `4.1.2`. */
 export function plotlyVersion(): string {
   const m = /plotly\.js v(\d+\.\d+\.\d+[\w.-]*)/.exec(plotlyBundleSource().slice(0, 500));
-  if (!m?.[1]) throw new Error('plotly-validate: cannot find the version banner in the Plotly bundle');
+  if (!m?.[1])
+    throw new Error('plotly-validate: cannot find the version banner in the Plotly bundle');
   return m[1];
 }
 
@@ -64,7 +74,8 @@ async function loadPlotly(): Promise<PlotlyHandle> {
   });
   const win = dom.window;
   // Plotly probes canvas/WebGL support at load time; "no canvas" is the honest answer here.
-  win.HTMLCanvasElement.prototype.getContext = (() => null) as typeof win.HTMLCanvasElement.prototype.getContext;
+  win.HTMLCanvasElement.prototype.getContext = (() =>
+    null) as typeof win.HTMLCanvasElement.prototype.getContext;
   win.eval(source);
   const plotly: unknown = (win as unknown as Record<string, unknown>).Plotly;
   if (!isRecord(plotly) || typeof plotly.validate !== 'function') {
@@ -94,7 +105,8 @@ function readablePath(raw: Record<string, unknown>): string {
   const container = typeof raw.container === 'string' ? raw.container : 'figure';
   let out = typeof raw.trace === 'number' ? `${container}[${raw.trace}]` : container;
   if (Array.isArray(raw.path)) {
-    for (const seg of raw.path as unknown[]) out += typeof seg === 'number' ? `[${seg}]` : `.${String(seg)}`;
+    for (const seg of raw.path as unknown[])
+      out += typeof seg === 'number' ? `[${seg}]` : `.${String(seg)}`;
   } else if (typeof raw.astr === 'string' && raw.astr !== '') {
     out += `.${raw.astr}`;
   }
@@ -129,7 +141,13 @@ export async function validateFigure(figure: PlotlyFigure): Promise<FigureIssue[
   try {
     result = plotly.validate(figure.data, layout);
   } catch (err) {
-    return [{ path: 'figure', code: 'exception', message: err instanceof Error ? err.message : String(err) }];
+    return [
+      {
+        path: 'figure',
+        code: 'exception',
+        message: err instanceof Error ? err.message : String(err),
+      },
+    ];
   }
   // Array.from (not .map) so the result is a Node-realm array, not a jsdom-window one.
   return Array.isArray(result) ? Array.from(result as unknown[], toIssue) : [];

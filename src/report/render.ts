@@ -43,13 +43,24 @@ export interface RenderOptions {
 }
 
 function issue(decl: Declaration, code: ValidationIssue['code'], detail: string): ValidationIssue {
-  return { id: decl.id, kind: decl.kind, code, message: `${declarationLabel(decl)}: ${detail}`, suggestions: [] };
+  return {
+    id: decl.id,
+    kind: decl.kind,
+    code,
+    message: `${declarationLabel(decl)}: ${detail}`,
+    suggestions: [],
+  };
 }
 
 /** One item standing for every declaration past MAX_DECLARATIONS, none of which is rendered. */
 function tooMany(first: Declaration, declared: number): RenderedItem {
   const detail = `this and the ${(declared - MAX_DECLARATIONS - 1).toLocaleString('en-US')} declarations after it were not rendered: a program's report renders at most ${MAX_DECLARATIONS.toLocaleString('en-US')}`;
-  return { decl: first, label: declarationLabel(first), issues: [issue(first, 'over_budget', detail)], warnings: [] };
+  return {
+    decl: first,
+    label: declarationLabel(first),
+    issues: [issue(first, 'over_budget', detail)],
+    warnings: [],
+  };
 }
 
 function tooManyRows(file: string, rows: number): string {
@@ -64,7 +75,14 @@ function outputChars(built: Built): number {
  * Builds a declaration that passed validation, within the budgets: its frame is sized before it
  * is read, read once per file, and every figure's text escaped for Plotly (plotly-text.ts).
  */
-function buildWithin(decl: Declaration, file: string, renderer: Renderer, params: Record<string, unknown>, frames: FrameCache, budget: FrameBudget): { built: Built } | { issue: ValidationIssue } {
+function buildWithin(
+  decl: Declaration,
+  file: string,
+  renderer: Renderer,
+  params: Record<string, unknown>,
+  frames: FrameCache,
+  budget: FrameBudget,
+): { built: Built } | { issue: ValidationIssue } {
   const size = frames.size(file);
   if (!size.ok) return { issue: issue(decl, 'render_failed', size.reason) };
   const refusal = budget.refusal(file, frames.key(file), size.bytes);
@@ -72,7 +90,8 @@ function buildWithin(decl: Declaration, file: string, renderer: Renderer, params
   let built: Built;
   try {
     const frame = frames.frame(file);
-    if (frame.data.length > MAX_FRAME_ROWS) return { issue: issue(decl, 'over_budget', tooManyRows(file, frame.data.length)) };
+    if (frame.data.length > MAX_FRAME_ROWS)
+      return { issue: issue(decl, 'over_budget', tooManyRows(file, frame.data.length)) };
     built = renderer.build(frame, params);
   } catch (error) {
     return { issue: issue(decl, 'render_failed', (error as Error).message) };
@@ -85,7 +104,12 @@ function buildWithin(decl: Declaration, file: string, renderer: Renderer, params
   return { built };
 }
 
-async function renderOne(decl: Declaration, frames: FrameCache, budget: FrameBudget, options: RenderOptions): Promise<RenderedItem> {
+async function renderOne(
+  decl: Declaration,
+  frames: FrameCache,
+  budget: FrameBudget,
+  options: RenderOptions,
+): Promise<RenderedItem> {
   const label = declarationLabel(decl);
   const check = validateDeclaration(decl);
   const refused = options.refused?.get(decl.seq);
@@ -100,19 +124,34 @@ async function renderOne(decl: Declaration, frames: FrameCache, budget: FrameBud
   if (built.type === 'plotly' && options.validateFigures !== false) {
     const problems = await validateFigure(built.figure);
     if (problems.length) {
-      const detail = `the built figure is not valid Plotly: ${problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`).join('; ')}`;
-      return { decl, label, issues: [issue(decl, 'invalid_figure', detail)], warnings: check.warnings };
+      const detail = `the built figure is not valid Plotly: ${problems
+        .slice(0, 3)
+        .map((p) => `${p.path}: ${p.message}`)
+        .join('; ')}`;
+      return {
+        decl,
+        label,
+        issues: [issue(decl, 'invalid_figure', detail)],
+        warnings: check.warnings,
+      };
     }
   }
   return { decl, label, built, issues: [], warnings: check.warnings };
 }
 
 /** Renders every declaration and captured image of `spec` in report order. */
-export async function renderSpec(spec: RenderSpec, workdir: string, options: RenderOptions = {}): Promise<RenderedItem[]> {
+export async function renderSpec(
+  spec: RenderSpec,
+  workdir: string,
+  options: RenderOptions = {},
+): Promise<RenderedItem[]> {
   const items: RenderedItem[] = [];
   const declared = declarationsInOrder(spec);
   const decls = declared.slice(0, MAX_DECLARATIONS);
-  const frames = new FrameCache(workdir, decls.map((d) => d.data.file));
+  const frames = new FrameCache(
+    workdir,
+    decls.map((d) => d.data.file),
+  );
   const budget = options.budget ?? new FrameBudget();
   const over = declared[MAX_DECLARATIONS];
   if (over) items.push(tooMany(over, declared.length));

@@ -25,7 +25,12 @@ const MAX_SUMMARY_BYTES = 64 * 1024 * 1024;
 
 const MarkedSchema = z.object({ [SUMMARY_MARKER]: z.string().startsWith('opsmind') });
 // Summaries written before the marker existed: the report path, its items and the spec.
-const LegacySchema = z.object({ report_path: z.string(), charts: z.array(z.unknown()), tables: z.array(z.unknown()), spec: z.unknown() });
+const LegacySchema = z.object({
+  report_path: z.string(),
+  charts: z.array(z.unknown()),
+  tables: z.array(z.unknown()),
+  spec: z.unknown(),
+});
 
 /** The summary path beside an HTML report: the same name with `.json`. */
 function defaultSummaryPath(htmlPath: string): string {
@@ -34,7 +39,9 @@ function defaultSummaryPath(htmlPath: string): string {
 
 /** The summary target for a report at `htmlPath`, from the `--summary` flag if given. */
 export function summaryTarget(htmlPath: string, flag: string | undefined): SummaryTarget {
-  return flag ? { path: resolve(flag), named: true } : { path: defaultSummaryPath(htmlPath), named: false };
+  return flag
+    ? { path: resolve(flag), named: true }
+    : { path: defaultSummaryPath(htmlPath), named: false };
 }
 
 function readSmall(path: string): string | null {
@@ -75,7 +82,11 @@ function exists(path: string): boolean {
 /** Throws (exit 2) when writing the summary would clobber the report itself or a file OpsMind did not write. */
 export function checkSummaryTarget(target: SummaryTarget, htmlPath: string): void {
   if (resolve(target.path) === resolve(htmlPath)) {
-    throw new OpsmindError(`the report and its JSON summary would both be ${htmlPath}`, ExitCode.BAD_INPUT, 'name the report with .html (-o report.html) or the summary with --summary FILE');
+    throw new OpsmindError(
+      `the report and its JSON summary would both be ${htmlPath}`,
+      ExitCode.BAD_INPUT,
+      'name the report with .html (-o report.html) or the summary with --summary FILE',
+    );
   }
   if (target.named || !exists(target.path) || writtenByOpsmind(target.path)) return;
   throw new OpsmindError(

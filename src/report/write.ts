@@ -16,7 +16,14 @@ export interface ReportSummary {
   charts: { id: string; kind: string; title: string | null }[];
   tables: { id: string; title: string | null }[];
   /** Captured matplotlib figures embedded in the report. */
-  images: { id: string; title: string | null; width: number; height: number; bytes: number; source: string }[];
+  images: {
+    id: string;
+    title: string | null;
+    width: number;
+    height: number;
+    bytes: number;
+    source: string;
+  }[];
   output: string;
   warnings: string[];
   issues: ValidationIssue[];
@@ -54,13 +61,23 @@ function writeAtomic(path: string, text: string): void {
  * the size of the data.
  */
 function summaryJson(summary: Record<string, unknown>): string {
-  const lines = Object.entries(summary).filter(([, v]) => v !== undefined).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  const lines = Object.entries(summary)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
   return `{\n${lines.join(',\n')}\n}\n`;
 }
 
 /** All warnings of a report: the spec's, each item's, and each failed declaration's problem. */
-function reportWarnings(spec: RenderSpec | null, items: readonly RenderedItem[], extra: readonly string[]): string[] {
-  return [...extra, ...(spec?.warnings ?? []), ...items.flatMap((i) => [...i.warnings, ...i.issues.map((x) => x.message)])];
+function reportWarnings(
+  spec: RenderSpec | null,
+  items: readonly RenderedItem[],
+  extra: readonly string[],
+): string[] {
+  return [
+    ...extra,
+    ...(spec?.warnings ?? []),
+    ...items.flatMap((i) => [...i.warnings, ...i.issues.map((x) => x.message)]),
+  ];
 }
 
 /** Writes `outPath` (HTML) and the summary (beside it, same name with `.json`, unless named); returns the summary. Throws (exit 2) before writing anything when the summary would overwrite a file OpsMind did not write. */
@@ -69,8 +86,14 @@ export function writeReport(input: WriteReportInput): ReportSummary {
   checkSummaryTarget(target, input.outPath);
   const warnings = reportWarnings(input.spec, input.items, input.warnings);
   const html = buildReportHtml({
-    title: input.title, generatedAt: new Date(), source: input.spec?.source ?? null, items: input.items,
-    narrative: input.output, warnings, programError: input.spec?.error ?? null, meta: input.meta,
+    title: input.title,
+    generatedAt: new Date(),
+    source: input.spec?.source ?? null,
+    items: input.items,
+    narrative: input.output,
+    warnings,
+    programError: input.spec?.error ?? null,
+    meta: input.meta,
     ...(input.plotly ? { plotly: input.plotly } : {}),
     ...(input.extras ? { extras: input.extras } : {}),
   });
@@ -78,13 +101,33 @@ export function writeReport(input: WriteReportInput): ReportSummary {
   const rendered = input.items.filter((i) => i.built);
   const summary: ReportSummary = {
     report_path: input.outPath,
-    charts: rendered.filter((i) => i.built?.type === 'plotly').map((i) => ({ id: i.decl.id, kind: i.decl.kind, title: titleOf(i) })),
-    tables: rendered.filter((i) => i.built?.type === 'html').map((i) => ({ id: i.decl.id, title: titleOf(i) })),
-    images: rendered.flatMap((i) => (i.built?.type === 'image' ? [{ id: i.decl.id, title: titleOf(i), width: i.built.width, height: i.built.height, bytes: i.built.bytes, source: i.built.source }] : [])),
+    charts: rendered
+      .filter((i) => i.built?.type === 'plotly')
+      .map((i) => ({ id: i.decl.id, kind: i.decl.kind, title: titleOf(i) })),
+    tables: rendered
+      .filter((i) => i.built?.type === 'html')
+      .map((i) => ({ id: i.decl.id, title: titleOf(i) })),
+    images: rendered.flatMap((i) =>
+      i.built?.type === 'image'
+        ? [
+            {
+              id: i.decl.id,
+              title: titleOf(i),
+              width: i.built.width,
+              height: i.built.height,
+              bytes: i.built.bytes,
+              source: i.built.source,
+            },
+          ]
+        : [],
+    ),
     output: input.output,
     warnings,
     issues: input.items.flatMap((i) => i.issues),
   };
-  writeAtomic(target.path, summaryJson({ [SUMMARY_MARKER]: `opsmind ${opsmindVersion()}`, ...summary, spec: input.spec }));
+  writeAtomic(
+    target.path,
+    summaryJson({ [SUMMARY_MARKER]: `opsmind ${opsmindVersion()}`, ...summary, spec: input.spec }),
+  );
   return summary;
 }

@@ -3,7 +3,14 @@
  * runs as root (RLIMIT_NPROC does not), and a way to kill every process of a
  * sandbox, including ones that left their process group with setsid.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { processAlive } from '../util/process-alive.js';
 
@@ -23,7 +30,8 @@ export interface PidsCgroup {
 function pidsRoot(): string | undefined {
   if (existsSync('/sys/fs/cgroup/pids/cgroup.procs')) return '/sys/fs/cgroup/pids';
   try {
-    if (readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(/\s+/).includes('pids')) return '/sys/fs/cgroup';
+    if (readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(/\s+/).includes('pids'))
+      return '/sys/fs/cgroup';
   } catch {
     return undefined;
   }
@@ -40,7 +48,6 @@ function pids(path: string): number[] {
 
 let counter = 0;
 let swept = false;
-
 
 /** Removes the cgroups left by OpsMind processes that died without cleaning up (kill -9). */
 export function sweepDeadCgroups(root: string): void {
@@ -81,10 +88,13 @@ export function createPidsCgroup(max: number): PidsCgroup | { error: string } {
   const path = join(root, 'opsmind', `${process.pid}-${(counter += 1)}`);
   try {
     mkdirSync(path, { recursive: true });
-    if (root === '/sys/fs/cgroup') writeFileSync(join(root, 'opsmind', 'cgroup.subtree_control'), '+pids');
+    if (root === '/sys/fs/cgroup')
+      writeFileSync(join(root, 'opsmind', 'cgroup.subtree_control'), '+pids');
     writeFileSync(join(path, 'pids.max'), String(max));
   } catch (error) {
-    return { error: `cannot create a pids cgroup (${(error as NodeJS.ErrnoException).code ?? 'error'}: run as root or delegate a cgroup)` };
+    return {
+      error: `cannot create a pids cgroup (${(error as NodeJS.ErrnoException).code ?? 'error'}: run as root or delegate a cgroup)`,
+    };
   }
   const killAll = () => {
     for (let round = 0; round < 50; round += 1) {

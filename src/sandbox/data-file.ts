@@ -11,21 +11,37 @@ export function checkDataFile(path: string): string {
   try {
     stat = statSync(full);
   } catch {
-    throw new OpsmindError(`data file not found: ${path}`, ExitCode.BAD_INPUT, 'check the path, or run `ls` to see the files here');
+    throw new OpsmindError(
+      `data file not found: ${path}`,
+      ExitCode.BAD_INPUT,
+      'check the path, or run `ls` to see the files here',
+    );
   }
-  if (stat.isDirectory()) throw new OpsmindError(`${path} is a directory, not a data file`, ExitCode.BAD_INPUT, 'pass a .csv, .tsv, .json or .jsonl file');
+  if (stat.isDirectory())
+    throw new OpsmindError(
+      `${path} is a directory, not a data file`,
+      ExitCode.BAD_INPUT,
+      'pass a .csv, .tsv, .json or .jsonl file',
+    );
   if (!stat.isFile()) throw new OpsmindError(`${path} is not a regular file`, ExitCode.BAD_INPUT);
   if (stat.size === 0) throw new OpsmindError(`data file is empty: ${path}`, ExitCode.BAD_INPUT);
   let fd: number;
   try {
     fd = openSync(full, 'r');
   } catch (error) {
-    throw new OpsmindError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`, ExitCode.BAD_INPUT);
+    throw new OpsmindError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      ExitCode.BAD_INPUT,
+    );
   }
   try {
     const at = nulOffset(fd, stat.size);
     if (at !== null) {
-      throw new OpsmindError(`${path} looks like a binary file, not a data table (a NUL byte at offset ${at.toLocaleString('en-US')})`, ExitCode.BAD_INPUT, 'export it to CSV first');
+      throw new OpsmindError(
+        `${path} looks like a binary file, not a data table (a NUL byte at offset ${at.toLocaleString('en-US')})`,
+        ExitCode.BAD_INPUT,
+        'export it to CSV first',
+      );
     }
   } finally {
     closeSync(fd);
@@ -42,10 +58,15 @@ const SCAN_CHUNK = 4 * 1024 * 1024;
  */
 function nulOffset(fd: number, size: number): number | null {
   const buffer = Buffer.alloc(Math.min(SCAN_CHUNK, size));
-  for (let offset = 0; offset < size; ) {
+  for (let offset = 0; offset < size;) {
     const read = readSync(fd, buffer, 0, buffer.length, offset);
     if (read <= 0) break;
-    if (offset === 0 && read >= 2 && ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))) return null;
+    if (
+      offset === 0 &&
+      read >= 2 &&
+      ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))
+    )
+      return null;
     const at = buffer.subarray(0, read).indexOf(0);
     if (at >= 0) return offset + at;
     offset += read;

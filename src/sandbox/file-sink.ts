@@ -26,7 +26,10 @@ export class FileSink {
   /** Files that were refused, with the reason. */
   readonly problems: string[] = [];
 
-  constructor(readonly root: string, private readonly maxBytes: number) {}
+  constructor(
+    readonly root: string,
+    private readonly maxBytes: number,
+  ) {}
 
   /** Appends a chunk to `name`; `more` false closes it. */
   write(name: string, data: Buffer, more: boolean): void {
@@ -50,7 +53,8 @@ export class FileSink {
     }
     try {
       mkdirSync(dirname(join(this.root, name)), { recursive: true, mode: 0o700 });
-      const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+      const flags =
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
       this.current = { name, fd: openSync(join(this.root, name), flags, 0o600) };
       return true;
     } catch (error) {

@@ -28,7 +28,20 @@ export function sandboxIdentity(): SandboxIdentity {
   const uid = Number.isInteger(raw) && raw > 0 ? raw : DEFAULT_SANDBOX_UID;
   const id = String(uid);
   return {
-    uid, gid: uid, drops: true,
-    prefix: ['/usr/bin/setpriv', '--reuid', id, '--regid', id, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--'],
+    uid,
+    gid: uid,
+    drops: true,
+    prefix: [
+      '/usr/bin/setpriv',
+      '--reuid',
+      id,
+      '--regid',
+      id,
+      '--clear-groups',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--no-new-privs',
+      '--',
+    ],
   };
 }

@@ -35,16 +35,23 @@ export interface LibraryReport {
 const ProbeSchema = z.object({ libraries: z.array(LibrarySchema), paths: z.array(z.string()) });
 const CachedSchema = ProbeSchema.extend({ print: z.string() });
 
-const PROBE_CODE = 'import json, opsmind_libraries\nprint("opsmind-libraries: " + json.dumps(opsmind_libraries.probe()))\n';
+const PROBE_CODE =
+  'import json, opsmind_libraries\nprint("opsmind-libraries: " + json.dumps(opsmind_libraries.probe()))\n';
 const MARKER = 'opsmind-libraries: ';
 
 /** The libraries a program can import, as `pandas 1.5.3, numpy 1.24.2, …`. */
 export function availableList(libraries: readonly Library[]): string {
-  return libraries.filter((l) => l.version !== null).map((l) => `${l.name} ${l.version ?? ''}`).join(', ');
+  return libraries
+    .filter((l) => l.version !== null)
+    .map((l) => `${l.name} ${l.version ?? ''}`)
+    .join(', ');
 }
 
 function cacheKey(python: string, level: string): { key: string; print: string } {
-  return { key: `libraries|${python}|${level}`, print: fingerprint([python, join(preambleDir(), 'opsmind_libraries.py')]) };
+  return {
+    key: `libraries|${python}|${level}`,
+    print: fingerprint([python, join(preambleDir(), 'opsmind_libraries.py')]),
+  };
 }
 
 function fromCache(python: string, level: string): Library[] | undefined {
@@ -54,8 +61,17 @@ function fromCache(python: string, level: string): Library[] | undefined {
 }
 
 function known(python: PythonInfo): Library[] {
-  const entry = (name: string, version: string | null): Library => ({ name, module: name, version, error: version ? null : 'not installed' });
-  return [entry('pandas', python.pandas), entry('numpy', python.numpy), entry('scipy', python.scipy)];
+  const entry = (name: string, version: string | null): Library => ({
+    name,
+    module: name,
+    version,
+    error: version ? null : 'not installed',
+  });
+  return [
+    entry('pandas', python.pandas),
+    entry('numpy', python.numpy),
+    entry('scipy', python.scipy),
+  ];
 }
 
 function parseProbe(stdout: string): z.infer<typeof ProbeSchema> | undefined {
@@ -70,20 +86,30 @@ function parseProbe(stdout: string): z.infer<typeof ProbeSchema> | undefined {
 }
 
 /** The libraries of the sandbox's Python, probed with a program in `sandbox` unless cached; never rejects. */
-export async function analysisLibraries(sandbox: Sandbox, signal?: AbortSignal): Promise<LibraryReport> {
+export async function analysisLibraries(
+  sandbox: Sandbox,
+  signal?: AbortSignal,
+): Promise<LibraryReport> {
   const python = sandbox.options.python;
   const hit = fromCache(python.path, sandbox.isolation.level);
   if (hit) return { libraries: hit, error: null };
   let reason: string;
   try {
-    const run = await sandbox.run({ code: PROBE_CODE, scriptName: 'probe_libraries.py', ...(signal ? { signal } : {}) });
+    const run = await sandbox.run({
+      code: PROBE_CODE,
+      scriptName: 'probe_libraries.py',
+      ...(signal ? { signal } : {}),
+    });
     const probed = parseProbe(run.stdout);
     if (probed) {
       const { key, print } = cacheKey(python.path, sandbox.isolation.level);
       remember(key, print, { ...probed, print: fingerprint(probed.paths) });
       return { libraries: probed.libraries, error: null };
     }
-    reason = run.limitHit ?? (run.stderr.trim().split('\n').at(-1) || `the probe exited with ${run.exitCode ?? run.signal ?? '?'}`);
+    reason =
+      run.limitHit ??
+      (run.stderr.trim().split('\n').at(-1) ||
+        `the probe exited with ${run.exitCode ?? run.signal ?? '?'}`);
   } catch (error) {
     reason = (error as Error).message;
   }
@@ -102,7 +128,10 @@ export async function probeLibraries(python: PythonInfo, limits: Limits): Promis
     sandbox = await Sandbox.open({ python, dataPath: join(dir, 'probe.csv'), limits, warm: false });
     return await analysisLibraries(sandbox);
   } catch (error) {
-    return { libraries: known(python), error: `the library probe failed: ${(error as Error).message}` };
+    return {
+      libraries: known(python),
+      error: `the library probe failed: ${(error as Error).message}`,
+    };
   } finally {
     sandbox?.close();
     rmSync(dir, { recursive: true, force: true });

@@ -29,19 +29,30 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 
 /** Flag names (kebab-case) for each limit, as the CLI and docs show them. */
 export const LIMIT_FLAGS: Readonly<Record<keyof Limits, string>> = {
-  cpuSeconds: 'cpu-seconds', wallSeconds: 'timeout', memoryMb: 'memory-mb', processes: 'max-processes',
-  fileSizeMb: 'file-size-mb', openFiles: 'open-files', outputBytes: 'output-bytes', diskMb: 'disk-mb',
+  cpuSeconds: 'cpu-seconds',
+  wallSeconds: 'timeout',
+  memoryMb: 'memory-mb',
+  processes: 'max-processes',
+  fileSizeMb: 'file-size-mb',
+  openFiles: 'open-files',
+  outputBytes: 'output-bytes',
+  diskMb: 'disk-mb',
 };
 
 /** Merges string overrides (from flags or OPSMIND_LIMIT_* variables) onto the defaults; a bad value is a usage error. */
-export function resolveLimits(overrides: Partial<Record<keyof Limits, string | number | undefined>>): Limits {
+export function resolveLimits(
+  overrides: Partial<Record<keyof Limits, string | number | undefined>>,
+): Limits {
   const limits: Limits = { ...DEFAULT_LIMITS };
   for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
     const raw = overrides[key];
     if (raw === undefined) continue;
     const value = Number(raw);
     if (!Number.isFinite(value) || value <= 0) {
-      throw new OpsmindError(`--${LIMIT_FLAGS[key]} must be a positive number, got "${String(raw)}"`, ExitCode.BAD_INPUT);
+      throw new OpsmindError(
+        `--${LIMIT_FLAGS[key]} must be a positive number, got "${String(raw)}"`,
+        ExitCode.BAD_INPUT,
+      );
     }
     limits[key] = value;
   }
@@ -49,10 +60,16 @@ export function resolveLimits(overrides: Partial<Record<keyof Limits, string | n
 }
 
 /** The limits the Python side applies itself (setrlimit), as it expects them. */
-export function pythonLimits(limits: Limits, processRlimit: number | null): Record<string, number | null> {
+export function pythonLimits(
+  limits: Limits,
+  processRlimit: number | null,
+): Record<string, number | null> {
   return {
-    cpu_seconds: Math.ceil(limits.cpuSeconds), memory_mb: Math.ceil(limits.memoryMb), processes: processRlimit,
-    file_size_mb: Math.ceil(limits.fileSizeMb), open_files: Math.ceil(limits.openFiles),
+    cpu_seconds: Math.ceil(limits.cpuSeconds),
+    memory_mb: Math.ceil(limits.memoryMb),
+    processes: processRlimit,
+    file_size_mb: Math.ceil(limits.fileSizeMb),
+    open_files: Math.ceil(limits.openFiles),
   };
 }
 

@@ -27,7 +27,8 @@ const PROBE = [
   'print(json.dumps({"version": sys.version.split()[0], "pandas": pandas.__version__, "numpy": numpy.__version__, "scipy": s}))',
 ].join('\n');
 
-const INSTALL_HINT = 'install pandas for the system Python (Debian/Ubuntu: sudo apt-get install python3-pandas python3-numpy python3-scipy) or set OPSMIND_PYTHON to a Python that has it';
+const INSTALL_HINT =
+  'install pandas for the system Python (Debian/Ubuntu: sudo apt-get install python3-pandas python3-numpy python3-scipy) or set OPSMIND_PYTHON to a Python that has it';
 
 function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -46,15 +47,20 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
 /** Runs the probe under `path`; resolves the info, or undefined when pandas cannot be imported there. */
 export function probePython(path: string): Promise<PythonInfo | undefined> {
   return new Promise((resolve) => {
-    execFile(path, ['-I', '-c', PROBE], { timeout: 30_000, env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' } }, (error, stdout) => {
-      if (error) return resolve(undefined);
-      try {
-        const parsed = JSON.parse(stdout.trim()) as Omit<PythonInfo, 'path'>;
-        resolve({ path, ...parsed });
-      } catch {
-        resolve(undefined);
-      }
-    });
+    execFile(
+      path,
+      ['-I', '-c', PROBE],
+      { timeout: 30_000, env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' } },
+      (error, stdout) => {
+        if (error) return resolve(undefined);
+        try {
+          const parsed = JSON.parse(stdout.trim()) as Omit<PythonInfo, 'path'>;
+          resolve({ path, ...parsed });
+        } catch {
+          resolve(undefined);
+        }
+      },
+    );
   });
 }
 
@@ -94,7 +100,11 @@ async function probeAll(env: NodeJS.ProcessEnv): Promise<PythonInfo> {
   if (override) {
     const info = await probePython(override);
     if (info) return info;
-    throw new OpsmindError(`OPSMIND_PYTHON=${override} cannot run Python with pandas`, ExitCode.SANDBOX, INSTALL_HINT);
+    throw new OpsmindError(
+      `OPSMIND_PYTHON=${override} cannot run Python with pandas`,
+      ExitCode.SANDBOX,
+      INSTALL_HINT,
+    );
   }
   const tried: string[] = [];
   for (const candidate of pythonCandidates(env)) {
@@ -102,5 +112,9 @@ async function probeAll(env: NodeJS.ProcessEnv): Promise<PythonInfo> {
     const info = await probePython(candidate);
     if (info) return info;
   }
-  throw new OpsmindError(`no Python with pandas found (tried: ${tried.join(', ') || 'none on PATH'})`, ExitCode.SANDBOX, INSTALL_HINT);
+  throw new OpsmindError(
+    `no Python with pandas found (tried: ${tried.join(', ') || 'none on PATH'})`,
+    ExitCode.SANDBOX,
+    INSTALL_HINT,
+  );
 }

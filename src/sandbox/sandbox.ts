@@ -118,10 +118,18 @@ export class Sandbox {
   private closed = false;
   private readonly onExit = () => this.close();
 
-  private constructor(readonly options: SandboxOptions, readonly isolation: IsolationInfo) {
+  private constructor(
+    readonly options: SandboxOptions,
+    readonly isolation: IsolationInfo,
+  ) {
     const identity = sandboxIdentity();
     const base = stagingBase(identity);
-    if (!base) throw new OpsmindError(`no temp directory is reachable by the sandbox's unprivileged user (uid ${identity.uid})`, ExitCode.SANDBOX, 'set TMPDIR to a directory every user may enter, such as /tmp');
+    if (!base)
+      throw new OpsmindError(
+        `no temp directory is reachable by the sandbox's unprivileged user (uid ${identity.uid})`,
+        ExitCode.SANDBOX,
+        'set TMPDIR to a directory every user may enter, such as /tmp',
+      );
     sweepDeadSandboxDirs([tmpdir(), base]);
     this.root = mkdtempSync(join(base, `opsmind-sandbox-${process.pid}-`));
     chmodSync(this.root, 0o711);
@@ -131,7 +139,12 @@ export class Sandbox {
     if (identity.drops) chownSync(workroot, identity.uid, identity.gid);
     const data = stageData(this.root, options.dataPath, identity);
     this.dataNote = data.note;
-    this.mounts = { python: options.python.path, preambleDir: stagePreamble(this.root, preambleDir()), dataPath: data.path, workroot };
+    this.mounts = {
+      python: options.python.path,
+      preambleDir: stagePreamble(this.root, preambleDir()),
+      dataPath: data.path,
+      workroot,
+    };
     process.once('exit', this.onExit);
   }
 
@@ -139,7 +152,11 @@ export class Sandbox {
   static async open(options: SandboxOptions): Promise<Sandbox> {
     const isolation = await detectIsolation(options.python.path, preambleDir());
     if (options.isolation === 'strict' && isolation.level !== 'bubblewrap') {
-      throw new OpsmindError(`--isolation strict needs bubblewrap, but only "${isolation.level}" is available: ${isolation.reason}`, ExitCode.SANDBOX, 'install bubblewrap (apt-get install bubblewrap) or drop --isolation strict');
+      throw new OpsmindError(
+        `--isolation strict needs bubblewrap, but only "${isolation.level}" is available: ${isolation.reason}`,
+        ExitCode.SANDBOX,
+        'install bubblewrap (apt-get install bubblewrap) or drop --isolation strict',
+      );
     }
     return new Sandbox(options, isolation);
   }
@@ -151,35 +168,68 @@ export class Sandbox {
   private workerCommand(oneshot: boolean): string[] {
     const { limits } = this.options;
     const paths = sandboxPaths(this.isolation.level, this.mounts);
-    const inner = [this.options.python.path, '-I', '-X', 'utf8', join(paths.preambleDir, 'opsmind_worker.py'),
-      '--data', paths.dataPath, '--workroot', paths.workroot, '--source-path', basename(this.options.dataPath),
-      '--limits', JSON.stringify(pythonLimits(limits, this.processRlimit())),
+    const inner = [
+      this.options.python.path,
+      '-I',
+      '-X',
+      'utf8',
+      join(paths.preambleDir, 'opsmind_worker.py'),
+      '--data',
+      paths.dataPath,
+      '--workroot',
+      paths.workroot,
+      '--source-path',
+      basename(this.options.dataPath),
+      '--limits',
+      JSON.stringify(pythonLimits(limits, this.processRlimit())),
       ...(this.isolation.level !== 'rlimits' ? ['--own-pid-namespace'] : []),
       ...(this.options.profileName ? ['--profile-name', this.options.profileName] : []),
-      ...(oneshot ? ['--oneshot'] : [])];
-    return [...(this.cgroup?.enterPrefix ?? []), ...wrapCommand(this.isolation, this.mounts, limits, inner)];
+      ...(oneshot ? ['--oneshot'] : []),
+    ];
+    return [
+      ...(this.cgroup?.enterPrefix ?? []),
+      ...wrapCommand(this.isolation, this.mounts, limits, inner),
+    ];
   }
 
   private async startWorker(oneshot: boolean): Promise<WarmWorker> {
     this.dropWorker();
-    const cgroup = this.isolation.processLimit === 'cgroup' ? createPidsCgroup(this.options.limits.processes + 8) : undefined;
+    const cgroup =
+      this.isolation.processLimit === 'cgroup'
+        ? createPidsCgroup(this.options.limits.processes + 8)
+        : undefined;
     this.cgroup = cgroup && !('error' in cgroup) ? cgroup : undefined;
     const bwrap = this.isolation.level === 'bubblewrap';
     const child = spawnSandboxed(this.workerCommand(oneshot), {
-      env: sandboxEnv(this.mounts.workroot), seccomp: bwrap && this.isolation.seccomp, stdin: 'pipe', stdout: 'pipe', cwd: bwrap ? '/' : this.mounts.workroot,
+      env: sandboxEnv(this.mounts.workroot),
+      seccomp: bwrap && this.isolation.seccomp,
+      stdin: 'pipe',
+      stdout: 'pipe',
+      cwd: bwrap ? '/' : this.mounts.workroot,
     });
     const worker = new WarmWorker(child);
     this.worker = worker;
-    const ready = await worker.ready(this.options.limits.wallSeconds * 1000 + START_GRACE_MS).catch((error: unknown) => {
-      this.dropWorker();
-      const reason = error instanceof WorkerLost && error.reason === 'timeout'
-        ? `the data file did not load within the ${this.options.limits.wallSeconds} s wall-clock limit`
-        : `the sandbox did not start: ${(error as Error).message}`;
-      throw new OpsmindError(`cannot read ${this.options.dataPath}: ${reason}`, error instanceof WorkerLost && error.reason === 'timeout' ? ExitCode.BAD_INPUT : ExitCode.SANDBOX);
-    });
+    const ready = await worker
+      .ready(this.options.limits.wallSeconds * 1000 + START_GRACE_MS)
+      .catch((error: unknown) => {
+        this.dropWorker();
+        const reason =
+          error instanceof WorkerLost && error.reason === 'timeout'
+            ? `the data file did not load within the ${this.options.limits.wallSeconds} s wall-clock limit`
+            : `the sandbox did not start: ${(error as Error).message}`;
+        throw new OpsmindError(
+          `cannot read ${this.options.dataPath}: ${reason}`,
+          error instanceof WorkerLost && error.reason === 'timeout'
+            ? ExitCode.BAD_INPUT
+            : ExitCode.SANDBOX,
+        );
+      });
     if (ready.op === 'data_error') {
       this.dropWorker();
-      throw new OpsmindError(`cannot read ${this.options.dataPath}: ${ready.message}`, ExitCode.BAD_INPUT);
+      throw new OpsmindError(
+        `cannot read ${this.options.dataPath}: ${ready.message}`,
+        ExitCode.BAD_INPUT,
+      );
     }
     return worker;
   }
@@ -206,7 +256,11 @@ export class Sandbox {
 
   /** Starts the warm worker now (it loads the data in the background); the first run waits for it. */
   warmUp(): void {
-    this.starting ??= this.ensureWorker().catch(() => undefined).finally(() => { this.starting = undefined; });
+    this.starting ??= this.ensureWorker()
+      .catch(() => undefined)
+      .finally(() => {
+        this.starting = undefined;
+      });
   }
 
   /** Runs one program; never rejects for the program's own failures (a data file that cannot be read throws, exit 2). */
@@ -215,7 +269,10 @@ export class Sandbox {
     const id = `r${(this.counter += 1)}`;
     const outDir = join(this.root, 'out', id);
     mkdirSync(join(outDir, '.opsmind'), { recursive: true, mode: 0o700 });
-    writeFileSync(join(outDir, '.opsmind', 'program.py'), request.code, { flag: 'wx', mode: 0o600 });
+    writeFileSync(join(outDir, '.opsmind', 'program.py'), request.code, {
+      flag: 'wx',
+      mode: 0o600,
+    });
     if (this.starting) await this.starting;
     const worker = await this.ensureWorker();
     const sink = new FileSink(outDir, MAX_RUN_FILES_BYTES);
@@ -224,22 +281,40 @@ export class Sandbox {
     return run;
   }
 
-  private async runOn(worker: WarmWorker, id: string, request: SandboxRequest, sink: FileSink): Promise<SandboxRun> {
+  private async runOn(
+    worker: WarmWorker,
+    id: string,
+    request: SandboxRequest,
+    sink: FileSink,
+  ): Promise<SandboxRun> {
     const { limits } = this.options;
     const started = performance.now();
     const eventsBefore = this.cgroup?.hitLimit() ?? false;
     let aborted = false;
-    const onAbort = () => { aborted = true; this.dropWorker(); };
+    const onAbort = () => {
+      aborted = true;
+      this.dropWorker();
+    };
     request.signal?.addEventListener('abort', onAbort, { once: true });
     if (request.signal?.aborted) onAbort(); // a listener added to an aborted signal never fires
     let done: WorkerDone | undefined;
     let lost: WorkerLost | undefined;
     try {
-      done = await worker.run({
-        id, name: request.scriptName, code: request.code, timeout_s: limits.wallSeconds,
-        limits: pythonLimits(limits, this.processRlimit()), output_bytes: limits.outputBytes, max_bundle_bytes: MAX_RUN_FILES_BYTES,
-        max_file_bytes: MAX_RUN_FILE_BYTES, file_caps: Object.fromEntries(CONTROL_FILES.map((f) => [f, MAX_CONTROL_FILE_BYTES])),
-      }, sink, (limits.wallSeconds + 30) * 1000);
+      done = await worker.run(
+        {
+          id,
+          name: request.scriptName,
+          code: request.code,
+          timeout_s: limits.wallSeconds,
+          limits: pythonLimits(limits, this.processRlimit()),
+          output_bytes: limits.outputBytes,
+          max_bundle_bytes: MAX_RUN_FILES_BYTES,
+          max_file_bytes: MAX_RUN_FILE_BYTES,
+          file_caps: Object.fromEntries(CONTROL_FILES.map((f) => [f, MAX_CONTROL_FILE_BYTES])),
+        },
+        sink,
+        (limits.wallSeconds + 30) * 1000,
+      );
     } catch (error) {
       this.dropWorker();
       lost = error instanceof WorkerLost ? error : new WorkerLost(String(error), 'exited');
@@ -248,17 +323,30 @@ export class Sandbox {
     }
     const processesHit = !eventsBefore && (this.cgroup?.hitLimit() ?? false);
     const base = {
-      exitCode: done?.exit_code ?? null, signal: done ? done.signal : 'SIGKILL',
+      exitCode: done?.exit_code ?? null,
+      signal: done ? done.signal : 'SIGKILL',
       stdout: withTruncationMarker(done?.stdout ?? '', done?.stdout_dropped ?? 0),
       stderr: withTruncationMarker(done?.stderr ?? '', done?.stderr_dropped ?? 0),
-      stdoutTruncated: (done?.stdout_dropped ?? 0) > 0, stderrTruncated: (done?.stderr_dropped ?? 0) > 0,
-      timedOut: done?.timed_out ?? (!aborted && lost?.reason === 'timeout'), aborted, durationMs: performance.now() - started,
+      stdoutTruncated: (done?.stdout_dropped ?? 0) > 0,
+      stderrTruncated: (done?.stderr_dropped ?? 0) > 0,
+      timedOut: done?.timed_out ?? (!aborted && lost?.reason === 'timeout'),
+      aborted,
+      durationMs: performance.now() - started,
     };
-    const hit = lost?.reason === 'exited' && !aborted
-      ? 'the sandbox worker died during the run (the program may have killed it); the next run starts a new one'
-      : limitHit(base, sink.root, limits, processesHit);
+    const hit =
+      lost?.reason === 'exited' && !aborted
+        ? 'the sandbox worker died during the run (the program may have killed it); the next run starts a new one'
+        : limitHit(base, sink.root, limits, processesHit);
     const skippedFiles = [...(done?.skipped ?? []), ...sink.problems];
-    return { ...base, workdir: sink.root, skippedFiles, isolation: this.isolation.level, warm: this.options.warm !== false, dataError: null, limitHit: hit };
+    return {
+      ...base,
+      workdir: sink.root,
+      skippedFiles,
+      isolation: this.isolation.level,
+      warm: this.options.warm !== false,
+      dataError: null,
+      limitHit: hit,
+    };
   }
 
   /** Stops the worker, kills anything left, removes the sandbox's files. Idempotent. */

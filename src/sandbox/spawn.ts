@@ -20,8 +20,18 @@ export function spawnSandboxed(command: string[], options: SandboxSpawnOptions):
   const [file, ...args] = command;
   if (!file) throw new Error('empty sandbox command');
   const program = options.seccomp ? seccompProgram() : null;
-  const stdio: StdioOptions = [options.stdin ?? 'ignore', options.stdout ?? 'pipe', 'pipe', ...(program ? ['pipe' as const] : [])];
-  const child = spawn(file, args, { stdio, env: options.env, detached: options.detached ?? false, cwd: options.cwd ?? '/' });
+  const stdio: StdioOptions = [
+    options.stdin ?? 'ignore',
+    options.stdout ?? 'pipe',
+    'pipe',
+    ...(program ? ['pipe' as const] : []),
+  ];
+  const child = spawn(file, args, {
+    stdio,
+    env: options.env,
+    detached: options.detached ?? false,
+    cwd: options.cwd ?? '/',
+  });
   const filter = child.stdio[3];
   if (program && filter && 'end' in filter) {
     filter.on('error', () => undefined);

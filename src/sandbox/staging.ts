@@ -5,7 +5,15 @@
  * copy (a root-only file under /root, say). The staging dir is
  * traversable but not listable by others (0711); names inside are fixed.
  */
-import { chmodSync, copyFileSync, constants, linkSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  constants,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { SandboxIdentity } from './identity.js';
@@ -52,7 +60,13 @@ export function stagePreamble(root: string, preambleDir: string): string {
   return target;
 }
 
-function otherMay(mode: number, uid: number, gid: number, stat: { uid: number; gid: number }, bit: 'r' | 'x'): boolean {
+function otherMay(
+  mode: number,
+  uid: number,
+  gid: number,
+  stat: { uid: number; gid: number },
+  bit: 'r' | 'x',
+): boolean {
   const shift = { r: 2, x: 0 }[bit];
   if (stat.uid === uid) return ((mode >> (6 + shift)) & 1) === 1;
   if (stat.gid === gid) return ((mode >> (3 + shift)) & 1) === 1;
@@ -63,7 +77,10 @@ function otherMay(mode: number, uid: number, gid: number, stat: { uid: number; g
 export function readableBy(path: string, identity: Pick<SandboxIdentity, 'uid' | 'gid'>): boolean {
   try {
     const file = statSync(path);
-    return otherMay(file.mode, identity.uid, identity.gid, file, 'r') && searchableBy(dirname(path), identity);
+    return (
+      otherMay(file.mode, identity.uid, identity.gid, file, 'r') &&
+      searchableBy(dirname(path), identity)
+    );
   } catch {
     return false;
   }
@@ -93,5 +110,8 @@ export function stageData(root: string, dataPath: string, identity: SandboxIdent
   if (!identity.drops || readableBy(dataPath, identity)) return { path: dataPath, note: null };
   copyFileSync(dataPath, target, constants.COPYFILE_FICLONE);
   chmodSync(target, 0o644);
-  return { path: target, note: `the sandbox's unprivileged user (uid ${identity.uid}) cannot read ${dataPath} in place, so it reads a private copy` };
+  return {
+    path: target,
+    note: `the sandbox's unprivileged user (uid ${identity.uid}) cannot read ${dataPath} in place, so it reads a private copy`,
+  };
 }

@@ -12,15 +12,39 @@ import { z } from 'zod';
 import type { FileSink } from './file-sink.js';
 import { TruncatingCollector } from './truncate.js';
 
-const ReadySchema = z.object({ op: z.literal('ready'), load_ms: z.number(), rows: z.number(), columns: z.number() });
-const DataErrorSchema = z.object({ op: z.literal('data_error'), message: z.string() });
-const FileSchema = z.object({ op: z.literal('file'), name: z.string(), data: z.string(), more: z.boolean() });
-const DoneSchema = z.object({
-  op: z.literal('done'), id: z.string(), exit_code: z.number().int().nullable(), signal: z.string().nullable(),
-  timed_out: z.boolean(), duration_ms: z.number(), killed: z.number(), stdout: z.string(), stdout_dropped: z.number(),
-  stderr: z.string(), stderr_dropped: z.number(), skipped: z.array(z.string()),
+const ReadySchema = z.object({
+  op: z.literal('ready'),
+  load_ms: z.number(),
+  rows: z.number(),
+  columns: z.number(),
 });
-const ReplySchema = z.discriminatedUnion('op', [ReadySchema, DataErrorSchema, FileSchema, DoneSchema]);
+const DataErrorSchema = z.object({ op: z.literal('data_error'), message: z.string() });
+const FileSchema = z.object({
+  op: z.literal('file'),
+  name: z.string(),
+  data: z.string(),
+  more: z.boolean(),
+});
+const DoneSchema = z.object({
+  op: z.literal('done'),
+  id: z.string(),
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  timed_out: z.boolean(),
+  duration_ms: z.number(),
+  killed: z.number(),
+  stdout: z.string(),
+  stdout_dropped: z.number(),
+  stderr: z.string(),
+  stderr_dropped: z.number(),
+  skipped: z.array(z.string()),
+});
+const ReplySchema = z.discriminatedUnion('op', [
+  ReadySchema,
+  DataErrorSchema,
+  FileSchema,
+  DoneSchema,
+]);
 
 /** A reply of the worker. */
 export type WorkerReply = z.infer<typeof ReplySchema>;
@@ -43,7 +67,10 @@ export interface WorkerRequest {
 
 /** Raised when the worker is gone (`exited`) or does not answer in time (`timeout`). */
 export class WorkerLost extends Error {
-  constructor(message: string, readonly reason: 'exited' | 'timeout') {
+  constructor(
+    message: string,
+    readonly reason: 'exited' | 'timeout',
+  ) {
     super(message);
   }
 }
@@ -57,12 +84,16 @@ export class WarmWorker {
 
   /** Wraps a spawned worker (stdin, stdout and stderr pipes). */
   constructor(private readonly child: ChildProcess) {
-    if (!child.stdout || !child.stdin || !child.stderr) throw new Error('the worker needs stdin, stdout and stderr pipes');
-    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => this.onLine(line));
+    if (!child.stdout || !child.stdin || !child.stderr)
+      throw new Error('the worker needs stdin, stdout and stderr pipes');
+    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) =>
+      this.onLine(line),
+    );
     child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     child.once('exit', () => {
       this.exited = true;
-      for (const waiter of this.pending.splice(0)) waiter(new WorkerLost(`the worker exited: ${this.lastWords()}`, 'exited'));
+      for (const waiter of this.pending.splice(0))
+        waiter(new WorkerLost(`the worker exited: ${this.lastWords()}`, 'exited'));
     });
     child.stdin.on('error', () => undefined);
   }
@@ -109,11 +140,17 @@ export class WarmWorker {
 
   private next(timeoutMs: number): Promise<WorkerReply> {
     return new Promise((resolve, reject) => {
-      if (this.exited) return reject(new WorkerLost(`the worker is not running: ${this.lastWords()}`, 'exited'));
+      if (this.exited)
+        return reject(new WorkerLost(`the worker is not running: ${this.lastWords()}`, 'exited'));
       const timer = setTimeout(() => {
         const index = this.pending.indexOf(waiter);
         if (index >= 0) this.pending.splice(index, 1);
-        reject(new WorkerLost(`the worker did not answer within ${Math.round(timeoutMs / 1000)} s`, 'timeout'));
+        reject(
+          new WorkerLost(
+            `the worker did not answer within ${Math.round(timeoutMs / 1000)} s`,
+            'timeout',
+          ),
+        );
       }, timeoutMs);
       const waiter = (reply: WorkerReply | Error) => {
         clearTimeout(timer);
@@ -131,7 +168,8 @@ export class WarmWorker {
       const answer = this.next(timeoutMs);
       this.child.stdin?.write(`${JSON.stringify({ op: 'run', ...request })}\n`);
       const reply = await answer;
-      if (reply.op !== 'done' || reply.id !== request.id) throw new WorkerLost(`unexpected worker reply: ${reply.op}`, 'exited');
+      if (reply.op !== 'done' || reply.id !== request.id)
+        throw new WorkerLost(`unexpected worker reply: ${reply.op}`, 'exited');
       return reply;
     } finally {
       sink.close();

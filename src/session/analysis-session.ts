@@ -68,7 +68,10 @@ export interface DeepStepOptions {
 }
 
 /** Report settings a front end chooses; the content comes from the event log. */
-export type ReportSettings = Pick<WriteReportInput, 'outPath' | 'title' | 'meta' | 'plotly' | 'summary'>;
+export type ReportSettings = Pick<
+  WriteReportInput,
+  'outPath' | 'title' | 'meta' | 'plotly' | 'summary'
+>;
 
 /** Runs a step's stream to its end (its events reach `onEvent` as they are stored) and returns its result. */
 export async function finish<R>(steps: AsyncGenerator<StoredEvent, R>): Promise<R> {
@@ -99,21 +102,47 @@ export class AnalysisSession {
     const name = basename(dataPath);
     const { sha256, size } = await hashFile(dataPath);
     const sandbox = await Sandbox.open({
-      python: options.sandbox.python, dataPath, limits: options.sandbox.limits, isolation: options.sandbox.isolation,
-      warm: options.sandbox.warm, ...(options.sandbox.warm ? { profileName: name } : {}),
+      python: options.sandbox.python,
+      dataPath,
+      limits: options.sandbox.limits,
+      isolation: options.sandbox.isolation,
+      warm: options.sandbox.warm,
+      ...(options.sandbox.warm ? { profileName: name } : {}),
     });
     if (options.sandbox.warm) sandbox.warmUp();
     try {
-      const { session: row, lock } = options.continueId ? resume(store, options.continueId) : store.createSession({
-        command: options.command, mode: options.mode, model: options.model?.model ?? null, dataPath, dataSha256: sha256, dataSize: size,
-        title: options.title ?? options.question ?? null,
-      });
-      const report = options.continueId ? await ReportModel.of(store, row.id) : new ReportModel(store, row.id);
-      const session = new AnalysisSession(row, lock, store, sandbox, options.model, report, dataPath, options.onEvent);
+      const { session: row, lock } = options.continueId
+        ? resume(store, options.continueId)
+        : store.createSession({
+            command: options.command,
+            mode: options.mode,
+            model: options.model?.model ?? null,
+            dataPath,
+            dataSha256: sha256,
+            dataSize: size,
+            title: options.title ?? options.question ?? null,
+          });
+      const report = options.continueId
+        ? await ReportModel.of(store, row.id)
+        : new ReportModel(store, row.id);
+      const session = new AnalysisSession(
+        row,
+        lock,
+        store,
+        sandbox,
+        options.model,
+        report,
+        dataPath,
+        options.onEvent,
+      );
       if (!options.continueId) {
         await session.emit({
-          type: 'session_started', command: options.command, mode: options.mode, data: { path: dataPath, name, sha256, size },
-          isolation: sandbox.isolation.level, ...(options.question ? { question: options.question } : {}),
+          type: 'session_started',
+          command: options.command,
+          mode: options.mode,
+          data: { path: dataPath, name, sha256, size },
+          isolation: sandbox.isolation.level,
+          ...(options.question ? { question: options.question } : {}),
         });
       }
       return session;
@@ -129,9 +158,14 @@ export class AnalysisSession {
   }
 
   /** Stores an event, folds it into the report, and returns it as stored (show it only after this). */
-  async emit(event: SessionEvent, files?: { name: string; content: Buffer }[]): Promise<StoredEvent> {
+  async emit(
+    event: SessionEvent,
+    files?: { name: string; content: Buffer }[],
+  ): Promise<StoredEvent> {
     const step = 'step' in event && typeof event.step === 'number' ? event.step : 0;
-    const stored = files ? this.store.appendWithArtifacts(this.id, step, files, event) : this.store.append(this.id, event);
+    const stored = files
+      ? this.store.appendWithArtifacts(this.id, step, files, event)
+      : this.store.append(this.id, event);
     this.numbers.add(stored);
     await this.report.apply(stored);
     this.onEvent?.(stored);
@@ -146,37 +180,79 @@ export class AnalysisSession {
   }
 
   /** Fast mode: profile, plan (the model's planner when there is a model, else the heuristic one), execute. */
-  fast(options: { question?: string; signal?: AbortSignal; planner?: Planner } = {}): AsyncGenerator<StoredEvent, FastResult> {
+  fast(
+    options: { question?: string; signal?: AbortSignal; planner?: Planner } = {},
+  ): AsyncGenerator<StoredEvent, FastResult> {
     const planner = options.planner ?? (this.model ? llmPlanner(this.model) : heuristicPlanner);
-    return this.drain(fastPipeline({
-      sandbox: this.sandbox, sourceName: basename(this.dataPath), planner, firstStep: this.numbers.step, usedIds: this.numbers.ids,
-      storedBytes: () => this.store.artifactBytes(this.id), ...(options.question ? { question: options.question } : {}), ...(options.signal ? { signal: options.signal } : {}),
-    }));
+    return this.drain(
+      fastPipeline({
+        sandbox: this.sandbox,
+        sourceName: basename(this.dataPath),
+        planner,
+        firstStep: this.numbers.step,
+        usedIds: this.numbers.ids,
+        storedBytes: () => this.store.artifactBytes(this.id),
+        ...(options.question ? { question: options.question } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    );
   }
 
   /** Deep mode: the ReAct loop over the session's history. Needs a model (exit 3 otherwise). */
   deep(options: DeepStepOptions): AsyncGenerator<StoredEvent, DeepResult> {
     const model = this.model;
-    if (!model) throw new OpsmindError('deep mode needs an LLM, and none is configured', ExitCode.CONFIG);
+    if (!model)
+      throw new OpsmindError('deep mode needs an LLM, and none is configured', ExitCode.CONFIG);
     const name = basename(this.dataPath);
-    return this.drain(deepLoop({
-      sandbox: this.sandbox, model, question: options.question, sourceName: name, history: historyFromEvents(this.store.events(this.id), name),
-      firstTurn: this.numbers.turn + 1, firstStep: this.numbers.step, usedIds: this.numbers.ids, storedBytes: () => this.store.artifactBytes(this.id),
-      ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}), ...(options.stream !== undefined ? { stream: options.stream } : {}),
-      ...(options.signal ? { signal: options.signal } : {}), ...(options.onStream ? { onStream: options.onStream } : {}),
-    }));
+    return this.drain(
+      deepLoop({
+        sandbox: this.sandbox,
+        model,
+        question: options.question,
+        sourceName: name,
+        history: historyFromEvents(this.store.events(this.id), name),
+        firstTurn: this.numbers.turn + 1,
+        firstStep: this.numbers.step,
+        usedIds: this.numbers.ids,
+        storedBytes: () => this.store.artifactBytes(this.id),
+        ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
+        ...(options.stream !== undefined ? { stream: options.stream } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onStream ? { onStream: options.onStream } : {}),
+      }),
+    );
   }
 
   /** A person's script as one step (`opsmind run`). */
-  script(code: string, scriptName: string, signal?: AbortSignal): AsyncGenerator<StoredEvent, ProgramOutcome> {
+  script(
+    code: string,
+    scriptName: string,
+    signal?: AbortSignal,
+  ): AsyncGenerator<StoredEvent, ProgramOutcome> {
     return this.drain(this.scriptSteps(code, scriptName, signal));
   }
 
-  private async *scriptSteps(code: string, scriptName: string, signal?: AbortSignal): AsyncGenerator<Emission, ProgramOutcome> {
+  private async *scriptSteps(
+    code: string,
+    scriptName: string,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Emission, ProgramOutcome> {
     const step = this.numbers.step + 1;
     yield { event: { type: 'step_started', step, tool: 'run_script', title: scriptName } };
-    const outcome = await executeProgram(this.sandbox, { code, scriptName, ...(signal ? { signal } : {}), storedBytes: this.store.artifactBytes(this.id) }, this.numbers.ids);
-    yield { event: programFinished(step, outcome.run), files: stepFiles(outcome.run, outcome.spec, outcome.items) };
+    const outcome = await executeProgram(
+      this.sandbox,
+      {
+        code,
+        scriptName,
+        ...(signal ? { signal } : {}),
+        storedBytes: this.store.artifactBytes(this.id),
+      },
+      this.numbers.ids,
+    );
+    yield {
+      event: programFinished(step, outcome.run),
+      files: stepFiles(outcome.run, outcome.spec, outcome.items),
+    };
     yield { event: artifactAdded(step, outcome.spec) };
     for (const message of outcome.warnings) yield { event: { type: 'warning', step, message } };
     return outcome;
@@ -186,11 +262,26 @@ export class AnalysisSession {
    * Writes the session's report from its report model, and records that it did.
    * Sessions a model drives (deep, chat) leave out declarations that failed (the model retried them).
    */
-  async writeReport(settings: ReportSettings, options: { builtOnly?: boolean } = {}): Promise<ReportSummary> {
+  async writeReport(
+    settings: ReportSettings,
+    options: { builtOnly?: boolean } = {},
+  ): Promise<ReportSummary> {
     const content = this.report.report;
     const items = options.builtOnly ? content.items.filter((i) => i.built) : content.items;
-    const summary = writeReport({ ...settings, spec: content.spec, items, output: content.output, warnings: content.warnings, extras: content.extras });
-    await this.emit({ type: 'report_written', path: settings.outPath, charts: summary.charts.length, tables: summary.tables.length });
+    const summary = writeReport({
+      ...settings,
+      spec: content.spec,
+      items,
+      output: content.output,
+      warnings: content.warnings,
+      extras: content.extras,
+    });
+    await this.emit({
+      type: 'report_written',
+      path: settings.outPath,
+      charts: summary.charts.length,
+      tables: summary.tables.length,
+    });
     return summary;
   }
 

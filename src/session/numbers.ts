@@ -18,7 +18,11 @@ export class SessionNumbers {
 
   /** Folds one more event in. */
   add(e: StoredEvent): void {
-    if (e.type === 'artifact_added') this.ids = countIds(this.ids, [...e.charts, ...e.tables, ...(e.images ?? [])].map((r) => r.id));
+    if (e.type === 'artifact_added')
+      this.ids = countIds(
+        this.ids,
+        [...e.charts, ...e.tables, ...(e.images ?? [])].map((r) => r.id),
+      );
     if ('turn' in e && typeof e.turn === 'number') this.turn = Math.max(this.turn, e.turn);
     if ('step' in e && typeof e.step === 'number') this.step = Math.max(this.step, e.step);
   }

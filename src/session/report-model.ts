@@ -45,18 +45,27 @@ export interface ReportContent {
 
 /** Steps whose printed output is the report's narrative (a model's run_code output is in its answer instead). */
 const NARRATED_TOOLS = new Set(['run_script', 'execute_analysis']);
-const CODE_TITLES: Record<string, string> = { execute_analysis: 'analysis.py — the program that computed every chart and number' };
+const CODE_TITLES: Record<string, string> = {
+  execute_analysis: 'analysis.py — the program that computed every chart and number',
+};
 const ProfileWarningsSchema = z.object({ warnings: z.array(z.string()).default([]) });
 
 /** Stored names are checked again before they touch the disk: plain relative paths, no `..`, no empty parts. */
 export function safeArtifactName(name: string): boolean {
-  return /^[\w.-]+(\/[\w.-]+)*$/.test(name) && !name.split('/').some((part) => part === '..' || part === '.');
+  return (
+    /^[\w.-]+(\/[\w.-]+)*$/.test(name) &&
+    !name.split('/').some((part) => part === '..' || part === '.')
+  );
 }
 
 /** Folds one session's stored events into its report content. */
 export class ReportModel {
   private readonly content: ReportContent = {
-    spec: null, specs: [], items: [], output: '', warnings: [],
+    spec: null,
+    specs: [],
+    items: [],
+    output: '',
+    warnings: [],
     extras: { findings: [], notes: [], code: [], answers: [], summary: null },
   };
   private readonly tools = new Map<number, string>();
@@ -68,7 +77,10 @@ export class ReportModel {
   /** Steps rendered so far (a measure of the work done, for tests of incremental cost). */
   renderedSteps = 0;
 
-  constructor(private readonly store: SessionStore, readonly sessionId: string) {}
+  constructor(
+    private readonly store: SessionStore,
+    readonly sessionId: string,
+  ) {}
 
   /** Builds the model of a whole stored session. */
   static async of(store: SessionStore, sessionId: string): Promise<ReportModel> {
@@ -105,13 +117,18 @@ export class ReportModel {
         return;
       case 'insights_computed':
         c.extras.findings.push(...event.insights.map((i) => i.text), ...this.profileWarnings());
-        c.warnings.push(...event.failed.map((f) => `analysis ${f.analysis} (${f.title}) failed: ${f.error}`));
+        c.warnings.push(
+          ...event.failed.map((f) => `analysis ${f.analysis} (${f.title}) failed: ${f.error}`),
+        );
         return;
       case 'summary_written':
         c.extras.summary = { text: event.text, model: event.model };
         return;
       case 'plan_created':
-        c.extras.notes.push(...(event.fallback ? [`Planner: ${event.fallback}.`] : []), ...event.notes);
+        c.extras.notes.push(
+          ...(event.fallback ? [`Planner: ${event.fallback}.`] : []),
+          ...event.notes,
+        );
         return;
       case 'artifact_added':
         await this.addStep(event);
@@ -131,10 +148,14 @@ export class ReportModel {
 
   private profileWarnings(): string[] {
     if (this.lastProfileStep === null) return [];
-    const profile = this.store.artifacts(this.sessionId, this.lastProfileStep).find((a) => a.name === 'profile.json');
+    const profile = this.store
+      .artifacts(this.sessionId, this.lastProfileStep)
+      .find((a) => a.name === 'profile.json');
     if (!profile) return [];
     try {
-      return ProfileWarningsSchema.parse(parseJsonBounded(profile.content.toString('utf8'), MAX_JSON_DEPTH)).warnings;
+      return ProfileWarningsSchema.parse(
+        parseJsonBounded(profile.content.toString('utf8'), MAX_JSON_DEPTH),
+      ).warnings;
     } catch {
       return [];
     }
@@ -142,7 +163,10 @@ export class ReportModel {
 
   private async addStep(event: Extract<StoredEvent, { type: 'artifact_added' }>): Promise<void> {
     const before = this.used;
-    this.used = countIds(this.used, [...event.charts, ...event.tables, ...(event.images ?? [])].map((r) => r.id));
+    this.used = countIds(
+      this.used,
+      [...event.charts, ...event.tables, ...(event.images ?? [])].map((r) => r.id),
+    );
     this.scratch ??= mkdtempSync(join(tmpdir(), 'opsmind-report-'));
     const dir = join(this.scratch, `step-${event.step}`);
     mkdirSync(dir, { recursive: true });
@@ -151,7 +175,10 @@ export class ReportModel {
       if (!safeArtifactName(artifact.name)) continue;
       if (artifact.name === 'program.py') {
         const tool = this.tools.get(event.step) ?? '';
-        this.content.extras.code.push({ title: CODE_TITLES[tool] ?? `step ${event.step}`, code: artifact.content.toString('utf8') });
+        this.content.extras.code.push({
+          title: CODE_TITLES[tool] ?? `step ${event.step}`,
+          code: artifact.content.toString('utf8'),
+        });
       }
       const target = join(dir, artifact.name);
       mkdirSync(dirname(target), { recursive: true });
@@ -160,7 +187,8 @@ export class ReportModel {
     const loaded = loadSpec(dir);
     if (!loaded.ok) {
       // A step that stored no spec (none written, or refused) said why in its own warnings.
-      if (artifacts.some((a) => a.name === 'render_spec.json')) this.content.warnings.push(`step ${event.step}: ${loaded.reason}`);
+      if (artifacts.some((a) => a.name === 'render_spec.json'))
+        this.content.warnings.push(`step ${event.step}: ${loaded.reason}`);
       return;
     }
     const spec = renumberSpec(loaded.spec, before);

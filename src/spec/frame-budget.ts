@@ -4,7 +4,13 @@
  * declaration over budget is refused with a sentence saying which budget and
  * by how much; the rest of the report renders.
  */
-import { MAX_FRAME_BYTES, REPORT_FRAME_BYTES, REPORT_OUTPUT_CHARS, SESSION_FRAME_BYTES, megabytes } from './host-limits.js';
+import {
+  MAX_FRAME_BYTES,
+  REPORT_FRAME_BYTES,
+  REPORT_OUTPUT_CHARS,
+  SESSION_FRAME_BYTES,
+  megabytes,
+} from './host-limits.js';
 
 /** The budgets of one report (a run, or a replay of a whole session). */
 export class FrameBudget {
@@ -18,7 +24,8 @@ export class FrameBudget {
 
   /** Why a declaration whose frame `key` is `bytes` long may not render, or null when it fits. */
   refusal(file: string, key: string, bytes: number): string | null {
-    if (bytes > MAX_FRAME_BYTES) return `its data file "${file}" is ${megabytes(bytes)}, over the ${megabytes(MAX_FRAME_BYTES)} one chart or table may use; not rendered`;
+    if (bytes > MAX_FRAME_BYTES)
+      return `its data file "${file}" is ${megabytes(bytes)}, over the ${megabytes(MAX_FRAME_BYTES)} one chart or table may use; not rendered`;
     if (this.reportBytes + bytes > REPORT_FRAME_BYTES) {
       return `its data (${megabytes(bytes)} in "${file}") would take this report past its ${megabytes(REPORT_FRAME_BYTES)} budget for chart and table data (${megabytes(this.reportBytes)} used); not rendered`;
     }

@@ -18,8 +18,12 @@ export class FrameCache {
   private readonly pending = new Map<string, number>();
 
   /** `files`: the data file of every declaration that may load one, repeated once per declaration. */
-  constructor(private readonly workdir: string, files: readonly (string | null)[]) {
-    for (const file of files) if (file !== null) this.pending.set(file, (this.pending.get(file) ?? 0) + 1);
+  constructor(
+    private readonly workdir: string,
+    files: readonly (string | null)[],
+  ) {
+    for (const file of files)
+      if (file !== null) this.pending.set(file, (this.pending.get(file) ?? 0) + 1);
   }
 
   /** A key naming the file across work dirs (a report may render several steps). */
@@ -38,7 +42,10 @@ export class FrameCache {
     let cached = this.frames.get(file);
     if (cached === undefined) {
       try {
-        cached = parseFrame(readArtifactBytes(this.workdir, file, MAX_FRAME_BYTES).toString('utf8'), file);
+        cached = parseFrame(
+          readArtifactBytes(this.workdir, file, MAX_FRAME_BYTES).toString('utf8'),
+          file,
+        );
       } catch (error) {
         cached = error instanceof Error ? error : new Error(String(error));
       }

@@ -14,7 +14,11 @@ import type { Frame, RenderSpec } from './schema.js';
 export type SpecResult = { ok: true; spec: RenderSpec } | { ok: false; reason: string };
 
 /** Reads JSON a program left in `workdir` (at most MAX_JSON_FILE_BYTES, MAX_JSON_DEPTH deep); throws `<name> …: reason`. */
-export function readWorkdirJson(workdir: string, name: string, maxBytes = MAX_JSON_FILE_BYTES): unknown {
+export function readWorkdirJson(
+  workdir: string,
+  name: string,
+  maxBytes = MAX_JSON_FILE_BYTES,
+): unknown {
   const text = readArtifactBytes(workdir, name, maxBytes).toString('utf8');
   try {
     return parseJsonBounded(text, MAX_JSON_DEPTH);
@@ -35,10 +39,17 @@ export function loadSpec(workdir: string): SpecResult {
   try {
     json = parseJsonBounded(text, MAX_JSON_DEPTH);
   } catch (error) {
-    return { ok: false, reason: `render_spec.json is not usable JSON: ${(error as Error).message}` };
+    return {
+      ok: false,
+      reason: `render_spec.json is not usable JSON: ${(error as Error).message}`,
+    };
   }
   const parsed = RenderSpecSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, reason: `render_spec.json does not match the schema:\n${z.prettifyError(parsed.error)}` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      reason: `render_spec.json does not match the schema:\n${z.prettifyError(parsed.error)}`,
+    };
   return { ok: true, spec: parsed.data };
 }
 

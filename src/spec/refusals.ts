@@ -15,15 +15,30 @@ import type { ValidationIssue } from './validate.js';
 export const REFUSALS_FILE = '.opsmind-refusals.json';
 
 const IssueSchema = z.object({
-  id: z.string(), kind: z.string(), code: z.enum(ISSUE_CODES), param: z.string().optional(), message: z.string(), suggestions: z.array(z.string()),
+  id: z.string(),
+  kind: z.string(),
+  code: z.enum(ISSUE_CODES),
+  param: z.string().optional(),
+  message: z.string(),
+  suggestions: z.array(z.string()),
 });
 const RefusalsSchema = z.object({ declarations: z.record(z.string(), z.array(IssueSchema)) });
 
 /** The issues of each refused declaration by its `seq`, as stored JSON; null when none was refused. */
-export function refusalsFile(items: readonly { decl: { seq: number; data: { file: string | null } }; built?: unknown; issues: readonly ValidationIssue[] }[]): Buffer | null {
+export function refusalsFile(
+  items: readonly {
+    decl: { seq: number; data: { file: string | null } };
+    built?: unknown;
+    issues: readonly ValidationIssue[];
+  }[],
+): Buffer | null {
   const refused = items.filter((i) => !i.built && i.issues.length > 0);
   if (refused.length === 0) return null;
-  return Buffer.from(JSON.stringify({ declarations: Object.fromEntries(refused.map((i) => [String(i.decl.seq), i.issues])) }));
+  return Buffer.from(
+    JSON.stringify({
+      declarations: Object.fromEntries(refused.map((i) => [String(i.decl.seq), i.issues])),
+    }),
+  );
 }
 
 /** The stored refusals by `seq`; empty when the file is missing or unreadable. */
@@ -31,7 +46,9 @@ export function parseRefusals(content: Buffer | undefined): ReadonlyMap<number, 
   if (!content) return new Map();
   try {
     const parsed = RefusalsSchema.parse(parseJsonBounded(content.toString('utf8'), MAX_JSON_DEPTH));
-    return new Map(Object.entries(parsed.declarations).map(([seq, issues]) => [Number(seq), issues]));
+    return new Map(
+      Object.entries(parsed.declarations).map(([seq, issues]) => [Number(seq), issues]),
+    );
   } catch {
     return new Map();
   }

@@ -11,7 +11,14 @@ import { z } from 'zod';
 export const SPEC_VERSION = 1;
 
 /** Coarse column types the preamble reports and the validator checks against. */
-export const ColumnDtypeSchema = z.enum(['number', 'string', 'datetime', 'boolean', 'category', 'other']);
+export const ColumnDtypeSchema = z.enum([
+  'number',
+  'string',
+  'datetime',
+  'boolean',
+  'category',
+  'other',
+]);
 /** A coarse column type. */
 export type ColumnDtype = z.infer<typeof ColumnDtypeSchema>;
 

@@ -23,7 +23,9 @@ function shift<T extends { id: string }>(decl: T, used: IdCounts): T {
 /** The spec with its numbered ids moved past those already `used`; ids of another form stay as they are. */
 export function renumberSpec(spec: RenderSpec, used: IdCounts): RenderSpec {
   return {
-    ...spec, charts: spec.charts.map((d) => shift(d, used)), tables: spec.tables.map((d) => shift(d, used)),
+    ...spec,
+    charts: spec.charts.map((d) => shift(d, used)),
+    tables: spec.tables.map((d) => shift(d, used)),
     images: spec.images.map((d) => shift(d, used)),
   };
 }

@@ -27,11 +27,21 @@ export function nearest(name: string, candidates: readonly string[], limit = 3):
   const budget = Math.max(2, Math.floor(target.length / 3));
   // The distance is at least the difference in length, and names from a crafted spec can be
   // megabytes long: only names of a typeable length are compared letter by letter.
-  const comparable = (c: string) => c.length <= MAX_COMPARED && target.length <= MAX_COMPARED && Math.abs(c.length - target.length) <= budget;
+  const comparable = (c: string) =>
+    c.length <= MAX_COMPARED &&
+    target.length <= MAX_COMPARED &&
+    Math.abs(c.length - target.length) <= budget;
   return candidates
     .map((candidate) => {
       const c = norm(candidate);
-      const score = c === target ? 0 : c.includes(target) || target.includes(c) ? 1 : comparable(c) ? editDistance(c, target) + 1 : Infinity;
+      const score =
+        c === target
+          ? 0
+          : c.includes(target) || target.includes(c)
+            ? 1
+            : comparable(c)
+              ? editDistance(c, target) + 1
+              : Infinity;
       return { candidate, score };
     })
     .filter(({ score, candidate }) => score <= budget + 1 && candidate !== name)
@@ -45,7 +55,9 @@ const MAX_QUOTED = 80;
 
 /** A name in double quotes, cut past 80 characters (with its length), so a crafted name cannot flood a message. */
 export function quote(name: string): string {
-  return name.length <= MAX_QUOTED ? `"${name}"` : `"${name.slice(0, MAX_QUOTED)}…" (${name.length.toLocaleString('en-US')} characters)`;
+  return name.length <= MAX_QUOTED
+    ? `"${name}"`
+    : `"${name.slice(0, MAX_QUOTED)}…" (${name.length.toLocaleString('en-US')} characters)`;
 }
 
 /** `; did you mean "a" or "b"?` or an empty string when nothing is close. */

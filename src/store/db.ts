@@ -15,7 +15,11 @@ export const BUSY_TIMEOUT_MS = 15_000;
  * with access(2), which also holds for root, before SQLite silently opens a file read-only.
  */
 export function notWritable(path: string): NodeJS.ErrnoException | null {
-  const targets = existsSync(path) ? [path, dirname(path)] : existsSync(dirname(path)) ? [dirname(path)] : [];
+  const targets = existsSync(path)
+    ? [path, dirname(path)]
+    : existsSync(dirname(path))
+      ? [dirname(path)]
+      : [];
   for (const target of targets) {
     try {
       accessSync(target, constants.W_OK);
@@ -43,6 +47,10 @@ export function openDatabase(path: string): Database.Database {
     db?.close();
     const mapped = asStoreError(error, path);
     if (mapped instanceof OpsmindError) throw mapped;
-    throw new OpsmindError(`cannot open the session store ${path}: ${(error as Error).message}`, ExitCode.CONFIG, 'set OPSMIND_HOME to a writable directory, or pass --db <file>');
+    throw new OpsmindError(
+      `cannot open the session store ${path}: ${(error as Error).message}`,
+      ExitCode.CONFIG,
+      'set OPSMIND_HOME to a writable directory, or pass --db <file>',
+    );
   }
 }

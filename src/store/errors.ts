@@ -31,7 +31,7 @@ export function storeErrorKind(error: unknown): Kind | null {
 }
 
 function detail(error: unknown): string {
-  const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+  const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
   const code = codeOf(error);
   return code && !message.includes(code) ? `${message} (${code})` : message;
 }
@@ -39,12 +39,31 @@ function detail(error: unknown): string {
 const ELSEWHERE = 'or pass --db <file> (or set OPSMIND_HOME) to use a store elsewhere';
 
 /** Per kind: the message (given the store path and the cause) and the hint. */
-const TEXTS: Readonly<Record<Kind, { message: (path: string, why: string) => string; hint: (path: string) => string }>> = {
-  full: { message: (p, why) => `the session store ${p} is full: no space left on its disk (${why})`, hint: () => `free some disk space, remove old sessions with \`opsmind sessions rm <id>\`, ${ELSEWHERE}` },
-  damaged: { message: (p, why) => `the session store ${p} is damaged: ${why}`, hint: (p) => `move it aside (mv '${p}' '${p}.damaged') to start an empty store, ${ELSEWHERE}` },
-  read_only: { message: (p, why) => `the session store ${p} is read-only: ${why}`, hint: () => `make it writable, ${ELSEWHERE}; \`opsmind sessions list\` and \`show\` can still read it` },
-  busy: { message: (p, why) => `the session store ${p} stayed locked by another process: ${why}`, hint: () => 'wait for the other opsmind process to finish, then run this again' },
-  io: { message: (p, why) => `cannot use the session store ${p}: ${why}`, hint: () => `check the disk and the path, ${ELSEWHERE}` },
+const TEXTS: Readonly<
+  Record<Kind, { message: (path: string, why: string) => string; hint: (path: string) => string }>
+> = {
+  full: {
+    message: (p, why) => `the session store ${p} is full: no space left on its disk (${why})`,
+    hint: () =>
+      `free some disk space, remove old sessions with \`opsmind sessions rm <id>\`, ${ELSEWHERE}`,
+  },
+  damaged: {
+    message: (p, why) => `the session store ${p} is damaged: ${why}`,
+    hint: (p) => `move it aside (mv '${p}' '${p}.damaged') to start an empty store, ${ELSEWHERE}`,
+  },
+  read_only: {
+    message: (p, why) => `the session store ${p} is read-only: ${why}`,
+    hint: () =>
+      `make it writable, ${ELSEWHERE}; \`opsmind sessions list\` and \`show\` can still read it`,
+  },
+  busy: {
+    message: (p, why) => `the session store ${p} stayed locked by another process: ${why}`,
+    hint: () => 'wait for the other opsmind process to finish, then run this again',
+  },
+  io: {
+    message: (p, why) => `cannot use the session store ${p}: ${why}`,
+    hint: () => `check the disk and the path, ${ELSEWHERE}`,
+  },
 };
 
 /** The person-facing error (exit 3) for a store failure of `kind` at `path`, caused by `why`. */

@@ -69,7 +69,9 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number[] {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
-    throw new Error(`the session store has schema version ${current}, newer than this OpsMind (${SCHEMA_VERSION}); upgrade OpsMind`);
+    throw new Error(
+      `the session store has schema version ${current}, newer than this OpsMind (${SCHEMA_VERSION}); upgrade OpsMind`,
+    );
   }
   const applied: number[] = [];
   for (let version = current; version < upTo; version += 1) {

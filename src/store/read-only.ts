@@ -23,9 +23,18 @@ export interface ReadOnlyDatabase {
 
 function checkVersion(db: Database.Database, path: string): void {
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > SCHEMA_VERSION) throw new OpsmindError(`the session store ${path} has schema version ${version}, newer than this OpsMind (${SCHEMA_VERSION})`, ExitCode.CONFIG, 'upgrade OpsMind');
+  if (version > SCHEMA_VERSION)
+    throw new OpsmindError(
+      `the session store ${path} has schema version ${version}, newer than this OpsMind (${SCHEMA_VERSION})`,
+      ExitCode.CONFIG,
+      'upgrade OpsMind',
+    );
   if (version < SCHEMA_VERSION) {
-    throw new OpsmindError(`the session store ${path} is read-only and has an older schema (version ${version} of ${SCHEMA_VERSION})`, ExitCode.CONFIG, 'open it once with OpsMind where it is writable, so it can be upgraded');
+    throw new OpsmindError(
+      `the session store ${path} is read-only and has an older schema (version ${version} of ${SCHEMA_VERSION})`,
+      ExitCode.CONFIG,
+      'open it once with OpsMind where it is writable, so it can be upgraded',
+    );
   }
 }
 
@@ -47,7 +56,13 @@ function openCopy(path: string): ReadOnlyDatabase {
     copyFileSync(path, copy);
     if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
     const opened = openInPlace(copy);
-    return { db: opened.db, close: () => { opened.close(); rmSync(dir, { recursive: true, force: true }); } };
+    return {
+      db: opened.db,
+      close: () => {
+        opened.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -56,7 +71,12 @@ function openCopy(path: string): ReadOnlyDatabase {
 
 /** Opens the store at `path` read-only, in place or from a private copy. Throws OpsmindError (exit 3) naming the path and the cause. */
 export function openReadOnly(path: string): ReadOnlyDatabase {
-  if (!existsSync(path)) throw new OpsmindError(`there is no session store at ${path}, and none can be created there (the location is read-only)`, ExitCode.CONFIG, 'pass --db <file> (or set OPSMIND_HOME) to use a store elsewhere');
+  if (!existsSync(path))
+    throw new OpsmindError(
+      `there is no session store at ${path}, and none can be created there (the location is read-only)`,
+      ExitCode.CONFIG,
+      'pass --db <file> (or set OPSMIND_HOME) to use a store elsewhere',
+    );
   try {
     try {
       return openInPlace(path);

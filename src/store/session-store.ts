@@ -67,7 +67,11 @@ export function sha256(content: Buffer | string): string {
  * as one OpsmindError (exit 3) naming the store (errors.ts); other errors are bugs.
  */
 export class SessionStore {
-  private constructor(readonly db: Database.Database, readonly path: string, private readonly closeDb: () => void = () => db.close()) {}
+  private constructor(
+    readonly db: Database.Database,
+    readonly path: string,
+    private readonly closeDb: () => void = () => db.close(),
+  ) {}
 
   /** Opens the database at `path` to write, migrates it, and marks sessions of dead runners interrupted. */
   static open(path: string): SessionStore {
@@ -112,12 +116,32 @@ export class SessionStore {
     const id = newSessionId();
     const now = new Date().toISOString();
     return this.guard(() => {
-      this.db.transaction(() => {
-        this.db.prepare(`INSERT INTO sessions (id, created_at, updated_at, command, mode, model, data_path, data_sha256, data_size, status, title)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)`)
-          .run(id, now, now, input.command, input.mode, input.model ?? null, input.dataPath, input.dataSha256, input.dataSize, input.title ?? null);
-        this.db.prepare('INSERT INTO session_locks (session_id, pid, host, acquired_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(id, process.pid, hostname(), now, now);
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.db
+            .prepare(
+              `INSERT INTO sessions (id, created_at, updated_at, command, mode, model, data_path, data_sha256, data_size, status, title)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)`,
+            )
+            .run(
+              id,
+              now,
+              now,
+              input.command,
+              input.mode,
+              input.model ?? null,
+              input.dataPath,
+              input.dataSha256,
+              input.dataSize,
+              input.title ?? null,
+            );
+          this.db
+            .prepare(
+              'INSERT INTO session_locks (session_id, pid, host, acquired_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)',
+            )
+            .run(id, process.pid, hostname(), now, now);
+        })
+        .immediate();
       return { session: this.session(id), lock: this.guardLock(acquireLock(this.db, id)) };
     });
   }
@@ -130,64 +154,144 @@ export class SessionStore {
   /** Appends an event with the next number; the row is committed before this returns. */
   append(sessionId: string, event: SessionEvent): StoredEvent {
     const created_at = new Date().toISOString();
-    const seq = this.guard(() => this.db.transaction(() => {
-      const next = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM events WHERE session_id = ?').get(sessionId) as { next: number }).next;
-      this.db.prepare('INSERT INTO events (session_id, seq, type, payload, created_at) VALUES (?, ?, ?, ?, ?)').run(sessionId, next, event.type, JSON.stringify(event), created_at);
-      this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(created_at, sessionId);
-      return next;
-    }).immediate());
+    const seq = this.guard(() =>
+      this.db
+        .transaction(() => {
+          const next = (
+            this.db
+              .prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM events WHERE session_id = ?')
+              .get(sessionId) as { next: number }
+          ).next;
+          this.db
+            .prepare(
+              'INSERT INTO events (session_id, seq, type, payload, created_at) VALUES (?, ?, ?, ?, ?)',
+            )
+            .run(sessionId, next, event.type, JSON.stringify(event), created_at);
+          this.db
+            .prepare('UPDATE sessions SET updated_at = ? WHERE id = ?')
+            .run(created_at, sessionId);
+          return next;
+        })
+        .immediate(),
+    );
     return { ...event, session_id: sessionId, seq, created_at };
   }
 
   /** Stores a step's artifacts and appends an event, atomically (both or neither). */
-  appendWithArtifacts(sessionId: string, step: number, files: { name: string; content: Buffer }[], event: SessionEvent): StoredEvent {
+  appendWithArtifacts(
+    sessionId: string,
+    step: number,
+    files: { name: string; content: Buffer }[],
+    event: SessionEvent,
+  ): StoredEvent {
     let stored: StoredEvent | undefined;
-    this.guard(() => this.db.transaction(() => {
-      const insert = this.db.prepare('INSERT OR REPLACE INTO artifacts (session_id, step, name, sha256, bytes, content) VALUES (?, ?, ?, ?, ?, ?)');
-      for (const file of files) insert.run(sessionId, step, file.name, sha256(file.content), file.content.length, file.content);
-      stored = this.append(sessionId, event);
-    }).immediate());
+    this.guard(() =>
+      this.db
+        .transaction(() => {
+          const insert = this.db.prepare(
+            'INSERT OR REPLACE INTO artifacts (session_id, step, name, sha256, bytes, content) VALUES (?, ?, ?, ?, ?, ?)',
+          );
+          for (const file of files)
+            insert.run(
+              sessionId,
+              step,
+              file.name,
+              sha256(file.content),
+              file.content.length,
+              file.content,
+            );
+          stored = this.append(sessionId, event);
+        })
+        .immediate(),
+    );
     if (!stored) throw new Error('append failed');
     return stored;
   }
 
   /** Sets the final status. */
   finish(sessionId: string, status: SessionRow['status']): void {
-    this.guard(() => this.db.prepare('UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?').run(status, new Date().toISOString(), sessionId));
+    this.guard(() =>
+      this.db
+        .prepare('UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?')
+        .run(status, new Date().toISOString(), sessionId),
+    );
   }
 
   /** The session with this id, or the only one whose id starts with it; throws OpsmindError (exit 2) otherwise. */
   session(idOrPrefix: string): SessionRow {
-    const rows = this.guard(() => this.db.prepare('SELECT * FROM sessions WHERE id = ? OR id LIKE ? ORDER BY id = ? DESC LIMIT 3').all(idOrPrefix, `${idOrPrefix.replace(/[%_]/g, '')}%`, idOrPrefix) as SessionRow[]);
+    const rows = this.guard(
+      () =>
+        this.db
+          .prepare('SELECT * FROM sessions WHERE id = ? OR id LIKE ? ORDER BY id = ? DESC LIMIT 3')
+          .all(idOrPrefix, `${idOrPrefix.replace(/[%_]/g, '')}%`, idOrPrefix) as SessionRow[],
+    );
     const exact = rows.find((r) => r.id === idOrPrefix);
     if (exact) return exact;
     if (rows.length === 1 && rows[0]) return rows[0];
-    if (rows.length === 0) throw new OpsmindError(`no session "${idOrPrefix}"`, ExitCode.BAD_INPUT, 'run `opsmind sessions list` to see the sessions');
-    throw new OpsmindError(`"${idOrPrefix}" matches several sessions (${rows.map((r) => r.id).join(', ')}, …)`, ExitCode.BAD_INPUT, 'give more characters of the id');
+    if (rows.length === 0)
+      throw new OpsmindError(
+        `no session "${idOrPrefix}"`,
+        ExitCode.BAD_INPUT,
+        'run `opsmind sessions list` to see the sessions',
+      );
+    throw new OpsmindError(
+      `"${idOrPrefix}" matches several sessions (${rows.map((r) => r.id).join(', ')}, …)`,
+      ExitCode.BAD_INPUT,
+      'give more characters of the id',
+    );
   }
 
   /** Sessions, newest first. */
   list(limit = 50): (SessionRow & { events: number; charts: number })[] {
-    return this.guard(() => this.db.prepare(`SELECT s.*, (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id) AS events,
+    return this.guard(
+      () =>
+        this.db
+          .prepare(
+            `SELECT s.*, (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id) AS events,
         (SELECT COALESCE(SUM(json_array_length(e.payload, '$.charts') + json_array_length(e.payload, '$.tables')), 0) FROM events e WHERE e.session_id = s.id AND e.type = 'artifact_added') AS charts
-      FROM sessions s ORDER BY s.created_at DESC, s.id LIMIT ?`).all(limit) as (SessionRow & { events: number; charts: number })[]);
+      FROM sessions s ORDER BY s.created_at DESC, s.id LIMIT ?`,
+          )
+          .all(limit) as (SessionRow & { events: number; charts: number })[],
+    );
   }
 
   /** A session's events in order. */
   events(sessionId: string): StoredEvent[] {
-    const rows = this.guard(() => this.db.prepare('SELECT seq, payload, created_at FROM events WHERE session_id = ? ORDER BY seq').all(sessionId) as { seq: number; payload: string; created_at: string }[]);
-    return rows.map((row) => ({ ...parseEventPayload(row.payload), session_id: sessionId, seq: row.seq, created_at: row.created_at }));
+    const rows = this.guard(
+      () =>
+        this.db
+          .prepare('SELECT seq, payload, created_at FROM events WHERE session_id = ? ORDER BY seq')
+          .all(sessionId) as { seq: number; payload: string; created_at: string }[],
+    );
+    return rows.map((row) => ({
+      ...parseEventPayload(row.payload),
+      session_id: sessionId,
+      seq: row.seq,
+      created_at: row.created_at,
+    }));
   }
 
   /** The artifacts of a session (optionally of one step), ordered by step and name. */
   artifacts(sessionId: string, step?: number): StoredArtifact[] {
     const sql = `SELECT step, name, sha256, bytes, content FROM artifacts WHERE session_id = ?${step === undefined ? '' : ' AND step = ?'} ORDER BY step, name`;
-    return this.guard(() => this.db.prepare(sql).all(...(step === undefined ? [sessionId] : [sessionId, step])) as StoredArtifact[]);
+    return this.guard(
+      () =>
+        this.db
+          .prepare(sql)
+          .all(...(step === undefined ? [sessionId] : [sessionId, step])) as StoredArtifact[],
+    );
   }
 
   /** Bytes of all artifacts a session has stored (what its frame budget counts). */
   artifactBytes(sessionId: string): number {
-    return this.guard(() => (this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM artifacts WHERE session_id = ?').get(sessionId) as { bytes: number }).bytes);
+    return this.guard(
+      () =>
+        (
+          this.db
+            .prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM artifacts WHERE session_id = ?')
+            .get(sessionId) as { bytes: number }
+        ).bytes,
+    );
   }
 
   /** Deletes a session with its events and artifacts; refuses while another live process runs it. */

@@ -4,10 +4,18 @@ import type { ProgressView } from './progress.js';
 
 /** Starts an ink render of the analysis steps; `close` unmounts it, leaving the last frame on screen. */
 export async function createInkProgress(): Promise<ProgressView> {
-  const [{ render }, { createElement }, view] = await Promise.all([import('ink'), import('react'), import('./AnalyzeView.js')]);
+  const [{ render }, { createElement }, view] = await Promise.all([
+    import('ink'),
+    import('react'),
+    import('./AnalyzeView.js'),
+  ]);
   let state = view.initialAnalyzeState;
   let closed = false;
-  const app = render(createElement(view.AnalyzeView, { state }), { stdout: process.stderr, patchConsole: false, exitOnCtrlC: false });
+  const app = render(createElement(view.AnalyzeView, { state }), {
+    stdout: process.stderr,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
   return {
     show(event: StoredEvent) {
       state = view.reduceAnalyze(state, event);

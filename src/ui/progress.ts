@@ -28,14 +28,27 @@ export class PlainProgress implements ProgressView {
 /** The plain text of an event, or null for events that need no line. */
 export function plainLine(event: StoredEvent): string | null {
   switch (event.type) {
-    case 'session_started': return `opsmind: ${event.command} ${event.data.name} (mode ${event.mode}, isolation ${event.isolation ?? 'n/a'}, session ${event.session_id})`;
-    case 'step_started': return `[${event.step}/3] ${event.tool}: ${event.title}…`;
-    case 'step_finished': return `[${event.step}/3] ${event.tool}: ${event.summary} (${seconds(event.duration_ms)})`;
-    case 'plan_created': return `      planner: ${event.planner}${event.model ? ` (${event.model})` : ''}${event.fallback ? ` — ${event.fallback}` : ''}`;
-    case 'question_asked': return `question: ${event.text}`;
-    case 'model_turn': return `[turn ${event.turn}] ${event.tool_calls.length ? event.tool_calls.map((c) => c.name).join(', ') : 'answer'}${event.usage ? ` (${count(event.usage.total, 'token')})` : ''}`;
-    case 'tool_result': return `  step ${event.step} ${event.tool}: ${event.ok ? 'ok' : 'error'} — ${event.content.split('\n').find((l) => l.trim() && !l.startsWith('status:'))?.slice(0, 100) ?? ''}`;
-    case 'warning': return `warning: ${event.message}`;
+    case 'session_started':
+      return `opsmind: ${event.command} ${event.data.name} (mode ${event.mode}, isolation ${event.isolation ?? 'n/a'}, session ${event.session_id})`;
+    case 'step_started':
+      return `[${event.step}/3] ${event.tool}: ${event.title}…`;
+    case 'step_finished':
+      return `[${event.step}/3] ${event.tool}: ${event.summary} (${seconds(event.duration_ms)})`;
+    case 'plan_created':
+      return `      planner: ${event.planner}${event.model ? ` (${event.model})` : ''}${event.fallback ? ` — ${event.fallback}` : ''}`;
+    case 'question_asked':
+      return `question: ${event.text}`;
+    case 'model_turn':
+      return `[turn ${event.turn}] ${event.tool_calls.length ? event.tool_calls.map((c) => c.name).join(', ') : 'answer'}${event.usage ? ` (${count(event.usage.total, 'token')})` : ''}`;
+    case 'tool_result':
+      return `  step ${event.step} ${event.tool}: ${event.ok ? 'ok' : 'error'} — ${
+        event.content
+          .split('\n')
+          .find((l) => l.trim() && !l.startsWith('status:'))
+          ?.slice(0, 100) ?? ''
+      }`;
+    case 'warning':
+      return `warning: ${event.message}`;
     // Results go to stdout after the run, not into the progress lines.
     case 'answer':
     case 'artifact_added':
@@ -43,7 +56,8 @@ export function plainLine(event: StoredEvent): string | null {
     case 'program_finished':
     case 'report_written':
     case 'session_finished':
-    case 'summary_written': return null;
+    case 'summary_written':
+      return null;
   }
 }
 

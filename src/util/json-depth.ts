@@ -31,6 +31,7 @@ export function deeperThan(text: string, limit: number): boolean {
 
 /** JSON.parse of `text`, refused before parsing when it nests deeper than `maxDepth`; throws with the reason. */
 export function parseJsonBounded(text: string, maxDepth: number): unknown {
-  if (deeperThan(text, maxDepth)) throw new Error(`it nests arrays or objects more than ${maxDepth} levels deep`);
+  if (deeperThan(text, maxDepth))
+    throw new Error(`it nests arrays or objects more than ${maxDepth} levels deep`);
   return JSON.parse(text);
 }

@@ -11,7 +11,8 @@ export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'preamble'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot locate the OpsMind package root (package.json with preamble/)');
+    if (parent === dir)
+      throw new Error('cannot locate the OpsMind package root (package.json with preamble/)');
     dir = parent;
   }
   cached = dir;

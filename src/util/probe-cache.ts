@@ -12,7 +12,10 @@ import { dataHome } from '../store/paths.js';
 const TTL_MS = 24 * 60 * 60 * 1000;
 
 /** The cache file: entries by key, each with when it was probed and the fingerprint it holds for. */
-const CacheFileSchema = z.record(z.string(), z.object({ at: z.number(), fingerprint: z.string(), value: z.unknown() }));
+const CacheFileSchema = z.record(
+  z.string(),
+  z.object({ at: z.number(), fingerprint: z.string(), value: z.unknown() }),
+);
 type CacheFile = z.infer<typeof CacheFileSchema>;
 
 function file(): string {
@@ -30,14 +33,16 @@ function readAll(): CacheFile {
 
 /** A fingerprint of files: their paths and modification times (missing files count too). */
 export function fingerprint(paths: readonly (string | null | undefined)[]): string {
-  return paths.map((p) => {
-    if (!p) return '-';
-    try {
-      return `${p}@${statSync(p).mtimeMs}`;
-    } catch {
-      return `${p}@missing`;
-    }
-  }).join('|');
+  return paths
+    .map((p) => {
+      if (!p) return '-';
+      try {
+        return `${p}@${statSync(p).mtimeMs}`;
+      } catch {
+        return `${p}@missing`;
+      }
+    })
+    .join('|');
 }
 
 function freshValue(key: string, print: string): unknown {

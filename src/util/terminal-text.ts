@@ -15,8 +15,9 @@
  * - any other escape: ESC, intermediate bytes, one final byte (ESC c, ESC 7, ESC ( B);
  * - CR LF (kept as LF), then every other C0 control but TAB and LF, DEL and C1.
  */
-// eslint-disable-next-line no-control-regex -- matching terminal controls is what this module is for
-const CONTROLS = /(?:\x1b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\x07\x1b\u009c\n]*(?:\x07|\x1b\\|\u009c)?|(?:\x1b\[|\u009b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?|\x1b[\x20-\x2f]*[\x30-\x7e]?|\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROLS =
+  // eslint-disable-next-line no-control-regex -- matching terminal controls is what this module is for
+  /(?:\x1b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\x07\x1b\u009c\n]*(?:\x07|\x1b\\|\u009c)?|(?:\x1b\[|\u009b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?|\x1b[\x20-\x2f]*[\x30-\x7e]?|\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 // eslint-disable-next-line no-control-regex -- as above
 const ANY_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
@@ -40,6 +41,8 @@ const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029]/g;
  * written as `\u` escapes. JSON.stringify already escapes the C0 controls.
  */
 export function terminalJson(value: unknown): string {
-  const json = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? terminalText(v) : v)) ?? 'null';
+  const json =
+    JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? terminalText(v) : v)) ??
+    'null';
   return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -10,6 +10,8 @@ let cached: string | undefined;
 
 /** The package version, e.g. "0.1.0". */
 export function opsmindVersion(): string {
-  cached ??= PackageSchema.parse(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8'))).version;
+  cached ??= PackageSchema.parse(
+    JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')),
+  ).version;
   return cached;
 }

@@ -65,7 +65,10 @@ function errorMessage(e: unknown): string {
 }
 
 /** Opens a report HTML file from disk (file:// URL) in headless Chromium, waits for charts to render, and returns what it saw. Throws a clear Error if no Chromium is found. */
-export async function renderReport(htmlPath: string, opts: RenderOptions = {}): Promise<RenderedReport> {
+export async function renderReport(
+  htmlPath: string,
+  opts: RenderOptions = {},
+): Promise<RenderedReport> {
   const executablePath = findChromium();
   if (!executablePath) {
     throw new Error(
@@ -94,7 +97,10 @@ export async function renderReport(htmlPath: string, opts: RenderOptions = {}): 
 
     const started = Date.now();
     try {
-      await page.goto(pathToFileURL(resolve(htmlPath)).href, { waitUntil: 'load', timeout: timeoutMs });
+      await page.goto(pathToFileURL(resolve(htmlPath)).href, {
+        waitUntil: 'load',
+        timeout: timeoutMs,
+      });
       const remaining = Math.max(1, timeoutMs - (Date.now() - started));
       // String expression: tsconfig has no DOM lib, and this runs in the page anyway.
       await page.waitForFunction(

@@ -41,7 +41,9 @@ export interface ContainedReport {
 const MB = 1024 * 1024;
 
 function peakRss(): number {
-  const line = readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
 }
 
@@ -59,8 +61,22 @@ function collect(): void {
 
 async function main(): Promise<void> {
   const request = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as ContainedRequest;
-  const sandbox = await Sandbox.open({ python: await findPython(), dataPath: request.dataPath, limits: { ...DEFAULT_LIMITS, ...request.limits } });
-  const report: ContainedReport = { level: sandbox.isolation.level, elapsedMs: 0, rssGrowthMb: 0, peakGrowthMb: 0, outcomeJson: '', warnings: [], error: null, followUp: null, closeError: null };
+  const sandbox = await Sandbox.open({
+    python: await findPython(),
+    dataPath: request.dataPath,
+    limits: { ...DEFAULT_LIMITS, ...request.limits },
+  });
+  const report: ContainedReport = {
+    level: sandbox.isolation.level,
+    elapsedMs: 0,
+    rssGrowthMb: 0,
+    peakGrowthMb: 0,
+    outcomeJson: '',
+    warnings: [],
+    error: null,
+    followUp: null,
+    closeError: null,
+  };
   try {
     await executeProgram(sandbox, { code: request.warmup, scriptName: 'warmup.py' });
     collect();
@@ -68,12 +84,18 @@ async function main(): Promise<void> {
     resetPeak();
     const started = performance.now();
     try {
-      const outcome = await executeProgram(sandbox, { code: request.code, scriptName: 'hostile.py' });
+      const outcome = await executeProgram(sandbox, {
+        code: request.code,
+        scriptName: 'hostile.py',
+      });
       report.outcomeJson = JSON.stringify(outcome);
       report.warnings = outcome.warnings;
     } catch (error) {
       report.error = (error as Error).message;
-      report.outcomeJson = JSON.stringify({ message: (error as Error).message, hint: (error as { hint?: string }).hint });
+      report.outcomeJson = JSON.stringify({
+        message: (error as Error).message,
+        hint: (error as { hint?: string }).hint,
+      });
     }
     report.elapsedMs = performance.now() - started;
     report.rssGrowthMb = (process.memoryUsage().rss - before) / MB;

@@ -31,7 +31,11 @@ function memoryCgroup(limitMb: number): { path: string; oom: () => boolean } | n
       const path = join(v1, 'opsmind-test', `${process.pid}-${(counter += 1)}`);
       mkdirSync(path, { recursive: true });
       writeFileSync(join(path, 'memory.limit_in_bytes'), String(limitMb * 1024 * 1024));
-      return { path, oom: () => /^oom_kill\s+[1-9]/m.test(readFileSync(join(path, 'memory.oom_control'), 'utf8')) };
+      return {
+        path,
+        oom: () =>
+          /^oom_kill\s+[1-9]/m.test(readFileSync(join(path, 'memory.oom_control'), 'utf8')),
+      };
     }
     if (readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(/\s+/).includes('memory')) {
       const parent = join('/sys/fs/cgroup', 'opsmind-test');
@@ -41,7 +45,10 @@ function memoryCgroup(limitMb: number): { path: string; oom: () => boolean } | n
       mkdirSync(path);
       writeFileSync(join(path, 'memory.max'), String(limitMb * 1024 * 1024));
       writeFileSync(join(path, 'memory.swap.max'), '0');
-      return { path, oom: () => /^oom_kill\s+[1-9]/m.test(readFileSync(join(path, 'memory.events'), 'utf8')) };
+      return {
+        path,
+        oom: () => /^oom_kill\s+[1-9]/m.test(readFileSync(join(path, 'memory.events'), 'utf8')),
+      };
     }
   } catch {
     return null;
@@ -53,7 +60,10 @@ function killCgroup(path: string): void {
   for (let round = 0; round < 20; round += 1) {
     let pids: number[] = [];
     try {
-      pids = readFileSync(join(path, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+      pids = readFileSync(join(path, 'cgroup.procs'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map(Number);
     } catch {
       return;
     }
@@ -98,15 +108,28 @@ export function canCapMemory(): boolean {
 }
 
 /** Runs `argv` with `env` overlaid, killed after `timeoutMs` and capped at `memoryMb` when a cgroup can be made. */
-export async function runContained(argv: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; memoryMb: number }): Promise<ContainedResult> {
+export async function runContained(
+  argv: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; memoryMb: number },
+): Promise<ContainedResult> {
   const cgroup = memoryCgroup(options.memoryMb);
-  const command = cgroup ? ['/bin/sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup.path, ...argv] : argv;
+  const command = cgroup
+    ? ['/bin/sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup.path, ...argv]
+    : argv;
   const [file, ...args] = command;
-  const child = spawn(file ?? '', args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file ?? '', args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

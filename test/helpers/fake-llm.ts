@@ -73,7 +73,12 @@ export function completion(opts: CompletionOptions = {}): unknown {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: opts.text ?? null, ...(calls.length > 0 ? { tool_calls: calls } : {}), refusal: null },
+        message: {
+          role: 'assistant',
+          content: opts.text ?? null,
+          ...(calls.length > 0 ? { tool_calls: calls } : {}),
+          refusal: null,
+        },
         finish_reason: finishOf(opts),
         logprobs: null,
       },
@@ -107,31 +112,66 @@ export function streamChunks(opts: CompletionOptions = {}): unknown[] {
   const chunks: unknown[] = [chunk({ role: 'assistant', content: '' })];
   for (const part of pieces(opts.text ?? '')) chunks.push(chunk({ content: part }));
   for (const [index, call] of (opts.toolCalls ?? []).entries()) {
-    const head = { index, id: callId(call, index), type: 'function', function: { name: call.name, arguments: '' } };
+    const head = {
+      index,
+      id: callId(call, index),
+      type: 'function',
+      function: { name: call.name, arguments: '' },
+    };
     chunks.push(chunk({ tool_calls: [head] }));
-    for (const part of pieces(call.arguments)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+    for (const part of pieces(call.arguments))
+      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
   }
   chunks.push(chunk({}, finishOf(opts)));
   if (opts.usage !== null) {
-    chunks.push({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: CREATED, model, choices: [], usage: opts.usage ?? DEFAULT_USAGE });
+    chunks.push({
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: CREATED,
+      model,
+      choices: [],
+      usage: opts.usage ?? DEFAULT_USAGE,
+    });
   }
   return chunks;
 }
 
 /** An OpenAI-style error response with that status (add headers such as Retry-After). */
-export function errorBody(status: number, message: string, headers?: Record<string, string>): Scripted {
+export function errorBody(
+  status: number,
+  message: string,
+  headers?: Record<string, string>,
+): Scripted {
   const type = status >= 500 ? 'server_error' : 'invalid_request_error';
-  return { kind: 'json', status, body: { error: { message, type, param: null, code: null } }, ...(headers ? { headers } : {}) };
+  return {
+    kind: 'json',
+    status,
+    body: { error: { message, type, param: null, code: null } },
+    ...(headers ? { headers } : {}),
+  };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
 function sendStream(res: ServerResponse, step: Extract<Scripted, { kind: 'stream' }>): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   for (const data of step.chunks) res.write(`data: ${JSON.stringify(data)}\n\n`);
   if (step.cut) {
     // Flush what was written, then drop the connection without the final chunk or [DONE].
@@ -172,7 +212,9 @@ function serve(res: ServerResponse, step: Scripted | undefined, count: number): 
 function parseBody(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { value };
   } catch {
     return { unparsed: text };
   }
@@ -193,13 +235,24 @@ export async function startFakeLlm(script: Scripted[] = []): Promise<FakeLlm> {
     req.on('data', (part: Buffer) => parts.push(part));
     req.on('end', () => {
       const path = req.url ?? '';
-      requests.push({ path, body: parseBody(Buffer.concat(parts).toString('utf8')), headers: { ...req.headers } });
+      requests.push({
+        path,
+        body: parseBody(Buffer.concat(parts).toString('utf8')),
+        headers: { ...req.headers },
+      });
       for (const waiter of arrivals.filter((a) => a.count <= requests.length)) {
         arrivals.splice(arrivals.indexOf(waiter), 1);
         waiter.resolve();
       }
-      if (req.method === 'POST' && path.startsWith('/v1/chat/completions')) serve(res, queue.shift(), requests.length);
-      else sendJson(res, 404, { error: { message: `fake-llm: no route ${req.method ?? ''} ${path}`, type: 'invalid_request_error' } });
+      if (req.method === 'POST' && path.startsWith('/v1/chat/completions'))
+        serve(res, queue.shift(), requests.length);
+      else
+        sendJson(res, 404, {
+          error: {
+            message: `fake-llm: no route ${req.method ?? ''} ${path}`,
+            type: 'invalid_request_error',
+          },
+        });
     });
   });
   server.on('connection', (socket: Socket) => {
@@ -217,7 +270,10 @@ export async function startFakeLlm(script: Scripted[] = []): Promise<FakeLlm> {
     get dropped() {
       return dropped;
     },
-    received: (count) => (requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => void arrivals.push({ count, resolve }))),
+    received: (count) =>
+      requests.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => void arrivals.push({ count, resolve })),
     enqueue: (...responses) => void queue.push(...responses),
     close: () =>
       new Promise<void>((resolve) => {

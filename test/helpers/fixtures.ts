@@ -21,7 +21,11 @@ export function salesCsv(dir: string, rows = 400): string {
     const units = 1 + ((i * 7) % 23);
     const price = 5 + ((i * 13) % 17);
     const rating = i % 11 === 0 ? '' : String(1 + ((i * 3) % 40) / 10);
-    lines.push([day, regions[i % 5], i % 3 ? 'Online' : 'Retail', units, price, units * price, rating].join(','));
+    lines.push(
+      [day, regions[i % 5], i % 3 ? 'Online' : 'Retail', units, price, units * price, rating].join(
+        ',',
+      ),
+    );
   }
   const path = join(dir, 'sales.csv');
   writeFileSync(path, `${lines.join('\n')}\n`);
@@ -29,7 +33,11 @@ export function salesCsv(dir: string, rows = 400): string {
 }
 
 /** The result of running the built CLI. */
-export interface CliResult { status: number | null; stdout: string; stderr: string }
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 let home: string | undefined;
 
@@ -40,9 +48,15 @@ export function testHome(): string {
 }
 
 /** Runs `bin/opsmind.js` with arguments (synchronously), with an optional environment overlay. */
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliResult {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): CliResult {
   const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'opsmind.js'), ...args], {
-    cwd: options.cwd ?? ROOT, env: { ...process.env, OPSMIND_HOME: testHome(), OPSMIND_DB: '', ...options.env }, encoding: 'utf8', timeout: options.timeoutMs ?? 120_000,
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, OPSMIND_HOME: testHome(), OPSMIND_DB: '', ...options.env },
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 120_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -11,7 +11,8 @@ export function pidsWithArg(arg: string): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(arg)) found.push(Number(entry));
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(arg))
+        found.push(Number(entry));
     } catch {
       continue; // exited while we looked
     }
@@ -22,7 +23,9 @@ export function pidsWithArg(arg: string): number[] {
 /** The real, effective, saved and filesystem uids of a host process; null when it is gone. */
 export function uidsOf(pid: number): number[] | null {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('Uid:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Uid:'));
     return line ? line.slice(4).trim().split(/\s+/).map(Number) : null;
   } catch {
     return null;
@@ -34,10 +37,15 @@ export function uidsOf(pid: number): number[] | null {
  * that have `arg` in their argv; returns its result and the uids of every
  * such process seen (one entry per pid).
  */
-export async function watchUids<T>(arg: string, during: Promise<T>): Promise<{ result: T; uids: number[][] }> {
+export async function watchUids<T>(
+  arg: string,
+  during: Promise<T>,
+): Promise<{ result: T; uids: number[][] }> {
   const seen = new Map<number, number[]>();
   let settled = false;
-  const finished = during.finally(() => { settled = true; });
+  const finished = during.finally(() => {
+    settled = true;
+  });
   while (!settled) {
     for (const pid of pidsWithArg(arg)) {
       const uids = uidsOf(pid);

@@ -48,12 +48,31 @@ async function main(): Promise<void> {
   const request = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as ProbeRequest;
   const python = await findPython();
   const isolation = await detectIsolation(python.path, preambleDir());
-  const report: ProbeReport = { level: isolation.level, reason: isolation.reason, refused: null, run: null, uids: [], followUp: null };
+  const report: ProbeReport = {
+    level: isolation.level,
+    reason: isolation.reason,
+    refused: null,
+    run: null,
+    uids: [],
+    followUp: null,
+  };
   let sandbox: Sandbox | undefined;
   try {
-    sandbox = await Sandbox.open({ python, dataPath: request.dataPath, limits: { ...DEFAULT_LIMITS, ...request.limits } });
-    const watched = await watchUids(request.marker, sandbox.run({ code: request.code, scriptName: 'probe.py' }));
-    report.run = { exitCode: watched.result.exitCode, stdout: watched.result.stdout, stderr: watched.result.stderr, limitHit: watched.result.limitHit };
+    sandbox = await Sandbox.open({
+      python,
+      dataPath: request.dataPath,
+      limits: { ...DEFAULT_LIMITS, ...request.limits },
+    });
+    const watched = await watchUids(
+      request.marker,
+      sandbox.run({ code: request.code, scriptName: 'probe.py' }),
+    );
+    report.run = {
+      exitCode: watched.result.exitCode,
+      stdout: watched.result.stdout,
+      stderr: watched.result.stderr,
+      limitHit: watched.result.limitHit,
+    };
     report.uids = watched.uids;
     const next = await sandbox.run({ code: request.followUp, scriptName: 'next.py' });
     report.followUp = { exitCode: next.exitCode, stdout: next.stdout, stderr: next.stderr };

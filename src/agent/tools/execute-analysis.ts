@@ -9,7 +9,11 @@ import type { Tool, ToolErrorDisplay } from './tool.js';
 const schema = z.object({});
 
 /** The execute_analysis tool; without a plan it is a tool error telling the model to plan first. */
-export const executeAnalysisTool: Tool<'execute_analysis', typeof schema, ProgramDisplay | ToolErrorDisplay> = {
+export const executeAnalysisTool: Tool<
+  'execute_analysis',
+  typeof schema,
+  ProgramDisplay | ToolErrorDisplay
+> = {
   name: 'execute_analysis',
   description: 'Fallback: run the last plan_analysis plan and add its charts to the report.',
   schema,

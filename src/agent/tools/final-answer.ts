@@ -9,7 +9,12 @@ export interface AnswerDisplay {
 }
 
 const schema = z.object({
-  answer: z.string().min(1).describe('the answer to the question, in the language of the question, citing only numbers your code printed'),
+  answer: z
+    .string()
+    .min(1)
+    .describe(
+      'the answer to the question, in the language of the question, citing only numbers your code printed',
+    ),
 });
 
 /** The final_answer tool. */
@@ -19,6 +24,11 @@ export const finalAnswerTool: Tool<'final_answer', typeof schema, AnswerDisplay>
   schema,
   example: { answer: 'the answer, citing the numbers your code printed' },
   execute(args) {
-    return Promise.resolve({ forModel: 'the answer was recorded', forDisplay: { kind: 'answer', answer: args.answer }, ok: true, end: { answer: args.answer } });
+    return Promise.resolve({
+      forModel: 'the answer was recorded',
+      forDisplay: { kind: 'answer', answer: args.answer },
+      ok: true,
+      end: { answer: args.answer },
+    });
   },
 };

@@ -16,7 +16,8 @@ const schema = z.object({});
 /** The get_data_info tool. */
 export const getDataInfoTool: Tool<'get_data_info', typeof schema, DataInfoDisplay> = {
   name: 'get_data_info',
-  description: 'Profile of the dataset: columns, types, missing values, statistics, correlations. Call it first.',
+  description:
+    'Profile of the dataset: columns, types, missing values, statistics, correlations. Call it first.',
   schema,
   example: {},
   async execute(_args, ctx) {

@@ -23,6 +23,10 @@ export const planAnalysisTool: Tool<'plan_analysis', typeof schema, PlanDisplay>
     const plan = heuristicPlan(await sessionProfile(ctx), args.question ?? ctx.question);
     ctx.memory.plan = plan;
     const lines = plan.analyses.map((a, i) => `${i + 1}. ${a.chart}: ${a.title} — ${a.why}`);
-    return { forModel: `plan (run it with execute_analysis):\n${lines.join('\n')}`, forDisplay: { kind: 'plan', plan }, ok: true };
+    return {
+      forModel: `plan (run it with execute_analysis):\n${lines.join('\n')}`,
+      forDisplay: { kind: 'plan', plan },
+      ok: true,
+    };
   },
 };

@@ -13,7 +13,13 @@ import { runCodeTool } from './run-code.js';
 import type { Tool, ToolErrorDisplay, ToolResult } from './tool.js';
 
 /** Every tool, in the order the model sees them. */
-export const TOOLS = [getDataInfoTool, runCodeTool, planAnalysisTool, executeAnalysisTool, finalAnswerTool] as const;
+export const TOOLS = [
+  getDataInfoTool,
+  runCodeTool,
+  planAnalysisTool,
+  executeAnalysisTool,
+  finalAnswerTool,
+] as const;
 
 /** One of the registry's tools, with its own types. */
 export type RegisteredTool = (typeof TOOLS)[number];
@@ -22,7 +28,8 @@ export type RegisteredTool = (typeof TOOLS)[number];
 export type ToolName = RegisteredTool['name'];
 
 /** What a person sees of any call: one of the tools' display payloads, or a tool error. */
-export type ToolDisplay = Awaited<ReturnType<RegisteredTool['execute']>>['forDisplay'] | ToolErrorDisplay;
+export type ToolDisplay =
+  Awaited<ReturnType<RegisteredTool['execute']>>['forDisplay'] | ToolErrorDisplay;
 
 /** A tool with its argument type erased; call it through call-tool.ts, which validates against its schema first. */
 export type AnyTool = Tool<ToolName, z.ZodType, ToolDisplay>;
@@ -48,5 +55,9 @@ export function parametersOf(tool: Pick<AnyTool, 'schema'>): Record<string, unkn
 
 /** The tool specs sent to the model. */
 export function toolSpecs(): ToolSpec[] {
-  return TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parameters: parametersOf(tool) }));
+  return TOOLS.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    parameters: parametersOf(tool),
+  }));
 }

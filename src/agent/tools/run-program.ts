@@ -25,7 +25,11 @@ export interface ProgramDisplay {
 }
 
 /** Runs `code` as step `ctx.step`; ok when the program exited 0. Throws only when the data cannot be read. */
-export async function runProgram(ctx: ToolContext, code: string, title: string): Promise<ToolResult<ProgramDisplay>> {
+export async function runProgram(
+  ctx: ToolContext,
+  code: string,
+  title: string,
+): Promise<ToolResult<ProgramDisplay>> {
   const request = {
     code,
     scriptName: `step${ctx.step}.py`,
@@ -34,14 +38,22 @@ export async function runProgram(ctx: ToolContext, code: string, title: string):
   };
   const outcome = await executeProgram(ctx.sandbox, request, ctx.memory.ids);
   ctx.memory.ids = countIds(ctx.memory.ids, specIds(outcome.spec));
-  ctx.emit({ event: programFinished(ctx.step, outcome.run), files: stepFiles(outcome.run, outcome.spec, outcome.items) });
+  ctx.emit({
+    event: programFinished(ctx.step, outcome.run),
+    files: stepFiles(outcome.run, outcome.spec, outcome.items),
+  });
   ctx.emit({ event: artifactAdded(ctx.step, outcome.spec) });
   const { run } = outcome;
   return {
     forModel: programResultText(run, outcome.items, outcome.warnings, ctx.libraries),
     forDisplay: {
-      kind: 'program', title, code, exitCode: run.exitCode, limitHit: run.limitHit,
-      items: outcome.items.map((i) => ({ ...i, step: ctx.step })), warnings: outcome.warnings,
+      kind: 'program',
+      title,
+      code,
+      exitCode: run.exitCode,
+      limitHit: run.limitHit,
+      items: outcome.items.map((i) => ({ ...i, step: ctx.step })),
+      warnings: outcome.warnings,
     },
     ok: run.exitCode === 0,
   };

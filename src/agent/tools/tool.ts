@@ -80,6 +80,13 @@ export interface Tool<N extends string, S extends z.ZodType, D> {
 }
 
 /** A tool error result: `error: …` for the model, the same message (and issues) for a person. */
-export function toolError(message: string, issues: ToolErrorDisplay['issues'] = []): ToolResult<ToolErrorDisplay> {
-  return { forModel: `error: ${message}`, forDisplay: { kind: 'tool_error', message, issues }, ok: false };
+export function toolError(
+  message: string,
+  issues: ToolErrorDisplay['issues'] = [],
+): ToolResult<ToolErrorDisplay> {
+  return {
+    forModel: `error: ${message}`,
+    forDisplay: { kind: 'tool_error', message, issues },
+    ok: false,
+  };
 }

@@ -13,7 +13,12 @@ import { useSubmitGuard } from './use-submit-guard.js';
 
 /** What the chat asks of the host: run one question in a mode, reporting progress as actions. */
 export interface ChatController {
-  ask(question: string, mode: ChatMode, signal: AbortSignal, update: (action: ChatAction) => void): Promise<{ reportPath: string | null; error?: string }>;
+  ask(
+    question: string,
+    mode: ChatMode,
+    signal: AbortSignal,
+    update: (action: ChatAction) => void,
+  ): Promise<{ reportPath: string | null; error?: string }>;
   close(): Promise<void>;
 }
 
@@ -27,7 +32,16 @@ export interface ChatAppProps {
 /** How many charts and tables the screen pictures (the newest). */
 const SHOWN_ARTIFACTS = 6;
 
-const COLORS: Record<string, string> = { question: 'cyan', step: 'green', tool: 'magenta', warning: 'yellow', answer: 'white', info: 'gray', output: 'gray', text: 'white' };
+const COLORS: Record<string, string> = {
+  question: 'cyan',
+  step: 'green',
+  tool: 'magenta',
+  warning: 'yellow',
+  answer: 'white',
+  info: 'gray',
+  output: 'gray',
+  text: 'white',
+};
 
 /** The chat screen; every string from data, a program or a model is cleaned of terminal controls. */
 export function ChatApp({ controller, initialMode, title }: ChatAppProps) {
@@ -39,17 +53,36 @@ export function ChatApp({ controller, initialMode, title }: ChatAppProps) {
   const guard = useSubmitGuard();
   const { exit } = useApp();
 
-  const submit = useCallback((question: string): boolean => {
-    if (!question.trim() || !guard.tryStart()) return false;
-    const control = new AbortController();
-    abort.current = control;
-    dispatch({ type: 'submitted', question });
-    controller.ask(question, mode.current, control.signal, dispatch)
-      .then((result) => dispatch({ type: 'run_finished', reportPath: result.reportPath, ...(result.error ? { error: result.error } : {}) }))
-      .catch((error: unknown) => dispatch({ type: 'run_finished', reportPath: null, error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => { guard.finish(); abort.current = null; });
-    return true;
-  }, [controller, guard]);
+  const submit = useCallback(
+    (question: string): boolean => {
+      if (!question.trim() || !guard.tryStart()) return false;
+      const control = new AbortController();
+      abort.current = control;
+      dispatch({ type: 'submitted', question });
+      controller
+        .ask(question, mode.current, control.signal, dispatch)
+        .then((result) =>
+          dispatch({
+            type: 'run_finished',
+            reportPath: result.reportPath,
+            ...(result.error ? { error: result.error } : {}),
+          }),
+        )
+        .catch((error: unknown) =>
+          dispatch({
+            type: 'run_finished',
+            reportPath: null,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        )
+        .finally(() => {
+          guard.finish();
+          abort.current = null;
+        });
+      return true;
+    },
+    [controller, guard],
+  );
 
   const quit = useCallback(() => {
     abort.current?.abort();
@@ -93,19 +126,42 @@ export function ChatApp({ controller, initialMode, title }: ChatAppProps) {
 
   return (
     <Box flexDirection="column">
-      <Text bold>opsmind chat · {terminalText(title)} · mode <Text color={state.mode === 'deep' ? 'magenta' : 'green'}>{state.mode}</Text> (Tab to switch) · Esc cancels · Ctrl-C quits</Text>
+      <Text bold>
+        opsmind chat · {terminalText(title)} · mode{' '}
+        <Text color={state.mode === 'deep' ? 'magenta' : 'green'}>{state.mode}</Text> (Tab to
+        switch) · Esc cancels · Ctrl-C quits
+      </Text>
       {state.timeline.slice(-24).map((entry, i) => (
         <Box key={i} flexDirection="column">
           <Text color={COLORS[entry.kind] ?? 'white'}>{terminalText(entry.text)}</Text>
-          {entry.code ? <Text dimColor>{terminalText(entry.code.split('\n').slice(0, 8).map((l) => `    ${l}`).join('\n'))}</Text> : null}
+          {entry.code ? (
+            <Text dimColor>
+              {terminalText(
+                entry.code
+                  .split('\n')
+                  .slice(0, 8)
+                  .map((l) => `    ${l}`)
+                  .join('\n'),
+              )}
+            </Text>
+          ) : null}
         </Box>
       ))}
       {state.streaming ? <Text>{terminalText(state.streaming.slice(-400))}</Text> : null}
-      {state.artifacts.length ? <Text bold>{artifactsHeading(state.artifacts.length, SHOWN_ARTIFACTS)}</Text> : null}
+      {state.artifacts.length ? (
+        <Text bold>{artifactsHeading(state.artifacts.length, SHOWN_ARTIFACTS)}</Text>
+      ) : null}
       {state.artifacts.slice(-SHOWN_ARTIFACTS).map((a) => (
         <Box key={a.key} flexDirection="column">
-          <Text>{terminalText(a.kind.padEnd(9))} {terminalText(a.title)}</Text>
-          {a.picture.map((line, i) => <Text key={i} color="blue">    {terminalText(line)}</Text>)}
+          <Text>
+            {terminalText(a.kind.padEnd(9))} {terminalText(a.title)}
+          </Text>
+          {a.picture.map((line, i) => (
+            <Text key={i} color="blue">
+              {' '}
+              {terminalText(line)}
+            </Text>
+          ))}
         </Box>
       ))}
       {state.reportPath ? <Text dimColor>report: {terminalText(state.reportPath)}</Text> : null}

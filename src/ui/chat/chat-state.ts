@@ -50,24 +50,72 @@ export type ChatAction =
 
 /** The state of a new chat. */
 export function initialChatState(mode: ChatMode): ChatState {
-  return { mode, running: false, timeline: [], artifacts: [], streaming: '', reportPath: null, history: [] };
+  return {
+    mode,
+    running: false,
+    timeline: [],
+    artifacts: [],
+    streaming: '',
+    reportPath: null,
+    history: [],
+  };
 }
 
 function eventEntries(event: StoredEvent): TimelineEntry[] {
   switch (event.type) {
-    case 'step_finished': return [{ kind: 'step', text: `✔ ${event.tool}: ${event.summary} (${(event.duration_ms / 1000).toFixed(2)} s)` }];
-    case 'plan_created': return [{ kind: 'info', text: `plan by the ${event.planner} planner: ${event.analyses.map((a) => a.title).join(' · ')}` }];
-    case 'model_turn': return [
-      ...(event.text ? [{ kind: 'text' as const, text: event.text }] : []),
-      ...event.tool_calls.map((c) => ({ kind: 'tool' as const, text: `→ ${c.name}`, ...(c.name === 'run_code' ? { code: codeOf(c.arguments) } : {}) })),
-    ];
-    case 'tool_result': return [{ kind: 'output', text: `  ${event.ok ? '✔' : '✖'} ${event.content.split('\n').filter((l) => l.trim() && !l.startsWith('status:')).slice(0, 3).join(' | ').slice(0, 160)}` }];
-    case 'insights_computed': return [
-      ...event.insights.slice(0, SHOWN_FINDINGS).map((i) => ({ kind: 'answer' as const, text: `• ${i.text}` })),
-      ...(event.insights.length > SHOWN_FINDINGS ? [{ kind: 'info' as const, text: `(${SHOWN_FINDINGS} of ${count(event.insights.length, 'finding')}; all of them are in the report)` }] : []),
-    ];
-    case 'answer': return event.text ? [{ kind: 'answer', text: event.text }] : [];
-    case 'warning': return [{ kind: 'warning', text: `warning: ${event.message}` }];
+    case 'step_finished':
+      return [
+        {
+          kind: 'step',
+          text: `✔ ${event.tool}: ${event.summary} (${(event.duration_ms / 1000).toFixed(2)} s)`,
+        },
+      ];
+    case 'plan_created':
+      return [
+        {
+          kind: 'info',
+          text: `plan by the ${event.planner} planner: ${event.analyses.map((a) => a.title).join(' · ')}`,
+        },
+      ];
+    case 'model_turn':
+      return [
+        ...(event.text ? [{ kind: 'text' as const, text: event.text }] : []),
+        ...event.tool_calls.map((c) => ({
+          kind: 'tool' as const,
+          text: `→ ${c.name}`,
+          ...(c.name === 'run_code' ? { code: codeOf(c.arguments) } : {}),
+        })),
+      ];
+    case 'tool_result':
+      return [
+        {
+          kind: 'output',
+          text: `  ${event.ok ? '✔' : '✖'} ${event.content
+            .split('\n')
+            .filter((l) => l.trim() && !l.startsWith('status:'))
+            .slice(0, 3)
+            .join(' | ')
+            .slice(0, 160)}`,
+        },
+      ];
+    case 'insights_computed':
+      return [
+        ...event.insights
+          .slice(0, SHOWN_FINDINGS)
+          .map((i) => ({ kind: 'answer' as const, text: `• ${i.text}` })),
+        ...(event.insights.length > SHOWN_FINDINGS
+          ? [
+              {
+                kind: 'info' as const,
+                text: `(${SHOWN_FINDINGS} of ${count(event.insights.length, 'finding')}; all of them are in the report)`,
+              },
+            ]
+          : []),
+      ];
+    case 'answer':
+      return event.text ? [{ kind: 'answer', text: event.text }] : [];
+    case 'warning':
+      return [{ kind: 'warning', text: `warning: ${event.message}` }];
     // Shown elsewhere (artifacts, the run's end) or not at all (bookkeeping).
     case 'artifact_added':
     case 'program_finished':
@@ -76,7 +124,8 @@ function eventEntries(event: StoredEvent): TimelineEntry[] {
     case 'session_finished':
     case 'session_started':
     case 'step_started':
-    case 'summary_written': return [];
+    case 'summary_written':
+      return [];
   }
 }
 
@@ -106,23 +155,58 @@ export function reduceChat(state: ChatState, action: ChatAction): ChatState {
     case 'event': {
       const entries = eventEntries(action.event);
       const streaming = action.event.type === 'model_turn' ? '' : state.streaming;
-      return entries.length || streaming !== state.streaming ? { ...state, streaming, timeline: [...state.timeline, ...entries] } : state;
+      return entries.length || streaming !== state.streaming
+        ? { ...state, streaming, timeline: [...state.timeline, ...entries] }
+        : state;
     }
     case 'artifacts': {
       const known = new Set(state.artifacts.map((a) => a.key));
-      return { ...state, artifacts: [...state.artifacts, ...action.artifacts.filter((a) => !known.has(a.key))] };
+      return {
+        ...state,
+        artifacts: [...state.artifacts, ...action.artifacts.filter((a) => !known.has(a.key))],
+      };
     }
     case 'submitted':
-      return { ...state, running: true, streaming: '', history: [...state.history, action.question], timeline: [...state.timeline, { kind: 'question', text: `[${state.mode}] ${action.question}` }] };
+      return {
+        ...state,
+        running: true,
+        streaming: '',
+        history: [...state.history, action.question],
+        timeline: [
+          ...state.timeline,
+          { kind: 'question', text: `[${state.mode}] ${action.question}` },
+        ],
+      };
     case 'toggle_mode':
       return { ...state, mode: state.mode === 'fast' ? 'deep' : 'fast' };
     case 'text_delta':
       return { ...state, streaming: state.streaming + action.text };
     case 'text_retracted':
-      return { ...state, streaming: '', timeline: [...state.timeline, { kind: 'info', text: `model call retried (${action.reason}); its partial answer was dropped` }] };
+      return {
+        ...state,
+        streaming: '',
+        timeline: [
+          ...state.timeline,
+          {
+            kind: 'info',
+            text: `model call retried (${action.reason}); its partial answer was dropped`,
+          },
+        ],
+      };
     case 'run_finished':
-      return { ...state, running: false, streaming: '', reportPath: action.reportPath ?? state.reportPath, timeline: action.error ? [...state.timeline, { kind: 'warning', text: action.error }] : state.timeline };
+      return {
+        ...state,
+        running: false,
+        streaming: '',
+        reportPath: action.reportPath ?? state.reportPath,
+        timeline: action.error
+          ? [...state.timeline, { kind: 'warning', text: action.error }]
+          : state.timeline,
+      };
     case 'cancelled':
-      return { ...state, timeline: [...state.timeline, { kind: 'warning', text: 'cancelling the running step…' }] };
+      return {
+        ...state,
+        timeline: [...state.timeline, { kind: 'warning', text: 'cancelling the running step…' }],
+      };
   }
 }

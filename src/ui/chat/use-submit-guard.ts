@@ -10,14 +10,17 @@ export interface SubmitGuard {
 /** A guard whose state lives in a ref, so two submits fired synchronously start one run. */
 export function useSubmitGuard(): SubmitGuard {
   const busy = useRef(false);
-  return useMemo(() => ({
-    tryStart() {
-      if (busy.current) return false;
-      busy.current = true;
-      return true;
-    },
-    finish() {
-      busy.current = false;
-    },
-  }), []);
+  return useMemo(
+    () => ({
+      tryStart() {
+        if (busy.current) return false;
+        busy.current = true;
+        return true;
+      },
+      finish() {
+        busy.current = false;
+      },
+    }),
+    [],
+  );
 }
