@@ -1,6 +1,6 @@
 /** Generated benchmark datasets (cached under bench/.data, not committed). */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 
 const DIR = join(import.meta.dirname, '.data');
@@ -40,4 +40,23 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[index] ?? Number.NaN;
+}
+
+/** A Parquet copy of `csvPath` (same rows and columns), written once beside it by DuckDB. */
+export async function benchParquet(csvPath: string): Promise<string> {
+  const path = csvPath.replace(/\.csv$/, '.parquet');
+  if (existsSync(path)) return path;
+  // Loaded here, not at the top: bench/sandbox.ts imports this file and needs no DuckDB.
+  const { DuckDb, literal } = await import('../src/engine/duckdb.js');
+  const partial = `${path}.partial`;
+  const db = await DuckDb.open({ memoryMb: 4096, threads: 2, tempDir: join(DIR, 'duckdb-tmp') });
+  try {
+    await db.run(
+      `COPY (SELECT * FROM read_csv(${literal(csvPath)})) TO ${literal(partial)} (FORMAT parquet)`,
+    );
+  } finally {
+    db.close();
+  }
+  renameSync(partial, path);
+  return path;
 }

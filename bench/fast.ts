@@ -1,69 +1,351 @@
 /**
- * bench/fast: `opsmind analyze` (fast mode, heuristic planner) on generated
- * 10k, 100k and 1M-row files, side by side in the same run with a bare
- * `pandas.read_csv` of the same file: wall time, peak memory of the whole
- * process tree, and the report's size with Plotly inlined.
+ * bench/fast: `opsmind analyze` (fast mode, heuristic planner) with each engine, one after the
+ * other per dataset and beside a bare pandas read of the same file: generated CSVs (10k and 1M
+ * rows by default, 10M with --rows 10000000) and a Parquet copy of the 1M-row one. Wall time and
+ * peak memory of the whole process tree, the report's size with Plotly inlined, the goals, and
+ * where the smallest file's fastest duckdb run spent its time.
  *
- *   npm run build && node --import tsx bench/fast.ts [--repeat 2]
+ *   npm run build && node --import tsx bench/fast.ts [--repeat 2] [--rows 10000,1000000]
+ *     [--no-parquet] [--timeout-s 300]
+ *
+ * Best of --repeat runs, but files of 10M rows or more are measured once. Every command is
+ * killed after --timeout-s (`timeout`, whose own ~1 MB counts in the tree), and a failure is
+ * recorded as the row's outcome instead of ending the bench.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findPython } from '../src/sandbox/python.js';
-import { benchCsv } from './datasets.js';
+import { z } from 'zod';
+import { benchCsv, benchParquet } from './datasets.js';
 import { measure } from './tree-memory.js';
 
 const { values: args } = parseArgs({
+  allowNegative: true,
   options: {
     repeat: { type: 'string', default: '2' },
-    rows: { type: 'string', default: '10000,100000,1000000' },
+    rows: { type: 'string', default: '10000,1000000' },
+    parquet: { type: 'boolean', default: true },
+    'timeout-s': { type: 'string', default: '300' },
   },
 });
 const REPEAT = Number(args.repeat);
+const TIMEOUT_S = Number(args['timeout-s']);
+/** Files this large are measured once, whatever --repeat says. */
+const SINGLE_RUN_ROWS = 10_000_000;
 const BIN = resolve(import.meta.dirname, '..', 'bin', 'opsmind.js');
 const python = await findPython();
 const work = mkdtempSync(join(tmpdir(), 'opsmind-bench-'));
 const env = { ...process.env, OPSMIND_HOME: work, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
-const rows: Record<string, number>[] = [];
 
-for (const n of args.rows.split(',').map(Number)) {
-  const data = benchCsv(python.path, n);
-  const best = { read: Infinity, readMb: 0, fast: Infinity, fastMb: 0, report: 0 };
-  for (let i = 0; i < REPEAT; i += 1) {
-    const read = await measure(python.path, [
-      '-c',
-      `import pandas as pd; df = pd.read_csv(${JSON.stringify(data)}); print(df.shape)`,
-    ]);
-    if (read.code !== 0) throw new Error(read.stderr);
-    const out = join(work, `report-${n}.html`);
-    const fast = await measure(
-      process.execPath,
-      [BIN, 'analyze', data, '--no-llm', '--json', '-o', out],
-      env,
-    );
-    if (fast.code !== 0) throw new Error(`analyze failed on ${n} rows: ${fast.stderr}`);
-    if (read.seconds < best.read) Object.assign(best, { read: read.seconds, readMb: read.peakMb });
-    if (fast.seconds < best.fast) Object.assign(best, { fast: fast.seconds, fastMb: fast.peakMb });
-    best.report = statSync(out).size / 1024 / 1024;
-  }
-  rows.push({ rows: n, bytes: statSync(data).size, ...best });
+/** What is measured on each file: a bare pandas read, then analyze with each engine. */
+const TOOLS = ['read', 'pandas', 'duckdb'] as const;
+type Tool = (typeof TOOLS)[number];
+
+/** One tool's best run on one file, or why there is none. */
+type Cell =
+  | {
+      ok: true;
+      seconds: number;
+      peakMb: number;
+      reportMb: number | null;
+      items: number;
+      /** analyze's session (its events date each phase) and when the command was started (epoch ms). */
+      session: string | null;
+      startedAt: number;
+    }
+  | { ok: false; note: string; seconds?: number; peakMb?: number; stderr?: string };
+
+interface Dataset {
+  path: string;
+  format: 'csv' | 'parquet';
+  rows: number;
 }
 
+interface Row extends Dataset {
+  bytes: number;
+  runs: number;
+  cells: Record<Tool, Cell>;
+}
+
+function importable(module: string): boolean {
+  try {
+    execFileSync(python.path, ['-c', `import ${module}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pyarrow = importable('pyarrow');
+// pandas reads Parquet through pyarrow or fastparquet; without either, the pandas engine cannot.
+const pandasParquet = pyarrow || importable('fastparquet');
+
+/** The command line of `tool` on `data`, or why it cannot run. */
+function command(tool: Tool, data: Dataset, out: string): string[] | string {
+  switch (tool) {
+    case 'read': {
+      if (data.format === 'parquet' && !pyarrow) return 'n/a (no pyarrow)';
+      const reader = data.format === 'parquet' ? 'read_parquet' : 'read_csv';
+      const code = `import pandas as pd; df = pd.${reader}(${JSON.stringify(data.path)}); print(df.shape)`;
+      return [python.path, '-c', code];
+    }
+    case 'pandas':
+    case 'duckdb':
+      if (tool === 'pandas' && data.format === 'parquet' && !pandasParquet)
+        return 'n/a (no pyarrow)';
+      return [
+        process.execPath,
+        BIN,
+        'analyze',
+        data.path,
+        '--engine',
+        tool,
+        '--no-llm',
+        '--json',
+        '-o',
+        out,
+      ];
+  }
+}
+
+/** Why a run failed, in a few words: the sandbox limit it names, the timeout, or the error's first line. */
+function failure(code: number | null, stderr: string, stdout: string): string {
+  if (code === 124 || code === 137) return `timeout (${TIMEOUT_S} s)`;
+  const text = `${stderr}\n${stdout}`;
+  const limit = /[\w-]+ (?:time )?limit of [^;\n]*? exceeded/.exec(text)?.[0];
+  if (limit) return limit;
+  if (/memory limit|MemoryError|Cannot allocate memory|out of memory/i.test(text))
+    return 'memory limit';
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find(Boolean);
+  return `exit ${code}: ${(line ?? 'no output').slice(0, 160)}`;
+}
+
+const SummarySchema = z.object({
+  session_id: z.string(),
+  charts: z.array(z.unknown()),
+  tables: z.array(z.unknown()),
+});
+
+/** analyze's --json summary: its session and how many charts and tables it lists. */
+function summary(stdout: string): { session: string | null; items: number } {
+  try {
+    const parsed = SummarySchema.parse(JSON.parse(stdout));
+    return { session: parsed.session_id, items: parsed.charts.length + parsed.tables.length };
+  } catch {
+    return { session: null, items: 0 };
+  }
+}
+
+/** Runs `tool` once on `data` under the timeout. */
+async function runOnce(tool: Tool, data: Dataset): Promise<Cell> {
+  const out = join(work, `report-${tool}-${data.rows}-${data.format}.html`);
+  const line = command(tool, data, out);
+  if (typeof line === 'string') return { ok: false, note: line };
+  const startedAt = Date.now();
+  const run = await measure('timeout', ['--kill-after=10', String(TIMEOUT_S), ...line], env);
+  if (run.code !== 0) {
+    const note = failure(run.code, run.stderr, run.stdout).replaceAll(`${data.path}`, 'the file');
+    const { seconds, peakMb } = run;
+    return { ok: false, note, seconds, peakMb, stderr: run.stderr.slice(-4000) };
+  }
+  const reportMb = tool === 'read' ? null : statSync(out).size / 1048576;
+  const { session, items } = tool === 'read' ? { session: null, items: 0 } : summary(run.stdout);
+  const { seconds, peakMb } = run;
+  return { ok: true, seconds, peakMb, reportMb, items, session, startedAt };
+}
+
+/** Best (fastest) of `runs` rounds; each round runs the three tools one after the other. */
+async function measureDataset(data: Dataset, runs: number): Promise<Row> {
+  const cells: Partial<Record<Tool, Cell>> = {};
+  for (let i = 0; i < runs; i += 1) {
+    for (const tool of TOOLS) {
+      const before = cells[tool];
+      if (before && !before.ok) continue; // a failed command is not retried
+      const cell = await runOnce(tool, data);
+      if (!before || !cell.ok || (before.ok && cell.seconds < before.seconds)) cells[tool] = cell;
+      process.stderr.write(`${data.rows} ${data.format} ${tool} #${i + 1}: ${describe(cell)}\n`);
+    }
+  }
+  const none: Cell = { ok: false, note: 'not run' };
+  return {
+    ...data,
+    bytes: statSync(data.path).size,
+    runs,
+    cells: { read: cells.read ?? none, pandas: cells.pandas ?? none, duckdb: cells.duckdb ?? none },
+  };
+}
+
+function describe(cell: Cell): string {
+  const numbers = `${cell.seconds?.toFixed(2) ?? '–'} s, ${cell.peakMb?.toFixed(0) ?? '–'} MB`;
+  return cell.ok ? numbers : `${cell.note} (${numbers})`;
+}
+
+async function datasets(): Promise<Dataset[]> {
+  const list: Dataset[] = [];
+  for (const rows of args.rows.split(',').map(Number)) {
+    const path = benchCsv(python.path, rows);
+    list.push({ path, format: 'csv', rows });
+    if (args.parquet && rows === 1_000_000)
+      list.push({ path: await benchParquet(path), format: 'parquet', rows });
+  }
+  return list;
+}
+
+const loadBefore = loadavg()[0] ?? 0;
+const table: Row[] = [];
+for (const data of await datasets())
+  table.push(await measureDataset(data, data.rows >= SINGLE_RUN_ROWS ? 1 : REPEAT));
+
 const f = (v: number, d = 2) => v.toFixed(d);
-const table = [
-  `repeat: best of ${REPEAT}; python ${python.version}, pandas ${python.pandas}; node ${process.version}`,
-  '',
-  '| rows × 10 cols | CSV MB | read_csv s | read_csv peak MB | analyze s | analyze peak MB (all processes) | analyze ÷ read_csv | report MB |',
-  '|---|---|---|---|---|---|---|---|',
-  ...rows.map(
-    (r) =>
-      `| ${(r.rows ?? 0).toLocaleString('en-US')} | ${f((r.bytes ?? 0) / 1048576, 1)} | ${f(r.read ?? 0)} | ${f(r.readMb ?? 0, 0)} | ${f(r.fast ?? 0)} | ${f(r.fastMb ?? 0, 0)} | ${f((r.fast ?? 0) / (r.read ?? 1), 1)}× | ${f(r.report ?? 0)} |`,
+/** A run's seconds; a failed run (✗) says why and when, a command that could not run only why. */
+const seconds = (c: Cell) => {
+  if (c.ok) return f(c.seconds);
+  return c.seconds === undefined ? c.note : `✗ ${c.note} (after ${f(c.seconds, 1)} s)`;
+};
+const peak = (c: Cell) => (c.peakMb === undefined ? '–' : f(c.peakMb, 0));
+const report = (c: Cell) => (c.ok && c.reportMb !== null ? `${f(c.reportMb)} (${c.items})` : '–');
+const ratio = (a: Cell, b: Cell) => (a.ok && b.ok ? `${f(a.seconds / b.seconds, 2)}×` : '–');
+
+function line(r: Row): string {
+  const { read, pandas, duckdb } = r.cells;
+  const name = `${r.rows.toLocaleString('en-US')} ${r.format === 'csv' ? 'CSV' : 'Parquet'}`;
+  return `| ${name} | ${f(r.bytes / 1048576, 1)} | ${r.runs} | ${seconds(read)} | ${peak(read)} | ${seconds(pandas)} | ${peak(pandas)} | ${report(pandas)} | ${seconds(duckdb)} | ${peak(duckdb)} | ${report(duckdb)} | ${ratio(duckdb, read)} | ${ratio(pandas, duckdb)} |`;
+}
+
+/** A goal's line: ✓ or ✗ with the number behind it; a failed command fails its goal. */
+function goal(
+  text: string,
+  cells: Cell[],
+  check: (cells: Extract<Cell, { ok: true }>[]) => [boolean, string],
+) {
+  if (!cells.length) return `- – ${text}: not measured`;
+  const failed = cells.find((c) => !c.ok);
+  if (failed) return `- ✗ ${text}: ${failed.note}`;
+  const [holds, value] = check(cells.filter((c) => c.ok));
+  return `- ${holds ? '✓' : '✗'} ${text}: ${value}`;
+}
+
+const csv = (n: number, ...tools: Tool[]): Cell[] => {
+  const row = table.find((r) => r.format === 'csv' && r.rows === n);
+  return row ? tools.map((t) => row.cells[t]) : [];
+};
+const reports = table.flatMap((r) =>
+  [r.cells.pandas, r.cells.duckdb].filter((c) => c.ok && c.reportMb !== null),
+);
+const goals = [
+  goal('10k rows analysed in ≤ 1.0 s wall (duckdb, whole command)', csv(1e4, 'duckdb'), ([d]) => [
+    (d?.seconds ?? Infinity) <= 1.0,
+    `${f(d?.seconds ?? NaN)} s`,
+  ]),
+  goal(
+    '1M rows analysed faster than read_csv loads them (duckdb ÷ read_csv ≤ 1.0×)',
+    csv(1e6, 'duckdb', 'read'),
+    ([d, r]) => [
+      (d?.seconds ?? Infinity) <= (r?.seconds ?? 0),
+      `${f((d?.seconds ?? NaN) / (r?.seconds ?? NaN))}×`,
+    ],
   ),
+  goal('10M rows with peak memory ≤ 1.5 GiB (duckdb, whole tree)', csv(1e7, 'duckdb'), ([d]) => [
+    (d?.peakMb ?? Infinity) <= 1536,
+    `${f(d?.peakMb ?? NaN, 0)} MiB`,
+  ]),
+  goal('every report ≤ 5.3 MB with Plotly inlined', reports, (ok) => {
+    const largest = Math.max(...ok.map((c) => c.reportMb ?? 0));
+    return [largest <= 5.3, `largest ${f(largest)} MB`];
+  }),
 ];
-console.log(table.join('\n'));
+
+const EventsSchema = z.object({
+  session: z.object({ created_at: z.string() }),
+  events: z.array(
+    z.object({ type: z.string(), step: z.number().optional(), created_at: z.string() }),
+  ),
+});
+
+/** The fastest of --repeat runs of a node command, in milliseconds. */
+async function fastestMs(argv: string[]): Promise<number> {
+  let best = Infinity;
+  for (let i = 0; i < REPEAT; i += 1)
+    best = Math.min(best, (await measure(process.execPath, argv, env)).seconds * 1000);
+  return best;
+}
+
+const PHASES = [
+  'start-up: node, modules, CLI, store, file hash (spawn → session row)',
+  'DuckDB opened, file read into a table, locked',
+  'profile (SQL)',
+  'plan (heuristic)',
+  'execute: chart queries and frames',
+  'report written (HTML, Plotly inlined)',
+  'exit: summary printed, store closed',
+] as const;
+
+/** Where one duckdb run spent its time (ms per PHASES), dated by its session's stored events. */
+function phasesOf(cell: Cell): number[] | null {
+  if (!cell.ok || !cell.session) return null;
+  const shown = execFileSync(process.execPath, [BIN, 'sessions', 'show', cell.session, '--json'], {
+    env,
+    encoding: 'utf8',
+  });
+  const { session, events } = EventsSchema.parse(JSON.parse(shown));
+  const at = (type: string, step?: number) =>
+    Date.parse(
+      events.find((e) => e.type === type && (step === undefined || e.step === step))?.created_at ??
+        '',
+    );
+  const marks = [
+    cell.startedAt,
+    Date.parse(session.created_at),
+    at('session_started'),
+    at('step_finished', 1),
+    at('step_finished', 2),
+    at('step_finished', 3),
+    at('report_written'),
+    cell.startedAt + cell.seconds * 1000,
+  ];
+  return marks.slice(1).map((mark, i) => mark - (marks[i] ?? mark));
+}
+
+const csvRows = table.filter((r) => r.format === 'csv' && r.cells.duckdb.ok);
+const phases = csvRows.map((r) => phasesOf(r.cells.duckdb) ?? []);
+const startup = csvRows.length
+  ? { bare: await fastestMs(['-e', '0']), version: await fastestMs([BIN, '--version']) }
+  : null;
+const breakdown = startup
+  ? [
+      '',
+      'Where the fastest duckdb run spent its time, ms (from its session events):',
+      '',
+      `| phase | ${csvRows.map((r) => `${r.rows.toLocaleString('en-US')} rows`).join(' | ')} |`,
+      `|---|${csvRows.map(() => '---|').join('')}`,
+      ...PHASES.map(
+        (name, i) => `| ${name} | ${phases.map((p) => f(p[i] ?? NaN, 0)).join(' | ')} |`,
+      ),
+      '',
+      `For scale, measured apart (best of ${REPEAT}): \`node -e 0\` ${f(startup.bare, 0)} ms, \`node bin/opsmind.js --version\` ${f(startup.version, 0)} ms.`,
+    ]
+  : [];
+
+const output = [
+  `best of ${REPEAT} (files of ${SINGLE_RUN_ROWS.toLocaleString('en-US')}+ rows: 1 run); timeout ${TIMEOUT_S} s per command; load average ${f(loadBefore)} → ${f(loadavg()[0] ?? 0)}; python ${python.version}, pandas ${python.pandas}${pyarrow ? '' : ' (no pyarrow)'}; node ${process.version}`,
+  '',
+  '| rows × 10 cols | file MB | runs | read s | read peak MB | pandas engine s | pandas peak MB | pandas report MB (charts+tables) | duckdb engine s | duckdb peak MB | duckdb report MB (charts+tables) | duckdb ÷ read | pandas ÷ duckdb |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ...table.map(line),
+  '',
+  'Goals:',
+  ...goals,
+  ...breakdown,
+];
+console.log(output.join('\n'));
 mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
 writeFileSync(
   join(import.meta.dirname, 'results', 'fast.json'),
-  `${JSON.stringify(rows, null, 2)}\n`,
+  `${JSON.stringify({ python, pyarrow, timeoutS: TIMEOUT_S, repeat: REPEAT, rows: table, phases, startup }, null, 2)}\n`,
 );

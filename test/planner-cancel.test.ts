@@ -8,6 +8,7 @@ import { createChatModel, isCancellation } from '../src/llm/index.js';
 import { DEFAULT_LIMITS } from '../src/sandbox/limits.js';
 import { findPython } from '../src/sandbox/python.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
+import { PandasEngine } from '../src/engine/pandas-engine.js';
 import { startFakeLlm } from './helpers/fake-llm.js';
 import { salesCsv, tempDir } from './helpers/fixtures.js';
 
@@ -28,7 +29,8 @@ async function drain(
   signal: AbortSignal,
 ): Promise<{ events: Emission['event'][]; error: unknown }> {
   const events: Emission['event'][] = [];
-  const run = fastPipeline({ sandbox, sourceName: 'sales.csv', planner, signal });
+  const engine = new PandasEngine(() => Promise.resolve(sandbox));
+  const run = fastPipeline({ engine, sourceName: 'sales.csv', planner, signal });
   try {
     for (let next = await run.next(); !next.done; next = await run.next())
       events.push(next.value.event);

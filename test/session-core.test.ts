@@ -110,7 +110,7 @@ void test('a fast session: events are stored and shown in order, and its replay 
     onEvent: (e) => seen.push(e),
   });
   const result = await finish(session.fast({ question: 'Which region sells most?' }));
-  assert.ok(result.outcome.items.length >= 3);
+  assert.ok(result.executed.items.length >= 3);
   assert.deepEqual(
     seen.map((e) => e.seq),
     store.events(session.id).map((e) => e.seq),
@@ -171,7 +171,7 @@ void test('cancel mid-step: the run stops within seconds, and the same session r
   );
   const result = await finish(session.fast());
   assert.ok(
-    result.outcome.items.some((i) => i.built),
+    result.executed.items.some((i) => i.built),
     'the next step works on a new worker',
   );
   session.close('done');

@@ -30,6 +30,15 @@ function kwargs(entries: Record<string, unknown>): string {
     .join(', ');
 }
 
+/**
+ * The `agg` a chart of an already grouped frame is declared with: counts are summed, not counted
+ * again (counting the counts would draw every category as 1); summing them over unique keys is the
+ * identity and keeps the top-N "Other" additive.
+ */
+export function chartAgg(agg: Extract<Transform, { type: 'group' }>['agg']): string {
+  return agg === 'count' ? 'sum' : agg;
+}
+
 function usedColumns(t: Transform): string[] {
   switch (t.type) {
     case 'group':
@@ -56,7 +65,8 @@ function cleaning(plan: Plan, profile: DataProfile): string[] {
   const lines: string[] = [];
   for (const col of profile.column_profiles.filter((c) => used.has(c.name))) {
     if (col.semantic === 'numeric_text') lines.push(numericText(col));
-    if (col.semantic === 'datetime' && !/datetime/.test(col.dtype))
+    // Also when the profile's engine typed it (DuckDB reads dates as dates; pandas reads them as text).
+    if (col.semantic === 'datetime')
       lines.push(
         `df[${py(col.name)}] = pd.to_datetime(df[${py(col.name)}], errors="coerce")  # dates stored as text`,
       );
@@ -111,18 +121,19 @@ function analysisBody(a: Analysis, n: number): string[] {
   switch (t.type) {
     case 'group': {
       const { code, y } = grouped([t.by, ...(t.series ? [t.series] : [])], t.measure, t.agg);
-      const lines = [code, `frame = frame.sort_values(${py(y)}, ascending=False)`];
+      // A stable sort: categories with equal values keep their key order, as the DuckDB engine orders them.
+      const lines = [code, `frame = frame.sort_values(${py(y)}, ascending=False, kind="stable")`];
       if (a.chart === 'table')
         return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 50 })})`];
       const params =
         a.chart === 'pie'
-          ? { names: t.by, values: y, top_n: t.top_n ?? 6, agg: t.agg, ...common }
+          ? { names: t.by, values: y, top_n: t.top_n ?? 6, agg: chartAgg(t.agg), ...common }
           : {
               x: t.by,
               y,
               color: t.series,
               top_n: t.top_n,
-              agg: t.agg,
+              agg: chartAgg(t.agg),
               sort: o.sort ?? 'descending',
               orientation: o.orientation,
               log_y: o.log_y,
@@ -140,9 +151,12 @@ function analysisBody(a: Analysis, n: number): string[] {
       // Period starts ("MS", not pandas' month-end "M"), so December's total is drawn at December, not at the edge of January.
       const keys = `[pd.Grouper(key=${py(t.date)}, freq=${py(PERIOD_START[t.freq] ?? t.freq)})${t.series ? `, ${py(t.series)}` : ''}]`;
       const y = t.measure ?? 'count';
-      const agg = t.measure
-        ? `[${py(t.measure)}].agg(${py(t.agg)}).reset_index()`
-        : '.size().reset_index(name="count")';
+      // A period without rows is a gap, not a zero: sum it with min_count=1 (counts stay 0).
+      const agg = !t.measure
+        ? '.size().reset_index(name="count")'
+        : t.agg === 'sum'
+          ? `[${py(t.measure)}].sum(min_count=1).reset_index()`
+          : `[${py(t.measure)}].agg(${py(t.agg)}).reset_index()`;
       // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.
       const lines = [`frame = data.groupby(${keys})${agg}`];
       if (a.chart === 'table')
@@ -190,7 +204,7 @@ function analysisBody(a: Analysis, n: number): string[] {
     case 'missing':
       return [
         'frame = pd.DataFrame({"missing": data.isna().sum(), "missing %": (data.isna().mean() * 100).round(1)}).rename_axis("column")',
-        'frame = frame[frame["missing"] > 0].sort_values("missing", ascending=False)',
+        'frame = frame[frame["missing"] > 0].sort_values("missing", ascending=False, kind="stable")',
         `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`,
       ];
     case 'top_rows':

@@ -10,6 +10,7 @@ import type { ChatMessage, ChatModel, ChatResponse, ToolCall } from '../llm/inde
 import { ModelCallError } from '../llm/index.js';
 import { analysisLibraries } from '../sandbox/libraries.js';
 import type { Library } from '../sandbox/libraries.js';
+import type { AnalysisEngine } from '../engine/engine.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { IdCounts } from '../spec/session-ids.js';
 import { count } from '../util/plural.js';
@@ -26,6 +27,8 @@ import { tokenUsage } from './usage.js';
 /** Options of a deep run. */
 export interface DeepOptions {
   sandbox: Sandbox;
+  /** The session's engine: get_data_info profiles with it. */
+  engine?: AnalysisEngine;
   model: ChatModel;
   question: string;
   sourceName: string;
@@ -96,6 +99,7 @@ async function* runCall(
   const emitted: Emission[] = [];
   const ctx: ToolContext = {
     sandbox: opts.sandbox,
+    ...(opts.engine ? { engine: opts.engine } : {}),
     sourceName: opts.sourceName,
     question: opts.question,
     step: state.step,

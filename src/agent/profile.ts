@@ -91,6 +91,8 @@ export const DataProfileSchema = z.object({
   correlations: z.array(z.object({ a: z.string(), b: z.string(), r: z.number() })),
   /** Data-quality warnings about the whole dataset. */
   warnings: z.array(z.string()),
+  /** Set for very large inputs profiled in SQL: which figures are approximate. */
+  approximate: z.object({ distinct: z.boolean(), quantiles: z.boolean() }).optional(),
 });
 /** A dataset profile. */
 export type DataProfile = z.infer<typeof DataProfileSchema>;

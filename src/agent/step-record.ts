@@ -11,10 +11,7 @@ import type { RenderSpec } from '../spec/schema.js';
 import type { ArtifactRef, SessionEvent } from '../shared/events.js';
 
 /**
- * The files of a step to store: program.py, render_spec.json, the frame of each declaration that
- * rendered (once per file; a refused declaration's frame is never stored, so the frame budgets
- * bound the store, but why it was refused is: spec/refusals.ts) and each captured PNG (through
- * the file boundary).
+ * The files of a program step to store: program.py, then `workdirFiles`.
  */
 export function stepFiles(
   run: SandboxRun,
@@ -30,10 +27,25 @@ export function stepFiles(
   } catch {
     /* no program file: nothing to store */
   }
+  return [...files, ...workdirFiles(run.workdir, spec, items)];
+}
+
+/**
+ * The files of a work dir to store: render_spec.json, the frame of each declaration that
+ * rendered (once per file; a refused declaration's frame is never stored, so the frame budgets
+ * bound the store, but why it was refused is: spec/refusals.ts) and each captured PNG (through
+ * the file boundary).
+ */
+export function workdirFiles(
+  workdir: string,
+  spec: RenderSpec | null,
+  items: readonly RenderedItem[],
+): { name: string; content: Buffer }[] {
+  const files: { name: string; content: Buffer }[] = [];
   if (!spec) return files;
   files.push({
     name: 'render_spec.json',
-    content: readArtifactBytes(run.workdir, 'render_spec.json', MAX_JSON_FILE_BYTES),
+    content: readArtifactBytes(workdir, 'render_spec.json', MAX_JSON_FILE_BYTES),
   });
   const rendered = new Set(
     items
@@ -44,7 +56,7 @@ export function stepFiles(
   if (refusals) files.push({ name: REFUSALS_FILE, content: refusals });
   for (const file of rendered) {
     try {
-      files.push({ name: file, content: readArtifactBytes(run.workdir, file, MAX_FRAME_BYTES) });
+      files.push({ name: file, content: readArtifactBytes(workdir, file, MAX_FRAME_BYTES) });
     } catch {
       /* changed since it rendered: the replay reports it on the declaration */
     }
@@ -54,7 +66,7 @@ export function stepFiles(
     try {
       files.push({
         name: image.file,
-        content: readArtifactBytes(run.workdir, image.file, MAX_IMAGE_BYTES),
+        content: readArtifactBytes(workdir, image.file, MAX_IMAGE_BYTES),
       });
     } catch {
       /* refused by the boundary: the report says so on the image */

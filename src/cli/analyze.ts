@@ -23,6 +23,8 @@ import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { parsePlotlyOption } from './options.js';
 import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
 import { chatCommand } from './chat.js';
+import { engineName } from '../engine/engine.js';
+import type { EngineName } from '../engine/engine.js';
 import { deepCommand } from './deep.js';
 import type { DeepFlags } from './deep.js';
 import { guarded } from './session-guard.js';
@@ -38,6 +40,8 @@ interface AnalyzeOptions extends DeepFlags {
   model?: string;
   baseUrl?: string;
   plotly: string;
+  engine?: string;
+  sheet?: string;
 }
 
 function chooseModel(options: AnalyzeOptions): ChatModel | null {
@@ -71,7 +75,7 @@ function reportSettings(
       mode: 'fast',
       planner: `${planned.planner}${planned.model && planned.planner === 'llm' ? ` (${planned.model})` : ''}`,
       session: session.id,
-      isolation: session.sandbox.isolation.level,
+      isolation: session.isolationLevel,
     },
   };
 }
@@ -103,8 +107,9 @@ async function runFast(
   options: AnalyzeOptions,
   model: ChatModel | null,
   settings: SandboxSettings,
+  engine: { name: EngineName; sheet?: string },
 ): Promise<number> {
-  setImmediate(preloadPlotly); // about a second of jsdom work, done while the sandbox reads the data
+  if (engine.name === 'pandas') setImmediate(preloadPlotly); // about a second of jsdom work, done while the sandbox reads the data
   const progress = await createProgress({ json: options.json === true });
   try {
     const session = await AnalysisSession.open({
@@ -113,6 +118,7 @@ async function runFast(
       command: 'analyze',
       mode: 'fast',
       sandbox: settings,
+      engine,
       model,
       onEvent: (event) => progress.show(event),
       ...(options.question ? { question: options.question } : {}),
@@ -130,9 +136,9 @@ async function runFast(
         session_id: session.id,
         json: options.json === true,
         summary,
-        isolation: session.sandbox.isolation.level,
+        isolation: session.isolationLevel,
       });
-      const crashed = result.outcome.spec === null;
+      const crashed = result.executed.spec === null;
       return {
         status: crashed ? 'failed' : 'done',
         value: crashed ? ExitCode.INTERNAL : ExitCode.OK,
@@ -213,15 +219,19 @@ async function analyzeCommand(
   const isolation = isolationFrom(options);
   parsePlotlyOption(options.plotly);
   const model = chooseModel(options);
-  const python = await findPython();
+  const engine = engineName(options.engine);
+  // DuckDB needs no Python: look for it only when the pandas engine will run.
+  const python = engine === 'pandas' ? await findPython() : undefined;
   const store = openStore(program);
   try {
-    return await runFast(store, dataPath, options, model, {
-      python,
-      limits,
-      isolation,
-      warm: true,
-    });
+    return await runFast(
+      store,
+      dataPath,
+      options,
+      model,
+      { ...(python ? { python } : {}), limits, isolation, warm: true },
+      { name: engine, ...(options.sheet ? { sheet: options.sheet } : {}) },
+    );
   } finally {
     store.close();
   }
@@ -234,7 +244,15 @@ export function registerAnalyze(program: Command): void {
     .description(
       'profile a dataset, plan the right charts, and write an interactive HTML report with the key findings',
     )
-    .argument('<file>', 'the dataset (csv, tsv, json, jsonl)')
+    .argument(
+      '<file>',
+      'the dataset (csv, tsv, json, jsonl, parquet, xlsx; .gz for compressed csv)',
+    )
+    .option(
+      '--engine <name>',
+      'what computes fast mode: duckdb (embedded, no Python) or pandas (in the sandbox) (default: $OPSMIND_ENGINE, else duckdb)',
+    )
+    .option('--sheet <name>', 'the sheet of an Excel file to read (default: the first)')
     .option(
       '--mode <mode>',
       'fast (profile → plan → execute) or deep (an LLM agent that writes and runs code)',

@@ -102,7 +102,7 @@ export class SessionChatController implements ChatController {
           tool: `opsmind ${opsmindVersion()}`,
           mode: 'interactive',
           session: session.id,
-          isolation: session.sandbox.isolation.level,
+          isolation: session.isolationLevel,
         },
       },
       { builtOnly: true },

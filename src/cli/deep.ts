@@ -105,7 +105,7 @@ export async function runDeep(run: DeepRun): Promise<number> {
             mode: 'deep',
             model: model.model,
             session: session.id,
-            isolation: session.sandbox.isolation.level,
+            isolation: session.isolationLevel,
           },
         },
         { builtOnly: true },

@@ -16,11 +16,18 @@ import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { limitsFrom } from './sandbox-options.js';
 import { dbPath } from './store-option.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { removeTree } from '../util/remove-tree.js';
+import { join } from 'node:path';
+import { DuckDb } from '../engine/duckdb.js';
 
 interface DoctorReport {
   ok: boolean;
   version: string;
   node: string;
+  /** Fast mode's engine: embedded DuckDB, which needs no Python. */
+  engine: { name: 'duckdb'; version: string } | { name: 'duckdb'; error: string };
   python: PythonInfo | { error: string; hint?: string };
   isolation: {
     level: string;
@@ -65,10 +72,13 @@ async function diagnose(store: string): Promise<DoctorReport> {
     python = { error: e.message, ...(e.hint ? { hint: e.hint } : {}) };
     problems.push(e.message);
   }
+  const engine = await engineReport();
+  if ('error' in engine) problems.push(`the DuckDB engine cannot start: ${engine.error}`);
   return {
-    ok: !('error' in python),
+    ok: !('error' in python) && !('error' in engine),
     version: opsmindVersion(),
     node: process.version,
+    engine,
     python,
     isolation,
     libraries,
@@ -77,6 +87,22 @@ async function diagnose(store: string): Promise<DoctorReport> {
     store,
     problems,
   };
+}
+
+async function engineReport(): Promise<DoctorReport['engine']> {
+  const scratch = mkdtempSync(join(tmpdir(), 'opsmind-doctor-'));
+  try {
+    const db = await DuckDb.open({ memoryMb: 64, threads: 1, tempDir: join(scratch, 'spill') });
+    try {
+      return { name: 'duckdb', version: await db.version() };
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    return { name: 'duckdb', error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    removeTree(scratch);
+  }
 }
 
 function libraryLines(report: LibraryReport): string[] {
@@ -89,6 +115,11 @@ function libraryLines(report: LibraryReport): string[] {
 
 function print(report: DoctorReport): void {
   const out: string[] = [`opsmind ${report.version} (node ${report.node})`, ''];
+  out.push(
+    'error' in report.engine
+      ? `engine       MISSING: DuckDB: ${report.engine.error}`
+      : `engine       DuckDB ${report.engine.version}, embedded (fast mode; needs no Python)`,
+  );
   if ('error' in report.python)
     out.push(
       `python       MISSING: ${report.python.error}`,
@@ -133,7 +164,9 @@ export function registerDoctor(program: Command): void {
       if (!report.ok) {
         const hint = 'error' in report.python ? report.python.hint : undefined;
         throw new OpsmindError(
-          'the main job cannot run here: no Python with pandas',
+          'error' in report.python
+            ? 'deep mode and `opsmind run` cannot run here: no Python with pandas (fast mode runs on DuckDB)'
+            : 'fast mode cannot run here: the DuckDB engine does not start',
           ExitCode.SANDBOX,
           hint,
         );

@@ -99,7 +99,7 @@ async function runCommand(
           command: 'run',
           session: session.id,
           python: `${python.version} (pandas ${python.pandas})`,
-          isolation: session.sandbox.isolation.level,
+          isolation: session.isolationLevel,
         },
       });
       const failed = outcome.run.exitCode !== 0;
@@ -110,7 +110,7 @@ async function runCommand(
         options.json === true,
         {
           session_id: session.id,
-          isolation: session.sandbox.isolation.level,
+          isolation: session.isolationLevel,
           ...(workdir ? { workdir } : {}),
         },
         failed,

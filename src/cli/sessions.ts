@@ -74,6 +74,17 @@ function exportSession(store: SessionStore, session: SessionRow, dir: string): n
     writeFileSync(target, artifact.content);
     files += 1;
   }
+  // The fast step's code at the top: analysis.sql (DuckDB) and analysis.py, its pandas twin that `opsmind run` re-runs.
+  const fast = events
+    .filter((e) => e.type === 'step_started' && e.tool === 'execute_analysis')
+    .at(-1);
+  if (fast && 'step' in fast) {
+    for (const artifact of store.artifacts(session.id, fast.step)) {
+      if (artifact.name === 'program.py') writeFileSync(join(dir, 'analysis.py'), artifact.content);
+      if (artifact.name === 'analysis.sql')
+        writeFileSync(join(dir, 'analysis.sql'), artifact.content);
+    }
+  }
   return files;
 }
 

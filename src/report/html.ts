@@ -125,7 +125,10 @@ function itemSection(item: RenderedItem, index: number, source: Source | null): 
       ? `<div class="plotly-chart" id="plot-${index + 1}"></div><script type="application/json" id="fig-${index + 1}">${scriptJson(item.built.figure)}</script>`
       : `<div class="table-wrap">${item.built.html}</div>`;
   const title = item.built.type === 'plotly' ? '' : heading + subtitle;
-  return `<section class="card" id="${anchor}" ${idAttr}="${escapeHtml(decl.id)}">${title}${body}${note}<p class="provenance">${provenance(decl, source)}</p></section>`;
+  const sql = item.sql
+    ? `<details class="code sql"><summary>SQL</summary><pre><code>${escapeHtml(item.sql)}</code></pre></details>`
+    : '';
+  return `<section class="card" id="${anchor}" ${idAttr}="${escapeHtml(decl.id)}">${title}${body}${note}<p class="provenance">${provenance(decl, source)}</p>${sql}</section>`;
 }
 
 function header(input: ReportInput): string {

@@ -30,6 +30,8 @@ export interface RenderedItem {
   built?: Built | BuiltImage;
   issues: ValidationIssue[];
   warnings: string[];
+  /** The SQL that computed it (DuckDB steps), shown under it in the report. */
+  sql?: string;
 }
 
 /** Options for rendering. */

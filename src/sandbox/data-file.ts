@@ -35,6 +35,7 @@ export function checkDataFile(path: string): string {
     );
   }
   try {
+    if (binaryFormat(fd, full, path)) return full;
     const at = nulOffset(fd, stat.size);
     if (at !== null) {
       throw new OpsmindError(
@@ -50,6 +51,34 @@ export function checkDataFile(path: string): string {
 }
 
 const SCAN_CHUNK = 4 * 1024 * 1024;
+
+/** Binary formats the engine reads, by extension, with the bytes their files start with. */
+const BINARY_FORMATS: readonly { name: string; extensions: readonly string[]; magic: Buffer }[] = [
+  { name: 'Parquet', extensions: ['.parquet', '.pq'], magic: Buffer.from('PAR1') },
+  {
+    name: 'Excel (.xlsx)',
+    extensions: ['.xlsx', '.xlsm'],
+    magic: Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+  },
+  { name: 'gzip', extensions: ['.gz'], magic: Buffer.from([0x1f, 0x8b]) },
+];
+
+/**
+ * True for a file of a binary format the engine reads (its extension and its first bytes agree),
+ * which skips the NUL scan; a file named so whose bytes disagree is refused with the reason.
+ */
+function binaryFormat(fd: number, full: string, shown: string): boolean {
+  const name = full.toLowerCase();
+  const format = BINARY_FORMATS.find((f) => f.extensions.some((e) => name.endsWith(e)));
+  if (!format) return false;
+  const head = Buffer.alloc(format.magic.length);
+  const read = readSync(fd, head, 0, head.length, 0);
+  if (read === head.length && head.equals(format.magic)) return true;
+  throw new OpsmindError(
+    `${shown} is named like a ${format.name} file but is not one (it does not start with the ${format.name} signature)`,
+    ExitCode.BAD_INPUT,
+  );
+}
 
 /**
  * The offset of the first NUL byte of a text file, or null. The whole file is

@@ -7,7 +7,14 @@
  * AbortSignal, continued later, and writes the report from the event log.
  * Front ends parse flags and print; nothing else.
  */
-import { basename } from 'node:path';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { DuckDbEngine } from '../engine/duckdb-engine.js';
+import { engineName } from '../engine/engine.js';
+import type { AnalysisEngine, EngineName } from '../engine/engine.js';
+import { PandasEngine } from '../engine/pandas-engine.js';
+import { findPython } from '../sandbox/python.js';
 import { deepLoop } from '../agent/deep-loop.js';
 import type { DeepResult } from '../agent/deep-loop.js';
 import { executeProgram } from '../agent/execute-program.js';
@@ -20,6 +27,7 @@ import { artifactAdded, programFinished, stepFiles } from '../agent/step-record.
 import type { ChatModel } from '../llm/index.js';
 import { writeReport } from '../report/write.js';
 import type { ReportSummary, WriteReportInput } from '../report/write.js';
+import type { RenderedItem } from '../report/render.js';
 import { hashFile } from '../sandbox/data-file.js';
 import type { Limits } from '../sandbox/limits.js';
 import type { PythonInfo } from '../sandbox/python.js';
@@ -33,7 +41,8 @@ import { ReportModel } from './report-model.js';
 
 /** How a session's programs run. */
 export interface SandboxSettings {
-  python: PythonInfo;
+  /** The Python to run programs with; found on first use when not given (fast mode on DuckDB needs none). */
+  python?: PythonInfo;
   limits: Limits;
   isolation: 'auto' | 'strict';
   /** Keep a warm worker for many steps (false: one interpreter per step, as `opsmind run`). */
@@ -53,6 +62,8 @@ export interface OpenSessionOptions {
   question?: string;
   /** Continue this stored session instead of creating one (its history, numbering and report continue too). */
   continueId?: string;
+  /** Fast mode's engine (default DuckDB) and, for Excel files, the sheet to read. */
+  engine?: { name: EngineName; sheet?: string };
   /** Called with every event once it is stored and folded into the report (progress views, chat). */
   onEvent?: (event: StoredEvent) => void;
 }
@@ -82,12 +93,16 @@ export async function finish<R>(steps: AsyncGenerator<StoredEvent, R>): Promise<
 export class AnalysisSession {
   private closed = false;
   private readonly numbers: SessionNumbers;
+  private sandboxOpening: Promise<Sandbox> | null = null;
+  private openedSandbox: Sandbox | null = null;
+  private engineOpening: Promise<AnalysisEngine> | null = null;
+  private openedEngine: AnalysisEngine | null = null;
 
   private constructor(
     readonly row: SessionRow,
     private readonly lock: HeldLock,
     readonly store: SessionStore,
-    readonly sandbox: Sandbox,
+    private readonly settings: OpenSessionOptions,
     readonly model: ChatModel | null,
     readonly report: ReportModel,
     readonly dataPath: string,
@@ -96,60 +111,113 @@ export class AnalysisSession {
     this.numbers = SessionNumbers.of(store.events(row.id));
   }
 
-  /** Opens the sandbox (warming it up) and creates — or continues — the stored session. */
+  /**
+   * Creates — or continues — the stored session and opens what its mode needs first: the engine
+   * for fast mode on DuckDB (no Python), the sandbox (warming it up) for everything else. The
+   * other one opens on first use.
+   */
   static async open(options: OpenSessionOptions): Promise<AnalysisSession> {
     const { store, dataPath } = options;
     const name = basename(dataPath);
     const { sha256, size } = await hashFile(dataPath);
-    const sandbox = await Sandbox.open({
-      python: options.sandbox.python,
+    const engineFirst = options.mode === 'fast' && (options.engine?.name ?? 'duckdb') === 'duckdb';
+    const { session: row, lock } = options.continueId
+      ? resume(store, options.continueId)
+      : store.createSession({
+          command: options.command,
+          mode: options.mode,
+          model: options.model?.model ?? null,
+          dataPath,
+          dataSha256: sha256,
+          dataSize: size,
+          title: options.title ?? options.question ?? null,
+        });
+    const report = options.continueId
+      ? await ReportModel.of(store, row.id)
+      : new ReportModel(store, row.id);
+    const session = new AnalysisSession(
+      row,
+      lock,
+      store,
+      options,
+      options.model,
+      report,
       dataPath,
-      limits: options.sandbox.limits,
-      isolation: options.sandbox.isolation,
-      warm: options.sandbox.warm,
-      ...(options.sandbox.warm ? { profileName: name } : {}),
-    });
-    if (options.sandbox.warm) sandbox.warmUp();
+      options.onEvent,
+    );
     try {
-      const { session: row, lock } = options.continueId
-        ? resume(store, options.continueId)
-        : store.createSession({
-            command: options.command,
-            mode: options.mode,
-            model: options.model?.model ?? null,
-            dataPath,
-            dataSha256: sha256,
-            dataSize: size,
-            title: options.title ?? options.question ?? null,
-          });
-      const report = options.continueId
-        ? await ReportModel.of(store, row.id)
-        : new ReportModel(store, row.id);
-      const session = new AnalysisSession(
-        row,
-        lock,
-        store,
-        sandbox,
-        options.model,
-        report,
-        dataPath,
-        options.onEvent,
-      );
+      const first = engineFirst ? await session.engine() : await session.sandbox();
       if (!options.continueId) {
         await session.emit({
           type: 'session_started',
           command: options.command,
           mode: options.mode,
           data: { path: dataPath, name, sha256, size },
-          isolation: sandbox.isolation.level,
+          isolation: first instanceof Sandbox ? first.isolation.level : first.label,
           ...(options.question ? { question: options.question } : {}),
         });
       }
       return session;
     } catch (error) {
-      sandbox.close();
+      session.close('failed', error instanceof Error ? error.message : String(error));
       throw error;
     }
+  }
+
+  /** The session's sandbox, opened (and warmed up) on first use. */
+  sandbox(): Promise<Sandbox> {
+    this.sandboxOpening ??= (async () => {
+      const s = this.settings.sandbox;
+      const sandbox = await Sandbox.open({
+        python: s.python ?? (await findPython()),
+        dataPath: this.dataPath,
+        limits: s.limits,
+        isolation: s.isolation,
+        warm: s.warm,
+        ...(s.warm ? { profileName: basename(this.dataPath) } : {}),
+      });
+      if (this.closed) {
+        sandbox.close();
+        throw new OpsmindError('the session is closed', ExitCode.INTERNAL);
+      }
+      if (s.warm) sandbox.warmUp();
+      this.openedSandbox = sandbox;
+      return sandbox;
+    })();
+    return this.sandboxOpening;
+  }
+
+  /** Fast mode's engine, opened on first use: DuckDB over the data file, or pandas in the sandbox. */
+  engine(): Promise<AnalysisEngine> {
+    this.engineOpening ??= (async () => {
+      const choice = this.settings.engine ?? { name: engineName(undefined) };
+      const limits = this.settings.sandbox.limits;
+      const engine =
+        choice.name === 'pandas'
+          ? new PandasEngine(() => this.sandbox())
+          : await DuckDbEngine.open({
+              dataPath: this.dataPath,
+              memoryMb: limits.memoryMb,
+              maxTempMb: Math.max(
+                limits.diskMb,
+                Math.ceil((statSync(this.dataPath).size / 2 ** 20) * 4),
+              ),
+              scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-engine-')),
+              ...(choice.sheet ? { sheet: choice.sheet } : {}),
+            });
+      if (this.closed) {
+        engine.close();
+        throw new OpsmindError('the session is closed', ExitCode.INTERNAL);
+      }
+      this.openedEngine = engine;
+      return engine;
+    })();
+    return this.engineOpening;
+  }
+
+  /** What computes the session's numbers, as reports name it: the sandbox's isolation, else the engine. */
+  get isolationLevel(): string {
+    return this.openedSandbox?.isolation.level ?? this.openedEngine?.label ?? 'none';
   }
 
   /** The session id. */
@@ -161,13 +229,14 @@ export class AnalysisSession {
   async emit(
     event: SessionEvent,
     files?: { name: string; content: Buffer }[],
+    rendered?: RenderedItem[],
   ): Promise<StoredEvent> {
     const step = 'step' in event && typeof event.step === 'number' ? event.step : 0;
     const stored = files
       ? this.store.appendWithArtifacts(this.id, step, files, event)
       : this.store.append(this.id, event);
     this.numbers.add(stored);
-    await this.report.apply(stored);
+    await this.report.apply(stored, rendered);
     this.onEvent?.(stored);
     return stored;
   }
@@ -175,7 +244,7 @@ export class AnalysisSession {
   private async *drain<R>(run: AsyncGenerator<Emission, R>): AsyncGenerator<StoredEvent, R> {
     for (let next = await run.next(); ; next = await run.next()) {
       if (next.done) return next.value;
-      yield await this.emit(next.value.event, next.value.files);
+      yield await this.emit(next.value.event, next.value.files, next.value.rendered);
     }
   }
 
@@ -184,18 +253,23 @@ export class AnalysisSession {
     options: { question?: string; signal?: AbortSignal; planner?: Planner } = {},
   ): AsyncGenerator<StoredEvent, FastResult> {
     const planner = options.planner ?? (this.model ? llmPlanner(this.model) : heuristicPlanner);
-    return this.drain(
-      fastPipeline({
-        sandbox: this.sandbox,
-        sourceName: basename(this.dataPath),
-        planner,
-        firstStep: this.numbers.step,
-        usedIds: this.numbers.ids,
-        storedBytes: () => this.store.artifactBytes(this.id),
-        ...(options.question ? { question: options.question } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      }),
-    );
+    return this.drain(this.fastSteps(planner, options));
+  }
+
+  private async *fastSteps(
+    planner: Planner,
+    options: { question?: string; signal?: AbortSignal },
+  ): AsyncGenerator<Emission, FastResult> {
+    return yield* fastPipeline({
+      engine: await this.engine(),
+      sourceName: basename(this.dataPath),
+      planner,
+      firstStep: this.numbers.step,
+      usedIds: this.numbers.ids,
+      storedBytes: () => this.store.artifactBytes(this.id),
+      ...(options.question ? { question: options.question } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   /** Deep mode: the ReAct loop over the session's history. Needs a model (exit 3 otherwise). */
@@ -203,24 +277,40 @@ export class AnalysisSession {
     const model = this.model;
     if (!model)
       throw new OpsmindError('deep mode needs an LLM, and none is configured', ExitCode.CONFIG);
+    return this.drain(this.deepSteps(model, options));
+  }
+
+  private async *deepSteps(
+    model: ChatModel,
+    options: DeepStepOptions,
+  ): AsyncGenerator<Emission, DeepResult> {
     const name = basename(this.dataPath);
-    return this.drain(
-      deepLoop({
-        sandbox: this.sandbox,
-        model,
-        question: options.question,
-        sourceName: name,
-        history: historyFromEvents(this.store.events(this.id), name),
-        firstTurn: this.numbers.turn + 1,
-        firstStep: this.numbers.step,
-        usedIds: this.numbers.ids,
-        storedBytes: () => this.store.artifactBytes(this.id),
-        ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
-        ...(options.stream !== undefined ? { stream: options.stream } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onStream ? { onStream: options.onStream } : {}),
-      }),
-    );
+    const sandbox = await this.sandbox();
+    let engine: AnalysisEngine | null = null;
+    try {
+      engine = await this.engine();
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      yield {
+        event: { type: 'warning', message: `get_data_info profiles in the sandbox: ${why}` },
+      };
+    }
+    return yield* deepLoop({
+      sandbox,
+      ...(engine ? { engine } : {}),
+      model,
+      question: options.question,
+      sourceName: name,
+      history: historyFromEvents(this.store.events(this.id), name),
+      firstTurn: this.numbers.turn + 1,
+      firstStep: this.numbers.step,
+      usedIds: this.numbers.ids,
+      storedBytes: () => this.store.artifactBytes(this.id),
+      ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
+      ...(options.stream !== undefined ? { stream: options.stream } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onStream ? { onStream: options.onStream } : {}),
+    });
   }
 
   /** A person's script as one step (`opsmind run`). */
@@ -240,7 +330,7 @@ export class AnalysisSession {
     const step = this.numbers.step + 1;
     yield { event: { type: 'step_started', step, tool: 'run_script', title: scriptName } };
     const outcome = await executeProgram(
-      this.sandbox,
+      await this.sandbox(),
       {
         code,
         scriptName,
@@ -253,7 +343,7 @@ export class AnalysisSession {
       event: programFinished(step, outcome.run),
       files: stepFiles(outcome.run, outcome.spec, outcome.items),
     };
-    yield { event: artifactAdded(step, outcome.spec) };
+    yield { event: artifactAdded(step, outcome.spec), rendered: outcome.items };
     for (const message of outcome.warnings) yield { event: { type: 'warning', step, message } };
     return outcome;
   }
@@ -294,7 +384,16 @@ export class AnalysisSession {
       this.store.finish(this.id, status);
     } finally {
       this.lock.release();
-      this.sandbox.close();
+      this.openedSandbox?.close();
+      this.openedEngine?.close();
+      void this.sandboxOpening?.then(
+        (sandbox) => sandbox.close(),
+        () => undefined,
+      );
+      void this.engineOpening?.then(
+        (engine) => engine.close(),
+        () => undefined,
+      );
       this.report.dispose();
     }
   }

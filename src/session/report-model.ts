@@ -48,6 +48,23 @@ const NARRATED_TOOLS = new Set(['run_script', 'execute_analysis']);
 const CODE_TITLES: Record<string, string> = {
   execute_analysis: 'analysis.py — the program that computed every chart and number',
 };
+/** The SQL behind each declaration of a DuckDB step, by `seq` (engine/duckdb-engine.ts). */
+export const QUERIES_FILE = 'queries.json';
+const QueriesSchema = z.array(z.object({ seq: z.number().int(), sql: z.string() }));
+
+function parseQueries(content: Buffer | undefined): Map<number, string> {
+  if (!content) return new Map();
+  try {
+    return new Map(
+      QueriesSchema.parse(parseJsonBounded(content.toString('utf8'), MAX_JSON_DEPTH)).map((q) => [
+        q.seq,
+        q.sql,
+      ]),
+    );
+  } catch {
+    return new Map();
+  }
+}
 const ProfileWarningsSchema = z.object({ warnings: z.array(z.string()).default([]) });
 
 /** Stored names are checked again before they touch the disk: plain relative paths, no `..`, no empty parts. */
@@ -94,7 +111,7 @@ export class ReportModel {
   }
 
   /** Folds one stored event in (events must come in their stored order). */
-  async apply(event: StoredEvent): Promise<void> {
+  async apply(event: StoredEvent, rendered?: readonly RenderedItem[]): Promise<void> {
     const c = this.content;
     switch (event.type) {
       case 'step_started':
@@ -131,7 +148,7 @@ export class ReportModel {
         );
         return;
       case 'artifact_added':
-        await this.addStep(event);
+        await this.addStep(event, rendered);
         return;
       case 'session_started':
       case 'model_turn':
@@ -161,7 +178,14 @@ export class ReportModel {
     }
   }
 
-  private async addStep(event: Extract<StoredEvent, { type: 'artifact_added' }>): Promise<void> {
+  /**
+   * Adds a step's declarations: the live run's rendered items when it passes them (they came from
+   * the very files stored), else rendered from the stored artifacts exactly as the live step did.
+   */
+  private async addStep(
+    event: Extract<StoredEvent, { type: 'artifact_added' }>,
+    rendered?: readonly RenderedItem[],
+  ): Promise<void> {
     const before = this.used;
     this.used = countIds(
       this.used,
@@ -173,13 +197,7 @@ export class ReportModel {
     const artifacts = this.store.artifacts(this.sessionId, event.step);
     for (const artifact of artifacts) {
       if (!safeArtifactName(artifact.name)) continue;
-      if (artifact.name === 'program.py') {
-        const tool = this.tools.get(event.step) ?? '';
-        this.content.extras.code.push({
-          title: CODE_TITLES[tool] ?? `step ${event.step}`,
-          code: artifact.content.toString('utf8'),
-        });
-      }
+      this.addCode(event.step, artifact.name, artifact.content, artifacts);
       const target = join(dir, artifact.name);
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, artifact.content);
@@ -196,10 +214,41 @@ export class ReportModel {
     this.content.spec = spec;
     // The same validation and rendering as the live step, so a replay cannot disagree with it.
     const refused = parseRefusals(artifacts.find((a) => a.name === REFUSALS_FILE)?.content);
-    const items = await renderSpec(spec, dir, { budget: this.budget, refused });
-    this.content.items.push(...items.map((item) => ({ ...item, step: event.step })));
+    // Specs our own compiler wrote skip the full-bundle Plotly check (the zod gate stays); model- and person-written ones keep it.
+    const validateFigures = this.tools.get(event.step) !== 'execute_analysis';
+    const items =
+      rendered ?? (await renderSpec(spec, dir, { budget: this.budget, refused, validateFigures }));
+    const sql = parseQueries(artifacts.find((a) => a.name === QUERIES_FILE)?.content);
+    this.content.items.push(
+      ...items.map((item) => ({
+        ...item,
+        step: event.step,
+        ...(sql.has(item.decl.seq) ? { sql: sql.get(item.decl.seq) } : {}),
+      })),
+    );
     this.renderedSteps += 1;
     removeTree(dir);
+  }
+
+  /** The step's code for the report: a script or program, or the SQL and its pandas twin of a DuckDB step. */
+  private addCode(
+    step: number,
+    name: string,
+    content: Buffer,
+    artifacts: readonly { name: string }[],
+  ): void {
+    const tool = this.tools.get(step) ?? '';
+    const sqlStep = artifacts.some((a) => a.name === 'analysis.sql');
+    if (name === 'analysis.sql')
+      this.content.extras.code.push({
+        title: 'analysis.sql — the DuckDB queries that computed every chart and number',
+        code: content.toString('utf8'),
+      });
+    if (name !== 'program.py') return;
+    const title = sqlStep
+      ? 'analysis.py — the same analysis in pandas (`opsmind run analysis.py --data <file>` re-runs it)'
+      : (CODE_TITLES[tool] ?? `step ${step}`);
+    this.content.extras.code.push({ title, code: content.toString('utf8') });
   }
 
   /** The content folded so far. */

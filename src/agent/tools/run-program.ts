@@ -42,7 +42,7 @@ export async function runProgram(
     event: programFinished(ctx.step, outcome.run),
     files: stepFiles(outcome.run, outcome.spec, outcome.items),
   });
-  ctx.emit({ event: artifactAdded(ctx.step, outcome.spec) });
+  ctx.emit({ event: artifactAdded(ctx.step, outcome.spec), rendered: outcome.items });
   const { run } = outcome;
   return {
     forModel: programResultText(run, outcome.items, outcome.warnings, ctx.libraries),

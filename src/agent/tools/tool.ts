@@ -7,6 +7,7 @@
  * MCP server can call the same objects.
  */
 import type { z } from 'zod';
+import type { AnalysisEngine } from '../../engine/engine.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Library } from '../../sandbox/libraries.js';
 import type { IdCounts } from '../../spec/session-ids.js';
@@ -27,6 +28,8 @@ export interface ToolMemory {
 /** Everything a tool may use: the session's sandbox and numbering, the abort signal and a hook for events. */
 export interface ToolContext {
   readonly sandbox: Sandbox;
+  /** The session's engine: get_data_info profiles with it (without one, in the sandbox). */
+  readonly engine?: AnalysisEngine;
   /** The dataset's name as the model and the report show it (e.g. "sales.csv"). */
   readonly sourceName: string;
   /** The question of the run: plan_analysis plans for it when the model gives none. */

@@ -1,0 +1,189 @@
+/**
+ * The embedded DuckDB database fast mode runs on: one in-memory instance per
+ * session, bounded (memory limit, threads, a spill directory of its own), and
+ * locked once the data source is attached — external access off but for the
+ * data file itself, configuration frozen — so no query, however it was
+ * written, can read or write another file, load an extension or lift a limit.
+ */
+import type * as DuckDbApi from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
+
+/**
+ * DuckDB's API, loaded with `require`: imported as ESM, Node would run its CommonJS export lexer
+ * over each of the package's 60 files first, which triples the load (≈330 ms against ≈100 ms).
+ */
+const duckdb = createRequire(import.meta.url)('@duckdb/node-api') as typeof DuckDbApi;
+
+/** How an engine database is bounded. */
+export interface DuckDbOptions {
+  /** DuckDB's memory limit; beyond it, operators spill to `tempDir` or the query fails. */
+  memoryMb: number;
+  threads: number;
+  /** The spill directory: inside the session's own temp dir, created if missing. */
+  tempDir: string;
+  /** Spill at most this much (DuckDB's max_temp_directory_size). */
+  maxTempMb?: number;
+}
+
+/** A query's result: column names, DuckDB type names, and row-major JS values. */
+export interface QueryResult {
+  columns: string[];
+  types: string[];
+  rows: unknown[][];
+}
+
+/** A SQL identifier, quoted so no column name can change a query (`"` doubled; NUL refused). */
+export function ident(name: string): string {
+  if (name.includes('\u0000'))
+    throw new OpsmindError('a column name holds a NUL character', ExitCode.BAD_INPUT);
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A SQL string literal (`'` doubled; NUL refused). */
+export function literal(text: string): string {
+  if (text.includes('\u0000'))
+    throw new OpsmindError('a value holds a NUL character', ExitCode.BAD_INPUT);
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** A JS value as DuckDB returns it, made JSON-ready: BIGINT/HUGEINT → number, DECIMAL → number, dates → ISO text. */
+export function plainValue(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? null : value.toISOString().replace('Z', '');
+  if (Array.isArray(value)) return value.map(plainValue);
+  return value;
+}
+
+/** DuckDB's error text in one line, limits said in the user's words. */
+function explain(error: unknown, limits: DuckDbOptions): OpsmindError {
+  const lines = (error instanceof Error ? error.message : String(error))
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  // A CSV error's first line is only "CSV Error on Line: N"; the reason follows it.
+  const text =
+    (/^CSV Error on Line/i.test(lines[0] ?? '') ? lines.slice(0, 2).join(': ') : lines[0]) ??
+    'query failed';
+  if (/out of memory|could not allocate|failed to allocate/i.test(text))
+    return new OpsmindError(
+      `the query needs more than the ${limits.memoryMb} MB memory limit (raise it with --memory-mb): ${text}`,
+      ExitCode.SANDBOX,
+    );
+  if (/max_temp_directory_size|temp(orary)? directory .*(full|size)|No space left/i.test(text))
+    return new OpsmindError(
+      `the query spilled more than its disk allowance: ${text}`,
+      ExitCode.SANDBOX,
+    );
+  if (/INTERRUPT/i.test(text))
+    return new OpsmindError('the query was cancelled', ExitCode.INTERNAL);
+  return new OpsmindError(text, ExitCode.INTERNAL);
+}
+
+/** One bounded DuckDB database with one connection. */
+export class DuckDb {
+  private closed = false;
+  private locked = false;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+    readonly options: DuckDbOptions,
+  ) {}
+
+  /** Opens an in-memory database with its limits (they can only be tightened until `lock`). */
+  static async open(options: DuckDbOptions): Promise<DuckDb> {
+    mkdirSync(options.tempDir, { recursive: true, mode: 0o700 });
+    const instance = await duckdb.DuckDBInstance.create(':memory:', {
+      memory_limit: `${Math.max(16, Math.floor(options.memoryMb))}MB`,
+      threads: String(Math.max(1, Math.floor(options.threads))),
+      temp_directory: options.tempDir,
+      max_temp_directory_size: `${Math.max(64, Math.floor(options.maxTempMb ?? 8192))}MB`,
+      preserve_insertion_order: 'true',
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+    });
+    const connection = await instance.connect();
+    return new DuckDb(instance, connection, options);
+  }
+
+  /** DuckDB's version, e.g. "v1.5.6". */
+  async version(): Promise<string> {
+    const result = await this.all('SELECT version()');
+    const version = result.rows[0]?.[0];
+    return typeof version === 'string' ? version : 'unknown';
+  }
+
+  /**
+   * From now on the database reads only `allowedPaths` (the data file), writes no file but its
+   * spill directory, loads no extension, and its configuration cannot change.
+   */
+  async lock(allowedPaths: readonly string[]): Promise<void> {
+    if (this.locked) return;
+    const list = allowedPaths.map(literal).join(', ');
+    await this.run(`SET allowed_paths = [${list}]`);
+    await this.run(`SET allowed_directories = [${literal(this.options.tempDir)}]`);
+    await this.run('SET enable_external_access = false');
+    await this.run('SET lock_configuration = true');
+    this.locked = true;
+  }
+
+  /** Whether `lock` has run. */
+  get isLocked(): boolean {
+    return this.locked;
+  }
+
+  /** Runs a statement, discarding its result. */
+  async run(sql: string, signal?: AbortSignal): Promise<void> {
+    await this.guard(signal, () => this.connection.run(sql));
+  }
+
+  /** Runs a query and reads every row (JSON-ready values: `plainValue`). */
+  async all(sql: string, signal?: AbortSignal): Promise<QueryResult> {
+    return this.guard(signal, async () => {
+      const reader = await this.connection.runAndReadAll(sql);
+      return {
+        columns: reader.columnNames(),
+        types: reader.columnTypes().map(String),
+        rows: reader.getRowsJS().map((row) => row.map(plainValue)),
+      };
+    });
+  }
+
+  /** Runs a query and returns its rows as objects keyed by column name. */
+  async objects(sql: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
+    const result = await this.all(sql, signal);
+    return result.rows.map((row) =>
+      Object.fromEntries(result.columns.map((name, i) => [name, row[i]])),
+    );
+  }
+
+  private async guard<T>(signal: AbortSignal | undefined, body: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new OpsmindError('the engine is closed', ExitCode.INTERNAL);
+    signal?.throwIfAborted();
+    const stop = (): void => this.connection.interrupt();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      return await body();
+    } catch (error) {
+      if (signal?.aborted)
+        throw signal.reason instanceof Error
+          ? signal.reason
+          : new OpsmindError('the query was cancelled', ExitCode.INTERNAL);
+      throw explain(error, this.options);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  /** Closes the connection and the database; idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}

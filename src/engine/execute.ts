@@ -1,0 +1,129 @@
+/**
+ * execute_analysis on DuckDB: every analysis of a plan compiled to SQL over
+ * the table `data`, leaving in the work dir exactly what the preamble leaves
+ * for the pandas program compile-plan.ts writes — render_spec.json, one
+ * frame file per declaration, insights.json — plus the SQL behind each
+ * declaration. Each analysis runs on its own: one that fails is recorded in
+ * `failed` and skipped, never the whole report.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Analysis, Plan } from '../agent/plan.js';
+import type { DataProfile } from '../agent/profile.js';
+import { RenderSpecSchema } from '../spec/schema.js';
+import type { DuckDb } from './duckdb.js';
+import { distributionAnalysis } from './sql-distribution.js';
+import { groupAnalysis } from './sql-group.js';
+import { correlationAnalysis, relationshipAnalysis } from './sql-pairs.js';
+import { dataColumns, planCleaning, rowsFor } from './sql-rows.js';
+import type { Cleaning } from './sql-rows.js';
+import { SpecWriter } from './sql-spec.js';
+import type { Ctx, Outcome } from './sql-spec.js';
+import { summaryAnalysis } from './sql-summary.js';
+import { missingAnalysis, topRowsAnalysis } from './sql-tables.js';
+import { resampleAnalysis } from './sql-time.js';
+import type { EngineOutcome, InsightsFile, SourceInfo } from './types.js';
+
+/** Where and for which source a plan is executed. */
+export interface ExecuteOptions {
+  /** The directory that receives render_spec.json, artifacts/ and insights.json. */
+  workdir: string;
+  source: SourceInfo;
+  signal?: AbortSignal;
+}
+
+function transformOf(ctx: Ctx): Promise<Outcome> {
+  const t = ctx.analysis.transform;
+  switch (t.type) {
+    case 'group':
+      return groupAnalysis(ctx, t);
+    case 'resample':
+      return resampleAnalysis(ctx, t);
+    case 'distribution':
+      return distributionAnalysis(ctx, t);
+    case 'relationship':
+      return relationshipAnalysis(ctx, t);
+    case 'correlation':
+      return correlationAnalysis(ctx, t);
+    case 'summary':
+      return summaryAnalysis(ctx, t);
+    case 'missing':
+      return missingAnalysis(ctx);
+    case 'top_rows':
+      return topRowsAnalysis(ctx, t);
+    default: {
+      const never: never = t;
+      throw new Error(`unknown transform ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** One line saying why an analysis failed, as the compiled program's `_failed` records it. */
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? '').trim() || 'the analysis failed';
+}
+
+interface Run {
+  db: DuckDb;
+  cleaning: Cleaning;
+  writer: SpecWriter;
+  file: InsightsFile;
+  signal?: AbortSignal;
+}
+
+async function runAnalysis(run: Run, analysis: Analysis, n: number): Promise<void> {
+  try {
+    const rows = rowsFor(run.cleaning, analysis);
+    const ctx: Ctx = { db: run.db, rows, analysis, ...(run.signal ? { signal: run.signal } : {}) };
+    const outcome = await transformOf(ctx);
+    run.writer.declare(outcome.declared);
+    const found = await outcome.findings();
+    run.file.insights.push(...found.map((i) => ({ ...i, analysis: n })));
+  } catch (error) {
+    if (run.signal?.aborted) throw error;
+    run.file.failed.push({ analysis: n, title: analysis.title, error: errorText(error) });
+  }
+}
+
+/** Findings with the same sentence once (the first keeps its analysis), as fast mode shows them. */
+function unique(insights: InsightsFile['insights']): InsightsFile['insights'] {
+  const seen = new Set<string>();
+  return insights.filter((i) => !seen.has(i.text) && seen.add(i.text));
+}
+
+/**
+ * Executes every analysis of `plan` over the table `data` and writes the work dir; returns the
+ * spec, the findings, the failures and each declaration's SQL (by id). Throws only when cancelled
+ * or when the data cannot be read at all.
+ */
+export async function executePlan(
+  db: DuckDb,
+  plan: Plan,
+  profile: DataProfile,
+  options: ExecuteOptions,
+): Promise<EngineOutcome> {
+  const started = performance.now();
+  const { workdir, source, signal } = options;
+  const columns = await dataColumns(db, signal);
+  const run: Run = {
+    db,
+    cleaning: planCleaning(plan, profile, columns, source.locale.dateOrder),
+    writer: new SpecWriter(workdir),
+    file: { insights: [], failed: [] },
+    ...(signal ? { signal } : {}),
+  };
+  for (const [i, analysis] of plan.analyses.entries()) await runAnalysis(run, analysis, i + 1);
+  const insights: InsightsFile = { insights: unique(run.file.insights), failed: run.file.failed };
+  const spec = RenderSpecSchema.parse(run.writer.spec(source));
+  writeFileSync(join(workdir, 'render_spec.json'), JSON.stringify(spec));
+  writeFileSync(join(workdir, 'insights.json'), JSON.stringify(insights));
+  return {
+    workdir,
+    spec,
+    insights,
+    queries: { ...run.writer.queries },
+    durationMs: performance.now() - started,
+    warnings: [],
+  };
+}

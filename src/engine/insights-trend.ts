@@ -1,0 +1,157 @@
+/**
+ * Sentences about a series over time (trend_insights in
+ * preamble/opsmind_insights.py): change first→last, peak and trough, and
+ * year-over-year growth of the last full year of a monthly or quarterly series.
+ */
+import { asDatetime, inferFrequency } from './insights-dates.js';
+import { capital, fmtDate, fmtNumber, fmtPct } from './insights-format.js';
+import { pairwiseSum } from './insights-stats.js';
+import { insight, measure, neverThrows } from './insights-values.js';
+import type { Insight } from './insights-values.js';
+
+/** What each period of a series holds: a total (years compare by summing) or a level (by averaging). */
+export type TrendHow = 'sum' | 'mean';
+
+interface Point {
+  x: number;
+  y: number;
+}
+
+const PERIODS_PER_YEAR: Record<string, number> = { M: 12, Q: 4 };
+
+/** The points with a timestamp and a finite value, sorted by time; null when x is not dates or repeats. */
+function seriesXY(points: readonly { x: unknown; y: unknown }[]): Point[] | null {
+  if (points.length === 0) return null;
+  const stamps = asDatetime(points.map((p) => p.x));
+  if (stamps === null) return null;
+  const data: Point[] = [];
+  points.forEach((p, i) => {
+    const [x, y] = [stamps[i] ?? null, measure(p.y)];
+    if (x !== null && Number.isFinite(y)) data.push({ x, y });
+  });
+  data.sort((a, b) => a.x - b.x);
+  return data.some((p, i) => i > 0 && p.x === data[i - 1]?.x) ? null : data;
+}
+
+function change(label: string, when: string[], first: number, last: number): Insight {
+  const [from, to] = [when[0] ?? '', when[when.length - 1] ?? ''];
+  if (first === 0) {
+    return insight(
+      `${capital(label)} went from 0 in ${from} to ${fmtNumber(last)} in ${to}.`,
+      'change',
+      { first, last },
+    );
+  }
+  const ratio = (last - first) / Math.abs(first);
+  const verb = ratio > 0 ? 'grew' : ratio < 0 ? 'fell' : 'was unchanged';
+  const amount = ratio ? ` ${fmtPct(Math.abs(ratio))}` : '';
+  return insight(
+    `${capital(label)} ${verb}${amount} from ${from} to ${to} (${fmtNumber(first)} → ${fmtNumber(last)}).`,
+    'change',
+    { first, last, change_pct: ratio * 100 },
+  );
+}
+
+/** The years whose periods are all present exactly once, ascending. */
+function completeYears(data: Point[], frequency: string, perYear: number): number[] {
+  const slots = new Map<number, number[]>();
+  for (const { x } of data) {
+    const date = new Date(x);
+    const slot = frequency === 'M' ? date.getUTCMonth() : Math.floor(date.getUTCMonth() / 3);
+    const year = date.getUTCFullYear();
+    slots.set(year, [...(slots.get(year) ?? []), slot]);
+  }
+  return [...slots.entries()]
+    .filter(([, s]) => s.length === perYear && new Set(s).size === perYear)
+    .map(([year]) => year)
+    .sort((a, b) => a - b);
+}
+
+function yearOverYear(
+  data: Point[],
+  label: string,
+  frequency: string | null,
+  how: TrendHow,
+): Insight[] {
+  const perYear = frequency === null ? undefined : PERIODS_PER_YEAR[frequency];
+  if (frequency === null || perYear === undefined || data.length < 2 * perYear) return [];
+  const complete = completeYears(data, frequency, perYear);
+  const year = complete[complete.length - 1] ?? NaN;
+  if (complete.length < 2 || !complete.includes(year - 1)) return [];
+  const combine = (y: number): number => {
+    const values = data.filter((p) => new Date(p.x).getUTCFullYear() === y).map((p) => p.y);
+    return how === 'mean' ? pairwiseSum(values) / values.length : pairwiseSum(values);
+  };
+  const [total, previous] = [combine(year), combine(year - 1)];
+  if (previous <= 0 || total < 0) return [];
+  const growth = total / previous - 1;
+  const word = growth > 0 ? 'higher' : growth < 0 ? 'lower' : 'the same as';
+  const amount = growth ? `${fmtPct(Math.abs(growth))} ` : '';
+  const periods = frequency === 'M' ? '12 months' : '4 quarters';
+  const verb = how === 'mean' ? 'averaging' : 'summing';
+  const text =
+    `In ${year}, ${label} was ${amount}${word}${growth ? ' than' : ''} in ${year - 1} (${verb} the ${periods} of each year: ` +
+    `${fmtNumber(total)} vs ${fmtNumber(previous)}).`;
+  return [
+    insight(text, 'year_over_year', {
+      yoy_pct: growth * 100,
+      year,
+      total,
+      previous_total: previous,
+    }),
+  ];
+}
+
+/** The index of the first value that `better` prefers over all others (np.argmax / np.argmin). */
+function firstBest(values: number[], better: (a: number, b: number) => boolean): number {
+  let best = 0;
+  values.forEach((v, i) => {
+    if (better(v, values[best] ?? NaN)) best = i;
+  });
+  return best;
+}
+
+function extremes(label: string, when: string[], values: number[]): Insight[] {
+  const peak = firstBest(values, (a, b) => a > b);
+  const trough = firstBest(values, (a, b) => a < b);
+  return (
+    [
+      ['peak', peak, 'peaked at'],
+      ['trough', trough, 'was lowest at'],
+    ] as const
+  ).map(([kind, i, words]) => {
+    const latest = i === values.length - 1 ? ', the latest period' : '';
+    const value = values[i] ?? NaN;
+    return insight(
+      `${capital(label)} ${words} ${fmtNumber(value)} in ${when[i] ?? ''}${latest}.`,
+      kind,
+      { [kind]: value },
+    );
+  });
+}
+
+/**
+ * Change first→last, peak and trough, and year-over-year growth of the last
+ * full year (monthly or quarterly) of a series; the yearly comparison, when
+ * there is one, comes first and replaces first→last (which would compare
+ * different seasons). x: dates, ISO date strings or years; [] below three
+ * usable points, for a flat series, or when x is not dates or repeats.
+ */
+export const trendInsights = neverThrows(
+  (
+    points: readonly { x: unknown; y: unknown }[],
+    label: string,
+    how: TrendHow = 'sum',
+  ): Insight[] => {
+    const data = seriesXY(points);
+    const values = data?.map((p) => p.y) ?? [];
+    if (data === null || data.length < 3 || new Set(values).size < 2) return [];
+    const frequency = inferFrequency(data.map((p) => p.x));
+    const when = data.map((p) => fmtDate(p.x, frequency));
+    const yearly = yearOverYear(data, label, frequency, how);
+    const first = yearly.length
+      ? []
+      : [change(label, when, values[0] ?? NaN, values[values.length - 1] ?? NaN)];
+    return [...yearly, ...first, ...extremes(label, when, values)];
+  },
+);

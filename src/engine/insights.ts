@@ -1,0 +1,267 @@
+/**
+ * Number-backed sentences about the exact frame a chart shows: the host-side
+ * port of preamble/opsmind_insights.py for the DuckDB engine, which computes
+ * statistics in SQL over all rows and passes small frames or precomputed
+ * statistics here. Same sentences, same numbers as the Python for the same
+ * input. Every function is deterministic and returns [] (never throws) on
+ * empty, single-row, all-equal or unusable input. Correlation sentences
+ * describe association, never cause.
+ */
+import {
+  capital,
+  fmtNumber,
+  fmtPct,
+  fmtRatio,
+  groupThousands,
+  pyFixed,
+} from './insights-format.js';
+import { descendingOrder } from './insights-sort.js';
+import { pairwiseSum } from './insights-stats.js';
+import { insight, isMissing, measure, neverThrows, pyStr, toNumber } from './insights-values.js';
+import type { Insight } from './insights-values.js';
+
+export { fmtDate, fmtNumber, fmtPct, fmtRatio } from './insights-format.js';
+export { asDatetime, inferFrequency } from './insights-dates.js';
+export { averageRanks, numberStats, pearson, spearman } from './insights-stats.js';
+export type { NumberStats } from './insights-stats.js';
+export { trendInsights } from './insights-trend.js';
+export type { TrendHow } from './insights-trend.js';
+export type { Insight } from './insights-values.js';
+
+/** A category and its value, one row of a charted frame. */
+export interface CategoryValue {
+  category: unknown;
+  value: unknown;
+}
+
+/** What distributionInsights needs of a column: numberStats' fields (n = finite values). */
+export interface DistributionStats {
+  n: number;
+  min: number;
+  max: number;
+  q1: number;
+  median: number;
+  q3: number;
+  mean: number;
+  skew: number | null;
+  outliers: number;
+}
+
+/** What correlationInsights needs: Pearson r, Spearman rho, complete pairs, and whether a side is constant. */
+export interface CorrelationStats {
+  r: number;
+  rho: number;
+  n: number;
+  xConstant?: boolean;
+  yConstant?: boolean;
+}
+
+const OTHER = /^\(?\s*(other|others|all other|all others|rest|remaining)(?![\p{L}\p{N}_])/iu;
+
+/** "Other", "(others)", "All other", "Rest"…: a catch-all that never counts as a top category. */
+export function isOther(name: unknown): boolean {
+  return OTHER.test(pyStr(name).trim());
+}
+
+/** Sums per category name in order of first appearance, with pandas' groupby (Kahan) summation. */
+function groupTotals(rows: readonly CategoryValue[]): { name: string; value: number }[] {
+  const totals = new Map<string, { sum: number; compensation: number }>();
+  for (const row of rows) {
+    const value = measure(row.value);
+    if (!Number.isFinite(value)) continue;
+    const name = isMissing(row.category) ? '(missing)' : pyStr(row.category);
+    const group = totals.get(name) ?? { sum: 0, compensation: 0 };
+    const y = value - group.compensation;
+    const t = group.sum + y;
+    totals.set(name, { sum: t, compensation: t - group.sum - y });
+  }
+  return [...totals].map(([name, { sum }]) => ({ name, value: sum }));
+}
+
+function topSentences(
+  ranked: { name: string; value: number }[],
+  label: string,
+  total: number,
+): Insight[] {
+  const top = ranked[0]?.value ?? NaN;
+  const leaders = ranked.filter((g) => g.value === top).map((g) => g.name);
+  const numbers = { share_pct: (top / total) * 100, value: top, total };
+  const of = `(${fmtNumber(top)} of ${fmtNumber(total)})`;
+  if (leaders.length > 1) {
+    const names = `${leaders.slice(0, -1).join(', ')} and ${leaders[leaders.length - 1] ?? ''}`;
+    const text = `${names} tie for the largest share of ${label}: ${fmtPct(top / total)} each ${of}.`;
+    return [insight(text, 'top_share', numbers)];
+  }
+  const leader = leaders[0] ?? '';
+  const out = [
+    insight(
+      `${leader} accounts for ${fmtPct(top / total)} of ${label} ${of}.`,
+      'top_share',
+      numbers,
+    ),
+  ];
+  const second = ranked[1]?.value ?? 0;
+  if (second > 0) {
+    const text =
+      `${leader} has ${fmtRatio(top / second)} the ${label} of ${ranked[1]?.name ?? ''} ` +
+      `(${fmtNumber(top)} vs ${fmtNumber(second)}).`;
+    out.push(insight(text, 'top_vs_second', { ratio: top / second, value: top, second }));
+  }
+  return out;
+}
+
+/**
+ * Share of total of the top category, top vs second, and the top-3 share,
+ * for additive values (share_insights). Rows with the same category are
+ * summed; a null category is "(missing)"; non-finite values are dropped;
+ * "Other"-like names never count as top. Label "count" reads as "rows".
+ */
+export const shareInsights = neverThrows(
+  (rows: readonly CategoryValue[], label?: string): Insight[] => {
+    const totals = groupTotals(rows);
+    const values = totals.map((g) => g.value);
+    const total = pairwiseSum(values);
+    if (
+      totals.length < 2 ||
+      values.some((v) => v < 0) ||
+      !(total > 0) ||
+      new Set(values).size < 2
+    ) {
+      return [];
+    }
+    const name = (label || 'value') === 'count' ? 'rows' : label || 'value';
+    const ranked = totals
+      .map((g, i) => ({ ...g, i }))
+      .sort((a, b) => b.value - a.value || a.i - b.i)
+      .filter((g) => !isOther(g.name));
+    if (ranked.length === 0) return [];
+    const out = topSentences(ranked, name, total);
+    if (totals.length > 3 && ranked.length >= 3) {
+      const top3 = pairwiseSum(ranked.slice(0, 3).map((g) => g.value));
+      const names = ranked.slice(0, 3).map((g) => g.name);
+      const text = `The top 3 (${names.join(', ')}) account for ${fmtPct(top3 / total)} of ${name}.`;
+      out.push(
+        insight(text, 'top3_share', { share_pct: (top3 / total) * 100, value: top3, total }),
+      );
+    }
+    return out;
+  },
+);
+
+/**
+ * For averages and other non-additive values: the highest and the lowest
+ * category and how far apart they are (ranking_insights); ties are broken as
+ * pandas' sort_values does. "Other"-like categories are left out.
+ */
+export const rankingInsights = neverThrows(
+  (rows: readonly CategoryValue[], label: string): Insight[] => {
+    const data = rows
+      .map((row) => ({ category: row.category, value: toNumber(row.value) }))
+      .filter((row) => !Number.isNaN(row.value) && !isOther(row.category));
+    if (data.length < 2 || new Set(data.map((row) => row.value)).size < 2) return [];
+    const order = descendingOrder(data.map((row) => row.value));
+    const top = data[order[0] ?? 0];
+    const bottom = data[order[order.length - 1] ?? 0];
+    if (!top || !bottom) return [];
+    const name = label || 'value';
+    let text =
+      `${pyStr(top.category)} has the highest ${name} (${fmtNumber(top.value)}); ` +
+      `${pyStr(bottom.category)} the lowest (${fmtNumber(bottom.value)})`;
+    const numbers: Record<string, number> = { highest: top.value, lowest: bottom.value };
+    if (bottom.value > 0) {
+      numbers.ratio = top.value / bottom.value;
+      text += `, ${fmtRatio(numbers.ratio)} apart`;
+    }
+    return [insight(`${text}.`, 'ranking', numbers)];
+  },
+);
+
+function skewSentence(stats: DistributionStats, label: string, skew: number): Insight {
+  const shape =
+    skew >= 0.5
+      ? 'right-skewed: a long tail of large values'
+      : skew <= -0.5
+        ? 'left-skewed: a long tail of small values'
+        : 'roughly symmetric';
+  const text =
+    `${capital(label)} is ${shape} (skew ${pyFixed(skew, 2)}; mean ${fmtNumber(stats.mean)} ` +
+    `vs median ${fmtNumber(stats.median)}).`;
+  return insight(text, 'skew', { skew, mean: stats.mean, median: stats.median });
+}
+
+function outlierSentence(stats: DistributionStats, label: string): Insight {
+  const { outliers, n } = stats;
+  const iqr = stats.q3 - stats.q1;
+  const [low, high] = [stats.q1 - 1.5 * iqr, stats.q3 + 1.5 * iqr];
+  const values = `${groupThousands(String(outliers))} value${outliers !== 1 ? 's' : ''} (${fmtPct(outliers / n)}) of ${label}`;
+  // A fence beyond the data's own range (e.g. below zero for amounts) has no values past it: leave it out.
+  const fences = [
+    low > stats.min ? `below ${fmtNumber(low)}` : '',
+    high < stats.max ? `above ${fmtNumber(high)}` : '',
+  ];
+  const where = fences.filter((f) => f).join(' or ');
+  const text = `${values} ${outliers !== 1 ? 'lie' : 'lies'} beyond 1.5 IQR of the quartiles${where ? ` (${where})` : ''}.`;
+  return insight(text, 'outliers', { outliers, share_pct: (outliers / n) * 100, low, high });
+}
+
+/**
+ * Median and IQR, skew direction in words, and outliers beyond 1.5 IQR
+ * (distribution_insights), from a column's statistics (numberStats' fields,
+ * computed in SQL or by numberStats); [] below two values or with no spread.
+ */
+export const distributionInsights = neverThrows(
+  (stats: DistributionStats | null, label: string): Insight[] => {
+    if (!stats || !(stats.n >= 2) || stats.min === stats.max) return [];
+    const { min, max, q1, median, q3, mean } = stats;
+    if (![min, max, q1, median, q3, mean].every((v) => Number.isFinite(v))) return [];
+    const iqr = q3 - q1;
+    const spread =
+      `The median ${label} is ${fmtNumber(median)}; the middle half lies between ${fmtNumber(q1)} ` +
+      `and ${fmtNumber(q3)} (IQR ${fmtNumber(iqr)}).`;
+    const out = [insight(spread, 'spread', { median, q1, q3, iqr })];
+    if (stats.skew !== null) out.push(skewSentence(stats, label, stats.skew));
+    if (stats.outliers) out.push(outlierSentence(stats, label));
+    return out;
+  },
+);
+
+const strength = (r: number): string =>
+  Math.abs(r) < 0.3 ? 'weak' : Math.abs(r) < 0.6 ? 'moderate' : 'strong';
+const clip = (r: number): number => Math.min(1, Math.max(-1, r));
+
+/**
+ * Pearson r and Spearman rho of two columns over their complete pairs, in
+ * words, and whether the two disagree (correlation_insights); an association,
+ * not a cause. [] below three pairs, for a constant side, or non-finite r/rho.
+ */
+export const correlationInsights = neverThrows(
+  (stats: CorrelationStats, a: string, b: string): Insight[] => {
+    const { n } = stats;
+    if (!(n >= 3) || stats.xConstant || stats.yConstant) return [];
+    const [r, rho] = [clip(stats.r), clip(stats.rho)];
+    if (!Number.isFinite(r) || !Number.isFinite(rho)) return [];
+    const direction = r > 0 ? 'positive' : r < 0 ? 'negative' : 'no';
+    const [rText, rhoText] = [pyFixed(r, 2), pyFixed(rho, 2)];
+    const out = [
+      insight(
+        `There is a ${strength(r)} ${direction} correlation between ${a} and ${b} (Pearson r = ${rText}, ` +
+          `Spearman ρ = ${rhoText}, n = ${groupThousands(String(n))} pairs); this is an association, ` +
+          'not evidence that one causes the other.',
+        'correlation',
+        { r, rho, n },
+      ),
+    ];
+    if (Math.abs(rho) - Math.abs(r) >= 0.2) {
+      const text =
+        `The rank correlation (ρ = ${rhoText}) is stronger than the linear one (r = ${rText}): ` +
+        `${a} and ${b} move together consistently but not along a straight line.`;
+      out.push(insight(text, 'correlation_shape', { r, rho }));
+    } else if (Math.abs(r) - Math.abs(rho) >= 0.2) {
+      const text =
+        `The linear correlation (r = ${rText}) is stronger than the rank correlation (ρ = ${rhoText}): ` +
+        'a few extreme values may drive it.';
+      out.push(insight(text, 'correlation_shape', { r, rho }));
+    }
+    return out;
+  },
+);

@@ -1,0 +1,133 @@
+/**
+ * The profile's first scan: one wide SELECT per chunk of columns giving every column's
+ * non-missing count, number statistics (count, extremes, mean, zeros, negatives; quartiles come
+ * later, for the columns that need them), text lengths and first value, and datetime extremes.
+ */
+import type { DuckDb } from './duckdb.js';
+import { ident } from './duckdb.js';
+import { DATA_RELATION } from './types.js';
+import type { ProfileColumn } from './profile-columns.js';
+import { finiteSql, isNumberKind, timestampSql, valueSql } from './profile-columns.js';
+import type { DateScan } from './profile-dates.js';
+import { dateAggregates, readDateScan } from './profile-dates.js';
+import type { NumberScan } from './profile-numbers.js';
+import { numberAggregates, readNumberScan } from './profile-numbers.js';
+import { idHint, rowName } from './profile-semantic.js';
+
+/** Columns one scan aggregates at most. */
+export const SCAN_COLUMNS = 24;
+
+/** What the first scan found about one column. */
+export interface ColumnScan {
+  nonmissing: number;
+  /** Number statistics of the finite values (number kinds), or null. */
+  numbers: NumberScan | null;
+  /** Whether every finite value is a whole number. */
+  integral: boolean;
+  /** The first non-missing value in file order (text kinds). */
+  first: string | null;
+  /** Total and longest length of the values in characters (text kinds). */
+  lengthSum: number;
+  maxLength: number;
+  /** Extremes of a datetime column. */
+  dates: DateScan | null;
+}
+
+/** SELECT `aggregates` FROM a relation (the data) projected to `projections` (and `derived` over them). */
+export function scanSql(
+  projections: readonly string[],
+  aggregates: readonly string[],
+  options: { derived?: readonly string[]; where?: string; relation?: string } = {},
+): string {
+  const where = options.where ? ` WHERE ${options.where}` : '';
+  const relation = ident(options.relation ?? DATA_RELATION);
+  let from = `(SELECT ${projections.join(', ') || '1 AS one'} FROM ${relation}${where})`;
+  if (options.derived?.length) from = `(SELECT *, ${options.derived.join(', ')} FROM ${from})`;
+  return `SELECT ${aggregates.join(', ')} FROM ${from}`;
+}
+
+function projectionsOf(column: ProfileColumn): string[] {
+  const i = column.index;
+  const out = [`${valueSql(column)} AS v${i}`];
+  if (isNumberKind(column.kind)) out.push(`${finiteSql(column)} AS x${i}`);
+  if (column.kind === 'datetime') out.push(`${timestampSql(column)} AS t${i}`);
+  return out;
+}
+
+function aggregatesOf(column: ProfileColumn): string[] {
+  const i = column.index;
+  const out = [`count(v${i}) AS c${i}_n`];
+  if (isNumberKind(column.kind)) {
+    out.push(...numberAggregates(`x${i}`, `c${i}`));
+    // Only a key-like name makes wholeness matter (opsmind_profile._classify_numeric).
+    if (column.kind !== 'int' && (idHint(column.name) || rowName(column.name)))
+      out.push(`count_if(x${i} <> floor(x${i})) AS c${i}_frac`);
+  }
+  if (column.kind === 'text')
+    out.push(
+      `arg_min(v${i}, rid) AS c${i}_first`,
+      `sum(length(v${i})) AS c${i}_len`,
+      `max(length(v${i})) AS c${i}_maxlen`,
+    );
+  if (column.kind === 'datetime') out.push(...dateAggregates(`t${i}`, `c${i}`));
+  return out;
+}
+
+function readScan(row: Record<string, unknown>, column: ProfileColumn): ColumnScan {
+  const i = column.index;
+  const first = row[`c${i}_first`];
+  return {
+    nonmissing: Number(row[`c${i}_n`] ?? 0),
+    numbers: isNumberKind(column.kind) ? readNumberScan(row, `c${i}`) : null,
+    integral: column.kind === 'int' || Number(row[`c${i}_frac`] ?? 0) === 0,
+    first: typeof first === 'string' ? first : null,
+    lengthSum: Number(row[`c${i}_len`] ?? 0),
+    maxLength: Number(row[`c${i}_maxlen`] ?? 0),
+    dates:
+      column.kind === 'datetime'
+        ? readDateScan(row, `c${i}`, column.sqlType.endsWith('TIME ZONE'))
+        : null,
+  };
+}
+
+/** `items` in consecutive groups of at most `size`. */
+export function chunked<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size)
+    out.push(items.slice(start, start + size));
+  return out;
+}
+
+/** The first scan of every column in `detailed`, by column index. */
+export async function firstScan(
+  db: DuckDb,
+  detailed: readonly ProfileColumn[],
+  signal?: AbortSignal,
+): Promise<Map<number, ColumnScan>> {
+  const out = new Map<number, ColumnScan>();
+  for (const chunk of chunked(detailed, SCAN_COLUMNS)) {
+    const projections = ['rowid AS rid', ...chunk.flatMap(projectionsOf)];
+    const aggregates = chunk.flatMap(aggregatesOf);
+    const [row = {}] = await db.objects(scanSql(projections, aggregates), signal);
+    for (const column of chunk) out.set(column.index, readScan(row, column));
+  }
+  return out;
+}
+
+/** How many values of each column are missing, for columns only counted (beyond the detail limit). */
+export async function missingCounts(
+  db: DuckDb,
+  columns: readonly ProfileColumn[],
+  rows: number,
+  signal?: AbortSignal,
+): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (columns.length === 0) return out;
+  const aggregates = columns.map((c) => `count(${ident(c.name)}) AS n${c.index}`);
+  const [row = {}] = await db.objects(
+    `SELECT ${aggregates.join(', ')} FROM ${ident(DATA_RELATION)}`,
+    signal,
+  );
+  for (const column of columns) out.set(column.index, rows - Number(row[`n${column.index}`] ?? 0));
+  return out;
+}

@@ -1,0 +1,192 @@
+/**
+ * Semantic detection rules, ported from preamble/opsmind_semantic.py and the classifiers of
+ * opsmind_profile.py: identifier-like names, numbers and dates stored as text, boolean pairs.
+ * Pure functions over names, counts and sampled strings; the SQL lives elsewhere.
+ */
+
+/** The share of sampled values a pattern must match for a column to be called by it. */
+export const PARSE_SHARE = 0.9;
+/** Fewer non-missing values than this never make an identifier. */
+export const MIN_ID_ROWS = 20;
+
+/** How numbers stored as text are written. */
+export type NumberTextStyle = 'thousands' | 'currency' | 'percent' | 'plain';
+
+const BOOLEAN_PAIRS = [
+  ['yes', 'no'],
+  ['true', 'false'],
+  ['y', 'n'],
+  ['t', 'f'],
+  ['0', '1'],
+  ['on', 'off'],
+];
+const CODE_TOKENS = new Set([
+  'id',
+  'uuid',
+  'guid',
+  'zip',
+  'zipcode',
+  'postcode',
+  'postal',
+  'phone',
+  'fips',
+  'sku',
+  'isbn',
+]);
+const KEY_LAST_TOKENS = new Set(['key', 'code', 'number', 'no', 'num', 'nr']);
+/** Currency codes NUMBER_TEXT accepts before or after a number. */
+export const CURRENCY_CODES = 'USD|EUR|GBP|JPY|CHF|CAD|AUD|INR|CNY|SEK|NOK|DKK';
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
+
+// Python's `$` also matches before a final newline; `\n?$` keeps that.
+const UUID = /^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?\n?$/i;
+const EMAIL = /^[^@\s]+@[^@\s]+\.[a-z]{2,}\n?$/i;
+// Python's \w is Unicode: letters, numbers and the underscore.
+const ID_TOKEN = /^(?=.*\p{Nd})[\p{L}\p{N}_\-./#:+]{1,40}\n?$/u;
+const NUMBER_TEXT = new RegExp(
+  `^\\s*(?<neg>[-+\\u2212(])?\\s*(?<cur>[$€£¥₹]|(?:${CURRENCY_CODES})\\s?)?\\s*(?<neg2>[-(])?` +
+    '(?<num>\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d*)?(?:[eE][-+]?\\d+)?|\\.\\d+)' +
+    `\\s*(?<pct>%)?\\s*(?<cur2>[$€£¥₹]|(?:${CURRENCY_CODES}))?\\s*\\)?\\s*\\n?$`,
+  'i',
+);
+// Separators or month names around digits; never a bare number such as 2023.
+const DATE_LIKE = new RegExp(
+  '^\\s*(?:[a-z]{3,9},?\\s+)?(?:\\d{4}[-/.]\\d{1,2}(?:[-/.]\\d{1,2})?(?!\\d)|' +
+    '\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}(?!\\d)|\\d{1,2}:\\d{2}|' +
+    `${MONTH}[\\s,-]+\\d|\\d{1,2}[\\s-]+${MONTH})`,
+  'i',
+);
+const ROW_NAME = /^(unnamed: \d+|index)\n?$/i;
+
+/** Lower-case words of a column name: "CustomerID" and "customer_id" both give [customer, id]. */
+export function nameTokens(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((token) => token.length > 0);
+}
+
+/** Whether a name says "code, not a measure": id, zip, phone, sku… */
+export function codeLike(name: string): boolean {
+  return nameTokens(name).some((token) => CODE_TOKENS.has(token));
+}
+
+/** Whether a name hints at a key: a code-like word, or ending in key/code/number/no. */
+export function idHint(name: string): boolean {
+  const last = nameTokens(name).at(-1);
+  return codeLike(name) || (last !== undefined && KEY_LAST_TOKENS.has(last));
+}
+
+/** Whether a name is a written-out row index ("Unnamed: 0", "index"). */
+export function rowName(name: string): boolean {
+  return ROW_NAME.test(name);
+}
+
+function share(strings: readonly string[], pattern: RegExp): number {
+  if (strings.length === 0) return 0;
+  let hits = 0;
+  for (const text of strings) if (pattern.test(text)) hits += 1;
+  return hits / strings.length;
+}
+
+/** What a text column's sample says before any full-column parsing. */
+export interface TextSampleVerdict {
+  /** Most values are UUIDs or e-mail addresses. */
+  keyLike: boolean;
+  /** Most values look like dates (they still have to parse). */
+  dateLike: boolean;
+  /** How the values read as numbers, or null when they are not numbers stored as text. */
+  style: NumberTextStyle | null;
+  /** Most values are code-like tokens ("ORD-00001"). */
+  tokenLike: boolean;
+}
+
+/** Judges a text column on its sampled values, as opsmind_profile._classify_text does. */
+export function judgeSample(name: string, sample: readonly string[]): TextSampleVerdict {
+  return {
+    keyLike: share(sample, UUID) >= PARSE_SHARE || share(sample, EMAIL) >= PARSE_SHARE,
+    dateLike: share(sample, DATE_LIKE) >= PARSE_SHARE,
+    style: numberTextStyle(sample, name),
+    tokenLike: share(sample, ID_TOKEN) >= PARSE_SHARE,
+  };
+}
+
+/** The numeric_text style of sampled strings, or null when they are not numbers stored as text. */
+export function numberTextStyle(strings: readonly string[], name: string): NumberTextStyle | null {
+  const found: Record<string, string | undefined>[] = [];
+  for (const text of strings) {
+    const groups = NUMBER_TEXT.exec(text)?.groups;
+    if (groups) found.push(groups);
+  }
+  if (strings.length === 0 || found.length < PARSE_SHARE * strings.length) return null;
+  if (found.filter((m) => m.cur || m.cur2).length >= found.length / 2) return 'currency';
+  if (found.filter((m) => m.pct).length >= found.length / 2) return 'percent';
+  if (found.some((m) => m.num?.includes(','))) return 'thousands';
+  if (codeLike(name) || found.some((m) => /^0\d/.test(m.num ?? ''))) return null;
+  return 'plain';
+}
+
+/** Whether a text column's distinct values (all of them, at most six) are a pair like yes/no. */
+export function booleanPair(values: readonly string[]): boolean {
+  if (values.length > 6) return false;
+  const set = new Set(values.map((value) => value.trim().toLowerCase()));
+  return BOOLEAN_PAIRS.some((pair) => set.size === 2 && pair.every((word) => set.has(word)));
+}
+
+/** What a number column tells about itself, for `classifyNumeric`. */
+export interface NumberColumnFacts {
+  name: string;
+  distinct: number;
+  nonmissing: number;
+  /** Finite values counted in statistics. */
+  finite: number;
+  integral: boolean;
+  min: number;
+  max: number;
+}
+
+/** numeric, identifier, or category for codes (zip, store id) that are numbers only in form. */
+export function classifyNumeric(facts: NumberColumnFacts): 'numeric' | 'identifier' | 'category' {
+  const { name, distinct, nonmissing, integral } = facts;
+  const hinted = idHint(name);
+  const indexName = rowName(name);
+  if (!(hinted || indexName) || facts.finite === 0) return 'numeric';
+  const unique = distinct === nonmissing;
+  const span = facts.max - facts.min + 1 === nonmissing;
+  if (
+    integral &&
+    nonmissing >= MIN_ID_ROWS &&
+    ((hinted && distinct >= 0.9 * nonmissing) || (unique && indexName && span))
+  )
+    return 'identifier';
+  return integral && codeLike(name) ? 'category' : 'numeric';
+}
+
+/** What a text column's counts and parses tell, for `classifyText`. */
+export interface TextColumnFacts {
+  name: string;
+  distinct: number;
+  nonmissing: number;
+  meanLength: number;
+  verdict: TextSampleVerdict;
+  /** The share of non-missing values that parse as dates, or null when not tried. */
+  dateShare: number | null;
+}
+
+/** The semantic type of a text column, in the order opsmind_profile._classify_text decides it. */
+export function classifyText(
+  facts: TextColumnFacts,
+): 'identifier' | 'datetime' | 'numeric_text' | 'text' | 'category' {
+  const { name, distinct, nonmissing, verdict } = facts;
+  if (verdict.keyLike) return 'identifier';
+  if (verdict.dateLike && facts.dateShare !== null && facts.dateShare >= PARSE_SHARE)
+    return 'datetime';
+  const enough = nonmissing >= MIN_ID_ROWS;
+  const plainish = verdict.style === null || verdict.style === 'plain';
+  if (enough && distinct >= 0.9 * nonmissing && idHint(name) && plainish) return 'identifier';
+  if (verdict.style) return 'numeric_text';
+  if (enough && distinct === nonmissing && verdict.tokenLike) return 'identifier';
+  if ((distinct > 0.5 * nonmissing && enough) || facts.meanLength > 40) return 'text';
+  return 'category';
+}

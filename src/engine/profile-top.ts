@@ -1,0 +1,140 @@
+/**
+ * The most frequent values of each column and its exact distinct count, ties ordered as pandas'
+ * factorize orders them (by value for number columns, else by first appearance) and written as
+ * pandas' `str()` writes them. Each column's groups are counted once and its top kept by a
+ * bounded max_by (no sort). Small tables stack all their columns' values in one scan (an unnest
+ * per row: cheap however wide the table); large ones group each column on its own typed values
+ * and turn only the few values kept into text.
+ */
+import type { SourceFormat } from './types.js';
+import { DATA_RELATION } from './types.js';
+import type { DuckDb } from './duckdb.js';
+import { ident } from './duckdb.js';
+import type { ProfileColumn } from './profile-columns.js';
+import { valueSql } from './profile-columns.js';
+import { capText, pyFloat } from './profile-format.js';
+import { chunked, SCAN_COLUMNS } from './profile-scan.js';
+
+/** How many values a profile lists. */
+export const TOP_N = 5;
+/** Groups read per column: one more than a boolean pair check needs to see every value. */
+const GROUPS_READ = 7;
+/** Rows × columns one top-values query may group at once. */
+const GROUP_BUDGET = 4_000_000;
+/** Up to this many rows, a query stacks its columns' values in one scan. */
+const UNNEST_ROWS = 100_000;
+
+/** A column's value counts. */
+export interface ColumnTop {
+  /** The most frequent values (up to GROUPS_READ, most frequent first), as full text. */
+  values: { text: string; count: number }[];
+  /** The exact number of distinct non-missing values. */
+  distinct: number;
+}
+
+function groupedSql(column: ProfileColumn): string {
+  return column.kind === 'duration' ? ident(column.name) : valueSql(column);
+}
+
+function byValue(column: ProfileColumn): boolean {
+  return column.kind === 'int' || column.kind === 'float';
+}
+
+/** The value as text and as a number, as pandas' str() writes it (True/False for bools). */
+function valueParts(column: ProfileColumn, format: SourceFormat, v: string): [string, string] {
+  const none = 'CAST(NULL AS DOUBLE)';
+  switch (column.kind) {
+    case 'int':
+      return [`CAST(${v} AS VARCHAR)`, `CAST(${v} AS DOUBLE)`];
+    case 'float':
+      return ['CAST(NULL AS VARCHAR)', v];
+    case 'bool':
+      return [`CASE WHEN ${v} THEN 'True' WHEN NOT ${v} THEN 'False' END`, none];
+    case 'datetime': {
+      // Text formats: pandas shows the text itself; binary ones hold Timestamps (isoformat).
+      const binary = (format === 'parquet' || format === 'excel') && column.sqlType !== 'DATE';
+      const iso = `replace(strftime(CAST(${v} AS TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%f'), '.000000', '')`;
+      return [binary ? iso : `CAST(${v} AS VARCHAR)`, none];
+    }
+    case 'duration':
+    case 'text':
+      return [`CAST(${v} AS VARCHAR)`, none];
+    default: {
+      const never: never = column.kind;
+      return never;
+    }
+  }
+}
+
+/** Small tables: every column's (k, s, d, t) rows from one scan, grouped once. */
+function stackedSql(columns: readonly ProfileColumn[], format: SourceFormat): string {
+  const structs = columns.map((column) => {
+    const [s, d] = valueParts(column, format, groupedSql(column));
+    const t = byValue(column) ? d : 'CAST(rowid AS DOUBLE)';
+    return `{'k': ${column.index}, 's': ${s}, 'd': ${d}, 't': ${t}}`;
+  });
+  const stacked =
+    `SELECT * FROM (SELECT unnest([${structs.join(', ')}], recursive := true) FROM ${ident(DATA_RELATION)}) ` +
+    'WHERE s IS NOT NULL OR d IS NOT NULL';
+  const groups = `SELECT k, s, d, count(*) AS n, min(t) AS t FROM (${stacked}) GROUP BY k, s, d`;
+  return (
+    `SELECT k, count(*) AS g, sum(n) AS nm, ` +
+    `max_by({'s': s, 'd': d, 'n': n}, {'n': n, 't': -t}, ${GROUPS_READ}) AS top FROM (${groups}) GROUP BY k`
+  );
+}
+
+/** Large tables: one column grouped on its typed values; only the values kept become text. */
+function columnSql(column: ProfileColumn, format: SourceFormat): string {
+  const v = groupedSql(column);
+  const tie = byValue(column) ? '-CAST(val AS DOUBLE)' : '-min(rowid)';
+  const groups =
+    `SELECT ${v} AS val, count(*) AS n, ${tie} AS t FROM ${ident(DATA_RELATION)} ` +
+    `WHERE ${v} IS NOT NULL GROUP BY val`;
+  const [s, d] = valueParts(column, format, 'x.v');
+  const kept = `max_by({'v': val, 'n': n}, {'n': n, 't': t}, ${GROUPS_READ})`;
+  return (
+    `SELECT ${column.index} AS k, count(*) AS g, sum(n) AS nm, ` +
+    `list_transform(${kept}, lambda x: {'s': ${s}, 'd': ${d}, 'n': x.n}) AS top FROM (${groups})`
+  );
+}
+
+/**
+ * The value counts of every column with values, by column index. Int columns with gaps are read
+ * by pandas as float64, so their values are written as floats.
+ */
+export async function topValues(
+  db: DuckDb,
+  columns: readonly ProfileColumn[],
+  rows: number,
+  format: SourceFormat,
+  signal?: AbortSignal,
+): Promise<Map<number, ColumnTop>> {
+  const out = new Map<number, ColumnTop>();
+  const ints = new Set(columns.filter((c) => c.kind === 'int').map((c) => c.index));
+  const stack = rows <= UNNEST_ROWS;
+  const most = stack ? 64 : SCAN_COLUMNS;
+  const batch = Math.max(1, Math.min(most, Math.floor(GROUP_BUDGET / Math.max(1, rows))));
+  for (const chunk of chunked(columns, batch)) {
+    const sql = stack
+      ? stackedSql(chunk, format)
+      : chunk.map((column) => columnSql(column, format)).join(' UNION ALL ');
+    for (const row of await db.objects(sql, signal)) {
+      const key = Number(row.k);
+      const floats = ints.has(key) && Number(row.nm) < rows;
+      const top = Array.isArray(row.top) ? (row.top as Record<string, unknown>[]) : [];
+      const values = top.map(({ s, d, n }) => ({
+        text: typeof s === 'string' && !floats ? s : pyFloat(Number(d)),
+        count: Number(n),
+      }));
+      if (values.length > 0) out.set(key, { values, distinct: Number(row.g) });
+    }
+  }
+  return out;
+}
+
+/** The profile's top list: the first TOP_N values, their text capped. */
+export function topList(top: ColumnTop | undefined): { value: string; count: number }[] {
+  return (top?.values ?? [])
+    .slice(0, TOP_N)
+    .map(({ text, count }) => ({ value: capText(text), count }));
+}

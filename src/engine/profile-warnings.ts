@@ -1,0 +1,50 @@
+/**
+ * The profile's dataset warnings, worded exactly as opsmind_profile._warnings words them, plus
+ * the one the DuckDB profile adds when some of its figures are approximate.
+ */
+import type { DataProfile } from '../agent/profile.js';
+import { names, pct, thousands } from './profile-format.js';
+
+type ColumnProfile = DataProfile['column_profiles'][number];
+
+const GROUPS: readonly [string, (c: ColumnProfile) => boolean][] = [
+  ['empty column{s} (every value missing)', (c) => c.semantic === 'empty'],
+  ['column{s} more than 50% missing', (c) => c.semantic !== 'empty' && c.missing_share > 0.5],
+  ['constant column{s}', (c) => c.semantic === 'constant'],
+];
+const STORED_AS_TEXT: readonly [string, ColumnProfile['semantic']][] = [
+  ['numbers stored as text in', 'numeric_text'],
+  ['dates stored as text in', 'datetime'],
+];
+
+/** The warning that says which figures are approximate, for profiles of more than `limit` rows. */
+export function approximateWarning(limit: number): string {
+  return `more than ${thousands(limit)} rows: medians, quartiles and outlier counts are approximate`;
+}
+
+/** Data-quality warnings about the whole dataset. */
+export function datasetWarnings(profile: Omit<DataProfile, 'warnings'>): string[] {
+  const out: string[] = [];
+  const { rows, duplicate_rows: duplicates, column_profiles: columns } = profile;
+  if (rows === 0) out.push('the dataset has no rows');
+  else if (duplicates)
+    out.push(
+      `${thousands(duplicates)} duplicate row${duplicates !== 1 ? 's' : ''} (${pct(duplicates / rows)} of rows)`,
+    );
+  for (const [label, test] of GROUPS) {
+    const group = columns.filter(test).map((c) => c.name);
+    if (group.length && rows)
+      out.push(
+        `${group.length} ${label.replace('{s}', group.length !== 1 ? 's' : '')}: ${names(group)}`,
+      );
+  }
+  for (const [label, semantic] of STORED_AS_TEXT) {
+    const group = columns.filter((c) => c.semantic === semantic && c.dtype === 'object');
+    if (group.length) out.push(`${label}: ${names(group.map((c) => c.name))}`);
+  }
+  if (profile.omitted_columns.count)
+    out.push(
+      `only the first ${thousands(columns.length)} of ${thousands(profile.columns)} columns are profiled in detail`,
+    );
+  return out;
+}

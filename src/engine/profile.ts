@@ -1,0 +1,221 @@
+/**
+ * get_data_info in SQL: the dataset profile (src/agent/profile.ts) computed by DuckDB over the
+ * data relation, with the rules and words of the pandas profile (preamble/opsmind_profile.py).
+ * A handful of scans regardless of width: a GROUP BY per column for its top values and exact
+ * distinct count, one wide scan of every column's aggregates, a sample of each text column, one
+ * parse of the text columns that look like dates or numbers, quartiles, a second scan for centred
+ * moments, then frequencies, correlations and duplicate rows. Above EXACT_ROWS the quartiles of columns with
+ * many distinct values are approximate (the profile's `approximate` says so).
+ */
+import type { ColumnProfile, DataProfile } from '../agent/profile.js';
+import { DataProfileSchema } from '../agent/profile.js';
+import type { DuckDb } from './duckdb.js';
+import { ident } from './duckdb.js';
+import type { SourceInfo } from './types.js';
+import { DATA_RELATION } from './types.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
+import type { ColumnFacts, Decision } from './profile-classify.js';
+import { columnProfile, decide } from './profile-classify.js';
+import type { ProfileColumn } from './profile-columns.js';
+import { dtypeOf, readColumns, timestampSql } from './profile-columns.js';
+import { dropParsed, PARSED_RELATION } from './profile-details.js';
+import type { FrequencyRequest } from './profile-frequency.js';
+import { frequencies } from './profile-frequency.js';
+import { judgeTexts } from './profile-judge.js';
+import type { MomentRequest } from './profile-moments.js';
+import { momentScan } from './profile-moments.js';
+import { correlations, duplicateRows } from './profile-relations.js';
+import { quartiles } from './profile-quartiles.js';
+import { firstScan, missingCounts } from './profile-scan.js';
+import { topValues } from './profile-top.js';
+import { approximateWarning, datasetWarnings } from './profile-warnings.js';
+
+/** The typical spacing of timestamps, as the profile infers it (re-exported for the insights port). */
+export { inferFrequency } from './profile-dates.js';
+export type { Frequency } from './profile-dates.js';
+
+/**
+ * Up to this many rows every figure is exact; beyond it the quartiles of columns with many
+ * distinct values (and the medians and outlier counts that use them) are approximate.
+ */
+export const EXACT_ROWS = 1_000_000;
+/** Only the first this many columns are profiled in detail (the rest are counted by dtype). */
+export const DETAIL_LIMIT = 200;
+
+async function countRows(db: DuckDb, signal?: AbortSignal): Promise<number> {
+  const result = await db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, signal);
+  return Number(result.rows[0]?.[0] ?? 0);
+}
+
+async function gatherFacts(
+  db: DuckDb,
+  detailed: readonly ProfileColumn[],
+  rows: number,
+  source: SourceInfo,
+  signal?: AbortSignal,
+): Promise<{ facts: ColumnFacts[]; approximate: boolean }> {
+  const approximate = rows > EXACT_ROWS;
+  const tops = await topValues(db, detailed, rows, source.format, signal);
+  const scans = await firstScan(db, detailed, signal);
+  const judgements = await judgeTexts(db, detailed, scans, tops, signal);
+  const facts = detailed.map((column): ColumnFacts => {
+    const scan = scans.get(column.index);
+    if (!scan)
+      throw new OpsmindError(`profile: column ${column.index} was not scanned`, ExitCode.INTERNAL);
+    const judgement = judgements.get(column.index);
+    return {
+      column,
+      rows,
+      format: source.format,
+      scan,
+      top: tops.get(column.index),
+      verdict: judgement?.verdict ?? null,
+      detail: judgement?.detail ?? null,
+    };
+  });
+  const direct = await completeQuartiles(db, facts, rows, approximate, signal);
+  return { facts, approximate: approximate && direct };
+}
+
+/**
+ * The number columns that get statistics (decided now) get their quartiles; whether any were
+ * computed directly (so approximately, beyond EXACT_ROWS).
+ */
+async function completeQuartiles(
+  db: DuckDb,
+  facts: ColumnFacts[],
+  rows: number,
+  approximate: boolean,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const wanted = facts.flatMap((fact) => {
+    const numbers = fact.scan.numbers;
+    return numbers && decide(fact).numbers === 'own'
+      ? [{ column: fact.column, scan: numbers, distinct: fact.top?.distinct ?? 0 }]
+      : [];
+  });
+  const { scans, direct } = await quartiles(db, wanted, rows, approximate, signal);
+  for (const fact of facts) {
+    const numbers = scans.get(fact.column.index);
+    if (numbers) fact.scan = { ...fact.scan, numbers };
+  }
+  return direct;
+}
+
+function momentRequests(
+  facts: readonly ColumnFacts[],
+  decisions: readonly Decision[],
+): MomentRequest[] {
+  return facts.flatMap((fact, i): MomentRequest[] => {
+    const from = decisions[i]?.numbers;
+    const scan = from === 'own' ? fact.scan.numbers : from === 'text' ? fact.detail?.numbers : null;
+    return scan ? [{ column: fact.column, fromText: from === 'text', scan }] : [];
+  });
+}
+
+function frequencyRequests(
+  facts: readonly ColumnFacts[],
+  decisions: readonly Decision[],
+): FrequencyRequest[] {
+  return facts.flatMap(({ column }, i): FrequencyRequest[] => {
+    const key = column.index;
+    const from = decisions[i]?.dates;
+    if (from === 'own')
+      return [
+        { key, timestamps: `SELECT ${timestampSql(column)} AS ts FROM ${ident(DATA_RELATION)}` },
+      ];
+    if (from === 'text')
+      return [
+        { key, timestamps: `SELECT t AS ts FROM ${ident(PARSED_RELATION)} WHERE k = ${key}` },
+      ];
+    return [];
+  });
+}
+
+async function omittedColumns(
+  db: DuckDb,
+  omitted: readonly ProfileColumn[],
+  rows: number,
+  signal?: AbortSignal,
+): Promise<DataProfile['omitted_columns']> {
+  const gaps = omitted.filter((c) => c.kind === 'int' || c.kind === 'bool');
+  const missing = await missingCounts(db, gaps, rows, signal);
+  const counts = new Map<string, number>();
+  for (const column of omitted) {
+    const dtype = dtypeOf(column, (missing.get(column.index) ?? 0) > 0);
+    counts.set(dtype, (counts.get(dtype) ?? 0) + 1);
+  }
+  const byDtype = [...counts].sort((a, b) => b[1] - a[1]);
+  return { count: omitted.length, by_dtype: Object.fromEntries(byDtype) };
+}
+
+async function columnProfiles(
+  db: DuckDb,
+  detailed: readonly ProfileColumn[],
+  rows: number,
+  source: SourceInfo,
+  signal?: AbortSignal,
+): Promise<{ facts: ColumnFacts[]; profiles: ColumnProfile[]; approximate: boolean }> {
+  const { facts, approximate } = await gatherFacts(db, detailed, rows, source, signal);
+  const decisions = facts.map(decide);
+  const moments = await momentScan(db, momentRequests(facts, decisions), signal);
+  const timing = await frequencies(db, frequencyRequests(facts, decisions), signal);
+  const profiles = facts.map((fact, i) =>
+    columnProfile(fact, decisions[i] ?? decide(fact), {
+      moments: moments.get(fact.column.index),
+      frequency: timing.get(fact.column.index) ?? null,
+    }),
+  );
+  return { facts, profiles, approximate };
+}
+
+async function buildProfile(
+  db: DuckDb,
+  source: SourceInfo,
+  signal?: AbortSignal,
+): Promise<DataProfile> {
+  const columns = await readColumns(db, signal);
+  const rows = await countRows(db, signal);
+  const detailed = columns.slice(0, DETAIL_LIMIT);
+  const { facts, profiles, approximate } = await columnProfiles(db, detailed, rows, source, signal);
+  const numeric = detailed.filter(
+    (_, i) => profiles[i]?.semantic === 'numeric' && profiles[i]?.numeric,
+  );
+  const unique = rows > 0 && facts.some((f) => f.top?.distinct === rows);
+  const result = {
+    rows,
+    columns: columns.length,
+    duplicate_rows: rows < 2 || unique ? 0 : await duplicateRows(db, columns, signal),
+    source: {
+      name: source.name || 'data',
+      format: source.format,
+      encoding: source.encoding,
+      delimiter: source.delimiter,
+    },
+    column_profiles: profiles,
+    omitted_columns: await omittedColumns(db, columns.slice(DETAIL_LIMIT), rows, signal),
+    correlations: await correlations(db, numeric, rows, signal),
+  };
+  const warnings = datasetWarnings(result);
+  if (rows <= EXACT_ROWS) return DataProfileSchema.parse({ ...result, warnings });
+  if (approximate) warnings.push(approximateWarning(EXACT_ROWS));
+  const flags = { distinct: false, quantiles: approximate };
+  return DataProfileSchema.parse({ ...result, warnings, approximate: flags });
+}
+
+/**
+ * The profile of the data relation (DataProfileSchema), read from `source` as described.
+ * Cancelled with `signal` (the running query is interrupted). Leaves no table behind.
+ */
+export async function profileData(
+  db: DuckDb,
+  source: SourceInfo,
+  signal?: AbortSignal,
+): Promise<DataProfile> {
+  try {
+    return await buildProfile(db, source, signal);
+  } finally {
+    // Best effort: a closed engine has nothing left to drop, and must not hide the first error.
+    await dropParsed(db).catch(() => undefined);
+  }
+}

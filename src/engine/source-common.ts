@@ -1,0 +1,101 @@
+/**
+ * What the source readers (source-text, source-native, source-excel) share: the context they are
+ * handed, the outcome they return, scratch files and how a DuckDB failure becomes a one-line
+ * BAD_INPUT message.
+ */
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
+import { ident } from './duckdb.js';
+import type { DuckDb } from './duckdb.js';
+import { DATA_RELATION } from './types.js';
+import type { SourceInfo, SourceLocale } from './types.js';
+
+/** What a reader is handed: the database, the data file and a scratch directory it may write to. */
+export interface ReadContext {
+  db: DuckDb;
+  /** The resolved path of the data file. */
+  path: string;
+  /** A host-only directory for conversions; every file made with `scratchPath` is removed afterwards. */
+  scratchDir: string;
+  /** Files this read wrote into `scratchDir` (removed by `removeScratch`). */
+  scratch: string[];
+  sheet?: string;
+  signal?: AbortSignal;
+}
+
+/** What a reader found, before the table is counted. */
+export type ReadOutcome = Omit<SourceInfo, 'path' | 'name' | 'rows' | 'columns' | 'sizeBytes'>;
+
+/** The locale of a file whose numbers and dates need none: '.' decimals, no thousands, no numeric dates. */
+export const DEFAULT_LOCALE: SourceLocale = { decimal: '.', thousands: null, dateOrder: null };
+
+/** An error about the user's data file (exit status BAD_INPUT). */
+export function badInput(message: string, hint?: string): OpsmindError {
+  return new OpsmindError(message, ExitCode.BAD_INPUT, hint);
+}
+
+/** A fresh file name in the scratch directory, recorded for removal. */
+export function scratchPath(ctx: ReadContext, suffix: string): string {
+  const path = join(ctx.scratchDir, `source-${randomUUID()}${suffix}`);
+  ctx.scratch.push(path);
+  return path;
+}
+
+/** Removes what the read wrote into the scratch directory; a file already gone is fine. */
+export async function removeScratch(ctx: ReadContext): Promise<void> {
+  await Promise.all(ctx.scratch.map((path) => rm(path, { force: true })));
+  ctx.scratch.length = 0;
+}
+
+/** DuckDB's one-line error text without its class prefix ("Invalid Input Error: "). */
+export function reason(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? text).replace(/^[A-Za-z ]*Error: /, '').trim();
+}
+
+/**
+ * Runs a read; a DuckDB failure (not a cancel or a limit) becomes BAD_INPUT "`prefix`: reason",
+ * since a file DuckDB cannot parse is the user's data, not our bug.
+ */
+export async function asBadInput<T>(
+  prefix: string,
+  signal: AbortSignal | undefined,
+  body: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    throw toBadInput(prefix, signal, error);
+  }
+}
+
+/** `error` as BAD_INPUT "`prefix`: reason" when DuckDB failed on the data; any other error as is. */
+export function toBadInput(
+  prefix: string,
+  signal: AbortSignal | undefined,
+  error: unknown,
+): unknown {
+  if (signal?.aborted) return error;
+  if (!(error instanceof OpsmindError) || error.exitCode !== ExitCode.INTERNAL) return error;
+  if (error.message === 'the query was cancelled') return error;
+  return badInput(`${prefix}: ${reason(error)}`);
+}
+
+/** A column of the `data` table: its name, its DuckDB type, and a sample of its values as written. */
+export interface TableColumn {
+  name: string;
+  type: string;
+  /** Non-missing values from the start of the file, as text and trimmed (empty when not sampled). */
+  sample: string[];
+}
+
+/** The columns of the `data` table, in order, with their DuckDB types. */
+export async function describeData(
+  db: DuckDb,
+  signal?: AbortSignal,
+): Promise<{ name: string; type: string }[]> {
+  const result = await db.all(`DESCRIBE ${ident(DATA_RELATION)}`, signal);
+  return result.rows.map((row) => ({ name: String(row[0]), type: String(row[1]) }));
+}

@@ -1,0 +1,159 @@
+/**
+ * DuckDB's side of reading delimited text: its sniffer (given our delimiter and header line) for
+ * quoting and column types, a raw text sample for locale detection, and the one read that
+ * materialises the file as the `data` table.
+ */
+import { z } from 'zod';
+import { ident, literal } from './duckdb.js';
+import type { DuckDb } from './duckdb.js';
+import { DATA_RELATION } from './types.js';
+
+/** Where and how to read a delimited file. */
+export interface CsvPlan {
+  /** The UTF-8 file DuckDB reads. */
+  path: string;
+  gzip: boolean;
+  delimiter: string;
+  /** Physical lines before the header row. */
+  skip: number;
+}
+
+/** What DuckDB's sniffer found, given the plan. */
+export interface CsvDialect {
+  quote: string;
+  escape: string;
+  newLine: string;
+  /** The columns as DuckDB names and types them. */
+  columns: { name: string; type: string }[];
+  dateFormat: string | null;
+  timestampFormat: string | null;
+}
+
+/** The texts pandas reads as missing (read_csv's default na_values), so both engines agree. */
+const PANDAS_NA = [
+  '',
+  '#N/A',
+  '#N/A N/A',
+  '#NA',
+  '-1.#IND',
+  '-1.#QNAN',
+  '-NaN',
+  '-nan',
+  '1.#IND',
+  '1.#QNAN',
+  '<NA>',
+  'N/A',
+  'NA',
+  'NULL',
+  'NaN',
+  'None',
+  'n/a',
+  'nan',
+  'null',
+];
+
+const SniffRow = z.object({
+  Quote: z.string(),
+  Escape: z.string(),
+  NewLineDelimiter: z.string(),
+  Columns: z.array(z.object({ name: z.string(), type: z.string() })),
+  DateFormat: z.string().nullable(),
+  TimestampFormat: z.string().nullable(),
+});
+
+const unset = (text: string): string => (text === '(empty)' ? '' : text);
+
+/** The options every read of the plan shares: no comment lines, no renaming, short rows padded. */
+function planOptions(plan: CsvPlan): string[] {
+  return [
+    `delim=${literal(plan.delimiter)}`,
+    'header=true',
+    `skip=${plan.skip}`,
+    "comment=''",
+    'normalize_names=false',
+    'null_padding=true',
+    `nullstr=[${PANDAS_NA.map(literal).join(', ')}]`,
+    `compression=${plan.gzip ? "'gzip'" : "'none'"}`,
+  ];
+}
+
+/** Runs DuckDB's sniffer on the plan; `fullScan` samples every row instead of the first 20 480. */
+export async function sniffCsv(
+  db: DuckDb,
+  plan: CsvPlan,
+  fullScan: boolean,
+  signal?: AbortSignal,
+): Promise<CsvDialect> {
+  const options = [...planOptions(plan), ...(fullScan ? ['sample_size=-1'] : [])].join(', ');
+  const rows = await db.objects(
+    `SELECT Quote, Escape, NewLineDelimiter, Columns, DateFormat, TimestampFormat
+       FROM sniff_csv(${literal(plan.path)}, ${options})`,
+    signal,
+  );
+  const row = SniffRow.parse(rows[0]);
+  return {
+    quote: unset(row.Quote),
+    escape: unset(row.Escape),
+    newLine: unset(row.NewLineDelimiter),
+    columns: row.Columns,
+    dateFormat: row.DateFormat,
+    timestampFormat: row.TimestampFormat,
+  };
+}
+
+/** The placeholder name DuckDB gives column `index` while reading (real names are set by alias). */
+const placeholder = (index: number): string => `c${index}`;
+
+/** A read_csv call with everything fixed: the dialect, and `types` for the columns in order. */
+function readCsvSql(plan: CsvPlan, dialect: CsvDialect, types: readonly string[]): string {
+  const columns = types.map((type, i) => `${literal(placeholder(i))}: ${literal(type)}`);
+  const options = [
+    ...planOptions(plan),
+    'auto_detect=false',
+    `quote=${literal(dialect.quote)}`,
+    `escape=${literal(dialect.escape)}`,
+    ...(dialect.newLine ? [`new_line=${literal(dialect.newLine)}`] : []),
+    ...(dialect.dateFormat ? [`dateformat=${literal(dialect.dateFormat)}`] : []),
+    ...(dialect.timestampFormat ? [`timestampformat=${literal(dialect.timestampFormat)}`] : []),
+    `columns={${columns.join(', ')}}`,
+  ];
+  return `read_csv(${literal(plan.path)}, ${options.join(', ')})`;
+}
+
+/** The first `limit` rows as written, every column as text: the evidence for the file's locale. */
+export async function sampleText(
+  db: DuckDb,
+  plan: CsvPlan,
+  dialect: CsvDialect,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<(string | null)[][]> {
+  const types = dialect.columns.map(() => 'VARCHAR');
+  const result = await db.all(
+    `SELECT * FROM ${readCsvSql(plan, dialect, types)} LIMIT ${limit}`,
+    signal,
+  );
+  return dialect.columns.map((_, i) =>
+    result.rows.map((row) => (typeof row[i] === 'string' ? row[i] : null)),
+  );
+}
+
+/** Materialises the file as the `data` table: column i typed `types[i]` and named `names[i]`. */
+export async function createCsvTable(
+  db: DuckDb,
+  plan: CsvPlan,
+  dialect: CsvDialect,
+  columns: readonly { name: string; type: string }[],
+  signal?: AbortSignal,
+): Promise<void> {
+  const select = columns.map((column, i) => `${ident(placeholder(i))} AS ${ident(column.name)}`);
+  const source = readCsvSql(
+    plan,
+    dialect,
+    columns.map((column) => column.type),
+  );
+  await db.run(
+    `CREATE OR REPLACE TABLE ${ident(DATA_RELATION)} AS SELECT ${select.join(', ')} FROM ${source}`,
+    signal,
+  );
+}

@@ -1,0 +1,160 @@
+/**
+ * The dialect rules of preamble/opsmind_data.py, ported so both engines read a file alike: the
+ * delimiter that splits the sample most consistently, the title lines above the header, and
+ * pandas' column names (empty → "Unnamed: N", duplicates → "a.1").
+ */
+
+/** The delimiters tried, in order. */
+export const DELIMITERS = [',', ';', '\t', '|'] as const;
+
+const MAX_TITLE_LINES = 10;
+const TITLE_SAMPLE_LINES = 50;
+
+/** One record of delimited text, as Python's csv.reader yields it. */
+export interface TextRow {
+  fields: string[];
+  /** The 0-based physical line the record starts on. */
+  startLine: number;
+}
+
+/** A cursor over text being split into records. */
+interface Cursor {
+  text: string;
+  at: number;
+  line: number;
+}
+
+/** Reads one field starting at the cursor; returns whether the record ended with it. */
+function readField(cursor: Cursor, delimiter: string, into: string[]): boolean {
+  const { text } = cursor;
+  let value = '';
+  let quoted = text[cursor.at] === '"';
+  if (quoted) cursor.at++;
+  while (cursor.at < text.length) {
+    const char = text[cursor.at++] ?? '';
+    if (quoted && char === '"') {
+      if (text[cursor.at] === '"') value += text[cursor.at++];
+      else quoted = false;
+    } else if (!quoted && char === delimiter) {
+      into.push(value);
+      return false;
+    } else if (!quoted && (char === '\n' || char === '\r')) {
+      if (char === '\r' && text[cursor.at] === '\n') cursor.at++;
+      cursor.line++;
+      break;
+    } else {
+      if (char === '\n' || (char === '\r' && text[cursor.at] !== '\n')) cursor.line++;
+      value += char;
+    }
+  }
+  into.push(value);
+  return true;
+}
+
+/** Splits `text` into at most `limit` records (a blank line is a record with no fields). */
+export function parseRows(text: string, delimiter: string, limit = Infinity): TextRow[] {
+  const cursor: Cursor = { text, at: 0, line: 0 };
+  const rows: TextRow[] = [];
+  while (cursor.at < text.length && rows.length < limit) {
+    const startLine = cursor.line;
+    const fields: string[] = [];
+    const first = text[cursor.at];
+    if (first === '\n' || first === '\r') {
+      cursor.at += first === '\r' && text[cursor.at + 1] === '\n' ? 2 : 1;
+      cursor.line++;
+    } else while (!readField(cursor, delimiter, fields));
+    rows.push({ fields, startLine });
+  }
+  return rows;
+}
+
+/** The most frequent value; ties go to the smallest (as Python's max over a set of ints does). */
+function mode(values: number[]): number {
+  const counts = new Map<number, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  let best = 0;
+  let bestCount = 0;
+  for (const [value, count] of [...counts].sort((a, b) => a[0] - b[0]))
+    if (count > bestCount) [best, bestCount] = [value, count];
+  return best;
+}
+
+const share = (values: number[], value: number): number =>
+  values.filter((v) => v === value).length / values.length;
+
+/** The delimiter that splits the sample's lines most consistently (`preferred` wins ties). */
+export function sniffDelimiter(sample: string, preferred: string): string {
+  let best = preferred;
+  let bestScore: [number, number] = [0, 0];
+  for (const delimiter of DELIMITERS) {
+    let counts = parseRows(sample, delimiter)
+      .filter((row) => row.fields.length > 0)
+      .map((row) => row.fields.length);
+    if (counts.length > 2) counts = counts.slice(0, -1);
+    if (counts.length === 0) continue;
+    const common = mode(counts);
+    if (common < 2) continue;
+    const score: [number, number] = [share(counts, common), common];
+    const better =
+      score[0] > bestScore[0] || (score[0] === bestScore[0] && score[1] > bestScore[1]);
+    const tie = score[0] === bestScore[0] && score[1] === bestScore[1];
+    if (better || (tie && delimiter === preferred)) [best, bestScore] = [delimiter, score];
+  }
+  return best;
+}
+
+/** The title lines above the header, and the header. */
+export interface HeaderPlace {
+  /** Non-empty lines above the header that are skipped (0 for a clean file). */
+  titleLines: number;
+  /** Physical lines before the header row (titles and blank lines). */
+  skipLines: number;
+  /** The header row's fields as written. */
+  header: string[];
+}
+
+const isShort = (count: number, common: number): boolean => count <= 1 || count < common / 2;
+
+/**
+ * Where the header is: after the first 1..10 non-empty lines when each has at most one field or
+ * fewer than half the fields the rest of the sample consistently has (opsmind_data.title_lines).
+ */
+export function findHeader(sample: string, delimiter: string, cut: boolean): HeaderPlace {
+  let rows = parseRows(sample, delimiter, 4 * TITLE_SAMPLE_LINES)
+    .filter((row) => row.fields.some((field) => field.trim() !== ''))
+    .slice(0, TITLE_SAMPLE_LINES + 1);
+  if (cut && rows.length > 2) rows = rows.slice(0, -1);
+  rows = rows.slice(0, TITLE_SAMPLE_LINES);
+  const at = (k: number): HeaderPlace => ({
+    titleLines: k,
+    skipLines: rows[k]?.startLine ?? 0,
+    header: rows[k]?.fields ?? [],
+  });
+  for (let k = 1; k <= Math.min(MAX_TITLE_LINES, rows.length - 2); k++) {
+    const rest = rows.slice(k).map((row) => row.fields.length);
+    const common = mode(rest);
+    if (common < 2 || !isShort(rows[k - 1]?.fields.length ?? 0, common)) return at(0);
+    if (share(rest, common) < 0.9 || isShort(rest[0] ?? 0, common)) continue;
+    return at(k);
+  }
+  return at(0);
+}
+
+/**
+ * pandas' column names for a header: "" → "Unnamed: N", repeats → "a.1", "a.2" (mangle_dupe_cols).
+ * Repeats are compared ignoring case, as DuckDB's identifiers are ("a", "A" → "a", "A.1").
+ */
+export function pandasNames(header: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  return header.map((field, index) => {
+    let name = field === '' ? `Unnamed: ${index}` : field;
+    let count = counts.get(name.toLowerCase()) ?? 0;
+    while (count > 0) {
+      counts.set(name.toLowerCase(), count + 1);
+      name = `${name}.${count}`;
+      count = counts.get(name.toLowerCase()) ?? 0;
+    }
+    counts.set(name.toLowerCase(), count + 1);
+    return name;
+  });
+}

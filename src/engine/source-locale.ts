@@ -1,0 +1,163 @@
+/**
+ * How a text file writes numbers — decimal comma or point, and which thousands separator — decided
+ * from the data, and the text columns that turn out to be numbers in that locale converted to
+ * BIGINT or DOUBLE. DuckDB's own `thousands` option is not used: it drops the character anywhere,
+ * so "10.0.0.1" would read as 10001; here a column converts only when every value is a
+ * well-formed number.
+ */
+import { ident, literal } from './duckdb.js';
+import type { DuckDb } from './duckdb.js';
+import { DATA_RELATION } from './types.js';
+import type { TableColumn } from './source-common.js';
+
+/** The separators a file's numbers are written with. */
+export interface NumberLocale {
+  decimal: '.' | ',';
+  /** ".", ",", " " or a no-break space; null when numbers are not grouped. */
+  thousands: string | null;
+}
+
+const SPACES = ' \u00a0\u202f';
+/** A number written with a decimal comma ("12,5", "1.234,56", "1 234 567"). */
+const COMMA_NUMBER = new RegExp(`^[+-]?(?:\\d{1,3}(?:[.${SPACES}]\\d{3})+|\\d+)(?:,\\d+)?$`);
+/** A number written with a decimal point ("1.5", "1,234,567.5"). */
+const DOT_NUMBER = new RegExp(`^[+-]?(?:\\d{1,3}(?:[,${SPACES}]\\d{3})+|\\d+)(?:\\.\\d+)?$`);
+/** A number that reads either way ("1,234" is 1.234 or 1234). */
+const COMMA_GROUP = /^[+-]?[1-9]\d{0,2},\d{3}$/;
+/** A whole number grouped with points ("1.234.567"), which a decimal-comma file means. */
+const POINT_GROUPED = /^[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)$/;
+
+/** Which decimal a column's values speak for, or null when they are not numbers or fit both. */
+function columnVote(values: readonly string[]): '.' | ',' | null {
+  let comma = 0;
+  let dot = 0;
+  let commaOnly = 0;
+  let dotOnly = 0;
+  for (const value of values) {
+    const isComma = COMMA_NUMBER.test(value);
+    const isDot = DOT_NUMBER.test(value);
+    comma += Number(isComma);
+    dot += Number(isDot);
+    commaOnly += Number(isComma && !isDot);
+    dotOnly += Number(isDot && !isComma);
+  }
+  if (comma > values.length / 2 && commaOnly > dotOnly) return ',';
+  if (dot > values.length / 2 && dotOnly > commaOnly) return '.';
+  return null;
+}
+
+/** The grouping character used most among `values` written with `decimal`, or null. */
+function thousandsOf(values: readonly string[], decimal: '.' | ','): string | null {
+  const candidates = decimal === ',' ? `.${SPACES}` : `,${SPACES}`;
+  const pattern = decimal === ',' ? COMMA_NUMBER : DOT_NUMBER;
+  const counts = new Map<string, number>();
+  for (const value of values) {
+    const group = pattern.test(value) ? /\d(\D)\d{3}(?!\d)/.exec(value)?.[1] : undefined;
+    if (group && candidates.includes(group)) counts.set(group, (counts.get(group) ?? 0) + 1);
+  }
+  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+  return ranked[0]?.[0] ?? null;
+}
+
+/**
+ * The file's number locale from its columns' sampled text: the decimal most columns of numbers
+ * speak for; when none settles it, "1,234"-style values mean a decimal comma in a ';' file.
+ * `strong` says a column settled it (only then are point-grouped DOUBLEs reread as thousands).
+ */
+export function decideNumberLocale(
+  columns: readonly TableColumn[],
+  delimiter: string,
+): NumberLocale & { strong: boolean } {
+  const votes = columns.map((column) => columnVote(column.sample));
+  const comma = votes.filter((vote) => vote === ',').length;
+  const dot = votes.filter((vote) => vote === '.').length;
+  const ambiguous = columns.some(
+    (column) => column.sample.length > 0 && column.sample.every((v) => COMMA_GROUP.test(v)),
+  );
+  const decimal =
+    comma > dot || (comma === dot && (comma > 0 || ambiguous) && delimiter === ';') ? ',' : '.';
+  const values = columns.flatMap((column) => column.sample);
+  return { decimal, thousands: thousandsOf(values, decimal), strong: Math.max(comma, dot) > 0 };
+}
+
+/** Indexes of DOUBLE columns that, in a decimal-comma file, hold point-grouped whole numbers. */
+export function pointGroupedDoubles(
+  columns: readonly TableColumn[],
+  locale: NumberLocale & { strong: boolean },
+): number[] {
+  if (locale.decimal !== ',' || !locale.strong || locale.thousands !== '.') return [];
+  return columns.flatMap((column, index) =>
+    column.type === 'DOUBLE' &&
+    column.sample.some((value) => value.includes('.')) &&
+    column.sample.every((value) => POINT_GROUPED.test(value))
+      ? [index]
+      : [],
+  );
+}
+
+/** The pattern (JS and DuckDB's RE2 alike) a number in `locale` matches. */
+function numberPattern(locale: NumberLocale): string {
+  const decimal = locale.decimal === ',' ? ',' : '\\.';
+  const group = groupClass(locale.thousands);
+  const whole = group ? `(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)` : '\\d+';
+  return `^[+-]?${whole}(?:${decimal}\\d+)?$`;
+}
+
+/** The character class of a thousands separator (any space stands for all spaces). */
+function groupClass(thousands: string | null): string | null {
+  if (thousands === null) return null;
+  if (thousands === '.') return '\\.';
+  return thousands === ',' ? ',' : `[${SPACES}]`;
+}
+
+/** SQL turning a matching value of `column` into text DuckDB casts to a number. */
+function plainNumber(column: string, locale: NumberLocale): string {
+  const group = groupClass(locale.thousands);
+  let text = `trim(${column})`;
+  if (group) text = `regexp_replace(${text}, ${literal(group)}, '', 'g')`;
+  return locale.decimal === ',' ? `replace(${text}, ',', '.')` : text;
+}
+
+/**
+ * Converts the VARCHAR columns of `data` whose sample is all numbers in `locale` and whose every
+ * value (checked over the whole table) is one: to BIGINT when none has a fraction, else DOUBLE.
+ * Returns the names converted.
+ */
+export async function convertLocaleNumbers(
+  db: DuckDb,
+  columns: readonly TableColumn[],
+  locale: NumberLocale,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  if (locale.decimal === '.' && locale.thousands === null) return [];
+  const pattern = numberPattern(locale);
+  const test = new RegExp(pattern);
+  const candidates = columns.filter(
+    (column) =>
+      column.type === 'VARCHAR' &&
+      column.sample.length > 0 &&
+      column.sample.every((value) => test.test(value)),
+  );
+  if (candidates.length === 0) return [];
+  const checks = candidates.flatMap((column) => {
+    const name = ident(column.name);
+    const text = plainNumber(name, locale);
+    const bad = `${name} IS NOT NULL AND (NOT regexp_full_match(trim(${name}), ${literal(pattern)}) OR TRY_CAST(${text} AS DOUBLE) IS NULL)`;
+    const fraction = `contains(trim(${name}), ${literal(locale.decimal)}) OR length(${text}) > 18`;
+    return [`count(*) FILTER (WHERE ${bad})`, `count(*) FILTER (WHERE ${fraction})`];
+  });
+  const result = await db.all(`SELECT ${checks.join(', ')} FROM ${ident(DATA_RELATION)}`, signal);
+  const counts = (result.rows[0] ?? []).map(Number);
+  const converted: string[] = [];
+  for (const [i, column] of candidates.entries()) {
+    if (counts[2 * i] !== 0) continue;
+    const type = counts[2 * i + 1] === 0 ? 'BIGINT' : 'DOUBLE';
+    const name = ident(column.name);
+    await db.run(
+      `ALTER TABLE ${ident(DATA_RELATION)} ALTER COLUMN ${name} SET DATA TYPE ${type} USING CAST(${plainNumber(name, locale)} AS ${type})`,
+      signal,
+    );
+    converted.push(column.name);
+  }
+  return converted;
+}

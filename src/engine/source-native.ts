@@ -1,0 +1,122 @@
+/**
+ * The self-describing formats DuckDB reads natively — JSON records, JSON lines, Parquet — and the
+ * pass that makes every column scalar (nested LIST/STRUCT/MAP values become JSON text).
+ */
+import { ident, literal } from './duckdb.js';
+import type { DuckDb } from './duckdb.js';
+import { DATA_RELATION } from './types.js';
+import { asBadInput, badInput, DEFAULT_LOCALE, describeData, toBadInput } from './source-common.js';
+import type { ReadContext, ReadOutcome } from './source-common.js';
+import type { DetectedFormat } from './source-sniff.js';
+import { prepareText } from './source-transcode.js';
+
+/** A nested DuckDB type: LIST (`T[]`), ARRAY (`T[3]`), STRUCT, MAP or UNION. */
+const NESTED = /^(STRUCT|MAP|UNION)\(|\[\d*\]$/;
+
+type JsonLayout = 'array' | 'newline_delimited';
+
+/** Creates `data` from a JSON file; every record is sampled so no key seen late is dropped. */
+async function createJsonTable(
+  db: DuckDb,
+  path: string,
+  gzip: boolean,
+  layout: JsonLayout,
+  signal?: AbortSignal,
+): Promise<void> {
+  const options = [
+    `format=${literal(layout)}`,
+    'sample_size=-1',
+    `compression=${gzip ? "'gzip'" : "'uncompressed'"}`,
+  ];
+  await db.run(
+    `CREATE OR REPLACE TABLE ${ident(DATA_RELATION)} AS SELECT * FROM read_json(${literal(path)}, ${options.join(', ')})`,
+    signal,
+  );
+}
+
+/** Reads JSON as `format` says; a .json file that is not one array is retried as JSON lines (as pandas does). */
+async function readJsonLayout(
+  ctx: ReadContext,
+  path: string,
+  gzip: boolean,
+  format: 'json' | 'jsonl',
+): Promise<'json' | 'jsonl'> {
+  const prefix = `not a JSON ${format === 'json' ? 'records' : 'lines'} file`;
+  const layout: JsonLayout = format === 'json' ? 'array' : 'newline_delimited';
+  try {
+    await createJsonTable(ctx.db, path, gzip, layout, ctx.signal);
+    return format;
+  } catch (error) {
+    const mapped = toBadInput(prefix, ctx.signal, error);
+    if (format === 'jsonl' || mapped === error) throw mapped;
+    try {
+      await createJsonTable(ctx.db, path, gzip, 'newline_delimited', ctx.signal);
+      return 'jsonl';
+    } catch {
+      throw mapped;
+    }
+  }
+}
+
+/** Reads a JSON records (array of objects) or JSON lines file into `data`. */
+export async function readJson(ctx: ReadContext, detected: DetectedFormat): Promise<ReadOutcome> {
+  const format = detected.format === 'jsonl' ? 'jsonl' : 'json';
+  const text = await prepareText(ctx, detected.gzip, `.${format}`);
+  const read = await readJsonLayout(ctx, text.readPath, text.gzip, format);
+  const columns = await describeData(ctx.db, ctx.signal);
+  const rows = await ctx.db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, ctx.signal);
+  if (Number(rows.rows[0]?.[0] ?? 0) === 0 && columns.length === 1 && columns[0]?.name === 'json')
+    throw badInput('the JSON file holds no records');
+  const dated = columns.some((c) => c.type === 'DATE' || c.type.startsWith('TIMESTAMP'));
+  return {
+    format: read,
+    encoding: text.encoding,
+    delimiter: null,
+    compression: detected.gzip ? 'gzip' : null,
+    sheet: null,
+    locale: { ...DEFAULT_LOCALE, dateOrder: dated ? 'YMD' : null },
+    skippedLines: 0,
+    warnings: text.warnings,
+  };
+}
+
+/** Reads a Parquet file into `data`. */
+export async function readParquet(ctx: ReadContext): Promise<ReadOutcome> {
+  await asBadInput('not a readable Parquet file', ctx.signal, () =>
+    ctx.db.run(
+      `CREATE OR REPLACE TABLE ${ident(DATA_RELATION)} AS SELECT * FROM read_parquet(${literal(ctx.path)})`,
+      ctx.signal,
+    ),
+  );
+  return {
+    format: 'parquet',
+    encoding: null,
+    delimiter: null,
+    compression: null,
+    sheet: null,
+    locale: { ...DEFAULT_LOCALE },
+    skippedLines: 0,
+    warnings: [],
+  };
+}
+
+/** SQL making a column of `type` plain text: JSON for nested values, the string itself for a JSON string. */
+function asText(column: string, type: string): string | null {
+  if (NESTED.test(type)) return `to_json(${column})::VARCHAR`;
+  if (type === 'JSON')
+    return `CASE json_type(${column}) WHEN 'VARCHAR' THEN ${column} ->> '$' ELSE ${column}::VARCHAR END`;
+  return null;
+}
+
+/** Turns every nested or JSON column of `data` into VARCHAR, so every column is scalar. */
+export async function flattenNested(db: DuckDb, signal?: AbortSignal): Promise<void> {
+  for (const column of await describeData(db, signal)) {
+    const name = ident(column.name);
+    const text = asText(name, column.type);
+    if (text)
+      await db.run(
+        `ALTER TABLE ${ident(DATA_RELATION)} ALTER COLUMN ${name} SET DATA TYPE VARCHAR USING ${text}`,
+        signal,
+      );
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Reading a delimited text file (CSV, TSV, ';' or '|' separated, maybe gzip) into `data`: the
+ * encoding and dialect decided as the pandas reader decides them, DuckDB's sniffer for quoting
+ * and types, then the locale pass (decimal commas, thousands, day-first dates) on what stayed text.
+ */
+import type { DuckDb } from './duckdb.js';
+import type { SourceLocale } from './types.js';
+import { asBadInput, badInput, describeData, toBadInput } from './source-common.js';
+import type { ReadContext, ReadOutcome, TableColumn } from './source-common.js';
+import { createCsvTable, sampleText, sniffCsv } from './source-csv.js';
+import type { CsvDialect, CsvPlan } from './source-csv.js';
+import { settleDates } from './source-dates.js';
+import { findHeader, pandasNames, parseRows, sniffDelimiter } from './source-dialect.js';
+import type { HeaderPlace } from './source-dialect.js';
+import { convertLocaleNumbers, decideNumberLocale, pointGroupedDoubles } from './source-locale.js';
+import type { NumberLocale } from './source-locale.js';
+import type { DetectedFormat } from './source-sniff.js';
+import { prepareText } from './source-transcode.js';
+
+/** Rows sampled as text to decide the file's locale. */
+const LOCALE_SAMPLE_ROWS = 5000;
+const MALFORMED = 'not a well-formed delimited file';
+
+/** The column names: the header as written (pandas-style for empty and repeated ones). */
+function columnNames(header: readonly string[], dialect: CsvDialect): string[] {
+  const fromHeader = header.length === dialect.columns.length;
+  return pandasNames(fromHeader ? header : dialect.columns.map((column) => column.name));
+}
+
+/** Why the sniffer gave up, in the reader's words when the sample shows it (a ragged row). */
+function sniffFailure(sample: string, place: HeaderPlace, delimiter: string, error: unknown) {
+  const rows = parseRows(sample, delimiter).filter((row) => row.startLine > place.skipLines);
+  const ragged = rows.find((row) => row.fields.length > place.header.length);
+  if (ragged) {
+    const { startLine, fields } = ragged;
+    const counts = `${fields.length} fields but the header has ${place.header.length}`;
+    return badInput(`${MALFORMED}: line ${startLine + 1} has ${counts}`);
+  }
+  const sniffer = error instanceof Error && error.message.includes('Error when sniffing');
+  return sniffer
+    ? badInput(`${MALFORMED}: its quoting or number of fields per line is inconsistent`)
+    : toBadInput(MALFORMED, undefined, error);
+}
+
+/** Column types to read with: the sniffer's, but text where the locale pass decides. */
+const typesFor = (dialect: CsvDialect, asText: ReadonlySet<number>): string[] =>
+  dialect.columns.map((column, i) => (asText.has(i) ? 'VARCHAR' : column.type));
+
+/**
+ * Creates `data`; when a value past the sniffer's sample breaks its types, sniffs the whole file
+ * and reads again. Returns the dialect the table was read with.
+ */
+async function materialise(
+  ctx: ReadContext,
+  plan: CsvPlan,
+  dialect: CsvDialect,
+  names: readonly string[],
+  asText: ReadonlySet<number>,
+): Promise<CsvDialect> {
+  const columns = (d: CsvDialect) =>
+    typesFor(d, asText).map((type, i) => ({ name: names[i] ?? '', type }));
+  try {
+    await createCsvTable(ctx.db, plan, dialect, columns(dialect), ctx.signal);
+    return dialect;
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('Conversion Error'))
+      throw toBadInput(MALFORMED, ctx.signal, error);
+  }
+  return asBadInput(MALFORMED, ctx.signal, async () => {
+    const full = await sniffCsv(ctx.db, plan, true, ctx.signal);
+    if (full.columns.length !== names.length)
+      throw badInput(`${MALFORMED}: its number of columns changes along the file`);
+    await createCsvTable(ctx.db, plan, full, columns(full), ctx.signal);
+    return full;
+  });
+}
+
+/** The table's columns with their types now, and their sampled text. */
+async function tableColumns(db: DuckDb, samples: string[][], signal?: AbortSignal) {
+  const described = await describeData(db, signal);
+  return described.map((column, i): TableColumn => ({ ...column, sample: samples[i] ?? [] }));
+}
+
+/** The sampled text of each column: non-missing values, trimmed. */
+const cleanSamples = (raw: (string | null)[][]): string[][] =>
+  raw.map((values) => values.flatMap((value) => (value?.trim() ? [value.trim()] : [])));
+
+/** The locale to report: the separators used, when some column needed them. */
+const usedLocale = (locale: NumberLocale, converted: readonly string[]): NumberLocale =>
+  converted.length > 0
+    ? { decimal: locale.decimal, thousands: locale.thousands }
+    : { decimal: '.', thousands: null };
+
+/** The file made readable, its delimiter and header found, and DuckDB's sniffer run on it. */
+async function planRead(ctx: ReadContext, detected: DetectedFormat) {
+  const text = await prepareText(ctx, detected.gzip, '.csv');
+  const preferred = detected.extension === '.tsv' || detected.extension === '.tab' ? '\t' : ',';
+  const delimiter = sniffDelimiter(text.sample, preferred);
+  const place = findHeader(text.sample, delimiter, text.cut);
+  const plan: CsvPlan = { path: text.readPath, gzip: text.gzip, delimiter, skip: place.skipLines };
+  const sniffed = await sniffCsv(ctx.db, plan, false, ctx.signal).catch((error: unknown) => {
+    throw ctx.signal?.aborted ? error : sniffFailure(text.sample, place, delimiter, error);
+  });
+  return { text, place, plan, sniffed, names: columnNames(place.header, sniffed) };
+}
+
+/** The locale pass over `data`: text columns that are numbers, then numeric dates. */
+async function applyLocale(
+  ctx: ReadContext,
+  samples: string[][],
+  numbers: NumberLocale,
+  dialect: CsvDialect,
+): Promise<{ locale: SourceLocale; warnings: string[] }> {
+  const before = await tableColumns(ctx.db, samples, ctx.signal);
+  const converted = await convertLocaleNumbers(ctx.db, before, numbers, ctx.signal);
+  const after = await tableColumns(ctx.db, samples, ctx.signal);
+  const dates = await settleDates(ctx.db, after, dialect, ctx.signal);
+  const locale = { ...usedLocale(numbers, converted), dateOrder: dates.dateOrder };
+  return { locale, warnings: dates.warnings };
+}
+
+/** Reads the delimited text file of `ctx` into `data`. */
+export async function readDelimited(
+  ctx: ReadContext,
+  detected: DetectedFormat,
+): Promise<ReadOutcome> {
+  const { text, place, plan, sniffed, names } = await planRead(ctx, detected);
+  const raw = await asBadInput(MALFORMED, ctx.signal, () =>
+    sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
+  );
+  const samples = cleanSamples(raw);
+  const columns = sniffed.columns.map((c, i) => ({
+    name: names[i] ?? '',
+    type: c.type,
+    sample: samples[i] ?? [],
+  }));
+  const numbers = decideNumberLocale(columns, plan.delimiter);
+  const asText = new Set(pointGroupedDoubles(columns, numbers));
+  const dialect = await materialise(ctx, plan, sniffed, names, asText);
+  const { locale, warnings } = await applyLocale(ctx, samples, numbers, dialect);
+  const title =
+    place.titleLines > 0 ? [`skipped ${place.titleLines} line(s) above the header (a title?)`] : [];
+  return {
+    format: 'csv',
+    encoding: text.encoding,
+    delimiter: plan.delimiter,
+    compression: detected.gzip ? 'gzip' : null,
+    sheet: null,
+    locale,
+    skippedLines: place.titleLines,
+    warnings: [...text.warnings, ...title, ...warnings],
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * A text data file made ready for DuckDB, which reads UTF-8 only: the encoding is detected, a
+ * UTF-16 or single-byte file is transcoded (streaming, chunk by chunk) into a UTF-8 copy in the
+ * scratch directory, and the start of the text is kept as a sample for dialect detection.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { badInput, scratchPath } from './source-common.js';
+import type { ReadContext } from './source-common.js';
+import {
+  binaryReason,
+  bomEncoding,
+  chunkDecoder,
+  headIsUtf8,
+  readableByDuckDb,
+  scanEncoding,
+} from './source-encoding.js';
+import type { EncodingChoice, TextEncoding } from './source-encoding.js';
+import { readGzipHead, readHead, SAMPLE_BYTES } from './source-sniff.js';
+
+/** A text file DuckDB can read, and a decoded sample of its start. */
+export interface PreparedText {
+  /** The file DuckDB reads: the data file itself, or a UTF-8 copy in the scratch directory. */
+  readPath: string;
+  /** Whether `readPath` is gzip-compressed. */
+  gzip: boolean;
+  /** The encoding the data file was written in. */
+  encoding: TextEncoding;
+  warnings: string[];
+  /** The first ~64 KiB of the file as text. */
+  sample: string;
+  /** The sample stops before the end of the file (its last line may be cut). */
+  cut: boolean;
+}
+
+const CHUNK_BYTES = 1 << 20;
+
+/** The file's bytes, decompressed when `gzip`, in 1 MiB chunks. */
+function byteStream(path: string, gzip: boolean): Readable {
+  const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  if (!gzip) return file;
+  const gunzip = createGunzip();
+  file.on('error', (error) => gunzip.destroy(error));
+  return file.pipe(gunzip);
+}
+
+/**
+ * The encoding: a BOM if there is one; for gzip, UTF-8 when the decompressed head is valid
+ * (checking the whole stream would cost a full decompression); else one pass over every byte.
+ */
+async function chooseEncoding(
+  path: string,
+  head: Buffer,
+  gzip: boolean,
+  cut: boolean,
+  signal: AbortSignal | undefined,
+): Promise<EncodingChoice> {
+  const bom = bomEncoding(head);
+  if (bom) return { encoding: bom, warning: null };
+  if (!cut) return scanEncoding([head]);
+  if (gzip && headIsUtf8(head, true)) return { encoding: 'utf-8', warning: null };
+  const stream = byteStream(path, gzip);
+  try {
+    return await scanEncoding(stream as AsyncIterable<Buffer>, signal);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Writes `path` (decompressed when `gzip`) decoded from `encoding` into `out` as UTF-8. */
+async function transcode(
+  path: string,
+  gzip: boolean,
+  encoding: TextEncoding,
+  out: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const decode = chunkDecoder(encoding);
+  const toUtf8 = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<string> {
+    for await (const chunk of source) {
+      const text = decode(chunk, false);
+      if (text) yield text;
+    }
+    const rest = decode(Buffer.alloc(0), true);
+    if (rest) yield rest;
+  };
+  const options = signal ? { signal } : {};
+  if (gzip)
+    await pipeline(createReadStream(path), createGunzip(), toUtf8, createWriteStream(out), options);
+  else await pipeline(createReadStream(path), toUtf8, createWriteStream(out), options);
+}
+
+/** The file's first bytes (decompressed when `gzip`) and whether there is more. */
+async function sampleBytes(path: string, gzip: boolean): Promise<{ head: Buffer; cut: boolean }> {
+  if (gzip) return readGzipHead(path);
+  const head = await readHead(path, SAMPLE_BYTES + 1);
+  return { head: head.subarray(0, SAMPLE_BYTES), cut: head.length > SAMPLE_BYTES };
+}
+
+/**
+ * Detects the encoding of a text data file and makes it readable by DuckDB; refuses an empty or
+ * binary file. `suffix` names the scratch copy's extension (".csv", ".json").
+ */
+export async function prepareText(
+  ctx: ReadContext,
+  gzip: boolean,
+  suffix: string,
+): Promise<PreparedText> {
+  const { head, cut } = await sampleBytes(ctx.path, gzip);
+  const binary = binaryReason(head);
+  if (binary) throw badInput(binary);
+  const choice = await chooseEncoding(ctx.path, head, gzip, cut, ctx.signal);
+  const sample = chunkDecoder(choice.encoding)(head, !cut);
+  if (sample.trim() === '') throw badInput('the file is empty');
+  const warnings = choice.warning ? [choice.warning] : [];
+  const prepared = { encoding: choice.encoding, warnings, sample, cut };
+  if (readableByDuckDb(choice.encoding)) return { ...prepared, readPath: ctx.path, gzip };
+  const out = scratchPath(ctx, suffix);
+  await transcode(ctx.path, gzip, choice.encoding, out, ctx.signal);
+  return { ...prepared, readPath: out, gzip: false };
+}

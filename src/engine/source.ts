@@ -1,0 +1,96 @@
+/**
+ * Attaching the data file a user brings: whatever its format (delimited text, gzip, JSON, JSON
+ * lines, Parquet, Excel), it is read once into the table `data` (DATA_RELATION), in file order
+ * (`rowid`), with the column names of its header, so every later query runs without file access.
+ */
+import { mkdir, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { DuckDb } from './duckdb.js';
+import { ident } from './duckdb.js';
+import { DATA_RELATION } from './types.js';
+import type { SourceInfo } from './types.js';
+import { badInput, describeData, removeScratch } from './source-common.js';
+import type { ReadContext, ReadOutcome } from './source-common.js';
+import { readExcel } from './source-excel.js';
+import { flattenNested, readJson, readParquet } from './source-native.js';
+import { detectFormat, readHead } from './source-sniff.js';
+import type { DetectedFormat } from './source-sniff.js';
+import { readDelimited } from './source-text.js';
+
+/** How to attach a source. */
+export interface AttachOptions {
+  /** The Excel sheet to read, by name (default: the first). */
+  sheet?: string;
+  /** A host-only directory for conversions; what is written there is removed before returning. */
+  scratchDir: string;
+  signal?: AbortSignal;
+}
+
+/** The size of the data file; a missing, unreadable, directory or empty path is refused. */
+async function fileSize(path: string): Promise<number> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw badInput(`${path} is a directory, not a data file`);
+    if (info.size === 0) throw badInput('the file is empty');
+    return info.size;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw badInput(`no such file: ${path}`);
+    if (code === 'EACCES') throw badInput(`cannot read ${path}: permission denied`);
+    throw error;
+  }
+}
+
+/** Reads the file with the reader its format needs. */
+function read(ctx: ReadContext, detected: DetectedFormat): Promise<ReadOutcome> {
+  switch (detected.format) {
+    case 'csv':
+      return readDelimited(ctx, detected);
+    case 'json':
+    case 'jsonl':
+      return readJson(ctx, detected);
+    case 'parquet':
+      return readParquet(ctx);
+    case 'excel':
+      return readExcel(ctx);
+    default: {
+      const unhandled: never = detected.format;
+      throw new Error(`no reader for ${String(unhandled)}`);
+    }
+  }
+}
+
+/** The number of rows of `data`. */
+async function countRows(db: DuckDb, signal?: AbortSignal): Promise<number> {
+  const result = await db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, signal);
+  return Number(result.rows[0]?.[0] ?? 0);
+}
+
+/**
+ * Reads the data file at `path` into the table `data` of `db` and says how it was read. Errors
+ * about the file are one-line OpsmindErrors with ExitCode.BAD_INPUT. Call before `db.lock`.
+ */
+export async function attachSource(
+  db: DuckDb,
+  path: string,
+  options: AttachOptions,
+): Promise<SourceInfo> {
+  const resolved = resolve(path);
+  const sizeBytes = await fileSize(resolved);
+  const detected = detectFormat(resolved, await readHead(resolved, 16));
+  await mkdir(options.scratchDir, { recursive: true, mode: 0o700 });
+  const ctx: ReadContext = { db, path: resolved, scratchDir: options.scratchDir, scratch: [] };
+  if (options.sheet !== undefined) ctx.sheet = options.sheet;
+  if (options.signal) ctx.signal = options.signal;
+  try {
+    const outcome = await read(ctx, detected);
+    await flattenNested(db, options.signal);
+    const columns = (await describeData(db, options.signal)).length;
+    const rows = await countRows(db, options.signal);
+    if (options.sheet !== undefined && detected.format !== 'excel')
+      outcome.warnings.push('--sheet applies to Excel workbooks only; ignored');
+    return { path: resolved, name: basename(resolved), ...outcome, rows, columns, sizeBytes };
+  } finally {
+    await removeScratch(ctx);
+  }
+}

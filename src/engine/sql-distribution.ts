@@ -1,0 +1,176 @@
+/**
+ * The distribution transform: a histogram (numpy's "auto" bin count, edges
+ * as np.histogram_bin_edges lays them out, each finite value counted in the
+ * bin np.histogram puts it in — edges[i] <= x < edges[i+1], the last bin
+ * closed) or a box (quartiles, 1.5 IQR fences clipped to the data, mean and
+ * count per group of the most frequent values of `by`), exact over all rows.
+ */
+import type { Transform } from '../agent/plan.js';
+import { ident, literal } from './duckdb.js';
+import { distributionInsights } from './insights.js';
+import type { Insight } from './insights.js';
+import { columnOf } from './sql-rows.js';
+import { failedDeclaration, over, params, query, queryRow, sourceInfos } from './sql-spec.js';
+import type { Ctx, Declared, Outcome } from './sql-spec.js';
+import { columnStats, statsSql, valuesCte } from './sql-stats.js';
+import type { ColumnStats } from './sql-stats.js';
+import { capsOf, isBoolean, isTemporal, labelText, sqlDouble } from './sql-text.js';
+import type { Column } from './sql-text.js';
+
+type Distribution = Extract<Transform, { type: 'distribution' }>;
+
+/** numpy's "auto" bin count (max of Sturges and Freedman-Diaconis), as opsmind_chart_histogram.auto_bin_count. */
+export function autoBinCount(s: Pick<ColumnStats, 'n' | 'min' | 'max' | 'q1' | 'q3'>): number {
+  const span = s.max - s.min;
+  if (span === 0 || s.n < 2) return 1;
+  const sturges = span / (Math.log2(s.n) + 1);
+  const fd = 2 * (s.q3 - s.q1) * s.n ** (-1 / 3);
+  const width = fd > 0 ? Math.min(fd, sturges) : sturges;
+  return Math.ceil(span / width);
+}
+
+/** np.histogram_bin_edges(values, bins): np.linspace from the minimum to the maximum (±0.5 when they are equal). */
+export function binEdges(min: number, max: number, bins: number): number[] {
+  const [first, last] = min === max ? [min - 0.5, max + 0.5] : [min, max];
+  const step = (last - first) / bins;
+  const edges = Array.from({ length: bins + 1 }, (_, i) =>
+    step === 0 ? (i / bins) * (last - first) + first : i * step + first,
+  );
+  edges[bins] = last;
+  return edges;
+}
+
+/** The counts per bin in SQL: a CASE over the edge literals, every bin listed (empty ones count 0). */
+export function histogramSql(ctx: Ctx, column: Column, edges: readonly number[]): string {
+  const bins = edges.length - 1;
+  const whens = edges
+    .slice(1, -1)
+    .map((edge, i) => `    WHEN v < ${sqlDouble(edge)} THEN ${i}`)
+    .join('\n');
+  const bin = bins > 1 ? `CASE\n${whens}\n    ELSE ${bins - 1}\n  END` : '0';
+  const rows = edges
+    .slice(0, -1)
+    .map((edge, i) => `(${i}, ${sqlDouble(edge)}, ${sqlDouble(edges[i + 1] ?? edge)})`);
+  const table = `SELECT *\nFROM (VALUES\n  ${rows.join(',\n  ')}\n) AS e(bin, bin_start, bin_end)`;
+  return over(
+    ctx,
+    [valuesCte(column), ['binned', `SELECT ${bin} AS bin\nFROM vals`], ['edges', table]],
+    [
+      'SELECT edges.bin_start, edges.bin_end, count(binned.bin) AS count',
+      'FROM edges',
+      'LEFT JOIN binned USING (bin)',
+      'GROUP BY edges.bin, edges.bin_start, edges.bin_end',
+      'ORDER BY edges.bin',
+    ].join('\n'),
+  );
+}
+
+async function histogram(ctx: Ctx, column: Column, stats: ColumnStats): Promise<Declared> {
+  const a = ctx.analysis;
+  const base = {
+    kind: 'histogram',
+    table: false,
+    params: params({
+      title: a.title,
+      x: column.name,
+      bins: a.options?.bins,
+      log_y: a.options?.log_y,
+      note: a.why,
+    }),
+    sourceColumns: sourceInfos(ctx),
+    sourceRows: stats.rows,
+  };
+  if (stats.n === 0)
+    return failedDeclaration(
+      { ...base, sql: statsSql(ctx, column) },
+      `ValueError: column "${column.name}" has no finite numbers to bin`,
+    );
+  const bins = a.options?.bins ?? Math.min(autoBinCount(stats), capsOf('histogram').bins ?? 60);
+  const sql = histogramSql(ctx, column, binEdges(stats.min, stats.max, bins));
+  const frame = await query(ctx, sql);
+  return { ...base, sql, frame, reductions: ['binned'], sampled: false, cap: bins, error: null };
+}
+
+/** Box statistics per group: the top `cap` groups by frequency (ties in order of first appearance). */
+export function boxSql(ctx: Ctx, y: Column, by: Column | null, cap: number): string {
+  const joinOn = (a: string, b: string): string => `${a}.grp IS NOT DISTINCT FROM ${b}.grp`;
+  const groups = by
+    ? `SELECT ${ident(by.name)} AS grp, count(*) AS size, min(${ident(ctx.rows.row)}) AS first\nFROM source\nGROUP BY 1\nORDER BY size DESC, first\nLIMIT ${cap}`
+    : 'SELECT NULL AS grp, 1 AS size, 0 AS first';
+  const stats = [
+    'SELECT grp, qs[1] AS q1, qs[2] AS median, qs[3] AS q3, mean, n',
+    'FROM (SELECT grp, quantile_cont(v, [0.25, 0.5, 0.75]) AS qs, avg(v) AS mean, count(*) AS n',
+    '  FROM vals',
+    '  GROUP BY grp)',
+  ].join('\n');
+  const fences = [
+    'SELECT vals.grp, min(v) AS lowerfence, max(v) AS upperfence',
+    'FROM vals',
+    `JOIN stats ON ${joinOn('vals', 'stats')}`,
+    'WHERE v >= q1 - 1.5 * (q3 - q1) AND v <= q3 + 1.5 * (q3 - q1)',
+    'GROUP BY vals.grp',
+  ].join('\n');
+  const label = by ? `coalesce(${labelText('groups.grp', by.type)}, '(missing)')` : literal(y.name);
+  return over(
+    ctx,
+    [
+      ['groups', groups],
+      valuesCte(y, by ? ident(by.name) : 'NULL'),
+      ['stats', stats],
+      ['fences', fences],
+    ],
+    [
+      `SELECT ${literal(y.name)} AS series, ${label} AS "group", q1, median, q3, lowerfence, upperfence, mean, n`,
+      'FROM groups',
+      `JOIN stats ON ${joinOn('groups', 'stats')}`,
+      `JOIN fences ON ${joinOn('groups', 'fences')}`,
+      'ORDER BY groups.size DESC, groups.first',
+    ].join('\n'),
+  );
+}
+
+async function box(ctx: Ctx, y: Column, by: Column | null, rows: number): Promise<Declared> {
+  const a = ctx.analysis;
+  const cap = capsOf('box').categories ?? 30;
+  const sql = boxSql(ctx, y, by, cap);
+  const base = {
+    kind: 'box',
+    table: false,
+    params: params({ title: a.title, y: y.name, x: by?.name, note: a.why }),
+    sourceColumns: sourceInfos(ctx),
+    sourceRows: rows,
+    sql,
+  };
+  const frame = await query(ctx, sql);
+  if (frame.rows.length === 0)
+    return failedDeclaration(base, 'ValueError: no finite numbers to summarise');
+  let reductions: Declared['reductions'] = ['summarized'];
+  if (by) {
+    const b = ident(by.name);
+    const distinct = await queryRow(
+      ctx,
+      over(
+        ctx,
+        [],
+        `SELECT count(DISTINCT ${b}) + max(CASE WHEN ${b} IS NULL THEN 1 ELSE 0 END) AS n FROM source`,
+      ),
+    );
+    if (Number(distinct.n) > cap) reductions = ['summarized', 'top_n'];
+  }
+  return { ...base, frame, reductions, sampled: false, cap, error: null };
+}
+
+/** The distribution transform of an analysis: its declaration and findings. */
+export async function distributionAnalysis(ctx: Ctx, t: Distribution): Promise<Outcome> {
+  const column = columnOf(ctx.rows, t.column);
+  const by = t.by ? columnOf(ctx.rows, t.by) : null;
+  const stats = await columnStats(ctx, column);
+  const declared =
+    ctx.analysis.chart === 'box'
+      ? await box(ctx, column, by, stats.rows)
+      : await histogram(ctx, column, stats);
+  // numbers() in opsmind_insights reads booleans and dates as no measure at all.
+  const measured = !isBoolean(column.type) && !isTemporal(column.type);
+  const insights: Insight[] = measured ? distributionInsights(stats, t.column) : [];
+  return { declared, findings: () => Promise.resolve(insights) };
+}

@@ -1,0 +1,222 @@
+/**
+ * The group transform: one row per category of `by` (and `series`) with the
+ * aggregate of the measure — missing keys kept as a group — then what the
+ * table, bar and pie preparers make of that frame (compile-plan.ts declares
+ * it pre-aggregated): a table sorted largest first, ties in key order; a bar
+ * in key order and a pie largest first, both folded to their top N.
+ */
+import { chartAgg } from '../agent/compile-plan.js';
+import type { Transform } from '../agent/plan.js';
+import { ident } from './duckdb.js';
+import { rankingInsights, shareInsights } from './insights.js';
+import type { Insight } from './insights.js';
+import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
+import type { Fold } from './sql-fold.js';
+import { columnOf, distinctColumns } from './sql-rows.js';
+import {
+  columnsOf,
+  failedDeclaration,
+  infos,
+  over,
+  params,
+  query,
+  queryRow,
+  tableOf,
+} from './sql-spec.js';
+import type { Ctx, Declared, Outcome } from './sql-spec.js';
+import { capsOf, idents, isBoolean, isFloat, keyOrder } from './sql-text.js';
+import type { Column, Cte } from './sql-text.js';
+
+type Group = Extract<Transform, { type: 'group' }>;
+
+/** Groups passed whole to the findings; past this, the rest is summed into one catch-all row. */
+const INSIGHT_ROWS = 10_000;
+
+/**
+ * The aggregate of a measure as pandas' groupby computes it: count skips missing values; the sum
+ * of none is 0 (`gaps`: NULL, as resample's sum(min_count=1) leaves a period without values).
+ */
+export function aggregateSql(agg: Group['agg'], measure: Column | null, gaps = false): string {
+  if (!measure) return 'count(*)';
+  const m = ident(measure.name);
+  const n =
+    isBoolean(measure.type) || measure.type.startsWith('DECIMAL') ? `CAST(${m} AS DOUBLE)` : m;
+  // Floats add with compensation (fsum, favg), as pandas' groupby sums and means do; integers exactly.
+  const f = isFloat(measure.type) ? 'f' : '';
+  switch (agg) {
+    case 'sum':
+      return gaps ? `${f}sum(${n})` : `coalesce(${f}sum(${n}), 0)`;
+    case 'mean':
+      return `${f}avg(${n})`;
+    case 'median':
+      return `median(${n})`;
+    case 'min':
+      return `min(${m})`;
+    case 'max':
+      return `max(${m})`;
+    case 'count':
+      return `count(${m})`;
+  }
+}
+
+interface Shape {
+  keys: Column[];
+  y: string;
+  grouped: Cte;
+}
+
+function shape(ctx: Ctx, t: Group): Shape {
+  const keys = [columnOf(ctx.rows, t.by), ...(t.series ? [columnOf(ctx.rows, t.series)] : [])];
+  const measure = t.measure ? columnOf(ctx.rows, t.measure) : null;
+  const y = measure ? measure.name : 'count';
+  distinctColumns([...keys.map((k) => k.name), y]);
+  const sql = [
+    `SELECT ${idents(keys.map((k) => k.name))}, ${aggregateSql(t.agg, measure)} AS ${ident(y)}`,
+    'FROM source',
+    'GROUP BY ALL',
+  ].join('\n');
+  return { keys, y, grouped: ['grouped', sql] };
+}
+
+async function groupStats(ctx: Ctx, s: Shape): Promise<Record<string, unknown>> {
+  const by = ident(s.keys[0]?.name ?? '');
+  const sql = over(
+    ctx,
+    [s.grouped],
+    [
+      'SELECT count(*) AS groups,',
+      `  count(DISTINCT ${by}) + coalesce(max(CASE WHEN ${by} IS NULL THEN 1 ELSE 0 END), 0) AS categories,`,
+      `  count(*) FILTER (WHERE ${ident(s.y)} < 0) AS negatives`,
+      'FROM grouped',
+    ].join('\n'),
+  );
+  return queryRow(ctx, sql);
+}
+
+/** The pie's own aggregation when a series splits the frame: the agg again, over the series (count: summed). */
+function pieFrame(t: Group, s: Shape): Cte {
+  const y = ident(s.y);
+  const again = t.agg === 'count' ? 'sum' : t.agg;
+  const expr =
+    again === 'sum' ? `coalesce(sum(${y}), 0)` : `${again === 'mean' ? 'avg' : again}(${y})`;
+  const sql = `SELECT ${ident(t.by)}, ${expr} AS ${y}\nFROM grouped\nGROUP BY ALL`;
+  return ['pie', sql];
+}
+
+function chartParams(ctx: Ctx, t: Group, y: string): Record<string, unknown> {
+  const a = ctx.analysis;
+  const o = a.options ?? {};
+  const common = { note: a.why };
+  if (a.chart === 'pie')
+    return params({
+      title: a.title,
+      names: t.by,
+      values: y,
+      top_n: t.top_n ?? 6,
+      agg: chartAgg(t.agg),
+      ...common,
+    });
+  return params({
+    title: a.title,
+    x: t.by,
+    y,
+    color: t.series,
+    top_n: t.top_n,
+    agg: chartAgg(t.agg),
+    sort: o.sort ?? 'descending',
+    orientation: o.orientation,
+    log_y: o.log_y,
+    ...common,
+  });
+}
+
+async function chartDeclared(ctx: Ctx, t: Group, s: Shape): Promise<Declared> {
+  const pie = ctx.analysis.chart === 'pie';
+  const stats = await groupStats(ctx, s);
+  const source = await columnsOf(ctx, over(ctx, [s.grouped], 'SELECT * FROM grouped'));
+  const base = {
+    kind: ctx.analysis.chart,
+    table: false,
+    params: chartParams(ctx, t, s.y),
+    sourceColumns: infos(source),
+    sourceRows: Number(stats.groups),
+  };
+  const ctes: Cte[] = [s.grouped, ...(pie && t.series ? [pieFrame(t, s)] : [])];
+  if (pie && Number(stats.negatives) > 0)
+    return failedDeclaration(
+      { ...base, sql: over(ctx, ctes, 'SELECT * FROM grouped') },
+      `ValueError: pie values must not be negative; column "${s.y}" has negative values (use a bar chart)`,
+    );
+  const cap = pie ? (t.top_n ?? 6) : (t.top_n ?? capsOf('bar').categories ?? 50);
+  const fold: Fold = {
+    frame: pie && t.series ? 'pie' : 'grouped',
+    key: s.keys[0] as Column,
+    series: pie ? null : (s.keys[1] ?? null),
+    value: s.y,
+    n: cap,
+    additive: t.agg === 'sum' || t.agg === 'count',
+    order: pie ? 'values' : 'keys',
+  };
+  const folded = Number(stats.categories) > cap;
+  const parts = folded ? foldedSql(fold) : { ctes: [], body: unfoldedSql(fold) };
+  const sql = over(ctx, [...ctes, ...parts.ctes], parts.body);
+  const frame = await query(ctx, sql);
+  const reductions: Declared['reductions'] = folded ? ['aggregated', 'top_n'] : ['aggregated'];
+  const dtypes = foldDtypes(fold, folded);
+  return { ...base, sql, frame, reductions, sampled: false, cap, error: null, dtypes };
+}
+
+/**
+ * The rows the findings read: the frame largest first. Past INSIGHT_ROWS groups, the rest is one
+ * catch-all row for shares (which count it in the total, never as a top category), or its
+ * lowest row for rankings (which only name the highest and the lowest).
+ */
+async function insightRows(
+  ctx: Ctx,
+  s: Shape,
+  additive: boolean,
+): Promise<{ category: unknown; value: unknown }[] | null> {
+  const key = s.keys[0]?.name ?? '';
+  const [by, y] = [ident(key), ident(s.y)];
+  const pick = (order: string): string =>
+    over(ctx, [s.grouped], `SELECT ${by}, ${y}\nFROM grouped\nORDER BY ${order}`);
+  const sql = pick(`${y} DESC NULLS LAST, ${keyOrder([key])}`);
+  const head = await query(ctx, `${sql}\nLIMIT ${INSIGHT_ROWS}`);
+  // A missing key is NaN in the pandas frame the Python findings read ("nan" in a sentence).
+  const rows = head.rows.map(([category, value]) => ({ category: category ?? NaN, value }));
+  if (rows.length < INSIGHT_ROWS) return rows;
+  const rest = await queryRow(
+    ctx,
+    `SELECT sum(y) AS total, min(y) AS low, count(*) AS n FROM (\n${sql}\nOFFSET ${INSIGHT_ROWS}\n) AS t(category, y)`,
+  );
+  if (Number(rest.n) === 0) return rows;
+  if (additive)
+    return Number(rest.low) < 0 ? null : [...rows, { category: 'Other', value: rest.total }];
+  const lowest = await query(ctx, `${pick(`${y} ASC, ${by} DESC NULLS FIRST`)}\nLIMIT 1`);
+  const [category, value] = lowest.rows[0] ?? [null, null];
+  return [...rows, { category: category ?? NaN, value }];
+}
+
+async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
+  // compile-plan.ts states findings of charts only; a table is left to speak for itself.
+  if (t.series || ctx.analysis.chart === 'table') return [];
+  const additive = t.agg === 'sum' || t.agg === 'count';
+  const rows = await insightRows(ctx, s, additive);
+  if (!rows) return [];
+  return additive ? shareInsights(rows, s.y) : rankingInsights(rows, `${t.agg} ${s.y}`);
+}
+
+/** The group transform of an analysis: its declaration and findings. */
+export async function groupAnalysis(ctx: Ctx, t: Group): Promise<Outcome> {
+  const s = shape(ctx, t);
+  let declared: Declared;
+  if (ctx.analysis.chart === 'table') {
+    const keys = s.keys.map((k) => k.name);
+    const order = `ORDER BY ${ident(s.y)} DESC NULLS LAST, ${keyOrder(keys)}`;
+    const sql = over(ctx, [s.grouped], `SELECT *\nFROM grouped\n${order}`);
+    declared = await tableOf(ctx, sql, 50);
+  } else {
+    declared = await chartDeclared(ctx, t, s);
+  }
+  return { declared, findings: () => findings(ctx, t, s) };
+}

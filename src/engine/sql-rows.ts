@@ -1,0 +1,172 @@
+/**
+ * The rows an analysis reads, as the CTE `source`: the table `data` in file
+ * order (its rowid kept as a column), with the plan's cleaning — numbers and
+ * dates stored as text converted exactly as compile-plan.ts converts them,
+ * for exactly the columns the plan uses — and then the analysis' filters.
+ */
+import type { Analysis, Plan, Transform } from '../agent/plan.js';
+import type { DataProfile } from '../agent/profile.js';
+import type { DuckDb } from './duckdb.js';
+import { ident, literal } from './duckdb.js';
+import { filterSql } from './sql-filter.js';
+import { freshName, indent, isNumber, isTemporal } from './sql-text.js';
+import type { Column, Cte } from './sql-text.js';
+import { DATA_RELATION } from './types.js';
+import type { SourceLocale } from './types.js';
+
+/** The cleaned, filtered rows of one analysis. */
+export interface Rows {
+  /** The WITH entries that define `source`. */
+  ctes: Cte[];
+  /** The columns of `source` but the row-order one, with their types after cleaning. */
+  columns: Column[];
+  /** The column holding the row's position in the file (its rowid). */
+  row: string;
+}
+
+/** The plan-wide cleaning: each cleaned column's expression over `data`, and the types after it. */
+export interface Cleaning {
+  columns: Column[];
+  exprs: Map<string, string>;
+  row: string;
+}
+
+/** The columns of `data` and their DuckDB types. */
+export async function dataColumns(db: DuckDb, signal?: AbortSignal): Promise<Column[]> {
+  const result = await db.all(`SELECT * FROM ${DATA_RELATION} LIMIT 0`, signal);
+  return result.columns.map((name, i) => ({ name, type: result.types[i] ?? 'VARCHAR' }));
+}
+
+/** The columns a transform reads (compile-plan.ts cleans these, and only these). */
+export function usedColumns(t: Transform): string[] {
+  const present = (names: (string | null | undefined)[]): string[] =>
+    names.filter((c): c is string => Boolean(c));
+  switch (t.type) {
+    case 'group':
+      return present([t.by, t.measure, t.series]);
+    case 'resample':
+      return present([t.date, t.measure, t.series]);
+    case 'distribution':
+      return present([t.column, t.by]);
+    case 'relationship':
+      return present([t.x, t.y, t.color]);
+    case 'correlation':
+      return t.columns;
+    case 'summary':
+      return t.columns ?? [];
+    case 'missing':
+      return [];
+    case 'top_rows':
+      return [t.sort_by];
+  }
+}
+
+// pd.to_numeric of the text with every character but digits, e, E, '.', '+' and '-' removed.
+const numericText = (c: string): string =>
+  `TRY_CAST(regexp_replace(CAST(${c} AS VARCHAR), '[^0-9eE.+-]', '', 'g') AS DOUBLE)`;
+
+const TIMES = ['', ' %H:%M', ' %H:%M:%S'];
+const DAY_MONTH = ['%m/%d/%Y', '%m/%d/%y', '%m-%d-%Y', '%m.%d.%Y'];
+const WORDS = ['%b %d %Y', '%b %d, %Y', '%B %d %Y', '%B %d, %Y', '%d %b %Y', '%d %B %Y'];
+
+/** The formats pd.to_datetime reads beyond ISO, month first as dateutil reads them unless the file is day-first. */
+function dateFormats(order: SourceLocale['dateOrder']): string {
+  const monthFirst = DAY_MONTH.flatMap((f) => TIMES.map((t) => f + t));
+  const dayFirst = monthFirst.map((f) =>
+    f.replace('%m', '%!').replace('%d', '%m').replace('%!', '%d'),
+  );
+  const numeric = order === 'DMY' ? [...dayFirst, ...monthFirst] : [...monthFirst, ...dayFirst];
+  const list = [...numeric, '%Y/%m/%d', '%Y/%m/%d %H:%M', '%Y/%m/%d %H:%M:%S', ...WORDS];
+  return `[${list.map(literal).join(', ')}]`;
+}
+
+// pd.to_datetime(errors="coerce"): ISO text first, then the other formats pandas reads.
+function textDate(c: string, order: SourceLocale['dateOrder']): string {
+  return `coalesce(TRY_CAST(${c} AS TIMESTAMP), try_strptime(${c}, ${dateFormats(order)}))`;
+}
+
+/** One column as the cleaning leaves it, and the expression that converts it (none: left as read). */
+function cleaned(
+  column: Column,
+  semantic: string | undefined,
+  order: SourceLocale['dateOrder'],
+): { type: string; expr: string | null } {
+  const c = ident(column.name);
+  // A column the reader already read as numbers (thousands separators, say) needs no cleaning.
+  if (semantic === 'numeric_text' && !isNumber(column.type))
+    return { type: 'DOUBLE', expr: numericText(c) };
+  if (semantic === 'datetime' && column.type !== 'TIMESTAMP' && !/TIME ZONE/.test(column.type)) {
+    const expr = isTemporal(column.type) ? `CAST(${c} AS TIMESTAMP)` : textDate(c, order);
+    return { type: 'TIMESTAMP', expr };
+  }
+  return { type: column.type, expr: null };
+}
+
+/** What compile-plan.ts's cleaning does to the plan's columns, in SQL over `data`. */
+export function planCleaning(
+  plan: Plan,
+  profile: DataProfile,
+  data: Column[],
+  order: SourceLocale['dateOrder'],
+): Cleaning {
+  const used = new Set(plan.analyses.flatMap((a) => usedColumns(a.transform)));
+  const exprs = new Map<string, string>();
+  const columns = data.map((column) => {
+    if (!used.has(column.name)) return column;
+    const semantic = profile.column_profiles.find((c) => c.name === column.name)?.semantic;
+    const { type, expr } = cleaned(column, semantic, order);
+    if (expr) exprs.set(column.name, expr);
+    return { name: column.name, type };
+  });
+  const row = freshName(
+    '_row',
+    data.map((c) => c.name),
+  );
+  return { columns, exprs, row };
+}
+
+function cleanedSelect(cleaning: Cleaning): string {
+  const head = `SELECT rowid AS ${ident(cleaning.row)}, *`;
+  if (cleaning.exprs.size === 0) return `${head}\nFROM ${DATA_RELATION}`;
+  const replaced = [...cleaning.exprs].map(([name, expr]) => `${expr} AS ${ident(name)}`);
+  return `${head} REPLACE (\n${indent(replaced.join(',\n'))}\n)\nFROM ${DATA_RELATION}`;
+}
+
+/** The rows of one analysis: the cleaned data, filtered (pandas' masks as WHERE clauses). */
+export function rowsFor(cleaning: Cleaning, analysis: Analysis): Rows {
+  const columns = cleaning.columns;
+  const filters = (analysis.filters ?? []).map((f) =>
+    filterSql(
+      f,
+      columns.find((c) => c.name === f.column),
+    ),
+  );
+  const select = cleanedSelect(cleaning);
+  const row = cleaning.row;
+  if (filters.length === 0) return { ctes: [['source', select]], columns, row };
+  if (cleaning.exprs.size === 0)
+    return { ctes: [['source', `${select}\nWHERE ${filters.join('\n  AND ')}`]], columns, row };
+  const source = `SELECT *\nFROM cleaned\nWHERE ${filters.join('\n  AND ')}`;
+  return {
+    ctes: [
+      ['cleaned', select],
+      ['source', source],
+    ],
+    columns,
+    row,
+  };
+}
+
+/** Throws pandas' ValueError when a frame would hold two columns of one name (reset_index refuses). */
+export function distinctColumns(names: readonly string[]): void {
+  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+  if (repeated !== undefined)
+    throw new Error(`ValueError: cannot insert ${repeated}, already exists`);
+}
+
+/** The column `name` of the rows; a KeyError as pandas raises one when it is not there. */
+export function columnOf(rows: Rows, name: string): Column {
+  const column = rows.columns.find((c) => c.name === name);
+  if (!column) throw new Error(`KeyError: ${JSON.stringify(name)} is not a column of the data`);
+  return column;
+}

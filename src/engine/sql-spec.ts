@@ -1,0 +1,217 @@
+/**
+ * What the preamble's Recorder does, for declarations computed in SQL: ids
+ * (c1…, t1…) and report positions, the `data` block of each declaration,
+ * one `{columns, data}` frame file per declaration (NaN → null, timestamps
+ * ISO), and render_spec.json at the end.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Analysis } from '../agent/plan.js';
+import type { ColumnDtype, ColumnInfo, Declaration, RenderSpec } from '../spec/schema.js';
+import { SPEC_VERSION } from '../spec/schema.js';
+import type { DuckDb, QueryResult } from './duckdb.js';
+import type { Insight } from './insights.js';
+import type { Rows } from './sql-rows.js';
+import { coarseType, withQuery } from './sql-text.js';
+import type { Column, Cte } from './sql-text.js';
+import type { SourceInfo } from './types.js';
+
+type Reduction = Declaration['data']['reductions'][number];
+
+/** One declaration as a transform computed it. */
+export interface Declared {
+  kind: string;
+  table: boolean;
+  /** Parameters as compile-plan.ts declares them, plus the ones the preparer fills in. */
+  params: Record<string, unknown>;
+  /** The query whose result is the frame. */
+  sql: string;
+  /** The frame; null when the preparer reports a data problem (`error`). */
+  frame: QueryResult | null;
+  sourceColumns: ColumnInfo[];
+  sourceRows: number;
+  reductions: Reduction[];
+  sampled: boolean;
+  cap: number | null;
+  error: string | null;
+  /** Frame column dtypes that differ from the SQL type's, as pandas infers them for mixed columns. */
+  dtypes?: Readonly<Record<string, ColumnDtype>>;
+}
+
+/**
+ * What one analysis produced: its declaration, and its findings to compute after it is declared
+ * (as the compiled program declares first, so a finding that fails never takes the chart with it).
+ */
+export interface Outcome {
+  declared: Declared;
+  findings: () => Promise<Insight[]>;
+}
+
+/** No findings. */
+export const noFindings = (): Promise<Insight[]> => Promise.resolve([]);
+
+/** What a transform computes with. */
+export interface Ctx {
+  db: DuckDb;
+  rows: Rows;
+  analysis: Analysis;
+  signal?: AbortSignal;
+}
+
+/** Runs a query of the analysis. */
+export function query(ctx: Ctx, sql: string): Promise<QueryResult> {
+  return ctx.db.all(sql, ctx.signal);
+}
+
+/** The first row of a query as an object. */
+export async function queryRow(ctx: Ctx, sql: string): Promise<Record<string, unknown>> {
+  const result = await query(ctx, sql);
+  const row = result.rows[0] ?? [];
+  return Object.fromEntries(result.columns.map((name, i) => [name, row[i] ?? null]));
+}
+
+/** A query over the analysis' rows: its CTEs, more CTEs, then `body`. */
+export function over(ctx: Ctx, ctes: readonly Cte[], body: string): string {
+  return withQuery([...ctx.rows.ctes, ...ctes], body);
+}
+
+/** The number of rows a query returns. */
+export async function countOf(ctx: Ctx, sql: string): Promise<number> {
+  const row = await queryRow(ctx, `SELECT count(*) AS n FROM (\n${sql}\n)`);
+  return Number(row.n ?? 0);
+}
+
+/** Parameters without the unset ones, as the preamble drops None. */
+export function params(entries: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(entries).filter(([, v]) => v !== undefined && v !== null),
+  );
+}
+
+/** Column infos of typed columns. */
+export function infos(columns: readonly Column[]): ColumnInfo[] {
+  return columns.map((c) => ({ name: c.name, dtype: coarseType(c.type) }));
+}
+
+/** The declared rows' columns (the whole data, for declarations of `data`). */
+export function sourceInfos(ctx: Ctx): ColumnInfo[] {
+  return infos(ctx.rows.columns);
+}
+
+/** A declaration whose preparer raised: no frame, the error in words (as Recorder._prepare). */
+export function failedDeclaration(
+  base: Pick<Declared, 'kind' | 'table' | 'params' | 'sql' | 'sourceColumns' | 'sourceRows'>,
+  error: string,
+): Declared {
+  return { ...base, frame: null, reductions: ['none'], sampled: false, cap: null, error };
+}
+
+function frameJson(frame: QueryResult): string {
+  return JSON.stringify({ columns: frame.columns, data: frame.rows });
+}
+
+/** Collects the declarations of one plan and writes their frames and the spec. */
+export class SpecWriter {
+  private readonly charts: Declaration[] = [];
+  private readonly tables: Declaration[] = [];
+  /** The SQL behind each declaration, by id. */
+  readonly queries: Record<string, string> = {};
+
+  constructor(private readonly workdir: string) {
+    mkdirSync(join(workdir, 'artifacts'), { recursive: true });
+  }
+
+  /** Records a declaration (and writes its frame); returns its id. */
+  declare(d: Declared): string {
+    const items = d.table ? this.tables : this.charts;
+    const id = `${d.table ? 't' : 'c'}${items.length + 1}`;
+    const seq = this.charts.length + this.tables.length + 1;
+    let data: Declaration['data'] = {
+      file: null,
+      columns: [],
+      source_columns: d.sourceColumns,
+      rows: 0,
+      source_rows: d.sourceRows,
+      sampled: false,
+      reductions: ['none'],
+      cap: null,
+      error: d.error,
+    };
+    if (d.frame && d.error === null) {
+      const file = `artifacts/${id}.json`;
+      writeFileSync(join(this.workdir, file), frameJson(d.frame));
+      const columns = d.frame.columns.map((name, i) => ({ name, type: d.frame?.types[i] ?? '' }));
+      data = {
+        ...data,
+        file,
+        columns: infos(columns).map((c) => ({ ...c, dtype: d.dtypes?.[c.name] ?? c.dtype })),
+        rows: d.frame.rows.length,
+        sampled: d.sampled,
+        reductions: d.reductions.length ? d.reductions : ['none'],
+        cap: d.cap,
+      };
+    }
+    items.push({ id, seq, kind: d.kind, params: d.params, inferred: [], data });
+    this.queries[id] = d.sql;
+    return id;
+  }
+
+  /** The spec of every declaration so far (what render_spec.json holds). */
+  spec(source: SourceInfo): RenderSpec {
+    return {
+      version: SPEC_VERSION,
+      source: {
+        path: source.path,
+        name: source.name,
+        format: source.format,
+        encoding: source.encoding,
+        delimiter: source.delimiter,
+        rows: source.rows,
+        columns: source.columns,
+        size_bytes: source.sizeBytes,
+      },
+      charts: this.charts,
+      tables: this.tables,
+      images: [],
+      warnings: [...source.warnings],
+      error: null,
+    };
+  }
+}
+
+/** The columns and types a query returns (run with LIMIT 0). */
+export async function columnsOf(ctx: Ctx, sql: string): Promise<Column[]> {
+  const result = await query(ctx, `SELECT * FROM (\n${sql}\n) LIMIT 0`);
+  return result.columns.map((name, i) => ({ name, type: result.types[i] ?? '' }));
+}
+
+/**
+ * A table of the rows `sql` returns (in its order), as opsmind_chart_table prepares one: the first
+ * `maxRows` rows and at most the columns cap (the query selects them), "truncated" when rows or
+ * columns were left out.
+ */
+export async function tableOf(
+  ctx: Ctx,
+  sql: string,
+  maxRows: number,
+  options: { sourceRows?: number; sourceColumns?: ColumnInfo[]; columnsLeftOut?: boolean } = {},
+): Promise<Declared> {
+  const sourceRows = options.sourceRows ?? (await countOf(ctx, sql));
+  const limited = `${sql}\nLIMIT ${maxRows}`;
+  const frame = await query(ctx, limited);
+  const columns = frame.columns.map((name, i) => ({ name, type: frame.types[i] ?? '' }));
+  const over = sourceRows > maxRows;
+  return {
+    kind: 'table',
+    table: true,
+    params: params({ title: ctx.analysis.title, max_rows: maxRows }),
+    sql: limited,
+    frame,
+    sourceColumns: options.sourceColumns ?? infos(columns),
+    sourceRows,
+    reductions: over || options.columnsLeftOut ? ['truncated'] : [],
+    sampled: over,
+    cap: maxRows,
+    error: null,
+  };
+}

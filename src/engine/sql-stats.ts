@@ -1,0 +1,73 @@
+/**
+ * Statistics of a column's finite values in SQL, as opsmind_profile.number_stats
+ * computes them in numpy: count, range, mean, linear quartiles (quantile_cont
+ * is np.percentile's default), outliers beyond 1.5 IQR, and pandas' adjusted
+ * skew from the sums of centred squares and cubes, with the same guards.
+ */
+import { ident } from './duckdb.js';
+import type { DistributionStats } from './insights.js';
+import { over, queryRow } from './sql-spec.js';
+import type { Ctx } from './sql-spec.js';
+import { asDouble } from './sql-text.js';
+import type { Column, Cte } from './sql-text.js';
+
+/** A column's finite values as the CTE `vals` (column v, and grp: the `group` expression, if any). */
+export function valuesCte(column: Column, group?: string): Cte {
+  const v = asDouble(ident(column.name), column.type);
+  const grp = group ? `${group} AS grp, ` : '';
+  return ['vals', `SELECT ${grp}${v} AS v\nFROM source\nWHERE isfinite(${v})`];
+}
+
+/** The statistics of the finite values, and the rows of the data they come from. */
+export interface ColumnStats extends DistributionStats {
+  rows: number;
+}
+
+// One quantile state for the three quartiles (three calls would hold every value three times).
+const STATS = [
+  'SELECT n, min, max, mean, qs[1] AS q1, qs[2] AS median, qs[3] AS q3, rows',
+  'FROM (SELECT count(v) AS n, min(v) AS min, max(v) AS max, avg(v) AS mean,',
+  '  quantile_cont(v, [0.25, 0.5, 0.75]) AS qs, (SELECT count(*) FROM source) AS rows',
+  '  FROM vals)',
+].join('\n');
+
+const MOMENTS = [
+  'SELECT stats.*,',
+  '  sum((v - mean) * (v - mean)) AS m2,',
+  '  sum((v - mean) * (v - mean) * (v - mean)) AS m3,',
+  '  count(v) FILTER (WHERE v < q1 - 1.5 * (q3 - q1) OR v > q3 + 1.5 * (q3 - q1)) AS outliers',
+  'FROM stats',
+  'LEFT JOIN vals ON TRUE',
+  'GROUP BY ALL',
+].join('\n');
+
+/** pandas' adjusted Fisher-Pearson skew (number_stats' guards: over two values, a spread that is not noise). */
+export function adjustedSkew(n: number, m2: number, m3: number): number | null {
+  if (!(n > 2) || !(m2 >= 1e-14) || !Number.isFinite(m2)) return null;
+  const skew = ((n * Math.sqrt(n - 1)) / (n - 2)) * ((Math.abs(m3) >= 1e-14 ? m3 : 0) / m2 ** 1.5);
+  return Number.isFinite(skew) ? skew : null;
+}
+
+/** The statistics query of a column over the analysis' rows. */
+export function statsSql(ctx: Ctx, column: Column): string {
+  return over(ctx, [valuesCte(column), ['stats', STATS]], MOMENTS);
+}
+
+/** The statistics of a column's finite values (n = 0 when it has none). */
+export async function columnStats(ctx: Ctx, column: Column): Promise<ColumnStats> {
+  const row = await queryRow(ctx, statsSql(ctx, column));
+  const num = (key: string): number => (row[key] === null ? NaN : Number(row[key]));
+  const n = num('n');
+  return {
+    n,
+    min: num('min'),
+    max: num('max'),
+    q1: num('q1'),
+    median: num('median'),
+    q3: num('q3'),
+    mean: num('mean'),
+    skew: adjustedSkew(n, num('m2'), num('m3')),
+    outliers: num('outliers') || 0,
+    rows: num('rows'),
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * The resample transform: pd.Grouper buckets at period starts (month,
+ * quarter, year, day, hour) or, for weeks, pandas' "W" — weeks ending on
+ * Sunday, labelled at that Sunday — one row per period over the whole span
+ * (a period without rows is a gap: NULL, but 0 for counts); with a series,
+ * the observed (period, series) pairs, as pandas groups several keys.
+ */
+import type { Transform } from '../agent/plan.js';
+import { ident } from './duckdb.js';
+import { trendInsights } from './insights.js';
+import type { Insight } from './insights.js';
+import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
+import { aggregateSql } from './sql-group.js';
+import { columnOf, distinctColumns } from './sql-rows.js';
+import { columnsOf, countOf, infos, over, params, query, queryRow, tableOf } from './sql-spec.js';
+import type { Ctx, Declared, Outcome } from './sql-spec.js';
+import { downsampledSql } from './sql-downsample.js';
+import { capsOf, idents, isTemporal } from './sql-text.js';
+import type { Column, Cte } from './sql-text.js';
+
+type Resample = Extract<Transform, { type: 'resample' }>;
+
+/** Points passed to the trend findings at most (over a million hourly periods is not a trend sentence). */
+const TREND_POINTS = 200_000;
+
+const STEP: Readonly<Record<Resample['freq'], string>> = {
+  H: 'INTERVAL 1 HOUR',
+  D: 'INTERVAL 1 DAY',
+  W: 'INTERVAL 7 DAY',
+  M: 'INTERVAL 1 MONTH',
+  Q: 'INTERVAL 3 MONTH',
+  Y: 'INTERVAL 1 YEAR',
+};
+const UNIT: Readonly<Record<Resample['freq'], string>> = {
+  H: 'hour',
+  D: 'day',
+  W: 'week',
+  M: 'month',
+  Q: 'quarter',
+  Y: 'year',
+};
+
+/** The label of the period a timestamp falls in (pandas' "W": the Sunday ending its Monday-to-Sunday week). */
+export function periodSql(date: string, freq: Resample['freq']): string {
+  const start = `date_trunc('${UNIT[freq]}', ${date})`;
+  return freq === 'W' ? `${start} + INTERVAL 6 DAY` : `CAST(${start} AS TIMESTAMP)`;
+}
+
+interface Shape {
+  date: Column;
+  series: Column | null;
+  y: string;
+  ctes: Cte[];
+}
+
+function shape(ctx: Ctx, t: Resample): Shape {
+  const date = columnOf(ctx.rows, t.date);
+  if (!isTemporal(date.type))
+    throw new Error(
+      `TypeError: "${t.date}" holds ${date.type}, not dates, so it cannot be resampled`,
+    );
+  const series = t.series ? columnOf(ctx.rows, t.series) : null;
+  const measure = t.measure ? columnOf(ctx.rows, t.measure) : null;
+  const y = measure ? measure.name : 'count';
+  distinctColumns([date.name, ...(series ? [series.name] : []), y]);
+  const [d, s] = [ident(date.name), series ? ident(series.name) : null];
+  const present = [`${d} IS NOT NULL`, ...(s ? [`${s} IS NOT NULL`] : [])].join(' AND ');
+  const periods = [
+    `SELECT ${periodSql(d, t.freq)} AS ${d}, ${s ? `${s}, ` : ''}${aggregateSql(t.agg, measure, true)} AS ${ident(y)}`,
+    'FROM source',
+    `WHERE ${present}`,
+    'GROUP BY ALL',
+  ].join('\n');
+  const count = !measure || t.agg === 'count';
+  const ctes: Cte[] = [['periods', periods]];
+  if (!series) {
+    const span = `SELECT unnest(generate_series(min(${d}), max(${d}), ${STEP[t.freq]})) AS ${d}\nFROM periods`;
+    const value = count ? `coalesce(periods.${ident(y)}, 0)` : `periods.${ident(y)}`;
+    const frame = `SELECT ${d}, ${value} AS ${ident(y)}\nFROM span\nLEFT JOIN periods USING (${d})`;
+    ctes.push(['span', span], ['series', frame]);
+  } else {
+    ctes.push(['series', 'SELECT *\nFROM periods']);
+  }
+  return { date, series, y, ctes };
+}
+
+const keysOf = (s: Shape): string[] => [s.date.name, ...(s.series ? [s.series.name] : [])];
+
+function chartParams(ctx: Ctx, t: Resample, y: string): Record<string, unknown> {
+  const a = ctx.analysis;
+  return params({
+    title: a.title,
+    x: t.date,
+    y,
+    color: t.series,
+    log_y: a.options?.log_y,
+    note: a.why,
+  });
+}
+
+async function lineDeclared(ctx: Ctx, t: Resample, s: Shape): Promise<Declared> {
+  const cap = capsOf(ctx.analysis.chart).points ?? 5000;
+  const ordered = over(ctx, s.ctes, `SELECT *\nFROM series\nORDER BY ${idents(keysOf(s))}`);
+  const stats = await queryRow(
+    ctx,
+    over(
+      ctx,
+      s.ctes,
+      `SELECT count(*) AS n, count(DISTINCT ${s.series ? ident(s.series.name) : 1}) AS groups FROM series`,
+    ),
+  );
+  const n = Number(stats.n);
+  const down = n > cap ? downsampledSql(s, cap, Number(stats.groups)) : null;
+  const sql = down ? over(ctx, [...s.ctes, ...down.ctes], down.body) : ordered;
+  const frame = await query(ctx, sql);
+  return {
+    kind: ctx.analysis.chart,
+    table: false,
+    params: chartParams(ctx, t, s.y),
+    sql,
+    frame,
+    sourceColumns: infos(await columnsOf(ctx, ordered)),
+    sourceRows: n,
+    reductions: down ? down.reductions : [],
+    sampled: down !== null,
+    cap,
+    error: null,
+  };
+}
+
+// A bar of periods: the bar preparer's fold (the 50 largest periods kept, the rest summed into "Other").
+async function barDeclared(ctx: Ctx, t: Resample, s: Shape): Promise<Declared> {
+  const cap = capsOf('bar').categories ?? 50;
+  const d = ident(s.date.name);
+  const fold = {
+    frame: 'series',
+    key: s.date,
+    series: s.series,
+    value: s.y,
+    n: cap,
+    additive: true,
+    order: 'keys' as const,
+  };
+  const periods = await queryRow(
+    ctx,
+    over(ctx, s.ctes, `SELECT count(DISTINCT ${d}) AS n FROM series`),
+  );
+  const folded = Number(periods.n) > cap;
+  const parts = folded ? foldedSql(fold) : { ctes: [], body: unfoldedSql(fold) };
+  const sql = over(ctx, [...s.ctes, ...parts.ctes], parts.body);
+  const all = over(ctx, s.ctes, 'SELECT * FROM series');
+  return {
+    kind: 'bar',
+    table: false,
+    params: chartParams(ctx, t, s.y),
+    sql,
+    frame: await query(ctx, sql),
+    sourceColumns: infos(await columnsOf(ctx, all)),
+    sourceRows: await countOf(ctx, all),
+    reductions: folded ? ['top_n'] : [],
+    sampled: false,
+    cap,
+    error: null,
+    dtypes: foldDtypes(fold, folded),
+  };
+}
+
+async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
+  if (t.series || ctx.analysis.chart === 'table') return [];
+  const [d, y] = [ident(s.date.name), ident(s.y)];
+  const sql = over(
+    ctx,
+    s.ctes,
+    `SELECT ${d}, ${y}\nFROM series\nWHERE ${y} IS NOT NULL\nORDER BY ${d}`,
+  );
+  const points = await query(ctx, `${sql}\nLIMIT ${TREND_POINTS + 1}`);
+  if (points.rows.length > TREND_POINTS) return [];
+  const how = t.agg === 'sum' || t.agg === 'count' ? 'sum' : 'mean';
+  const label = how === 'mean' ? `${t.agg} ${s.y}` : s.y;
+  return trendInsights(
+    points.rows.map(([x, value]) => ({ x, y: value })),
+    label,
+    how,
+  );
+}
+
+/** The resample transform of an analysis: its declaration and findings. */
+export async function resampleAnalysis(ctx: Ctx, t: Resample): Promise<Outcome> {
+  const s = shape(ctx, t);
+  let declared: Declared;
+  if (ctx.analysis.chart === 'table') {
+    const sql = over(ctx, s.ctes, `SELECT *\nFROM series\nORDER BY ${idents(keysOf(s))}`);
+    declared = await tableOf(ctx, sql, 100);
+  } else if (ctx.analysis.chart === 'bar') {
+    declared = await barDeclared(ctx, t, s);
+  } else {
+    declared = await lineDeclared(ctx, t, s);
+  }
+  return { declared, findings: () => findings(ctx, t, s) };
+}

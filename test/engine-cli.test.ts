@@ -1,0 +1,289 @@
+/**
+ * Fast mode on the DuckDB engine, end to end through the built binary: every
+ * format a user brings, locale, hostile column names, no Python on the main
+ * path, a file several times larger than the memory limit, the SQL behind each
+ * chart in the report, and the pandas twin that `sessions export` writes.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import writeXlsxFile from 'write-excel-file/node';
+import { DuckDb, literal } from '../src/engine/duckdb.js';
+import { ROOT, runCli, tempDir, testHome } from './helpers/fixtures.js';
+
+interface Summary {
+  charts: { id: string; kind: string; title: string | null }[];
+  tables: { id: string; title: string | null }[];
+  warnings: string[];
+  spec: {
+    source: { rows: number; columns: number; format: string } | null;
+    charts: { kind: string; params: Record<string, unknown> }[];
+  };
+}
+
+interface Analyzed {
+  status: number | null;
+  stderr: string;
+  stdout: string;
+  summary: Summary | null;
+  html: string;
+  json: {
+    isolation: string;
+    session_id: string;
+    insights: { text: string; kind: string }[];
+  } | null;
+}
+
+function analyze(file: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Analyzed {
+  const out = join(tempDir(), 'report.html');
+  const r = runCli(['analyze', file, '--json', '-o', out, ...extra], {
+    env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...env },
+  });
+  const read = <T>(path: string): T | null => {
+    try {
+      return JSON.parse(readFileSync(path, 'utf8')) as T;
+    } catch {
+      return null;
+    }
+  };
+  return {
+    status: r.status,
+    stderr: r.stderr,
+    stdout: r.stdout,
+    summary: read<Summary>(out.replace(/\.html$/, '.json')),
+    html: existsSync(out) ? readFileSync(out, 'utf8') : '',
+    json: (() => {
+      try {
+        return JSON.parse(r.stdout) as Analyzed['json'];
+      } catch {
+        return null;
+      }
+    })(),
+  };
+}
+
+/** The columns charts and tables of a report use as measures (y, values, x of a histogram…). */
+function charted(summary: Summary): Set<string> {
+  const names = new Set<string>();
+  for (const c of summary.spec.charts)
+    for (const key of ['x', 'y', 'values', 'names'])
+      if (typeof c.params[key] === 'string') names.add(c.params[key]);
+  return names;
+}
+
+async function withDb<T>(body: (db: DuckDb) => Promise<T>): Promise<T> {
+  const db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: join(tempDir(), 'spill') });
+  try {
+    return await body(db);
+  } finally {
+    db.close();
+  }
+}
+
+const SALES = join(ROOT, 'examples', 'sales.csv');
+
+void test('the sales example on DuckDB: the SQL behind each chart is in the report, and both engines draw the same charts', () => {
+  const duck = analyze(SALES);
+  assert.equal(duck.status, 0, duck.stderr);
+  assert.ok(duck.summary && duck.json);
+  assert.match(duck.json.isolation, /^DuckDB v\d/);
+  const sqlBlocks = duck.html.match(/<details class="code sql">/g) ?? [];
+  assert.equal(
+    sqlBlocks.length,
+    duck.summary.charts.length + duck.summary.tables.length,
+    'one SQL block per chart and table',
+  );
+  assert.match(duck.html, /analysis\.sql — the DuckDB queries/);
+  assert.match(duck.html, /FROM &#34;data&#34;|FROM data/);
+  const pandas = analyze(SALES, ['--engine', 'pandas']);
+  assert.equal(pandas.status, 0, pandas.stderr);
+  assert.ok(pandas.summary && pandas.json);
+  assert.doesNotMatch(pandas.json.isolation, /DuckDB/);
+  assert.deepEqual(
+    duck.summary.charts.map((c) => [c.kind, c.title]),
+    pandas.summary.charts.map((c) => [c.kind, c.title]),
+  );
+  // The same findings; DuckDB types the date column as it reads it, so pandas' "dates stored as text" flag is its alone.
+  const findings = (a: Analyzed) =>
+    (a.json?.insights ?? []).filter((i) => !/stored as text/.test(i.text)).map((i) => i.text);
+  assert.deepEqual(findings(duck), findings(pandas));
+  const bad = runCli(['analyze', SALES, '--engine', 'spark']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--engine must be one of duckdb, pandas/);
+});
+
+void test('no Python on the main path: fast mode runs with OPSMIND_PYTHON pointing nowhere and no bubblewrap on PATH; run says what it needs', () => {
+  const env = { OPSMIND_PYTHON: '/nonexistent/python3', PATH: dirname(process.execPath) };
+  const fast = analyze(SALES, [], env);
+  assert.equal(fast.status, 0, fast.stderr);
+  assert.ok(fast.summary);
+  assert.ok(fast.summary.charts.length >= 5);
+  assert.equal(fast.summary.spec.source?.rows, 5019);
+  const script = join(tempDir(), 's.py');
+  writeFileSync(script, 'print(df.shape)\n');
+  const run = runCli(['run', script, '--data', SALES], { env });
+  assert.equal(run.status, 4);
+  assert.match(run.stderr, /python|Python/);
+  const pandas = runCli(['analyze', SALES, '--engine', 'pandas'], { env });
+  assert.equal(pandas.status, 4, 'the pandas engine needs Python and says so');
+});
+
+void test('Parquet, gzip CSV and Excel files are read natively, with their types', async () => {
+  const dir = tempDir();
+  const parquet = join(dir, 'sales.parquet');
+  await withDb((db) =>
+    db.run(
+      `COPY (SELECT * FROM read_csv(${literal(SALES)})) TO ${literal(parquet)} (FORMAT parquet)`,
+    ),
+  );
+  const gz = join(dir, 'sales.csv.gz');
+  writeFileSync(gz, gzipSync(readFileSync(SALES)));
+  const xlsx = join(dir, 'shop.xlsx');
+  const data = [
+    ['day', 'store', 'visits', 'basket'],
+    ...Array.from({ length: 120 }, (_, i) => [
+      new Date(Date.UTC(2024, 0, 1 + i)),
+      ['Alpha', 'Beta', 'Gamma'][i % 3] ?? 'Alpha',
+      100 + ((i * 37) % 50),
+      10 + ((i * 13) % 17) / 4,
+    ]),
+  ];
+  await writeXlsxFile([{ sheet: 'Shop', data, dateFormat: 'yyyy-mm-dd' }]).toFile(xlsx);
+  for (const [file, rowsExpected, format] of [
+    [parquet, 5019, 'parquet'],
+    [gz, 5019, 'csv'],
+    [xlsx, 120, 'excel'],
+  ] as const) {
+    const r = analyze(file);
+    assert.equal(r.status, 0, `${file}: ${r.stderr}`);
+    assert.ok(r.summary);
+    assert.equal(r.summary.spec.source?.rows, rowsExpected, file);
+    assert.equal(r.summary.spec.source?.format, format, file);
+    assert.ok(
+      r.summary.charts.some((c) => c.kind === 'line'),
+      `${file}: a trend over its dates`,
+    );
+  }
+  const sheet = runCli(['analyze', xlsx, '--sheet', 'Nope', '-o', join(dir, 'x.html')]);
+  assert.equal(sheet.status, 2);
+  assert.match(sheet.stderr, /Nope/);
+  writeFileSync(join(dir, 'fake.parquet'), 'a,b\n1,2\n');
+  const fake = runCli(['analyze', join(dir, 'fake.parquet')]);
+  assert.equal(fake.status, 2);
+  assert.match(fake.stderr, /not one/);
+});
+
+void test('decimal commas and day-first dates are read as numbers and dates, and charted', () => {
+  const dir = tempDir();
+  const lines = ['Datum;Filiale;Umsatz;Preis'];
+  for (let i = 0; i < 200; i += 1) {
+    const d = new Date(Date.UTC(2024, 0, 1 + i));
+    const day = `${String(d.getUTCDate()).padStart(2, '0')}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${d.getUTCFullYear()}`;
+    const amount = 1000 + ((i * 7919) % 5000) + 0.25;
+    const text = amount
+      .toFixed(2)
+      .replace('.', ',')
+      .replace(/(\d)(\d{3}),/, '$1.$2,');
+    lines.push(
+      `${day};${['Nord', 'Süd', 'Ost'][i % 3]};${text};${(5 + (i % 9) / 2).toFixed(1).replace('.', ',')}`,
+    );
+  }
+  const file = join(dir, 'umsatz.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const r = analyze(file);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.summary);
+  const used = charted(r.summary);
+  assert.ok(used.has('Umsatz'), `Umsatz is charted as a number: ${[...used].join(', ')}`);
+  assert.ok(used.has('Datum'), 'Datum is charted as time');
+  assert.ok(r.summary.charts.some((c) => c.kind === 'line'));
+});
+
+void test('column names that try to change a query are only names', () => {
+  const dir = tempDir();
+  const names = ['a"b', 'x; DROP TABLE data; --', "it's", 'multi\nline'];
+  const lines = [names.map((n) => `"${n.replaceAll('"', '""')}"`).join(',')];
+  for (let i = 0; i < 60; i += 1) lines.push([['p', 'q', 'r'][i % 3], i * 1.5, i % 7, i].join(','));
+  const file = join(dir, 'evil.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const r = analyze(file);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.summary);
+  assert.equal(r.summary.spec.source?.columns, 4);
+  assert.ok(r.summary.charts.length >= 2);
+  assert.ok(charted(r.summary).has('x; DROP TABLE data; --') || charted(r.summary).has("it's"));
+});
+
+void test('sessions export writes analysis.sql and its pandas twin, which opsmind run re-runs', () => {
+  const r = analyze(SALES);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.json);
+  const dir = join(tempDir(), 'export');
+  const exported = runCli(['sessions', 'export', r.json.session_id, dir]);
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.match(readFileSync(join(dir, 'analysis.sql'), 'utf8'), /GROUP BY/i);
+  const program = join(dir, 'analysis.py');
+  assert.match(readFileSync(program, 'utf8'), /declare_chart/);
+  const rerun = runCli(['run', program, '--data', SALES, '--json', '-o', join(dir, 'r.html')]);
+  assert.equal(rerun.status, 0, rerun.stderr);
+  const again = JSON.parse(rerun.stdout) as { charts: unknown[] };
+  assert.equal(again.charts.length, r.summary?.charts.length);
+});
+
+void test('a CSV several times larger than --memory-mb is reported over all its rows, with memory bounded', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'big.csv');
+  const rows = 10_000_000;
+  await withDb((db) =>
+    db.run(
+      `COPY (SELECT DATE '2020-01-01' + (i % 1461)::INT AS day, ['North','South','East','West'][1 + i % 4] AS region,
+        'P' || (i % 500) AS product, (i * 7919) % 97 + 1 AS units, round(((i * 104729) % 10000) / 100.0, 2) AS price
+        FROM range(${rows}) t(i)) TO ${literal(file)} (HEADER)`,
+    ),
+  );
+  const size = statSync(file).size;
+  const limitMb = 96;
+  assert.ok(size > 2.9 * limitMb * 2 ** 20, `the file (${size} bytes) is several times the limit`);
+  const out = join(dir, 'big.html');
+  const timed = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      '%M',
+      process.execPath,
+      join(ROOT, 'bin', 'opsmind.js'),
+      'analyze',
+      file,
+      '--memory-mb',
+      String(limitMb),
+      '--json',
+      '-o',
+      out,
+    ],
+    {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        OPSMIND_HOME: testHome(),
+        OPSMIND_DB: '',
+        OPENAI_API_KEY: '',
+        OPENAI_BASE_URL: '',
+      },
+      timeout: 120_000,
+    },
+  );
+  assert.equal(timed.status, 0, timed.stderr);
+  const peakMb = Number(timed.stderr.trim().split('\n').at(-1)) / 1024;
+  const summary = JSON.parse(readFileSync(out.replace(/\.html$/, '.json'), 'utf8')) as Summary;
+  assert.equal(summary.spec.source?.rows, rows);
+  assert.ok(summary.charts.length >= 4);
+  // DuckDB's limit bounds its buffer pool, not every allocation (window operators such as the ranks
+  // behind Spearman's rho hold more): the whole process stays within the 10M-row goal of 1.5 GB.
+  assert.ok(
+    peakMb < 1536,
+    `peak ${peakMb.toFixed(0)} MB for a ${(size / 2 ** 20).toFixed(0)} MB file`,
+  );
+});

@@ -1,0 +1,366 @@
+/**
+ * The differential test: the same plans over the same files run by both engines — pandas (the
+ * program compile-plan.ts writes, run for real by the preamble's opsmind_run.py, as the sandbox
+ * runs it) and DuckDB (executePlan over `data`) — must leave the same frames and findings.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { isDeepStrictEqual, promisify } from 'node:util';
+import { compilePlan } from '../src/agent/compile-plan.js';
+import { heuristicPlan } from '../src/agent/heuristic-planner.js';
+import { AnalysisSchema, checkPlan } from '../src/agent/plan.js';
+import type { Analysis, Plan } from '../src/agent/plan.js';
+import { DataProfileSchema } from '../src/agent/profile.js';
+import type { DataProfile } from '../src/agent/profile.js';
+import { roles } from '../src/agent/roles.js';
+import { DuckDb, literal } from '../src/engine/duckdb.js';
+import { executePlan } from '../src/engine/execute.js';
+import { usedColumns } from '../src/engine/sql-rows.js';
+import type { Declaration, RenderSpec } from '../src/spec/schema.js';
+import { ROOT, tempDir } from './helpers/fixtures.js';
+
+const exec = promisify(execFile);
+const dir = tempDir('opsmind-diff-');
+after(() => rmSync(dir, { recursive: true, force: true }));
+const lanes = [0, 1, 2].map(() => Promise.resolve<unknown>(null));
+let turn = 0;
+
+/** Python with the preamble on its path, three lanes at a time (each process holds pandas in memory). */
+function python(args: string[]): Promise<string> {
+  const env = { PATH: '/usr/bin:/bin', PYTHONPATH: join(ROOT, 'preamble') };
+  const lane = turn++ % lanes.length;
+  const job = (lanes[lane] ?? Promise.resolve()).then(() =>
+    exec('/usr/bin/python3', args, { env, maxBuffer: 1 << 26 }),
+  );
+  lanes[lane] = job.catch(() => null);
+  return job.then((r) => r.stdout);
+}
+
+const day = (i: number): string => new Date(Date.UTC(2023, 0, 1 + i)).toISOString().slice(0, 10);
+const pick = (list: string, i: number): string => list.split('|')[i % list.split('|').length] ?? '';
+const money = (x: number): string =>
+  `"$${x.toLocaleString('en-US', { minimumFractionDigits: 2 })}"`;
+const stamp = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+type Row = (i: number, r: () => number) => string | null;
+
+/** Writes `name` with `header` and `n` rows (a null row is left out), from a seeded random r(). */
+function write(name: string, header: string, n: number, row: Row): string {
+  let seed = 7;
+  const r = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const rows = Array.from({ length: n }, (_, i) => row(i, r)).filter((x) => x !== null);
+  writeFileSync(join(dir, name), [header, ...rows].join('\n') + '\n');
+  return join(dir, name);
+}
+
+/** Real and awkward files: dates, categories and amounts with gaps, ties, numbers as text, unicode. */
+function corpus(): string[] {
+  const vega = ['seattle-weather.csv', 'stocks.csv', 'iowa-electricity.csv', 'disasters.csv'];
+  const where = (i: number): string =>
+    `${pick('North|South|East|West|Central|Islands|', i)},${pick('Retail|Online|Online', i)}`;
+  const sales: Row = (i, r) =>
+    `${day(i % 500)},${where(i)},${1 + (i % 9)},${i % 17 ? Math.round(r() * 5e4) / 100 : ''},${money(1e3 + Math.floor(r() * 9e3))},${Math.round(r() * 1e3 - 700) / 10}`;
+  const wide: Row = (i, r, b = r() * 10) =>
+    `${i},${b},${b * 2 + r()},${i % 7 ? r() * 3 - b : ''},${r() * 100},${(i % 5) * 1.5},${Math.log1p(b)}`;
+  const team: Row = (i) =>
+    `${pick('Zürich|東京|São Paulo|Ørsted 🌊|', i)},${i % 5 ? (i % 3) * 10 : ''},${i % 7 ? i % 2 : ''}`;
+  const hour: Row = (i) =>
+    `${stamp(1704517200e3 + i * 18e6 + (i % 4) * 6e5)},${pick('b|a|a|a', i)},${(i * 37) % 101}`;
+  const daily: Row = (i) =>
+    /-03-/.test(day(i)) ? null : `${day(i)},${pick('x|y', i)},${(i % 13) - 4}%`;
+  const named: Row = (i) => `k${i % 3},${i * 1.5},${i % 4}`;
+  return [
+    write('sales.csv', 'date,region,channel,units,amount,price,margin', 600, sales),
+    // Missing keys and measures, unicode names, sums that tie.
+    write('gaps.csv', 'team,score,bonus', 60, team),
+    // A daily series without March, and shares written as percentages.
+    write('daily.csv', 'day,kind,share', 200, daily),
+    write('wide.csv', 'idx,a,b,c,d,e,f', 300, wide),
+    write('hours.csv', 'when,line,load', 500, hour),
+    write('names.csv', '"a""b",x; DROP TABLE data; --,"line\nbreak"', 40, named),
+    ...vega.map((f) => join(ROOT, 'node_modules', 'vega-datasets', 'data', f)),
+  ];
+}
+
+/**
+ * Plans by hand that reach every transform, chart, aggregation and filter: $m/$m2 are the file's
+ * measures, $c/$c2 its categories, $d its date and $t0/$t1 the first category's top values. An
+ * analysis naming a role the file lacks is left out.
+ */
+const COVERAGE = `[
+  [["bar", {"type": "group", "by": "$c", "measure": "$m", "agg": "sum", "top_n": 3}],
+   ["bar", {"type": "group", "by": "$c", "measure": "$m", "agg": "mean", "top_n": 2}],
+   ["pie", {"type": "group", "by": "$c", "measure": "$m", "agg": "min"}],
+   ["table", {"type": "group", "by": "$c", "measure": "$m", "agg": "median", "series": "$c2"}],
+   ["bar", {"type": "group", "by": "$c", "measure": "$m", "agg": "max", "series": "$c2", "top_n": 2}],
+   ["pie", {"type": "group", "by": "$c", "measure": "$m", "agg": "sum"}],
+   ["pie", {"type": "group", "by": "$c", "measure": null, "agg": "count", "top_n": 2}],
+   ["table", {"type": "group", "by": "$c", "measure": "$m", "agg": "count"}],
+   ["table", {"type": "group", "by": "$c", "measure": "$m", "agg": "sum"}, [["$c", "!=", "$t0"], ["$m", ">", 0]]],
+   ["table", {"type": "missing"}, [["$c", "==", "$t1"]]]],
+  [["histogram", {"type": "distribution", "column": "$m"}],
+   ["histogram", {"type": "distribution", "column": "$m"}, [["$c", "in", ["$t0", "$t1"]], ["$m", "notna"]], {"bins": 7, "log_y": true}],
+   ["box", {"type": "distribution", "column": "$m"}],
+   ["box", {"type": "distribution", "column": "$m", "by": "$c"}],
+   ["scatter", {"type": "relationship", "x": "$m", "y": "$m2", "color": "$c"}],
+   ["table", {"type": "top_rows", "sort_by": "$m", "n": 5, "ascending": false}],
+   ["table", {"type": "top_rows", "sort_by": "$m", "n": 3, "ascending": true}, [["$m", "<=", 100]]],
+   ["heatmap", {"type": "correlation", "columns": ["$m", "$m2", "$m3", "$m4"]}],
+   ["table", {"type": "correlation", "columns": ["$m", "$m2"]}]],
+  [["line", {"type": "resample", "date": "$d", "freq": "H", "measure": "$m", "agg": "sum"}],
+   ["area", {"type": "resample", "date": "$d", "freq": "D", "measure": "$m", "agg": "mean"}],
+   ["bar", {"type": "resample", "date": "$d", "freq": "W", "measure": null, "agg": "count"}],
+   ["table", {"type": "resample", "date": "$d", "freq": "M", "measure": "$m", "agg": "sum"}],
+   ["line", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$m", "agg": "mean", "series": "$c"}],
+   ["bar", {"type": "resample", "date": "$d", "freq": "Y", "measure": "$m", "agg": "median"}],
+   ["table", {"type": "summary"}],
+   ["table", {"type": "summary", "columns": ["$m", "$m2", "$m3"]}]]
+]`;
+
+type Entry = [Analysis['chart'], Analysis['transform'], [string, string, unknown?][]?, object?];
+
+/** The coverage plans with the file's columns in place of their roles. */
+function coveragePlans(profile: DataProfile): Plan[] {
+  const r = roles(profile);
+  const [m, c] = [r.measures.map((x) => x.name), r.categories.map((x) => x.name)];
+  const top = (r.categories[0]?.top ?? []).map((t) => t.value);
+  const names = new Map(Object.entries({ $c: c[0], $c2: c[1] ?? c[0], $d: r.dates[0]?.name }));
+  [...m.slice(0, 4), top[0], top[1]].forEach((v, i) =>
+    names.set(['$m', '$m2', '$m3', '$m4', '$t0', '$t1'][i] ?? '', v),
+  );
+  const fill = (key: string, v: unknown): unknown => {
+    if (typeof v === 'string' && v.startsWith('$')) return names.get(v) ?? '?';
+    return key === 'columns' && Array.isArray(v) ? v.filter((x) => x !== '?') : v;
+  };
+  const valid = (a: Analysis): boolean =>
+    !JSON.stringify(a).includes('"?"') && !checkPlan({ analyses: [a], notes: [] }, profile).length;
+  const analysis = ([chart, transform, filters = [], options]: Entry, i: number): Analysis => {
+    const title = `${chart} ${i + 1}: ${JSON.stringify(transform).slice(9, 60)}`;
+    const list = filters.map(([column, op, value]) => ({ column, op, value }));
+    return AnalysisSchema.parse({ title, why: 'Why.', chart, transform, filters: list, options });
+  };
+  const plans = JSON.parse(COVERAGE, fill) as Entry[][];
+  return plans.map((list) => ({ notes: [], analyses: list.map(analysis).filter(valid) }));
+}
+
+type Frame = { columns: string[]; data: unknown[][] };
+interface Side {
+  spec: RenderSpec;
+  insights: { insights: { text: string; analysis: number }[]; failed: { analysis: number }[] };
+  frame: (file: string) => Frame;
+}
+
+function side(work: string): Side {
+  const json = <T>(file: string): T => JSON.parse(readFileSync(join(work, file), 'utf8')) as T;
+  return { spec: json('render_spec.json'), insights: json('insights.json'), frame: (f) => json(f) };
+}
+
+/** One file of the corpus: its path, its profile and its DuckDB table. */
+interface File {
+  data: string;
+  profile: DataProfile;
+  db: DuckDb;
+}
+
+async function pandasSide({ data, profile }: File, plan: Plan, work: string): Promise<Side> {
+  const [runner, program] = [join(ROOT, 'preamble', 'opsmind_run.py'), join(work, 'program.py')];
+  mkdirSync(work, { recursive: true });
+  writeFileSync(program, compilePlan(plan, profile, 'heuristic'));
+  await python(['-I', runner, '--data', data, '--workdir', work, '--script', program]);
+  return side(work);
+}
+
+const LOCALE = { decimal: '.', thousands: null, dateOrder: null } as const;
+const SOURCE = { format: 'csv', encoding: 'utf-8', delimiter: ',', locale: LOCALE } as const;
+
+async function duckSide({ data, profile, db }: File, plan: Plan, work: string): Promise<Side> {
+  mkdirSync(work, { recursive: true });
+  const { rows, columns, source } = profile;
+  const more = { compression: null, sheet: null, skippedLines: 0, sizeBytes: 0, warnings: [] };
+  const info = { ...SOURCE, ...more, path: data, name: source.name, rows, columns };
+  await executePlan(db, plan, profile, { workdir: work, source: info });
+  return side(work);
+}
+
+/** Both engines get the same plan input: the Python profiler's profile of the file as pandas reads it. */
+async function pythonProfile(data: string): Promise<DataProfile> {
+  const code = `import json, sys, opsmind_data as d, opsmind_profile as p
+df, info, _ = d.read_dataset(sys.argv[1])
+print(json.dumps(p.profile(df, info, sys.argv[2])))`;
+  const out = await python(['-c', code, data, data.split('/').pop() ?? '']);
+  return DataProfileSchema.parse(JSON.parse(out));
+}
+
+/** What legitimately differs in a file: retyped columns, and the columns whose most frequent value ties. */
+type Known = { skip: Set<string>; tiedTop: Set<string> };
+const TYPES: [RegExp, RegExp, string][] = [
+  [/^(int|float)/, /INT|DOUBLE|FLOAT|DECIMAL/, 'number'],
+  [/^bool/, /^BOOLEAN$/, 'boolean'],
+  [/^datetime/, /DATE|TIME/, 'datetime'],
+];
+const coarse = (type: string, side: 0 | 1): string =>
+  TYPES.find((t) => t[side].test(type))?.[2] ?? 'string';
+
+/**
+ * Columns the two readers type differently — pandas keeps yes/no and unused dates as text where
+ * DuckDB reads BOOLEAN and DATE, and turns an integer column with gaps into floats (labelled
+ * "2.0") — unless the plan's cleaning converts them on both sides: their values differ as typed.
+ */
+async function known(db: DuckDb, profile: DataProfile, plan: Plan): Promise<Known> {
+  const { types } = await db.all('SELECT * FROM data LIMIT 0');
+  const used = new Set(plan.analyses.flatMap((a) => usedColumns(a.transform)));
+  const skip = profile.column_profiles.filter((c, i) => {
+    const cleaned = ['numeric_text', 'datetime'].includes(c.semantic) && used.has(c.name);
+    const float = /^float/.test(c.dtype) && /INT/.test(types[i] ?? '');
+    return !cleaned && (coarse(c.dtype, 0) !== coarse(types[i] ?? '', 1) || float);
+  });
+  const tied = profile.column_profiles.filter(
+    (c) => c.top.length > 1 && c.top[0]?.count === c.top[1]?.count,
+  );
+  return { skip: new Set(skip.map((c) => c.name)), tiedTop: new Set(tied.map((c) => c.name)) };
+}
+
+const utc = (text: string): number =>
+  Date.parse(/[T ]\d/.test(text) ? `${text.replace(' ', 'T')}Z` : `${text}T00:00:00Z`);
+
+/** Equal as the brief asks: floats within 1e-9 relative, dates as instants, the rest exactly. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b || (a == null && b == null)) return true;
+  const [x, y] = [Number(a), Number(b)];
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y)) + 1e-12;
+  const dates = typeof a === 'string' && typeof b === 'string' && /^\d{4}-\d\d-\d\d/.test(a);
+  return dates && utc(a) === utc(b);
+}
+
+/** Whether a frame's values can agree (the declaration's metadata always must). */
+function comparable(a: Analysis, p: Declaration): boolean {
+  // The bar and pie preparers re-aggregate compile-plan's pre-aggregated frame with agg "count", so
+  // pandas charts every category as 1; DuckDB charts the counts (the findings, on both sides, count).
+  if (a.transform.type === 'group' && a.transform.agg === 'count' && a.chart !== 'table')
+    return false;
+  // Past the points cap both sample, and numpy's RNG cannot be reproduced in SQL.
+  return !(p.data.sampled && p.kind === 'scatter');
+}
+
+/**
+ * A fold whose cut falls among equal totals: pandas' fold_top sorts them with numpy's unstable
+ * quicksort (past 16 categories ties land anywhere), DuckDB keeps the first in key order. The
+ * charts keep different but equally large categories: the same values, the same "Other".
+ */
+function tiedFold(p: Declaration, pf: Frame, df: Frame): boolean {
+  const values = (f: Frame): number[] =>
+    f.data.map((r) => Math.abs(Number(r[r.length - 1]))).sort((x, y) => x - y);
+  const folded = ['bar', 'pie'].includes(p.kind) && p.data.reductions.includes('top_n');
+  return folded && values(pf).every((v, i) => same(v, values(df)[i]));
+}
+
+function compareFrames(a: Analysis, p: Declaration, pf: Frame, df: Frame, k: Known): string[] {
+  const summary = a.transform.type === 'summary';
+  const columns = summary ? pf.columns.filter((c) => df.columns.includes(c)) : pf.columns;
+  if (!summary && !isDeepStrictEqual(pf.columns, df.columns))
+    return [`columns ${pf.columns.join('|')} vs ${df.columns.join('|')}`];
+  if (pf.data.length !== df.data.length) return [`${pf.data.length} vs ${df.data.length} rows`];
+  const by = 'by' in a.transform && a.transform.by;
+  const out: string[] = [];
+  pf.data.forEach((row, i) => {
+    for (const c of summary && k.skip.has(String(row[0])) ? [] : columns) {
+      // describe()'s top among equally frequent values: pandas' value_counts order is unstable there.
+      const tied = summary && c === 'top' && k.tiedTop.has(String(row[0]));
+      if (tied || k.skip.has(c) || (c === 'group' && by && k.skip.has(by))) continue;
+      const [x, y] = [row[pf.columns.indexOf(c)], df.data[i]?.[df.columns.indexOf(c)]];
+      if (!same(x, y)) out.push(`row ${i} ${c}: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
+    }
+  });
+  return out.length && tiedFold(p, pf, df) ? [] : out.slice(0, 5);
+}
+
+/** A declaration's metadata; the columns with their dtypes (a retyped column by its name only). */
+function meta({ kind, params, data }: Declaration, k: Known): unknown {
+  const { file: _file, error, source_columns, columns, ...rest } = data;
+  const typed = (cs: typeof columns): string[] =>
+    cs.map((c) => (k.skip.has(c.name) ? c.name : `${c.name}:${c.dtype}`));
+  const failed = error !== null;
+  return { kind, params, ...rest, failed, source: typed(source_columns), columns: typed(columns) };
+}
+
+/** The findings of analysis n as fast mode shows them: each sentence once, under the analysis that said it first. */
+function texts(s: Side, n: number): string[] {
+  const first = new Map<string, number>();
+  for (const x of s.insights.insights) if (!first.has(x.text)) first.set(x.text, x.analysis);
+  return [...first].filter(([, m]) => m === n).map(([text]) => text);
+}
+
+/** Every difference between the two engines' results of one plan. */
+function compare(plan: Plan, ps: Side, ds: Side, k: Known): string[] {
+  const failed = (s: Side): number[] => s.insights.failed.map((f) => f.analysis);
+  if (!isDeepStrictEqual(failed(ps), failed(ds)))
+    return [`failed ${failed(ps).join(',')} vs ${failed(ds).join(',')}`];
+  const order = (s: Side): Declaration[] =>
+    [...s.spec.charts, ...s.spec.tables].sort((x, y) => x.seq - y.seq);
+  const [pd, dd] = [order(ps), order(ds)];
+  const declared = plan.analyses
+    .map((a, i) => ({ a, n: i + 1 }))
+    .filter(({ n }) => !failed(ps).includes(n));
+  return declared.flatMap(({ a, n }, i) => {
+    const [p, d] = [pd[i], dd[i]];
+    if (!p || !d) return [`declaration ${i + 1} missing`];
+    const out = isDeepStrictEqual(meta(p, k), meta(d, k))
+      ? []
+      : [`${JSON.stringify([meta(p, k), meta(d, k)])}`];
+    if (p.data.file && d.data.file && comparable(a, p))
+      out.push(...compareFrames(a, p, ps.frame(p.data.file), ds.frame(d.data.file), k));
+    // Findings about a retyped column name its groups as each reader typed them.
+    const [pt, dt] = [texts(ps, n), texts(ds, n)];
+    if (!usedColumns(a.transform).some((c) => k.skip.has(c)) && !isDeepStrictEqual(pt, dt))
+      out.push(`findings ${JSON.stringify([pt, dt])}`);
+    return out.map((o) => `${p.id} "${a.title}": ${o}`);
+  });
+}
+
+async function differences(
+  data: string,
+  k: number,
+): Promise<{ problems: string[]; compared: number }> {
+  const profile = await pythonProfile(data);
+  const db = await DuckDb.open({ memoryMb: 512, threads: 1, tempDir: join(dir, `spill-${k}`) });
+  try {
+    await db.run(`CREATE TABLE data AS SELECT * FROM read_csv(${literal(data)})`);
+    await db.lock([data]);
+    const file: File = { data, profile, db };
+    const plans = [heuristicPlan(profile), ...coveragePlans(profile)].filter(
+      (p) => p.analyses.length,
+    );
+    const work = (j: number, engine: string): string => join(dir, `${k}-${j}-${engine}`);
+    const pandas = await Promise.all(
+      plans.map((plan, j) => pandasSide(file, plan, work(j, 'pandas'))),
+    );
+    const problems: string[] = [];
+    let compared = 0;
+    for (const [j, plan] of plans.entries()) {
+      const ds = await duckSide(file, plan, work(j, 'duckdb'));
+      const found = compare(plan, pandas[j] as Side, ds, await known(db, profile, plan));
+      problems.push(...found.map((p) => `${profile.source.name} plan ${j}: ${p}`));
+      compared += ds.spec.charts.length + ds.spec.tables.length;
+    }
+    return { problems, compared };
+  } finally {
+    db.close();
+  }
+}
+
+void test(
+  'pandas and DuckDB leave the same frames and findings for every transform over real files',
+  { timeout: 120_000 },
+  async () => {
+    const done = await Promise.all(corpus().map((data, k) => differences(data, k)));
+    const compared = done.reduce((n, r) => n + r.compared, 0);
+    assert.ok(compared > 200, `only ${compared} declarations compared`);
+    assert.deepEqual(
+      done.flatMap((r) => r.problems),
+      [],
+    );
+  },
+);

@@ -1,0 +1,635 @@
+/**
+ * engine/insights: the TypeScript port of preamble/opsmind_insights.py. The
+ * first tests port preamble/tests/test_insights.py; the last runs the Python
+ * originals on generated inputs and asserts the same sentences and numbers.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { test } from 'node:test';
+import {
+  correlationInsights,
+  distributionInsights,
+  fmtDate,
+  fmtNumber,
+  fmtPct,
+  fmtRatio,
+  inferFrequency,
+  numberStats,
+  pearson,
+  rankingInsights,
+  shareInsights,
+  spearman,
+  trendInsights,
+} from '../src/engine/insights.js';
+import type { Insight } from '../src/engine/insights.js';
+
+const byKind = (insights: Insight[]): Record<string, Insight> =>
+  Object.fromEntries(insights.map((i) => [i.kind, i]));
+const near = (actual: number | undefined, expected: number, places = 7): void =>
+  assert.ok(Math.abs((actual ?? NaN) - expected) < 0.5 * 10 ** -places, `${actual} ≉ ${expected}`);
+const iso = (ms: number): string => new Date(ms).toISOString().replace('Z', '');
+const kind = (insights: Insight[], name: string): Insight => {
+  const found = byKind(insights)[name];
+  assert.ok(found, `no ${name} insight in ${JSON.stringify(insights)}`);
+  return found;
+};
+
+/** A seeded uniform [0, 1) generator (mulberry32) and standard normals from it (Box-Muller). */
+function random(seed: number): { uniform: () => number; normal: () => number } {
+  let state = seed >>> 0;
+  const uniform = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const normal = (): number =>
+    Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+  return { uniform, normal };
+}
+
+/** Correlation statistics from raw columns, as the pandas-free path computes them. */
+function correlationStats(x: unknown[], y: unknown[]) {
+  const num = (v: unknown): number => (typeof v === 'number' ? v : NaN);
+  const pairs = x
+    .map((v, i) => [num(v), num(y[i])] as const)
+    .filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+  const [xs, ys] = [pairs.map((p) => p[0]), pairs.map((p) => p[1])];
+  const constant = (v: number[]): boolean => Math.min(...v) === Math.max(...v);
+  return {
+    r: pearson(xs, ys),
+    rho: spearman(xs, ys),
+    n: pairs.length,
+    xConstant: constant(xs),
+    yConstant: constant(ys),
+  };
+}
+
+function assertJsonSafe(insights: Insight[]): void {
+  for (const found of insights) {
+    assert.deepEqual(Object.keys(found).sort(), ['kind', 'numbers', 'text']);
+    assert.equal(typeof found.text, 'string');
+    for (const value of Object.values(found.numbers)) assert.ok(Number.isFinite(value));
+  }
+  JSON.stringify(insights);
+}
+
+void test('numbers, percentages and dates read well', () => {
+  assert.equal(fmtNumber(1234567), '1,234,567');
+  assert.equal(fmtNumber(12.345), '12.3');
+  assert.equal(fmtNumber(0.012345), '0.0123');
+  assert.equal(fmtPct(0.1256), '12.6%');
+  assert.equal(fmtDate(Date.UTC(2024, 11, 1), 'M'), 'Dec 2024');
+  assert.equal(fmtDate(Date.UTC(2024, 9, 1), 'Q'), 'Q4 2024');
+  assert.equal(fmtDate(Date.UTC(2024, 11, 5), 'D'), 'Dec 5, 2024');
+});
+
+void test('formatting rounds the exact binary value half to even, as Python does', () => {
+  assert.equal(fmtRatio(0.125), '0.1×');
+  assert.equal(fmtNumber(2.675), '2.67');
+  assert.equal(fmtPct(0.00125), '0.1%');
+  assert.equal(fmtNumber(999.5), '1,000');
+  assert.equal(fmtNumber(1000.5), '1,000');
+  assert.equal(fmtNumber(12345.5), '12,346');
+  assert.equal(fmtNumber(1e15), '1,000,000,000,000,000');
+  assert.equal(fmtNumber(1.5e15 + 0.5), '1,500,000,000,000,000');
+  assert.equal(fmtNumber(1e21), '1,000,000,000,000,000,000,000');
+  assert.equal(fmtNumber(-0), '0');
+  assert.equal(fmtPct(-0), '-0.0%');
+  assert.equal(fmtNumber(1e-12), '0');
+  assert.throws(() => fmtNumber(Infinity), RangeError);
+});
+
+/** 100 + 5 per month, +50 every July: the frame of TrendTests.monthly. */
+function monthly(periods = 24, startYear = 2023): { x: unknown; y: unknown }[] {
+  return Array.from({ length: periods }, (_, i) => ({
+    x: iso(Date.UTC(startYear, i, 1)),
+    y: 100 + i * 5 + (i % 12 === 6 ? 50 : 0),
+  }));
+}
+
+void test('trend: change, peak and trough match the data', () => {
+  const frame = monthly(23);
+  const ys = frame.map((p) => p.y as number);
+  const kinds = byKind(trendInsights(frame, 'Revenue', 'sum'));
+  const [first, last] = [ys[0] ?? NaN, ys[ys.length - 1] ?? NaN];
+  near(kind(Object.values(kinds), 'change').numbers.change_pct, ((last - first) / first) * 100);
+  assert.equal(kinds.change?.text, 'Revenue grew 110% from Jan 2023 to Nov 2024 (100 → 210).');
+  assert.equal(kinds.peak?.numbers.peak, Math.max(...ys));
+  const peakMonth = new Date(`${String(frame[ys.indexOf(Math.max(...ys))]?.x)}Z`);
+  assert.ok(kinds.peak?.text.includes(fmtDate(peakMonth.getTime(), 'M')));
+  assert.equal(kinds.trough?.numbers.trough, Math.min(...ys));
+  assert.ok(kinds.trough?.text.includes('Jan 2023'));
+});
+
+void test('trend: year over year of the last full year', () => {
+  const frame = monthly(30, 2022);
+  const kinds = byKind(trendInsights(frame, 'revenue', 'sum'));
+  const sumOf = (year: string): number =>
+    frame.filter((p) => String(p.x).startsWith(year)).reduce((s, p) => s + (p.y as number), 0);
+  const yoy = kind(Object.values(kinds), 'year_over_year');
+  assert.equal(yoy.numbers.year, 2023);
+  near(yoy.numbers.yoy_pct, (sumOf('2023') / sumOf('2022') - 1) * 100);
+  assert.ok(yoy.text.includes('In 2023'));
+});
+
+void test('trend: whole years replace first-to-last with year over year', () => {
+  const kinds = byKind(trendInsights(monthly(24), 'revenue', 'sum'));
+  assert.ok('year_over_year' in kinds);
+  assert.ok(!('change' in kinds), 'January against December compares seasons, not growth');
+});
+
+void test('trend: no year over year below 24 months', () => {
+  assert.ok(!('year_over_year' in byKind(trendInsights(monthly(23), 'revenue', 'sum'))));
+});
+
+void test('trend: date strings out of order are parsed and sorted', () => {
+  const frame = [
+    { x: '2024-01-03', y: 30 },
+    { x: '2024-01-01', y: 10 },
+    { x: '2024-01-02', y: 15 },
+  ];
+  const change = kind(trendInsights(frame, 'sales', 'sum'), 'change');
+  near(change.numbers.change_pct, 200);
+  assert.ok(change.text.includes('Jan 1, 2024 to Jan 3, 2024'));
+});
+
+void test('trend: a fall is worded as fell', () => {
+  const frame = [2020, 2021, 2022].map((x, i) => ({ x, y: [200, 150, 100][i] }));
+  const change = kind(trendInsights(frame, 'units', 'sum'), 'change');
+  assert.equal(change.text, 'Units fell 50.0% from 2020 to 2022 (200 → 100).');
+});
+
+void test('trend: unusable inputs give nothing', () => {
+  assert.deepEqual(trendInsights(monthly(2), 'revenue', 'sum'), []);
+  assert.deepEqual(trendInsights([], 'v', 'sum'), []);
+  const flat = Array.from({ length: 5 }, (_, i) => ({ x: iso(Date.UTC(2024, 0, 1 + i)), y: 3 }));
+  assert.deepEqual(trendInsights(flat, 'v', 'sum'), []);
+  assert.deepEqual(
+    trendInsights(
+      monthly().map((p) => ({ x: p.x, y: undefined })),
+      'nope',
+      'sum',
+    ),
+    [],
+  );
+  const words = ['a', 'b', 'c'].map((x, i) => ({ x, y: i + 1 }));
+  assert.deepEqual(trendInsights(words, 'v', 'sum'), []);
+});
+
+void test('trend: missing values are skipped and numbers are JSON-safe', () => {
+  const frame = monthly();
+  frame[3] = { x: frame[3]?.x, y: NaN };
+  const insights = trendInsights(frame, 'revenue', 'sum');
+  assert.ok(insights.length > 0);
+  assertJsonSafe(insights);
+});
+
+void test('inferFrequency names the typical spacing, or null when irregular', () => {
+  const days = [0, 1, 2, 3].map((d) => Date.UTC(2024, 0, 1 + d));
+  assert.equal(inferFrequency(days), 'D');
+  assert.equal(inferFrequency([0, 1, 2, 3].map((q) => Date.UTC(2024, q * 3, 1))), 'Q');
+  assert.equal(inferFrequency(days.slice(0, 2)), null);
+  assert.equal(inferFrequency([0, 1, 2, 22, 52].map((d) => Date.UTC(2024, 0, 1 + d))), null);
+});
+
+const REGIONS = ['North', 'West', 'East', 'South', 'Other'].map((category, i) => ({
+  category,
+  value: [220, 312, 200, 100, 500][i],
+}));
+
+void test('share: top share, ratio and top 3 match the data', () => {
+  const kinds = byKind(shareInsights(REGIONS, 'revenue'));
+  const total = 1332;
+  near(kinds.top_share?.numbers.share_pct, (312 / total) * 100);
+  assert.equal(kinds.top_share?.text, 'West accounts for 23.4% of revenue (312 of 1,332).');
+  near(kinds.top_vs_second?.numbers.ratio, 312 / 220);
+  assert.ok(kinds.top_vs_second?.text.includes('1.4× the revenue of North'));
+  near(kinds.top3_share?.numbers.share_pct, ((312 + 220 + 200) / total) * 100);
+  assert.ok(kinds.top3_share?.text.includes('(West, North, East)'));
+});
+
+void test('share: Other is never the top category', () => {
+  for (const found of shareInsights(REGIONS, 'revenue')) assert.ok(!found.text.includes('Other'));
+});
+
+void test('share: repeated categories are summed', () => {
+  const rows = ['a', 'b', 'a'].map((category, i) => ({ category, value: [1, 2, 3][i] }));
+  near(kind(shareInsights(rows, 'v'), 'top_share').numbers.share_pct, (4 / 6) * 100);
+});
+
+void test('share: unusable inputs give nothing', () => {
+  const pair = (a: unknown, b: unknown) => [
+    { category: 'a', value: a },
+    { category: 'b', value: b },
+  ];
+  assert.deepEqual(shareInsights(REGIONS.slice(0, 1), 'revenue'), []);
+  assert.deepEqual(shareInsights(pair(5, 5), 'v'), []);
+  assert.deepEqual(shareInsights(pair(5, -1), 'v'), []);
+  assert.deepEqual(shareInsights([], 'v'), []);
+  assert.deepEqual(shareInsights(pair(NaN, null), 'v'), []);
+});
+
+const VALUES = [1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 8, 40, NaN];
+
+void test('distribution: median, IQR and outliers match the data', () => {
+  const kinds = byKind(distributionInsights(numberStats(VALUES), 'order value'));
+  assert.equal(kinds.spread?.numbers.median, 3.5);
+  near(kinds.spread?.numbers.iqr, 5.25 - 2.75);
+  assert.equal(kinds.outliers?.numbers.outliers, 1);
+  near(kinds.outliers?.numbers.share_pct, (1 / 12) * 100);
+});
+
+void test('distribution: skew direction in words', () => {
+  const kinds = byKind(distributionInsights(numberStats(VALUES), 'order value'));
+  near(kinds.skew?.numbers.skew, 3.2703983751140817); // pandas' Series.skew() of VALUES
+  assert.ok(kinds.skew?.text.includes('right-skewed: a long tail of large values'));
+  const left = byKind(distributionInsights(numberStats(VALUES.map((v) => -v)), 'x'));
+  assert.ok(left.skew?.text.includes('left-skewed'));
+  const range = Array.from({ length: 100 }, (_, i) => i + 1);
+  const symmetric = byKind(distributionInsights(numberStats(range), 'x'));
+  assert.ok(symmetric.skew?.text.includes('roughly symmetric'));
+  assert.ok(!('outliers' in symmetric));
+});
+
+void test('distribution: unusable inputs give nothing', () => {
+  for (const values of [[], [5], [2, 2, 2], [NaN, Infinity]]) {
+    assert.deepEqual(distributionInsights(numberStats(values), 'x'), []);
+  }
+});
+
+void test('correlation: Pearson and Spearman over complete pairs', () => {
+  const { normal } = random(4);
+  const x = Array.from({ length: 100 }, normal);
+  const y: number[] = x.map((v) => -2 * v + normal());
+  y[5] = NaN;
+  const stats = correlationStats(x, y);
+  const found = kind(correlationInsights(stats, 'price', 'units'), 'correlation');
+  const keep = x.map((_, i) => i).filter((i) => i !== 5);
+  const [xs, ys] = [keep.map((i) => x[i] ?? 0), keep.map((i) => y[i] ?? 0)];
+  const textbook = (a: number[], b: number[]): number => {
+    const [ma, mb] = [
+      a.reduce((s, v) => s + v, 0) / a.length,
+      b.reduce((s, v) => s + v, 0) / b.length,
+    ];
+    const sum = (f: (i: number) => number): number => a.reduce((s, _, i) => s + f(i), 0);
+    const cov = sum((i) => ((a[i] ?? 0) - ma) * ((b[i] ?? 0) - mb));
+    return (
+      cov / Math.sqrt(sum((i) => ((a[i] ?? 0) - ma) ** 2) * sum((i) => ((b[i] ?? 0) - mb) ** 2))
+    );
+  };
+  const rank = (v: number[]): number[] => v.map((a) => v.filter((b) => b < a).length + 1);
+  near(found.numbers.r, textbook(xs, ys));
+  near(found.numbers.rho, textbook(rank(xs), rank(ys)));
+  assert.equal(found.numbers.n, 99);
+  assert.ok(found.text.includes('strong negative correlation between price and units'));
+  assert.ok(found.text.includes('not evidence that one causes the other'));
+});
+
+void test('correlation: strength words', () => {
+  const { normal } = random(5);
+  const x = Array.from({ length: 2000 }, normal);
+  for (const [noise, word] of [
+    [0.3, 'strong'],
+    [1.5, 'moderate'],
+    [5.0, 'weak'],
+  ] as const) {
+    const y = x.map((v) => v + normal() * noise);
+    const [first] = correlationInsights(correlationStats(x, y), 'a', 'b');
+    assert.ok(first?.text.includes(` ${word} positive`), `${word}: ${first?.text}`);
+  }
+});
+
+void test('correlation: a monotonic but curved relation is noted', () => {
+  const x = Array.from({ length: 50 }, (_, i) => (i * 10) / 49);
+  const kinds = byKind(correlationInsights(correlationStats(x, x.map(Math.exp)), 'x', 'y'));
+  assert.ok('correlation_shape' in kinds);
+  near(kinds.correlation?.numbers.rho, 1);
+});
+
+void test('correlation: unusable inputs give nothing', () => {
+  assert.deepEqual(correlationInsights(correlationStats([1, 2], [2, 3]), 'a', 'b'), []);
+  assert.deepEqual(correlationInsights(correlationStats([1, 2, 3], [4, 4, 4]), 'a', 'b'), []);
+  assert.deepEqual(correlationInsights(correlationStats(['x', 'y', 'z'], [1, 2, 3]), 'a', 'b'), []);
+});
+
+void test('ranking: highest, lowest and how far apart', () => {
+  const rows = ['a', 'b', 'Other', 'c'].map((category, i) => ({
+    category,
+    value: [4, 10, 99, 2.5][i],
+  }));
+  const [found] = rankingInsights(rows, 'mean price');
+  assert.equal(found?.text, 'b has the highest mean price (10); c the lowest (2.5), 4.0× apart.');
+  assert.deepEqual(found?.numbers, { highest: 10, lowest: 2.5, ratio: 4 });
+  assert.deepEqual(rankingInsights(rows.slice(0, 1), 'x'), []);
+});
+
+/** Runs opsmind_insights on each case (kind + args) in one Python process; prints their results as JSON. */
+const PARITY_SCRIPT = `
+import json, sys
+import numpy as np, pandas as pd
+import opsmind_insights as ins
+
+def floats(values):
+    return pd.Series([np.nan if v is None else v for v in values], dtype=float)
+
+def safe(fmt, x):
+    try:
+        return fmt(x)
+    except (ValueError, OverflowError):
+        return None
+
+def run(kind, a):
+    if kind == "share":
+        return ins.share_insights(pd.DataFrame({"c": a["category"], "v": a["value"]}), "c", "v", a["label"])
+    if kind == "ranking":
+        return ins.ranking_insights(pd.DataFrame({"c": a["category"], "v": a["value"]}), "c", "v", a["label"])
+    if kind == "trend":
+        return ins.trend_insights(pd.DataFrame({"x": a["x"], "y": a["y"]}), "x", "y", a["label"], how=a["how"])
+    if kind == "distribution":
+        return ins.distribution_insights(floats(a["values"]), a["label"])
+    if kind == "correlation":
+        frame = pd.DataFrame({a["a"]: floats(a["x"]), a["b"]: floats(a["y"])})
+        return ins.correlation_insights(frame, a["a"], a["b"])
+    return [[safe(ins.fmt_number, x), ins.fmt_pct(x), ins.fmt_ratio(x)] for x in a["values"]]
+
+print(json.dumps([run(c["kind"], c["args"]) for c in json.load(sys.stdin)], allow_nan=False))
+`;
+
+type Values = (number | null)[];
+type Case = { name: string } & (
+  | { kind: 'share' | 'ranking'; args: { category: unknown[]; value: unknown[]; label: string } }
+  | { kind: 'trend'; args: { x: unknown[]; y: unknown[]; label: string; how: 'sum' | 'mean' } }
+  | { kind: 'distribution'; args: { values: Values; label: string } }
+  | { kind: 'correlation'; args: { x: Values; y: Values; a: string; b: string } }
+  | { kind: 'format'; args: { values: number[] } }
+);
+
+const DAY_MS = 86400000;
+const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
+const labels = (n: number): string[] => Array.from({ length: n }, (_, i) => `c${i}`);
+const months = (n: number, year = 2022, step = 1): string[] =>
+  Array.from({ length: n }, (_, i) => iso(Date.UTC(year, i * step, 1)));
+const share = (name: string, category: unknown[], value: unknown[], label = 'revenue'): Case => ({
+  name,
+  kind: 'share',
+  args: { category, value, label },
+});
+const ranking = (name: string, category: unknown[], value: unknown[]): Case => ({
+  name,
+  kind: 'ranking',
+  args: { category, value, label: 'mean price' },
+});
+const trend = (name: string, x: unknown[], y: unknown[], how: 'sum' | 'mean' = 'sum'): Case => ({
+  name,
+  kind: 'trend',
+  args: { x, y, label: how === 'mean' ? 'mean price' : 'revenue', how },
+});
+const distribution = (name: string, values: Values): Case => ({
+  name,
+  kind: 'distribution',
+  args: { values, label: 'order value' },
+});
+const correlation = (name: string, x: Values, y: Values): Case => ({
+  name,
+  kind: 'correlation',
+  args: { x, y, a: 'price', b: 'units' },
+});
+
+function categoryCases(uniform: () => number): Case[] {
+  const many = Array.from(
+    { length: 60 },
+    () => ['alpha', 'beta', 'gamma', 'delta'][Math.floor(uniform() * 4)],
+  );
+  const spread = many.map(() => uniform() * 10 ** Math.floor(uniform() * 9 - 2));
+  const catchAll = 'Others|(other)|All others|Rest of world|remaining|Otherland|Restaurant|Rest';
+  const ties = (n: number, levels: number): number[] =>
+    Array.from({ length: n }, () => 1 + Math.floor(uniform() * levels));
+  const averages = labels(6).map(() => round(uniform() * 100));
+  return [
+    share(
+      'regions with Other',
+      ['North', 'West', 'East', 'South', 'Other'],
+      [220, 312, 200, 100, 500],
+    ),
+    share('tie at the top', ['A', 'B', 'C', 'D'], [50, 50, 20, 10]),
+    share('three-way tie', ['A', 'B', 'C', 'D'], [30, 30, 30, 10]),
+    share('a negative value', ['A', 'B', 'C'], [30, -5, 10]),
+    share('repeated categories', many, spread),
+    share(
+      'missing categories and values',
+      ['a', null, 'b', null, 'c', 'a'],
+      [5, 7, null, 9, 2.5, 1],
+    ),
+    share('counts', ['n', 'e', 's', 'w', 'x'], [1234567, 234567, 34567, 4567, 567], 'count'),
+    share('other-like names', catchAll.split('|'), [90, 80, 70, 60, 50, 40, 30, 20]),
+    share('one real category', ['A', 'Other'], [10, 90]),
+    share('only catch-alls', ['Other', 'Others', 'Rest'], [10, 90, 5]),
+    share('integer categories', [2021, 2022, 2023, 2024], [5.5, 7.25, 3.125, 1]),
+    share('huge values', ['a', 'b', 'c', 'd'], [3.3e15, 5e14, 123456789012.345, 98765432109.87]),
+    share('tiny values', ['a', 'b', 'c', 'd'], [0.000123, 0.0000456, 0.00000789, 0.00001]),
+    ranking('averages', labels(6), averages),
+    ranking('a negative lowest', ['a', 'b', 'c'], [12.5, -3, 4]),
+    ...[12, 17, 25, 40, 130, 300].map((n) =>
+      ranking(`ties among ${n}`, labels(n), ties(n, 2 + (n % 5))),
+    ),
+    ranking('null category and Other', [null, 'Other', 'x', 'y'], [1.5, 100, 3, 2]),
+    ranking('all equal', ['a', 'b', 'c'], [2, 2, 2]),
+  ];
+}
+
+function calendarCases(uniform: () => number): Case[] {
+  const noisy = (n: number, base = 100): number[] =>
+    Array.from({ length: n }, (_, i) => round(base + i * 3 + uniform() * 40));
+  const days = Array.from({ length: 40 }, (_, i) => iso(Date.UTC(2024, 0, 1 + i)));
+  days.sort(() => uniform() - 0.5);
+  const gappy = days.map((_, i) => (i % 7 === 3 ? null : round(uniform() * 50)));
+  const hours = Array.from({ length: 30 }, (_, i) => iso(Date.UTC(2024, 4, 1, i)));
+  const weeks = Array.from({ length: 20 }, (_, i) => iso(Date.UTC(2024, 0, 1 + 7 * i)));
+  const years = Array.from({ length: 10 }, (_, i) => 2015 + i);
+  const twelve = noisy(12);
+  return [
+    trend('monthly, 30 ISO timestamps', months(30), noisy(30)),
+    trend(
+      'monthly, 23 dates',
+      months(23).map((m) => m.slice(0, 10)),
+      noisy(23),
+    ),
+    trend('quarterly, 3 years', months(12, 2021, 3), noisy(12)),
+    trend('quarterly, 7', months(7, 2021, 3), noisy(7)),
+    trend('quarterly means', months(8, 2022, 3), noisy(8), 'mean'),
+    trend('yearly numbers', years, noisy(10, 5000)),
+    trend('yearly strings', years.slice(0, 6).map(String), [9, 7.5, 8, 6, 5, 3.25]),
+    trend('daily, unsorted, gaps', days, gappy),
+    trend('hourly', hours, noisy(30, 10)),
+    trend('weekly', weeks, noisy(20)),
+    trend('monthly means', months(36), noisy(36, 20), 'mean'),
+    trend('declining', months(24), noisy(24).reverse()),
+    trend('the same two years', months(24), [...twelve, ...twelve]),
+    trend(
+      'one offset',
+      hours.slice(0, 8).map((h) => `${h}+02:00`),
+      noisy(8),
+    ),
+    trend('one unreadable date', [...months(29), 'n/a'], noisy(30)),
+  ];
+}
+
+function edgeTrendCases(): Case[] {
+  const irregular = [0, 1.4, 5.1, 5.6, 12.2, 30.9, 31.2];
+  const stamps = irregular.map((d) => iso(Date.UTC(2024, 1, 1, 10, 30) + d * DAY_MS));
+  const mixed = ['2024-01-01T23:00:00Z', '2024-01-03T01:00:00+02:00', '2024-01-03T22:00:00'];
+  return [
+    trend('starting at zero', months(5), [0, 4, 8, 3, 9]),
+    trend('irregular with times', stamps, [5, 9, 4, 12, 7, 3, 8]),
+    trend('latest peak', months(6), [1, 2, 3, 4, 5, 60]),
+    trend('mixed offsets', mixed, [1, 5, 3]),
+    trend('repeated dates', ['2024-01-01', '2024-01-02', '2024-01-02'], [1, 2, 3]),
+    trend('words', ['a', 'b', 'c'], [1, 2, 3]),
+    trend('plain numbers', [1, 2, 3, 4], [1, 2, 3, 5]),
+    trend('years out of range', [1500, 2000, 2001, 2002, null], [1, 2, 3, 5, 8]),
+  ];
+}
+
+function valueCases(uniform: () => number, normal: () => number): Case[] {
+  const many = (n: number, f: () => number): number[] => Array.from({ length: n }, f);
+  const lognormal = many(200, () => round(Math.exp(normal() + 3)));
+  const x = many(100, normal);
+  const steps = many(60, () => 1 + Math.floor(uniform() * 5));
+  const curve = Array.from({ length: 50 }, (_, i) => (i * 10) / 49);
+  const scattered = many(30, normal);
+  return [
+    distribution('skewed with an outlier', [1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 8, 40, null]),
+    distribution('lognormal', lognormal),
+    distribution(
+      'negated lognormal',
+      lognormal.map((v) => -v),
+    ),
+    distribution(
+      '1 to 100',
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    ),
+    distribution(
+      'exponential amounts',
+      many(300, () => round(-Math.log(1 - uniform()) * 20)),
+    ),
+    distribution('two values', [3, 7]),
+    distribution('normal and one outlier', [...many(500, normal), 9]),
+    distribution('steps', steps),
+    distribution(
+      '1,000 normals',
+      many(1000, () => 50 + 10 * normal()),
+    ),
+    correlation(
+      'strong negative',
+      x,
+      x.map((v, i) => (i === 5 ? null : -2 * v + normal())),
+    ),
+    correlation('exponential curve', curve, curve.map(Math.exp)),
+    correlation('one extreme pair', [...scattered, 50], [...scattered.map(() => normal()), 50]),
+    correlation(
+      'weak positive',
+      x,
+      x.map((v) => v + 4 * normal()),
+    ),
+    correlation(
+      'ties',
+      steps,
+      steps.map((v) => v + Math.floor(uniform() * 3)),
+    ),
+    correlation('two pairs', [1, 2], [2, 3]),
+    correlation('a constant side', [1, 2, 3], [4, 4, 4]),
+    correlation(
+      'a straight line',
+      curve,
+      curve.map((v) => 3 * v - 2),
+    ),
+  ];
+}
+
+const FORMAT_VALUES = (
+  '0 1 -7 0.125 2.675 2.5 0.995 99.95 999.49 999.5 1000.5 12345.5 -1234.5678 0.0001234 1e-12 ' +
+  '1e15 1500000000000000.5 1e21 1e300 123.456 0.00125 0.5 9.95 9.96 10 0.0105 -0.004 1e-320'
+)
+  .split(' ')
+  .map(Number);
+
+function parityCases(): Case[] {
+  const { uniform, normal } = random(42);
+  return [
+    ...categoryCases(uniform),
+    ...calendarCases(uniform),
+    ...edgeTrendCases(),
+    ...valueCases(uniform, normal),
+    { name: 'formatting', kind: 'format', args: { values: FORMAT_VALUES } },
+  ];
+}
+
+function runTs(c: Case): unknown {
+  const pairs = (a: { category: unknown[]; value: unknown[] }) =>
+    a.category.map((category, i) => ({ category, value: a.value[i] }));
+  switch (c.kind) {
+    case 'share':
+      return shareInsights(pairs(c.args), c.args.label);
+    case 'ranking':
+      return rankingInsights(pairs(c.args), c.args.label);
+    case 'trend': {
+      const points = c.args.x.map((x, i) => ({ x, y: c.args.y[i] }));
+      return trendInsights(points, c.args.label, c.args.how);
+    }
+    case 'distribution':
+      return distributionInsights(numberStats(c.args.values.map((v) => v ?? NaN)), c.args.label);
+    case 'correlation':
+      return correlationInsights(correlationStats(c.args.x, c.args.y), c.args.a, c.args.b);
+    case 'format':
+      return c.args.values.map((x) => [fmtNumber(x), fmtPct(x), fmtRatio(x)]);
+    default: {
+      const never: never = c;
+      return never;
+    }
+  }
+}
+
+function assertSameInsights(actual: Insight[], expected: Insight[], name: string): void {
+  const words = (list: Insight[]) => list.map((i) => [i.kind, i.text]);
+  assert.deepEqual(words(actual), words(expected), name);
+  actual.forEach((found, k) => {
+    const want = expected[k]?.numbers ?? {};
+    assert.deepEqual(Object.keys(found.numbers).sort(), Object.keys(want).sort(), `${name}: keys`);
+    for (const [key, value] of Object.entries(found.numbers)) {
+      const other = want[key] ?? NaN;
+      const scale = Math.max(Math.abs(value), Math.abs(other), 1e-3);
+      assert.ok(
+        Math.abs(value - other) <= 1e-9 * scale,
+        `${name}: ${key} = ${value}, Python ${other}`,
+      );
+    }
+  });
+}
+
+const PYTHON = '/usr/bin/python3';
+
+void test(
+  'parity: the Python originals give the same sentences and numbers',
+  { skip: !existsSync(PYTHON) },
+  () => {
+    const cases = parityCases();
+    const run = spawnSync(PYTHON, ['-c', PARITY_SCRIPT], {
+      input: JSON.stringify(cases),
+      env: { ...process.env, PYTHONPATH: 'preamble' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const expected = JSON.parse(run.stdout) as unknown[];
+    assert.equal(expected.length, cases.length);
+    cases.forEach((c, i) => {
+      const [actual, want] = [runTs(c), expected[i]];
+      if (c.kind === 'format') assert.deepEqual(actual, want, c.name);
+      else assertSameInsights(actual as Insight[], want as Insight[], c.name);
+    });
+    const produced = expected.filter((e) => Array.isArray(e) && e.length > 0).length;
+    assert.ok(produced >= 45, `only ${produced} of ${cases.length} cases gave insights`);
+  },
+);

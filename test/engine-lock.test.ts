@@ -1,0 +1,61 @@
+/** The DuckDB engine once locked: it reads no file, writes none, loads no extension, and no setting can change. */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { DuckDb, ident, literal } from '../src/engine/duckdb.js';
+import { tempDir } from './helpers/fixtures.js';
+
+let db: DuckDb;
+const dir = tempDir();
+const secret = join(dir, 'secret.csv');
+
+before(async () => {
+  writeFileSync(secret, 'a,b\n1,2\n');
+  db = await DuckDb.open({ memoryMb: 128, threads: 1, tempDir: join(dir, 'spill') });
+  await db.run(`CREATE TABLE data AS SELECT * FROM read_csv(${literal(secret)})`);
+  await db.lock([]);
+});
+after(() => db.close());
+
+void test('the attached data stays queryable after the lock', async () => {
+  const r = await db.all('SELECT count(*) AS n FROM data');
+  assert.deepEqual(r.rows, [[1]]);
+});
+
+for (const [what, sql] of [
+  ['read a file', `SELECT * FROM read_csv(${literal(secret)})`],
+  ['read /etc/passwd', `SELECT * FROM read_text('/etc/passwd')`],
+  ['write a file', `COPY (SELECT 1) TO ${literal(join(dir, 'out.csv'))}`],
+  ['attach a database', `ATTACH ${literal(join(dir, 'x.duckdb'))}`],
+  ['install an extension', 'INSTALL httpfs'],
+  ['load an extension', 'LOAD httpfs'],
+  ['lift the memory limit', "SET memory_limit = '64GB'"],
+  ['turn external access back on', 'SET enable_external_access = true'],
+] as const) {
+  void test(`a query cannot ${what}`, async () => {
+    await assert.rejects(db.run(sql), (error: Error) => {
+      assert.match(error.message, /disabled|locked|Permission|not allowed|Cannot/i);
+      return true;
+    });
+  });
+}
+
+void test('identifiers and literals are quoted so no name changes a query', async () => {
+  for (const name of ['a"b', 'x; DROP TABLE data; --', "it's", 'new\nline']) {
+    const r = await db.all(`SELECT 1 AS ${ident(name)}, ${literal(name)} AS v`);
+    assert.deepEqual(r.columns, [name, 'v']);
+    assert.deepEqual(r.rows, [[1, name]]);
+  }
+  assert.throws(() => ident('nul\u0000'), /NUL/);
+});
+
+void test('a cancelled query ends with the abort reason', async () => {
+  const controller = new AbortController();
+  const running = db.all(
+    'SELECT count(*) FROM range(2000000000) a, range(10) b',
+    controller.signal,
+  );
+  setTimeout(() => controller.abort(new Error('stopped by the user')), 100);
+  await assert.rejects(running, /stopped by the user/);
+});
