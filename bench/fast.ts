@@ -3,7 +3,7 @@
  * other per dataset and beside a bare pandas read of the same file: generated CSVs (10k and 1M
  * rows by default, 10M with --rows 10000000) and a Parquet copy of the 1M-row one. Wall time and
  * peak memory of the whole process tree, the report's size with Plotly inlined, the goals, and
- * where the smallest file's fastest duckdb run spent its time.
+ * where each CSV's fastest duckdb run spent its time (dated by its session's stored events).
  *
  *   npm run build && node --import tsx bench/fast.ts [--repeat 2] [--rows 10000,1000000]
  *     [--no-parquet] [--timeout-s 300]
@@ -17,8 +17,8 @@ import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { findPython } from '../src/sandbox/python.js';
 import { z } from 'zod';
+import { findPython } from '../src/sandbox/python.js';
 import { benchCsv, benchParquet } from './datasets.js';
 import { measure } from './tree-memory.js';
 

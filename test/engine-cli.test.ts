@@ -287,3 +287,22 @@ void test('a CSV several times larger than --memory-mb is reported over all its 
     `peak ${peakMb.toFixed(0)} MB for a ${(size / 2 ** 20).toFixed(0)} MB file`,
   );
 });
+
+void test('a query past the memory limit ends with one clear line and exit 4, not a crash', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'wide.csv');
+  await withDb((db) =>
+    db.run(
+      `COPY (SELECT i AS id, 'name-' || i AS name, md5(i::VARCHAR) AS token, i * 0.5 AS value
+        FROM range(2000000) t(i)) TO ${literal(file)} (HEADER)`,
+    ),
+  );
+  const r = runCli(['analyze', file, '--memory-mb', '16', '-o', join(dir, 'r.html')]);
+  assert.equal(r.status, 4, r.stderr);
+  const lines = r.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('opsmind:'));
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0] ?? '', /memory limit \(raise it with --memory-mb\)/);
+});

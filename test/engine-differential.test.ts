@@ -236,11 +236,7 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** Whether a frame's values can agree (the declaration's metadata always must). */
-function comparable(a: Analysis, p: Declaration): boolean {
-  // The bar and pie preparers re-aggregate compile-plan's pre-aggregated frame with agg "count", so
-  // pandas charts every category as 1; DuckDB charts the counts (the findings, on both sides, count).
-  if (a.transform.type === 'group' && a.transform.agg === 'count' && a.chart !== 'table')
-    return false;
+function comparable(_a: Analysis, p: Declaration): boolean {
   // Past the points cap both sample, and numpy's RNG cannot be reproduced in SQL.
   return !(p.data.sampled && p.kind === 'scatter');
 }

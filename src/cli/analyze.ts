@@ -17,11 +17,17 @@ import type { ReportSettings, SandboxSettings } from '../session/analysis-sessio
 import type { SessionStore } from '../store/session-store.js';
 import { createProgress } from '../ui/create-progress.js';
 import { printErr, printJson, printOut } from '../ui/print.js';
-import { chartsAndTables, count } from '../util/plural.js';
+import { findingLines } from '../ui/timeline-text.js';
+import { chartsAndTables } from '../util/plural.js';
 import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { parsePlotlyOption } from './options.js';
-import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
+import {
+  addSandboxOptions,
+  engineMemoryFrom,
+  isolationFrom,
+  limitsFrom,
+} from './sandbox-options.js';
 import { chatCommand } from './chat.js';
 import { engineName } from '../engine/engine.js';
 import type { EngineName } from '../engine/engine.js';
@@ -107,7 +113,7 @@ async function runFast(
   options: AnalyzeOptions,
   model: ChatModel | null,
   settings: SandboxSettings,
-  engine: { name: EngineName; sheet?: string },
+  engine: { name: EngineName; sheet?: string; memoryMb?: number },
 ): Promise<number> {
   if (engine.name === 'pandas') setImmediate(preloadPlotly); // about a second of jsdom work, done while the sandbox reads the data
   const progress = await createProgress({ json: options.json === true });
@@ -177,12 +183,8 @@ function printResult(
   }
   const lines = [`Key findings for ${result.profile.source.name}:`];
   if (extra.summary) lines.push(`  ${extra.summary}`, '');
-  const findings = findingTexts(result);
-  for (const text of findings.slice(0, SHOWN_FINDINGS)) lines.push(`  • ${text}`);
-  if (findings.length > SHOWN_FINDINGS)
-    lines.push(
-      `  (${SHOWN_FINDINGS} of ${count(findings.length, 'finding')}; all of them are in the report)`,
-    );
+  const shown = findingLines(findingTexts(result), SHOWN_FINDINGS);
+  lines.push(...shown.items.map((item) => `  ${item}`), ...(shown.more ? [`  ${shown.more}`] : []));
   for (const warning of report.warnings) printErr(`warning: ${warning}\n`);
   lines.push(
     '',
@@ -230,7 +232,11 @@ async function analyzeCommand(
       options,
       model,
       { ...(python ? { python } : {}), limits, isolation, warm: true },
-      { name: engine, ...(options.sheet ? { sheet: options.sheet } : {}) },
+      {
+        name: engine,
+        memoryMb: engineMemoryFrom(options),
+        ...(options.sheet ? { sheet: options.sheet } : {}),
+      },
     );
   } finally {
     store.close();

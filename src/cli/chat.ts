@@ -19,7 +19,13 @@ import type { ChatController } from '../ui/chat/ChatApp.js';
 import { miniChart } from '../ui/chat/mini-chart.js';
 import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
-import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
+import {
+  addSandboxOptions,
+  engineMemoryFrom,
+  isolationFrom,
+  limitsFrom,
+} from './sandbox-options.js';
+import { engineName } from '../engine/engine.js';
 import type { SandboxFlags } from './sandbox-options.js';
 import { openStore } from './store-option.js';
 
@@ -163,6 +169,7 @@ export async function chatCommand(
         model,
         onEvent: controller.relay,
         sandbox: { python, limits: limitsFrom(flags), isolation: isolationFrom(flags), warm: true },
+        engine: { name: engineName(undefined), memoryMb: engineMemoryFrom(flags) },
       }),
     );
     // A person is typing at a terminal, so render live even where CI is set (ink would only draw the last frame).

@@ -63,3 +63,15 @@ export function isolationFrom(flags: SandboxFlags): 'auto' | 'strict' {
     ExitCode.BAD_INPUT,
   );
 }
+
+/** DuckDB's own memory limit when --memory-mb is not given: it spills past it, so it needs less than pandas' frames. */
+export const DEFAULT_ENGINE_MEMORY_MB = 768;
+
+/** The engine's memory limit: --memory-mb (or OPSMIND_LIMIT_MEMORY_MB) when given, else DEFAULT_ENGINE_MEMORY_MB. */
+export function engineMemoryFrom(
+  flags: SandboxFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
+  const given = flags.memoryMb ?? env.OPSMIND_LIMIT_MEMORY_MB;
+  return given === undefined ? DEFAULT_ENGINE_MEMORY_MB : limitsFrom(flags, env).memoryMb;
+}

@@ -10,7 +10,6 @@
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import readExcelFile from 'read-excel-file/node';
 import type { Sheet } from 'read-excel-file/node';
 import { ident, literal } from './duckdb.js';
 import { DATA_RELATION } from './types.js';
@@ -24,6 +23,8 @@ type ColumnType = 'BOOLEAN' | 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'VARC
 /** Every sheet of the workbook; a file that is not one is refused. */
 async function loadSheets(path: string): Promise<Sheet[]> {
   try {
+    // Loaded here, not at start-up: its 68 modules cost every command that reads no workbook.
+    const { default: readExcelFile } = await import('read-excel-file/node');
     return await readExcelFile(path, { trim: false });
   } catch (error) {
     if (!/\.xls[xm]$/i.test(path))

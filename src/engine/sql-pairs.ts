@@ -47,8 +47,10 @@ export function scatterSql(ctx: Ctx, names: readonly string[], rows: number, cap
 /** r, Spearman's rho (Pearson r of average ranks) and n over the complete finite pairs of x and y. */
 export function pairStatsSql(ctx: Ctx, x: Column, y: Column): string {
   const [a, b] = [asDouble(ident(x.name), x.type), asDouble(ident(y.name), y.type)];
-  const rank = (v: string): string =>
-    `rank() OVER (ORDER BY ${v}) + (count(*) OVER (PARTITION BY ${v}) - 1) / 2.0`;
+  // Average ranks from the distinct values (how many are smaller, plus the middle of the ties),
+  // joined back: about twice as fast as two rank windows per column over every pair.
+  const ranks = (v: 'a' | 'b'): string =>
+    `SELECT ${v}, sum(c) OVER (ORDER BY ${v}) - c + (c + 1) / 2.0 AS rank_${v}\nFROM (SELECT ${v}, count(*) AS c FROM pairs GROUP BY ${v})`;
   return over(
     ctx,
     [
@@ -56,12 +58,15 @@ export function pairStatsSql(ctx: Ctx, x: Column, y: Column): string {
         'pairs',
         `SELECT ${a} AS a, ${b} AS b\nFROM source\nWHERE isfinite(${a}) AND isfinite(${b})`,
       ],
-      ['ranked', `SELECT a, b, ${rank('a')} AS rank_a,\n  ${rank('b')} AS rank_b\nFROM pairs`],
+      ['ranks_a', ranks('a')],
+      ['ranks_b', ranks('b')],
     ],
     [
-      'SELECT corr(a, b) AS r, corr(rank_a, rank_b) AS rho, count(*) AS n,',
-      '  min(a) = max(a) AS x_constant, min(b) = max(b) AS y_constant',
-      'FROM ranked',
+      'SELECT corr(pairs.a, pairs.b) AS r, corr(rank_a, rank_b) AS rho, count(*) AS n,',
+      '  min(pairs.a) = max(pairs.a) AS x_constant, min(pairs.b) = max(pairs.b) AS y_constant',
+      'FROM pairs',
+      'JOIN ranks_a ON pairs.a = ranks_a.a',
+      'JOIN ranks_b ON pairs.b = ranks_b.b',
     ].join('\n'),
   );
 }

@@ -70,8 +70,15 @@ export class WorkerLost extends Error {
   constructor(
     message: string,
     readonly reason: 'exited' | 'timeout',
+    /** How the worker process ended, when it did: a crash shows as a signal or a status of 128+n. */
+    readonly exit: { code: number | null; signal: string | null } | null = null,
   ) {
     super(message);
+  }
+
+  /** True when the worker was killed by a signal (a crash such as a failed allocation), not an exit. */
+  get crashed(): boolean {
+    return this.exit !== null && (this.exit.signal !== null || (this.exit.code ?? 0) >= 128);
   }
 }
 
@@ -90,10 +97,12 @@ export class WarmWorker {
       this.onLine(line),
     );
     child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
-    child.once('exit', () => {
+    child.once('exit', (code, signal) => {
       this.exited = true;
       for (const waiter of this.pending.splice(0))
-        waiter(new WorkerLost(`the worker exited: ${this.lastWords()}`, 'exited'));
+        waiter(
+          new WorkerLost(`the worker exited: ${this.lastWords()}`, 'exited', { code, signal }),
+        );
     });
     child.stdin.on('error', () => undefined);
   }

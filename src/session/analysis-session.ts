@@ -63,7 +63,7 @@ export interface OpenSessionOptions {
   /** Continue this stored session instead of creating one (its history, numbering and report continue too). */
   continueId?: string;
   /** Fast mode's engine (default DuckDB) and, for Excel files, the sheet to read. */
-  engine?: { name: EngineName; sheet?: string };
+  engine?: { name: EngineName; sheet?: string; memoryMb?: number };
   /** Called with every event once it is stored and folded into the report (progress views, chat). */
   onEvent?: (event: StoredEvent) => void;
 }
@@ -197,7 +197,7 @@ export class AnalysisSession {
           ? new PandasEngine(() => this.sandbox())
           : await DuckDbEngine.open({
               dataPath: this.dataPath,
-              memoryMb: limits.memoryMb,
+              memoryMb: choice.memoryMb ?? limits.memoryMb,
               maxTempMb: Math.max(
                 limits.diskMb,
                 Math.ceil((statSync(this.dataPath).size / 2 ** 20) * 4),
@@ -285,19 +285,11 @@ export class AnalysisSession {
     options: DeepStepOptions,
   ): AsyncGenerator<Emission, DeepResult> {
     const name = basename(this.dataPath);
+    // get_data_info profiles in the sandbox, so the profile describes `df` exactly as the model's
+    // pandas code sees it (DuckDB types dates and locale numbers that pandas reads as text).
     const sandbox = await this.sandbox();
-    let engine: AnalysisEngine | null = null;
-    try {
-      engine = await this.engine();
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      yield {
-        event: { type: 'warning', message: `get_data_info profiles in the sandbox: ${why}` },
-      };
-    }
     return yield* deepLoop({
       sandbox,
-      ...(engine ? { engine } : {}),
       model,
       question: options.question,
       sourceName: name,

@@ -1,15 +1,16 @@
 /** The interactive progress view, loaded only when a person watches a TTY (ink and react are imported lazily). */
 import type { StoredEvent } from '../shared/events.js';
 import type { ProgressView } from './progress.js';
+import { emptyTimeline, foldTimeline } from './step-timeline.js';
 
-/** Starts an ink render of the analysis steps; `close` unmounts it, leaving the last frame on screen. */
+/** Starts an ink render of the analysis timeline; `close` unmounts it, leaving the last frame on screen. */
 export async function createInkProgress(): Promise<ProgressView> {
   const [{ render }, { createElement }, view] = await Promise.all([
     import('ink'),
     import('react'),
     import('./AnalyzeView.js'),
   ]);
-  let state = view.initialAnalyzeState;
+  let state = emptyTimeline;
   let closed = false;
   const app = render(createElement(view.AnalyzeView, { state }), {
     stdout: process.stderr,
@@ -18,7 +19,9 @@ export async function createInkProgress(): Promise<ProgressView> {
   });
   return {
     show(event: StoredEvent) {
-      state = view.reduceAnalyze(state, event);
+      const next = foldTimeline(state, event);
+      if (next === state) return;
+      state = next;
       app.rerender(createElement(view.AnalyzeView, { state }));
     },
     async close() {

@@ -1,18 +1,21 @@
 /**
- * The chat screen's state and its reducer. Events from the store are folded
- * in as they arrive; charts and tables are appended, never replaced
- * (DESIGN.md rule 4). UI actions (submit, mode toggle, run end) are folded in
- * the same way, so the whole screen is a pure function of what happened.
+ * The chat screen's state and its reducer. Events from the store go through
+ * the shared fold (step-timeline.ts) as they arrive, and the entries they add
+ * become timeline lines; charts and tables are appended, never replaced
+ * (DESIGN.md rule 4). UI actions (submit, mode toggle, streamed text, run end)
+ * are folded in beside them, so the whole screen is a pure function of what
+ * happened.
  */
-import { z } from 'zod';
 import type { StoredEvent, StreamEvent } from '../../shared/events.js';
-import { count } from '../../util/plural.js';
+import { emptyTimeline, foldTimeline, newEntries } from '../step-timeline.js';
+import type { TimelineEntry, TimelineState } from '../step-timeline.js';
+import { findingLines, stepText, warningText } from '../timeline-text.js';
 
 /** fast: the fixed pipeline; deep: the ReAct agent. */
 export type ChatMode = 'fast' | 'deep';
 
-/** One line of the timeline. */
-export interface TimelineEntry {
+/** One line of the chat's timeline: the chat's own (question, cancel, run end) or an entry's. */
+export interface ChatLine {
   kind: 'question' | 'step' | 'tool' | 'text' | 'output' | 'warning' | 'answer' | 'info';
   text: string;
   /** Code of a tool call, shown indented. */
@@ -31,7 +34,9 @@ export interface ChatArtifact {
 export interface ChatState {
   mode: ChatMode;
   running: boolean;
-  timeline: TimelineEntry[];
+  /** The session's events as the shared fold has them (step-timeline.ts). */
+  events: TimelineState;
+  timeline: ChatLine[];
   artifacts: ChatArtifact[];
   streaming: string;
   reportPath: string | null;
@@ -53,6 +58,7 @@ export function initialChatState(mode: ChatMode): ChatState {
   return {
     mode,
     running: false,
+    events: emptyTimeline,
     timeline: [],
     artifacts: [],
     streaming: '',
@@ -61,104 +67,81 @@ export function initialChatState(mode: ChatMode): ChatState {
   };
 }
 
-function eventEntries(event: StoredEvent): TimelineEntry[] {
-  switch (event.type) {
+/** How many findings of a step the timeline lists. */
+const SHOWN_FINDINGS = 5;
+
+/** The chat's lines of a timeline entry; the question itself is the chat's own line (`submitted`). */
+function chatLines(entry: TimelineEntry): ChatLine[] {
+  switch (entry.kind) {
     case 'step_finished':
-      return [
-        {
-          kind: 'step',
-          text: `✔ ${event.tool}: ${event.summary} (${(event.duration_ms / 1000).toFixed(2)} s)`,
-        },
-      ];
-    case 'plan_created':
+      return [{ kind: 'step', text: `✔ ${stepText(entry)}` }];
+    case 'plan':
       return [
         {
           kind: 'info',
-          text: `plan by the ${event.planner} planner: ${event.analyses.map((a) => a.title).join(' · ')}`,
+          text: `plan by the ${entry.planner} planner: ${entry.analyses.map((a) => a.title).join(' · ')}`,
         },
       ];
     case 'model_turn':
       return [
-        ...(event.text ? [{ kind: 'text' as const, text: event.text }] : []),
-        ...event.tool_calls.map((c) => ({
+        ...(entry.text ? [{ kind: 'text' as const, text: entry.text }] : []),
+        ...entry.calls.map((c) => ({
           kind: 'tool' as const,
-          text: `→ ${c.name}`,
-          ...(c.name === 'run_code' ? { code: codeOf(c.arguments) } : {}),
+          text: `→ ${c.tool}`,
+          ...(c.code !== null ? { code: c.code } : {}),
         })),
       ];
     case 'tool_result':
       return [
         {
           kind: 'output',
-          text: `  ${event.ok ? '✔' : '✖'} ${event.content
-            .split('\n')
-            .filter((l) => l.trim() && !l.startsWith('status:'))
-            .slice(0, 3)
-            .join(' | ')
-            .slice(0, 160)}`,
+          text: `  ${entry.ok ? '✔' : '✖'} ${entry.lines.join(' | ').slice(0, 160)}`,
         },
       ];
-    case 'insights_computed':
+    case 'findings': {
+      const { items, more } = findingLines(entry.texts, SHOWN_FINDINGS);
       return [
-        ...event.insights
-          .slice(0, SHOWN_FINDINGS)
-          .map((i) => ({ kind: 'answer' as const, text: `• ${i.text}` })),
-        ...(event.insights.length > SHOWN_FINDINGS
-          ? [
-              {
-                kind: 'info' as const,
-                text: `(${SHOWN_FINDINGS} of ${count(event.insights.length, 'finding')}; all of them are in the report)`,
-              },
-            ]
-          : []),
+        ...items.map((text) => ({ kind: 'answer' as const, text })),
+        ...(more ? [{ kind: 'info' as const, text: more }] : []),
       ];
+    }
     case 'answer':
-      return event.text ? [{ kind: 'answer', text: event.text }] : [];
+      return [{ kind: 'answer', text: entry.text }];
     case 'warning':
-      return [{ kind: 'warning', text: `warning: ${event.message}` }];
-    // Shown elsewhere (artifacts, the run's end) or not at all (bookkeeping).
-    case 'artifact_added':
-    case 'program_finished':
-    case 'question_asked':
-    case 'report_written':
-    case 'session_finished':
-    case 'session_started':
+      return [{ kind: 'warning', text: warningText(entry) }];
+    // The header names the data and the mode; a step shows once it is done.
+    case 'question':
+    case 'session':
     case 'step_started':
-    case 'summary_written':
       return [];
   }
 }
-
-/** How many findings of a step the timeline lists. */
-const SHOWN_FINDINGS = 5;
 
 /** The heading over the charts and tables, saying when only the last `shown` of them are listed. */
 export function artifactsHeading(total: number, shown: number): string {
   return `charts and tables (${total})${total > shown ? ` — the last ${shown} shown; all of them are in the report` : ''}`;
 }
 
-const CodeArgumentsSchema = z.object({ code: z.string() });
-
-/** The code of a run_code call's raw arguments, or the raw text when they hold none. */
-function codeOf(args: string): string {
-  try {
-    const parsed = CodeArgumentsSchema.safeParse(JSON.parse(args));
-    return parsed.success ? parsed.data.code : args;
-  } catch {
-    return args;
-  }
+/** Folds a stored event in: the entries the shared fold adds become lines of the timeline. */
+function foldEvent(state: ChatState, event: StoredEvent): ChatState {
+  const events = foldTimeline(state.events, event);
+  const added = newEntries(state.events, events);
+  if (added.length === 0) return state;
+  // The stored turn is the truth; the text streamed for it is done with.
+  const streaming = added.some((e) => e.kind === 'model_turn') ? '' : state.streaming;
+  return {
+    ...state,
+    events,
+    streaming,
+    timeline: [...state.timeline, ...added.flatMap(chatLines)],
+  };
 }
 
 /** Folds one action into the state. */
 export function reduceChat(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
-    case 'event': {
-      const entries = eventEntries(action.event);
-      const streaming = action.event.type === 'model_turn' ? '' : state.streaming;
-      return entries.length || streaming !== state.streaming
-        ? { ...state, streaming, timeline: [...state.timeline, ...entries] }
-        : state;
-    }
+    case 'event':
+      return foldEvent(state, action.event);
     case 'artifacts': {
       const known = new Set(state.artifacts.map((a) => a.key));
       return {
