@@ -9,7 +9,7 @@
  */
 import type { Analysis, Plan } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
-import { questionAnalysis } from './question-analysis.js';
+import { questionAnalysis, unanswerable } from './question-analysis.js';
 import { aggFor, frequencyFor, roles } from './roles.js';
 import type { Roles } from './roles.js';
 
@@ -223,5 +223,11 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
   const analyses = candidates
     .filter((a) => !seen.has(key(a)) && seen.add(key(a)))
     .slice(0, MAX_ANALYSES);
-  return { analyses, notes: qualityNotes(profile) };
+  const unanswered =
+    question && unanswerable(question, profile)
+      ? [
+          `No column of ${profile.source.name} answers "${question.length > 120 ? `${question.slice(0, 117)}…` : question}": the report shows the standard analyses of the data instead.`,
+        ]
+      : [];
+  return { analyses, notes: [...unanswered, ...qualityNotes(profile)].slice(0, 10) };
 }

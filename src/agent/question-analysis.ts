@@ -122,9 +122,21 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
       },
     ];
   }
-  if (measure)
+  if (measure && named.length > 0)
     return [
       { title, why, chart: 'histogram', transform: { type: 'distribution', column: measure.name } },
     ];
   return [];
+}
+
+/**
+ * True when the question names no column and asks for no kind of analysis the data can give
+ * ("What is the weather like?" of a sales file): the plan then says so instead of titling some
+ * chart with it.
+ */
+export function unanswerable(question: string, profile: DataProfile): boolean {
+  return (
+    mentioned(question, profile.column_profiles).length === 0 &&
+    !Object.values(WORDS).some((words) => words.test(question))
+  );
 }

@@ -42,7 +42,13 @@ export function roles(profile: DataProfile): Roles {
         !NOT_A_MEASURE.test(c.name) &&
         c.distinct > 2,
     )
-    .sort((a, b) => tier(a.name) - tier(b.name) || spread(b) - spread(a));
+    // A mostly-missing measure never leads, whatever its name: half the rows would be silent.
+    .sort(
+      (a, b) =>
+        Number(a.missing_share > 0.5) - Number(b.missing_share > 0.5) ||
+        tier(a.name) - tier(b.name) ||
+        spread(b) - spread(a),
+    );
   const categories = usable
     .filter(
       (c) =>
@@ -65,12 +71,25 @@ export function frequencyFor(
   spanDays: number,
   observed: string | null,
 ): 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y' {
-  if (spanDays > 365 * 6) return 'Q';
-  if (spanDays > 365 * 1.5) return 'M';
-  if (spanDays > 90) return observed === 'M' ? 'M' : 'W';
-  if (spanDays > 3) return 'D';
-  return 'H';
+  const bySpan =
+    spanDays > 365 * 6
+      ? 'Q'
+      : spanDays > 365 * 1.5
+        ? 'M'
+        : spanDays > 90
+          ? 'W'
+          : spanDays > 3
+            ? 'D'
+            : 'H';
+  // Never finer than the data's own spacing: yearly data charted per quarter shows three empty
+  // quarters a year, and a finding then compares a year with a period that is not in the data.
+  const seen = PERIOD_ORDER.indexOf(observed as Period);
+  return seen > PERIOD_ORDER.indexOf(bySpan) ? (PERIOD_ORDER[seen] ?? bySpan) : bySpan;
 }
+
+type Period = 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y';
+/** Periods from the finest to the coarsest. */
+const PERIOD_ORDER: readonly Period[] = ['H', 'D', 'W', 'M', 'Q', 'Y'];
 
 /** Measures that are levels, rates or prices rather than amounts: summing them means nothing, so they are averaged. */
 const INTENSIVE =

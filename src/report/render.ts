@@ -69,7 +69,8 @@ function tooManyRows(file: string, rows: number): string {
   return `its data file "${file}" has ${rows.toLocaleString('en-US')} rows, over the ${MAX_FRAME_ROWS.toLocaleString('en-US')} one chart or table may use; not rendered`;
 }
 
-function outputChars(built: Built): number {
+/** The characters a built chart or table adds to a report (what its output budget counts). */
+export function outputChars(built: Built): number {
   return built.type === 'plotly' ? JSON.stringify(built.figure).length : built.html.length;
 }
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ReportExtras } from '../report/html.js';
-import { renderSpec } from '../report/render.js';
+import { outputChars, renderSpec } from '../report/render.js';
 import type { RenderedItem } from '../report/render.js';
 import type { StoredEvent } from '../shared/events.js';
 import { FrameBudget } from '../spec/frame-budget.js';
@@ -216,8 +216,9 @@ export class ReportModel {
     const refused = parseRefusals(artifacts.find((a) => a.name === REFUSALS_FILE)?.content);
     // Specs our own compiler wrote skip the full-bundle Plotly check (the zod gate stays); model- and person-written ones keep it.
     const validateFigures = this.tools.get(event.step) !== 'execute_analysis';
+    const live = rendered && this.chargeLive(rendered, dir, artifacts) ? rendered : null;
     const items =
-      rendered ?? (await renderSpec(spec, dir, { budget: this.budget, refused, validateFigures }));
+      live ?? (await renderSpec(spec, dir, { budget: this.budget, refused, validateFigures }));
     const sql = parseQueries(artifacts.find((a) => a.name === QUERIES_FILE)?.content);
     this.content.items.push(
       ...items.map((item) => ({
@@ -249,6 +250,32 @@ export class ReportModel {
       ? 'analysis.py — the same analysis in pandas (`opsmind run analysis.py --data <file>` re-runs it)'
       : (CODE_TITLES[tool] ?? `step ${step}`);
     this.content.extras.code.push({ title, code: content.toString('utf8') });
+  }
+
+  /**
+   * Charges the report's budgets for a live step's items and says whether they fit; when the
+   * step's total would not, nothing is charged and the step is rendered again from its artifacts,
+   * so the report refuses exactly what a replay would.
+   */
+  private chargeLive(
+    items: readonly RenderedItem[],
+    dir: string,
+    artifacts: readonly { name: string; content: Buffer }[],
+  ): boolean {
+    const sizes = new Map(artifacts.map((a) => [a.name, a.content.length]));
+    const charges = items.flatMap((item) => {
+      const file = item.decl.data.file;
+      if (!item.built || item.built.type === 'image' || !file) return [];
+      return [
+        { key: join(dir, file), bytes: sizes.get(file) ?? 0, chars: outputChars(item.built) },
+      ];
+    });
+    const bytes = charges.reduce((sum, c) => sum + c.bytes, 0);
+    const chars = charges.reduce((sum, c) => sum + c.chars, 0);
+    if (this.budget.refusal('step', join(dir, '*'), bytes) || this.budget.outputRefusal(chars))
+      return false;
+    for (const c of charges) this.budget.charge(c.key, c.bytes, c.chars);
+    return true;
   }
 
   /** The content folded so far. */
