@@ -8,6 +8,7 @@ import codecs
 import csv
 import io
 import os
+import re
 
 import pandas as pd
 
@@ -119,7 +120,36 @@ def title_lines(text, delimiter, cut=False):
     return 0, 0
 
 
-def _read_delimited(path, extension):
+_GROUPS = {".": r"\.", ",": ",", " ": " ", "\u00a0": "\u00a0", "\u202f": "\u202f"}
+
+
+def apply_number_locale(frame, numbers):
+    """Text columns the host's engine read as numbers (decimal commas, thousands separators), converted
+    the same way: only a column whose every value is such a number, so "01.02.2024" or "10.0.0.1" stay
+    text. `numbers` is {"decimal": "," or ".", "thousands": a separator or None}; None changes nothing."""
+    numbers = numbers or {}
+    decimal = numbers.get("decimal") if numbers.get("decimal") in (".", ",") else "."
+    thousands = numbers.get("thousands") if numbers.get("thousands") in _GROUPS else None
+    if decimal == "." and thousands is None:
+        return frame
+    group = _GROUPS[thousands] if thousands and thousands != decimal else None
+    whole = rf"\d{{1,3}}(?:{group}\d{{3}})+|\d+" if group else r"\d+"
+    pattern = rf"^[+-]?(?:{whole})(?:{re.escape(decimal)}\d+)?$"
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype != object:
+            continue
+        text = column.dropna().astype(str).str.strip()
+        if text.empty or not text.str.fullmatch(pattern).all():
+            continue
+        plain = column.astype("string").str.strip()
+        if group:
+            plain = plain.str.replace(thousands, "", regex=False)
+        frame[name] = pd.to_numeric(plain.str.replace(decimal, ".", regex=False), errors="coerce")
+    return frame
+
+
+def _read_delimited(path, extension, numbers=None):
     with open(path, "rb") as handle:
         head = handle.read(SAMPLE_BYTES)
     if not head.strip():
@@ -130,10 +160,11 @@ def _read_delimited(path, extension):
     # and fall back to the full detection only if pandas meets an invalid byte.
     encoding, warning = detect_encoding(path, head, whole_file=False)
     try:
-        return _parse_delimited(path, extension, head, encoding, warning)
+        frame, info, warnings = _parse_delimited(path, extension, head, encoding, warning)
     except UnicodeDecodeError:
         encoding, warning = detect_encoding(path, head, whole_file=True)
-        return _parse_delimited(path, extension, head, encoding, warning)
+        frame, info, warnings = _parse_delimited(path, extension, head, encoding, warning)
+    return apply_number_locale(frame, numbers), info, warnings
 
 
 def _parse_delimited(path, extension, head, encoding, warning):
@@ -181,8 +212,9 @@ def _require_engine(modules, extension, package):
     raise DataLoadError(f"reading {extension} files needs {' or '.join(modules)}; install it (e.g. apt-get install {package}) or export the data to CSV")
 
 
-def read_dataset(path):
-    """Read `path` into a DataFrame; return (df, info, warnings). Raises DataLoadError."""
+def read_dataset(path, numbers=None):
+    """Read `path` into a DataFrame; return (df, info, warnings). Raises DataLoadError.
+    `numbers` ({"decimal", "thousands"}) is how the host's engine read the numbers of a delimited file."""
     if not os.path.exists(path):
         raise DataLoadError(f"no such file: {path}")
     if os.path.isdir(path):
@@ -200,4 +232,4 @@ def read_dataset(path):
     if extension == ".parquet":
         _require_engine(["pyarrow", "fastparquet"], extension, "python3-pyarrow")
         return pd.read_parquet(path), {"format": "parquet", "encoding": None, "delimiter": None}, []
-    return _read_delimited(path, extension)
+    return _read_delimited(path, extension, numbers)

@@ -331,11 +331,12 @@ def serve(requests, replies, loaded, data_path, source, args):
     spare.dispose(args.own_pid_namespace)
 
 
-def load(data_path, limits):
-    """(df, info, warnings) loaded under the run's memory and CPU limits, or a DataLoadError in words."""
+def load(data_path, limits, numbers=None):
+    """(df, info, warnings) loaded under the run's memory and CPU limits, or a DataLoadError in words.
+    `numbers` is how the host read the file's numbers ({"decimal", "thousands"}), so df agrees with it."""
     opsmind_limits.limit_loading(limits)
     try:
-        return opsmind_run.opsmind_data.read_dataset(data_path)
+        return opsmind_run.opsmind_data.read_dataset(data_path, numbers)
     except MemoryError:
         raise opsmind_run.opsmind_data.DataLoadError(
             f"the data file expands beyond the {limits.get('memory_mb')} MB memory limit while loading "
@@ -351,6 +352,7 @@ def main():
     parser.add_argument("--profile-name", default=None, help="precompute the dataset profile under this source name before forking")
     parser.add_argument("--workroot", required=True, help="the directory the runs' work dirs are made in")
     parser.add_argument("--limits", default="{}", help="memory_mb and cpu_seconds bound the data load too")
+    parser.add_argument("--numbers", default=None, help='how the host read numbers: {"decimal": ",", "thousands": "."}')
     parser.add_argument("--oneshot", action="store_true", help="serve one request, without warming up")
     parser.add_argument("--own-pid-namespace", action="store_true",
                         help="the worker runs in a pid namespace of its own: kill all other processes after each run")
@@ -366,7 +368,7 @@ def main():
     started = time.perf_counter()
     data_path = os.path.abspath(args.data)
     try:
-        loaded = load(data_path, json.loads(args.limits))
+        loaded = load(data_path, json.loads(args.limits), json.loads(args.numbers) if args.numbers else None)
     except opsmind_run.opsmind_data.DataLoadError as error:
         send(replies, {"op": "data_error", "message": str(error)})
         return opsmind_run.DATA_ERROR_EXIT

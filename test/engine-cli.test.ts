@@ -306,3 +306,42 @@ void test('a query past the memory limit ends with one clear line and exit 4, no
   assert.equal(lines.length, 1, r.stderr);
   assert.match(lines[0] ?? '', /memory limit \(raise it with --memory-mb\)/);
 });
+
+void test('the sandbox reads decimal commas as the engine does: the pandas twin of a German export re-runs whole', () => {
+  const data = join(ROOT, 'examples', 'umsatz-filialen.csv');
+  const r = analyze(data);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.json);
+  const dir = join(tempDir(), 'export');
+  assert.equal(runCli(['sessions', 'export', r.json.session_id, dir]).status, 0);
+  const rerun = runCli([
+    'run',
+    join(dir, 'analysis.py'),
+    '--data',
+    data,
+    '--json',
+    '-o',
+    join(dir, 'r.html'),
+  ]);
+  assert.equal(rerun.status, 0, rerun.stderr);
+  assert.doesNotMatch(rerun.stderr, /failed/);
+  const again = JSON.parse(rerun.stdout) as { charts: unknown[] };
+  assert.equal(again.charts.length, r.summary?.charts.length);
+  const script = join(dir, 'types.py');
+  writeFileSync(
+    script,
+    'print(df["Umsatz (EUR)"].dtype, df["Kunden"].dtype, df["Datum"].dtype, round(df["Umsatz (EUR)"].iloc[0], 2))\n',
+  );
+  const types = runCli(['run', script, '--data', data, '-o', join(dir, 'types.html')]);
+  assert.equal(types.status, 0, types.stderr);
+  assert.match(types.stdout, /float64 int64 object 12066\.53/);
+  // The pandas engine reads the same numbers, so its findings are the engine's (it has no trend:
+  // pandas leaves day-first dates as text).
+  const pandas = analyze(data, ['--engine', 'pandas']);
+  assert.equal(pandas.status, 0, pandas.stderr);
+  const duckFindings = new Set(r.json.insights.map((i) => i.text));
+  const pandasFindings = (pandas.json?.insights ?? []).map((i) => i.text);
+  assert.ok(pandasFindings.some((t) => /München accounts for 25\.1% of Umsatz/.test(t)));
+  for (const text of pandasFindings.filter((t) => !/stored as text/.test(t)))
+    assert.ok(duckFindings.has(text), `the pandas engine found "${text}", the engine did not`);
+});

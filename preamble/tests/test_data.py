@@ -237,5 +237,43 @@ class SniffTests(unittest.TestCase):
         self.assertEqual(set(opsmind_data.DELIMITERS), {",", ";", "\t", "|"})
 
 
+class NumberLocaleTest(unittest.TestCase):
+    """The host's reading of a file's numbers, applied to pandas' text columns (opsmind_data.apply_number_locale)."""
+
+    def frame(self):
+        return pd.DataFrame({"amount": ["1.234,56", "12,5", None], "ip": ["10.0.0.1", "1.2.3.4", "5.6.7.8"],
+                             "day": ["01.02.2024", "31.12.2024", "03.04.2024"], "big": ["1.234.567", "2", "3"]})
+
+    def test_decimal_commas_and_dot_thousands(self):
+        out = opsmind_data.apply_number_locale(self.frame(), {"decimal": ",", "thousands": "."})
+        self.assertEqual(out["amount"].tolist()[:2], [1234.56, 12.5])
+        self.assertTrue(pd.isna(out["amount"].iloc[2]))
+        self.assertEqual(out["big"].tolist(), [1234567, 2, 3])
+        self.assertEqual(out["ip"].tolist(), ["10.0.0.1", "1.2.3.4", "5.6.7.8"])  # not every value is a number
+        self.assertEqual(out["day"].tolist(), ["01.02.2024", "31.12.2024", "03.04.2024"])
+
+    def test_comma_thousands_with_decimal_points(self):
+        frame = pd.DataFrame({"a": ["1,234,567", "12.5"], "b": ["1,2", "3"]})
+        out = opsmind_data.apply_number_locale(frame, {"decimal": ".", "thousands": ","})
+        self.assertEqual(out["a"].tolist(), [1234567.0, 12.5])
+        self.assertEqual(out["b"].tolist(), ["1,2", "3"])
+
+    def test_plain_numbers_change_nothing(self):
+        frame = self.frame()
+        self.assertIs(opsmind_data.apply_number_locale(frame, None), frame)
+        self.assertIs(opsmind_data.apply_number_locale(frame, {"decimal": ".", "thousands": None}), frame)
+
+    def test_read_dataset_applies_it_to_a_semicolon_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "de.csv")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write("Datum;Umsatz\n01.01.2024;12.066,53\n02.01.2024;9.360,24\n")
+            df, _, _ = read_dataset(path, {"decimal": ",", "thousands": "."})
+            self.assertEqual(df["Umsatz"].tolist(), [12066.53, 9360.24])
+            self.assertEqual(df["Datum"].tolist(), ["01.01.2024", "02.01.2024"])
+            plain, _, _ = read_dataset(path)
+            self.assertEqual(plain["Umsatz"].tolist(), ["12.066,53", "9.360,24"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -60,7 +60,13 @@ function usedColumns(t: Transform): string[] {
   }
 }
 
-function cleaning(plan: Plan, profile: DataProfile): string[] {
+/** How the file was read, where pandas must be told (the DuckDB engine's reading of a day-first file). */
+export interface CompileOptions {
+  /** Dates written day first (31.12.2024): parse them so, as the engine did. */
+  dayFirst?: boolean;
+}
+
+function cleaning(plan: Plan, profile: DataProfile, options: CompileOptions): string[] {
   const used = new Set(plan.analyses.flatMap((a) => usedColumns(a.transform)));
   const lines: string[] = [];
   for (const col of profile.column_profiles.filter((c) => used.has(c.name))) {
@@ -68,7 +74,7 @@ function cleaning(plan: Plan, profile: DataProfile): string[] {
     // Also when the profile's engine typed it (DuckDB reads dates as dates; pandas reads them as text).
     if (col.semantic === 'datetime')
       lines.push(
-        `df[${py(col.name)}] = pd.to_datetime(df[${py(col.name)}], errors="coerce")  # dates stored as text`,
+        `df[${py(col.name)}] = pd.to_datetime(df[${py(col.name)}], errors="coerce"${options.dayFirst ? ', dayfirst=True' : ''})  # dates stored as text${options.dayFirst ? ', day first' : ''}`,
       );
   }
   return lines.length
@@ -239,7 +245,12 @@ with open("insights.json", "w", encoding="utf-8") as _out:
 `;
 
 /** The program for a plan: cleaning, then one guarded block per analysis, then insights.json. */
-export function compilePlan(plan: Plan, profile: DataProfile, planner: string): string {
+export function compilePlan(
+  plan: Plan,
+  profile: DataProfile,
+  planner: string,
+  options: CompileOptions = {},
+): string {
   const blocks = plan.analyses.map((a, i) => {
     const n = i + 1;
     const body = [filterCode(a), ...analysisBody(a, n)].map((line) => `    ${line}`);
@@ -253,5 +264,5 @@ export function compilePlan(plan: Plan, profile: DataProfile, planner: string): 
     ].join('\n');
   });
   const header = `# OpsMind fast mode: the analysis program for ${profile.source.name}, planned by the ${planner} planner.\n# Re-run it with: opsmind run <this file> --data ${profile.source.name}\n`;
-  return [header, HEADER, ...cleaning(plan, profile), ...blocks, FOOTER].join('\n');
+  return [header, HEADER, ...cleaning(plan, profile, options), ...blocks, FOOTER].join('\n');
 }

@@ -130,7 +130,14 @@ export class DuckDbEngine implements AnalysisEngine {
       : [];
     const files = [
       { name: 'analysis.sql', content: Buffer.from(code) },
-      { name: 'program.py', content: Buffer.from(compilePlan(plan, profile, ctx.planner)) },
+      {
+        name: 'program.py',
+        content: Buffer.from(
+          compilePlan(plan, profile, ctx.planner, {
+            dayFirst: this.source.locale.dateOrder === 'DMY',
+          }),
+        ),
+      },
       ...workdirFiles(workdir, spec, items),
       { name: 'insights.json', content: Buffer.from(JSON.stringify(outcome.insights)) },
       {

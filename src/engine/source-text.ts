@@ -151,3 +151,24 @@ export async function readDelimited(
     warnings: [...text.warnings, ...title, ...warnings],
   };
 }
+
+/**
+ * How the numbers of a delimited text file are written, from a sample only (no table is made):
+ * what the sandbox's pandas reader is told, so its `df` reads the numbers the engine reads.
+ */
+export async function sniffNumberLocale(
+  ctx: ReadContext,
+  detected: DetectedFormat,
+): Promise<NumberLocale> {
+  const { plan, sniffed, names } = await planRead(ctx, detected);
+  const samples = cleanSamples(
+    await sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
+  );
+  const columns = sniffed.columns.map((c, i) => ({
+    name: names[i] ?? '',
+    type: c.type,
+    sample: samples[i] ?? [],
+  }));
+  const { decimal, thousands } = decideNumberLocale(columns, plan.delimiter);
+  return { decimal, thousands };
+}

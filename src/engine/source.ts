@@ -4,8 +4,8 @@
  * (`rowid`), with the column names of its header, so every later query runs without file access.
  */
 import { mkdir, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
-import type { DuckDb } from './duckdb.js';
+import { basename, join, resolve } from 'node:path';
+import { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
 import { DATA_RELATION } from './types.js';
 import type { SourceInfo } from './types.js';
@@ -15,7 +15,8 @@ import { readExcel } from './source-excel.js';
 import { flattenNested, readJson, readParquet } from './source-native.js';
 import { detectFormat, readHead } from './source-sniff.js';
 import type { DetectedFormat } from './source-sniff.js';
-import { readDelimited } from './source-text.js';
+import { readDelimited, sniffNumberLocale } from './source-text.js';
+import type { NumberLocale } from './source-locale.js';
 
 /** How to attach a source. */
 export interface AttachOptions {
@@ -92,5 +93,31 @@ export async function attachSource(
     return { path: resolved, name: basename(resolved), ...outcome, rows, columns, sizeBytes };
   } finally {
     await removeScratch(ctx);
+  }
+}
+
+/**
+ * How a delimited text file writes its numbers (decimal separator, thousands separator), judged
+ * from a sample with a database of its own; null for other formats or when the file cannot be
+ * sniffed (the sandbox's reader then keeps pandas' defaults). The sandbox is told this, so `df`
+ * reads "1.234,56" as the number the engine reads.
+ */
+export async function numberLocaleOf(
+  path: string,
+  scratchDir: string,
+): Promise<NumberLocale | null> {
+  const resolved = resolve(path);
+  const detected = detectFormat(resolved, await readHead(resolved, 16));
+  if (detected.format !== 'csv') return null;
+  await mkdir(scratchDir, { recursive: true, mode: 0o700 });
+  const db = await DuckDb.open({ memoryMb: 128, threads: 1, tempDir: join(scratchDir, 'spill') });
+  const ctx: ReadContext = { db, path: resolved, scratchDir, scratch: [] };
+  try {
+    return await sniffNumberLocale(ctx, detected);
+  } catch {
+    return null;
+  } finally {
+    await removeScratch(ctx);
+    db.close();
   }
 }

@@ -41,6 +41,8 @@ export interface SandboxOptions {
   warm?: boolean;
   /** Have the warm worker profile the data (under this source name) before forking, for get_data_info. */
   profileName?: string;
+  /** How the host's engine reads the file's numbers, so pandas converts the same text columns. */
+  numbers?: { decimal: '.' | ','; thousands: string | null };
 }
 
 /** One program to run. */
@@ -184,6 +186,7 @@ export class Sandbox {
       JSON.stringify(pythonLimits(limits, this.processRlimit())),
       ...(this.isolation.level !== 'rlimits' ? ['--own-pid-namespace'] : []),
       ...(this.options.profileName ? ['--profile-name', this.options.profileName] : []),
+      ...(this.options.numbers ? ['--numbers', JSON.stringify(this.options.numbers)] : []),
       ...(oneshot ? ['--oneshot'] : []),
     ];
     return [

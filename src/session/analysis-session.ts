@@ -14,7 +14,9 @@ import { DuckDbEngine } from '../engine/duckdb-engine.js';
 import { engineName } from '../engine/engine.js';
 import type { AnalysisEngine, EngineName } from '../engine/engine.js';
 import { PandasEngine } from '../engine/pandas-engine.js';
+import { numberLocaleOf } from '../engine/source.js';
 import { findPython } from '../sandbox/python.js';
+import { removeTree } from '../util/remove-tree.js';
 import { deepLoop } from '../agent/deep-loop.js';
 import type { DeepResult } from '../agent/deep-loop.js';
 import { executeProgram } from '../agent/execute-program.js';
@@ -168,9 +170,11 @@ export class AnalysisSession {
   sandbox(): Promise<Sandbox> {
     this.sandboxOpening ??= (async () => {
       const s = this.settings.sandbox;
+      const numbers = await this.numberLocale();
       const sandbox = await Sandbox.open({
         python: s.python ?? (await findPython()),
         dataPath: this.dataPath,
+        ...(numbers ? { numbers } : {}),
         limits: s.limits,
         isolation: s.isolation,
         warm: s.warm,
@@ -185,6 +189,23 @@ export class AnalysisSession {
       return sandbox;
     })();
     return this.sandboxOpening;
+  }
+
+  /** How the data file writes its numbers, when not the plain way: the engine's reading, else a sniff. */
+  private async numberLocale(): Promise<{ decimal: '.' | ','; thousands: string | null } | null> {
+    const engine = this.openedEngine;
+    let locale: { decimal: '.' | ','; thousands: string | null } | null =
+      engine instanceof DuckDbEngine ? engine.source.locale : null;
+    if (!locale) {
+      const scratch = mkdtempSync(join(tmpdir(), 'opsmind-sniff-'));
+      try {
+        locale = await numberLocaleOf(this.dataPath, join(scratch, 'sniff'));
+      } finally {
+        removeTree(scratch);
+      }
+    }
+    if (!locale || (locale.decimal === '.' && locale.thousands === null)) return null;
+    return { decimal: locale.decimal, thousands: locale.thousands };
   }
 
   /** Fast mode's engine, opened on first use: DuckDB over the data file, or pandas in the sandbox. */
