@@ -18,7 +18,7 @@ import type { DataProfile } from '../src/agent/profile.js';
 import { roles } from '../src/agent/roles.js';
 import { DuckDb, literal } from '../src/engine/duckdb.js';
 import { executePlan } from '../src/engine/execute.js';
-import { usedColumns } from '../src/engine/sql-rows.js';
+import { usedColumns } from '../src/agent/compile-plan.js';
 import type { Declaration, RenderSpec } from '../src/spec/schema.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
 

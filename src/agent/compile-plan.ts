@@ -39,7 +39,35 @@ export function chartAgg(agg: Extract<Transform, { type: 'group' }>['agg']): str
   return agg === 'count' ? 'sum' : agg;
 }
 
-function usedColumns(t: Transform): string[] {
+/**
+ * The parameters a group transform's bar or pie is declared with, the same in both engines (the
+ * pandas program's declare_chart kwargs and the DuckDB engine's declaration); undefined ones are
+ * left out by each.
+ */
+export function groupChartParams(
+  a: Analysis,
+  t: Extract<Transform, { type: 'group' }>,
+  y: string,
+): Record<string, unknown> {
+  const o = a.options ?? {};
+  const common = { title: a.title, note: a.why };
+  if (a.chart === 'pie')
+    return { names: t.by, values: y, top_n: t.top_n ?? 6, agg: chartAgg(t.agg), ...common };
+  return {
+    x: t.by,
+    y,
+    color: t.series,
+    top_n: t.top_n,
+    agg: chartAgg(t.agg),
+    sort: o.sort ?? 'descending',
+    orientation: o.orientation,
+    log_y: o.log_y,
+    ...common,
+  };
+}
+
+/** The columns a transform reads (the cleaning converts these, and only these; both engines). */
+export function usedColumns(t: Transform): string[] {
   switch (t.type) {
     case 'group':
       return [t.by, t.measure, t.series].filter((c): c is string => Boolean(c));
@@ -131,20 +159,7 @@ function analysisBody(a: Analysis, n: number): string[] {
       const lines = [code, `frame = frame.sort_values(${py(y)}, ascending=False, kind="stable")`];
       if (a.chart === 'table')
         return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 50 })})`];
-      const params =
-        a.chart === 'pie'
-          ? { names: t.by, values: y, top_n: t.top_n ?? 6, agg: chartAgg(t.agg), ...common }
-          : {
-              x: t.by,
-              y,
-              color: t.series,
-              top_n: t.top_n,
-              agg: chartAgg(t.agg),
-              sort: o.sort ?? 'descending',
-              orientation: o.orientation,
-              log_y: o.log_y,
-              ...common,
-            };
+      const params = groupChartParams(a, t, y);
       const additive = t.agg === 'sum' || t.agg === 'count';
       const share = t.series
         ? []

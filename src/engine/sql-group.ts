@@ -5,7 +5,7 @@
  * it pre-aggregated): a table sorted largest first, ties in key order; a bar
  * in key order and a pie largest first, both folded to their top N.
  */
-import { chartAgg } from '../agent/compile-plan.js';
+import { groupChartParams } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
 import { rankingInsights, shareInsights } from './insights.js';
@@ -104,30 +104,7 @@ function pieFrame(t: Group, s: Shape): Cte {
 }
 
 function chartParams(ctx: Ctx, t: Group, y: string): Record<string, unknown> {
-  const a = ctx.analysis;
-  const o = a.options ?? {};
-  const common = { note: a.why };
-  if (a.chart === 'pie')
-    return params({
-      title: a.title,
-      names: t.by,
-      values: y,
-      top_n: t.top_n ?? 6,
-      agg: chartAgg(t.agg),
-      ...common,
-    });
-  return params({
-    title: a.title,
-    x: t.by,
-    y,
-    color: t.series,
-    top_n: t.top_n,
-    agg: chartAgg(t.agg),
-    sort: o.sort ?? 'descending',
-    orientation: o.orientation,
-    log_y: o.log_y,
-    ...common,
-  });
+  return params(groupChartParams(ctx.analysis, t, y));
 }
 
 async function chartDeclared(ctx: Ctx, t: Group, s: Shape): Promise<Declared> {

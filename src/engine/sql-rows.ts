@@ -4,7 +4,8 @@
  * dates stored as text converted exactly as compile-plan.ts converts them,
  * for exactly the columns the plan uses — and then the analysis' filters.
  */
-import type { Analysis, Plan, Transform } from '../agent/plan.js';
+import { usedColumns } from '../agent/compile-plan.js';
+import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
 import type { DuckDb } from './duckdb.js';
 import { ident, literal } from './duckdb.js';
@@ -35,30 +36,6 @@ export interface Cleaning {
 export async function dataColumns(db: DuckDb, signal?: AbortSignal): Promise<Column[]> {
   const result = await db.all(`SELECT * FROM ${DATA_RELATION} LIMIT 0`, signal);
   return result.columns.map((name, i) => ({ name, type: result.types[i] ?? 'VARCHAR' }));
-}
-
-/** The columns a transform reads (compile-plan.ts cleans these, and only these). */
-export function usedColumns(t: Transform): string[] {
-  const present = (names: (string | null | undefined)[]): string[] =>
-    names.filter((c): c is string => Boolean(c));
-  switch (t.type) {
-    case 'group':
-      return present([t.by, t.measure, t.series]);
-    case 'resample':
-      return present([t.date, t.measure, t.series]);
-    case 'distribution':
-      return present([t.column, t.by]);
-    case 'relationship':
-      return present([t.x, t.y, t.color]);
-    case 'correlation':
-      return t.columns;
-    case 'summary':
-      return t.columns ?? [];
-    case 'missing':
-      return [];
-    case 'top_rows':
-      return [t.sort_by];
-  }
 }
 
 // pd.to_numeric of the text with every character but digits, e, E, '.', '+' and '-' removed.
