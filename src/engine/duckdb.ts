@@ -83,16 +83,38 @@ function explain(error: unknown, limits: DuckDbOptions): OpsmindError {
   return new OpsmindError(text, ExitCode.INTERNAL);
 }
 
-/** One bounded DuckDB database with one connection. */
+/** Results of at most this many rows are kept for a repeated query. */
+const CACHED_ROWS = 20_000;
+/** At most this many results are kept. */
+const CACHED_QUERIES = 512;
+
+/**
+ * One bounded DuckDB database. Until it is locked it has one connection; after, queries issued
+ * together run on up to `threads` connections (opened on demand, sharing the locked settings,
+ * which are global), so a slow query does not hold back a quick one. Once locked, the result of
+ * a read-only query (SELECT, WITH) is kept and a repeated query is answered from it: two charts
+ * of one plan often need the same statistics. Any statement run with `run` (which may change a
+ * table) clears it.
+ */
 export class DuckDb {
   private closed = false;
   private locked = false;
+  private readonly results = new Map<string, Promise<QueryResult>>();
+  private readonly connections: DuckDBConnection[];
+  private readonly idle: DuckDBConnection[];
+  private readonly waiting: {
+    resolve: (c: DuckDBConnection) => void;
+    reject: (e: Error) => void;
+  }[] = [];
 
   private constructor(
     private readonly instance: DuckDBInstance,
-    private readonly connection: DuckDBConnection,
+    connection: DuckDBConnection,
     readonly options: DuckDbOptions,
-  ) {}
+  ) {
+    this.connections = [connection];
+    this.idle = [connection];
+  }
 
   /** Opens an in-memory database with its limits (they can only be tightened until `lock`). */
   static async open(options: DuckDbOptions): Promise<DuckDb> {
@@ -138,13 +160,37 @@ export class DuckDb {
 
   /** Runs a statement, discarding its result. */
   async run(sql: string, signal?: AbortSignal): Promise<void> {
-    await this.guard(signal, () => this.connection.run(sql));
+    this.results.clear();
+    await this.guard(signal, async (connection) => {
+      await connection.run(sql);
+    });
   }
 
-  /** Runs a query and reads every row (JSON-ready values: `plainValue`). */
+  /** Runs a query and reads every row (JSON-ready values: `plainValue`); a copy of a kept result for a repeated one. */
   async all(sql: string, signal?: AbortSignal): Promise<QueryResult> {
-    return this.guard(signal, async () => {
-      const reader = await this.connection.runAndReadAll(sql);
+    if (!this.locked || !/^\s*(SELECT|WITH)\b/i.test(sql)) return this.read(sql, signal);
+    let result = this.results.get(sql);
+    if (!result) {
+      result = this.read(sql, signal);
+      this.results.set(sql, result);
+      result.then(
+        (r) => r.rows.length > CACHED_ROWS && this.results.delete(sql),
+        () => this.results.delete(sql),
+      );
+      if (this.results.size > CACHED_QUERIES)
+        this.results.delete(this.results.keys().next().value as string);
+    }
+    const kept = await result;
+    return {
+      columns: [...kept.columns],
+      types: [...kept.types],
+      rows: kept.rows.map((r) => [...r]),
+    };
+  }
+
+  private async read(sql: string, signal?: AbortSignal): Promise<QueryResult> {
+    return this.guard(signal, async (connection) => {
+      const reader = await connection.runAndReadAll(sql);
       return {
         columns: reader.columnNames(),
         types: reader.columnTypes().map(String),
@@ -161,13 +207,37 @@ export class DuckDb {
     );
   }
 
-  private async guard<T>(signal: AbortSignal | undefined, body: () => Promise<T>): Promise<T> {
+  /** A free connection: an idle one, a new one (after the lock, up to `threads`), or the next released. */
+  private async acquire(): Promise<DuckDBConnection> {
+    const free = this.idle.pop();
+    if (free) return free;
+    if (this.locked && this.connections.length < Math.max(1, this.options.threads)) {
+      const connection = await this.instance.connect();
+      this.connections.push(connection);
+      return connection;
+    }
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  private release(connection: DuckDBConnection): void {
+    const next = this.waiting.shift();
+    if (next) next.resolve(connection);
+    else this.idle.push(connection);
+  }
+
+  private async guard<T>(
+    signal: AbortSignal | undefined,
+    body: (connection: DuckDBConnection) => Promise<T>,
+  ): Promise<T> {
     if (this.closed) throw new OpsmindError('the engine is closed', ExitCode.INTERNAL);
     signal?.throwIfAborted();
-    const stop = (): void => this.connection.interrupt();
+    const connection = await this.acquire();
+    if (this.closed) throw new OpsmindError('the engine is closed', ExitCode.INTERNAL);
+    const stop = (): void => connection.interrupt();
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      return await body();
+      signal?.throwIfAborted();
+      return await body(connection);
     } catch (error) {
       if (signal?.aborted)
         throw signal.reason instanceof Error
@@ -176,14 +246,17 @@ export class DuckDb {
       throw explain(error, this.options);
     } finally {
       signal?.removeEventListener('abort', stop);
+      this.release(connection);
     }
   }
 
-  /** Closes the connection and the database; idempotent. */
+  /** Closes the connections and the database; idempotent. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.connection.closeSync();
+    for (const waiter of this.waiting.splice(0))
+      waiter.reject(new OpsmindError('the engine is closed', ExitCode.INTERNAL));
+    for (const connection of this.connections) connection.closeSync();
     this.instance.closeSync();
   }
 }

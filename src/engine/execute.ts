@@ -72,18 +72,42 @@ interface Run {
   signal?: AbortSignal;
 }
 
-async function runAnalysis(run: Run, analysis: Analysis, n: number): Promise<void> {
+type Ran =
+  | { ok: true; outcome: Outcome; found: Awaited<ReturnType<Outcome['findings']>> }
+  | { ok: false; error: unknown };
+
+/** An analysis' declaration and findings, or why it failed; only cancellation throws. */
+async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
   try {
     const rows = rowsFor(run.cleaning, analysis);
     const ctx: Ctx = { db: run.db, rows, analysis, ...(run.signal ? { signal: run.signal } : {}) };
     const outcome = await transformOf(ctx);
-    run.writer.declare(outcome.declared);
-    const found = await outcome.findings();
-    run.file.insights.push(...found.map((i) => ({ ...i, analysis: n })));
+    return { ok: true, outcome, found: await outcome.findings() };
   } catch (error) {
     if (run.signal?.aborted) throw error;
-    run.file.failed.push({ analysis: n, title: analysis.title, error: errorText(error) });
+    return { ok: false, error };
   }
+}
+
+/** Analyses run this many at a time (the database runs each on its own connection). */
+const CONCURRENT_ANALYSES = 2;
+
+/** `work` over `items`, at most `limit` at a time, results in item order. */
+async function inTurn<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
 }
 
 /** Findings with the same sentence once (the first keeps its analysis), as fast mode shows them. */
@@ -113,7 +137,19 @@ export async function executePlan(
     file: { insights: [], failed: [] },
     ...(signal ? { signal } : {}),
   };
-  for (const [i, analysis] of plan.analyses.entries()) await runAnalysis(run, analysis, i + 1);
+  // Run side by side, recorded in plan order: the spec and the findings do not depend on timing.
+  const ran = await inTurn(plan.analyses, CONCURRENT_ANALYSES, (a) => runAnalysis(run, a));
+  for (const [i, r] of ran.entries()) {
+    const analysis = i + 1;
+    try {
+      if (!r.ok) throw r.error;
+      run.writer.declare(r.outcome.declared);
+      run.file.insights.push(...r.found.map((insight) => ({ ...insight, analysis })));
+    } catch (error) {
+      const title = plan.analyses[i]?.title ?? '';
+      run.file.failed.push({ analysis, title, error: errorText(error) });
+    }
+  }
   const insights: InsightsFile = { insights: unique(run.file.insights), failed: run.file.failed };
   const spec = RenderSpecSchema.parse(run.writer.spec(source));
   writeFileSync(join(workdir, 'render_spec.json'), JSON.stringify(spec));

@@ -120,6 +120,9 @@ function readCsvSql(plan: CsvPlan, dialect: CsvDialect, types: readonly string[]
   return `read_csv(${literal(plan.path)}, ${options.join(', ')})`;
 }
 
+/** Up to this many columns, the sample comes back as one JSON text (each list() holds its own buffers, so not for thousands). */
+const JSON_SAMPLE_COLUMNS = 64;
+
 /** The first `limit` rows as written, every column as text: the evidence for the file's locale. */
 export async function sampleText(
   db: DuckDb,
@@ -129,13 +132,27 @@ export async function sampleText(
   signal?: AbortSignal,
 ): Promise<(string | null)[][]> {
   const types = dialect.columns.map(() => 'VARCHAR');
+  if (types.length === 0) return [];
+  const rows = `SELECT * FROM ${readCsvSql(plan, dialect, types)} LIMIT ${limit}`;
+  if (types.length > JSON_SAMPLE_COLUMNS) {
+    const result = await db.all(rows, signal);
+    return dialect.columns.map((_, i) =>
+      result.rows.map((row) => (typeof row[i] === 'string' ? row[i] : null)),
+    );
+  }
+  // One JSON text of every column's values: parsed by V8 in a fraction of the time that
+  // converting each value of the result to JS takes.
+  const lists = types.map((_, i) => `list(${ident(placeholder(i))})`).join(', ');
   const result = await db.all(
-    `SELECT * FROM ${readCsvSql(plan, dialect, types)} LIMIT ${limit}`,
+    `SELECT CAST(to_json([${lists}]) AS VARCHAR) AS sample FROM (${rows})`,
     signal,
   );
-  return dialect.columns.map((_, i) =>
-    result.rows.map((row) => (typeof row[i] === 'string' ? row[i] : null)),
-  );
+  const text = result.rows[0]?.[0];
+  const parsed: unknown = typeof text === 'string' ? JSON.parse(text) : [];
+  return dialect.columns.map((_, i) => {
+    const values: unknown = Array.isArray(parsed) ? parsed[i] : null;
+    return Array.isArray(values) ? values.map((v) => (typeof v === 'string' ? v : null)) : [];
+  });
 }
 
 /** Materialises the file as the `data` table: column i typed `types[i]` and named `names[i]`. */

@@ -1,5 +1,6 @@
 /** Turns whatever the openai client throws into a classified ModelCallError. */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { APIError } from 'openai';
+import { openaiSdk } from './openai-sdk.js';
 import { ModelCallError } from './errors.js';
 import type { ModelFailure } from './errors.js';
 import type { Deadline } from './deadline.js';
@@ -39,11 +40,12 @@ function classify(
   error: unknown,
   base: Pick<ModelFailure, 'endpoint' | 'model'>,
 ): ModelFailure | undefined {
-  if (error instanceof APIUserAbortError) return { ...base, kind: 'aborted' };
-  if (error instanceof APIConnectionTimeoutError) return { ...base, kind: 'timeout' };
-  if (error instanceof APIConnectionError)
+  const sdk = openaiSdk();
+  if (error instanceof sdk.APIUserAbortError) return { ...base, kind: 'aborted' };
+  if (error instanceof sdk.APIConnectionTimeoutError) return { ...base, kind: 'timeout' };
+  if (error instanceof sdk.APIConnectionError)
     return { ...base, kind: 'connection', detail: networkDetail(error) };
-  if (error instanceof APIError) {
+  if (error instanceof sdk.APIError) {
     // instanceof gives APIError<any, any, any>; pin the documented parameters.
     const apiError = error as APIError<number | undefined, Headers | undefined>;
     if (typeof apiError.status !== 'number')

@@ -1,12 +1,12 @@
 /** The ChatModel backed by the official openai client, for any OpenAI-compatible server. */
 import { formatWithOptions } from 'node:util';
-import OpenAI from 'openai';
 import type { ClientOptions } from 'openai';
 import { DEFAULT_LLM_TIMEOUT_MS } from './config.js';
 import type { LlmConfig } from './config.js';
 import { Deadline } from './deadline.js';
 import { ModelCallError } from './errors.js';
 import { toModelCallError } from './openai-errors.js';
+import { openaiSdk } from './openai-sdk.js';
 import { fromCompletion, toParams } from './openai-params.js';
 import { collectStream, isUnstreamedReply, readUnstreamedReply } from './openai-stream.js';
 import type { ChatModel, ChatRequest, ChatResponse } from './types.js';
@@ -51,7 +51,7 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel {
   const endpoint = endpointOf(config);
   const model = config.model ?? DEFAULT_MODEL;
   const officialApi = config.baseUrl === null || endpoint === DEFAULT_ENDPOINT;
-  const client = new OpenAI({
+  const client = new (openaiSdk().OpenAI)({
     apiKey: config.apiKey ?? 'not-needed',
     // Explicit, so the client never falls back to its own reading of OPENAI_BASE_URL and
     // the endpoint named in error messages is the one actually called.

@@ -2,7 +2,7 @@
  * Assembles a streamed chat completion into the same ChatResponse a non-streamed call gives,
  * including from servers that ignore `stream: true` and answer with one JSON completion.
  */
-import { APIError } from 'openai';
+import { openaiSdk } from './openai-sdk.js';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { Deadline } from './deadline.js';
@@ -94,7 +94,7 @@ async function nextChunk(
     return await chunks.next();
   } catch (error) {
     if (finished) return { done: true, value: undefined };
-    if (error instanceof APIError || error instanceof SyntaxError) throw error;
+    if (error instanceof openaiSdk().APIError || error instanceof SyntaxError) throw error;
     throw new ModelCallError({ ...base, kind: 'cut' });
   }
 }
