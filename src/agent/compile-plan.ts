@@ -94,10 +94,28 @@ export interface CompileOptions {
   dayFirst?: boolean;
 }
 
+/**
+ * Whole-number year columns the plan resamples as time (the table's time is a year column): both
+ * engines turn each year into the timestamp of its first day, for these columns only.
+ */
+export function yearColumns(plan: Plan, profile: DataProfile): Set<string> {
+  const time = profile.semantics?.table.time;
+  if (time?.kind !== 'year') return new Set();
+  const resampled = plan.analyses.some(
+    (a) => a.transform.type === 'resample' && a.transform.date === time.column,
+  );
+  return resampled ? new Set([time.column]) : new Set();
+}
+
 function cleaning(plan: Plan, profile: DataProfile, options: CompileOptions): string[] {
   const used = new Set(plan.analyses.flatMap((a) => usedColumns(a.transform)));
+  const years = yearColumns(plan, profile);
   const lines: string[] = [];
-  for (const col of profile.column_profiles.filter((c) => used.has(c.name))) {
+  for (const name of years)
+    lines.push(
+      `df[${py(name)}] = pd.to_datetime(df[${py(name)}].astype("Int64").astype("string"), format="%Y", errors="coerce")  # whole years as their first day`,
+    );
+  for (const col of profile.column_profiles.filter((c) => used.has(c.name) && !years.has(c.name))) {
     if (col.semantic === 'numeric_text') lines.push(numericText(col));
     // Also when the profile's engine typed it (DuckDB reads dates as dates; pandas reads them as text).
     if (col.semantic === 'datetime')

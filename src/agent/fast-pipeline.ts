@@ -11,6 +11,8 @@ import type { Finding, SessionEvent } from '../shared/events.js';
 import type { Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
 import { artifactAdded } from './step-record.js';
+import { provenanceOf } from './provenance.js';
+import type { Provenance } from './provenance.js';
 
 /** An event and the files to store with it (atomically). */
 export interface Emission {
@@ -46,6 +48,8 @@ export interface FastResult {
   executed: Executed;
   findings: Finding[];
   failed: { analysis: number; title: string; error: string }[];
+  /** The table's grain, column roles, skipped columns and each chart's derivation. */
+  provenance: Provenance;
 }
 
 /** Options of a fast run. */
@@ -132,7 +136,18 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
     storedBytes: opts.storedBytes?.() ?? 0,
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
-  yield { event: executed.finished, files: executed.files };
+  const provenance = provenanceOf(
+    profile,
+    planned.plan,
+    executed.spec,
+    executed.insights.failed,
+    executed.rowsUsed,
+  );
+  const provenanceFile = {
+    name: 'provenance.json',
+    content: Buffer.from(JSON.stringify(provenance)),
+  };
+  yield { event: executed.finished, files: [...executed.files, provenanceFile] };
   yield { event: artifactAdded(s3, executed.spec), rendered: executed.items };
   for (const message of executed.warnings) yield { event: { type: 'warning', step: s3, message } };
   const found = executed.insights;
@@ -153,5 +168,13 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
       summary: `${drawn} of ${count(executed.items.length, 'chart or table', 'charts and tables')} rendered`,
     },
   };
-  return { profile, planned, code: executed.code, executed, findings, failed: found.failed };
+  return {
+    profile,
+    planned,
+    code: executed.code,
+    executed,
+    findings,
+    failed: found.failed,
+    provenance,
+  };
 }

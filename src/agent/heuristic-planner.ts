@@ -8,9 +8,9 @@
  * With a question, the analysis that answers it comes first.
  */
 import type { Analysis, Plan } from './plan.js';
-import type { ColumnProfile, DataProfile } from './profile.js';
+import type { DataProfile } from './profile.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
-import { aggFor, frequencyFor, roles } from './roles.js';
+import { aggFor, roles, spansTime, timeFrequency } from './roles.js';
 import type { Roles } from './roles.js';
 
 const MAX_ANALYSES = 10;
@@ -24,61 +24,84 @@ const FREQ_WORD: Record<string, string> = {
   Y: 'year',
 };
 
-function timeAnalyses(r: Roles): Analysis[] {
+const AGG_WORD: Record<string, string> = {
+  sum: 'summed',
+  mean: 'averaged',
+  max: 'the last (largest) value of the running total',
+  count: 'counted',
+};
+
+function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   const date = r.dates[0];
   const measure = r.measures[0];
   if (!date) return [];
-  const freq = frequencyFor(date.datetime?.span_days ?? 0, date.datetime?.frequency ?? null);
+  const freq = timeFrequency(date, r);
+  const spans = spansTime(date, freq, r);
+  const agg = aggFor(measure, r, spans);
+  const table = r.semantics.table;
+  const entity =
+    table.grain === 'panel'
+      ? profile.column_profiles.find((c) => c.name === table.entity && c.distinct >= 2)
+      : undefined;
   const what = measure ? measure.name : 'rows';
-  const out: Analysis[] = [
-    {
-      title: cap(`${aggWord(measure)}${what} per ${FREQ_WORD[freq]}`),
+  const out: Analysis[] = [];
+  // A panel's level (a price per symbol) averaged across entities mixes them: only per entity.
+  const mixes = Boolean(entity && measure && agg !== 'sum' && agg !== 'count');
+  if (!mixes)
+    out.push({
+      title: cap(`${aggWord(agg)}${what} per ${FREQ_WORD[freq]}`),
       chart: 'line',
-      why: `How ${what} moves over time, ${aggFor(measure) === 'mean' ? 'averaged' : 'summed'} per ${FREQ_WORD[freq]}.`,
-      transform: {
-        type: 'resample',
-        date: date.name,
-        measure: measure?.name ?? null,
-        agg: aggFor(measure),
-        freq,
-      },
-    },
-  ];
-  const series = r.categories.find((c) => c.distinct <= 6);
+      why: `How ${what} moves over time, ${AGG_WORD[agg] ?? agg} per ${FREQ_WORD[freq]}${entity ? ` over every ${entity.name}` : ''}.`,
+      transform: { type: 'resample', date: date.name, measure: measure?.name ?? null, agg, freq },
+    });
+  const series =
+    entity && entity.distinct <= 12 ? entity : r.categories.find((c) => c.distinct <= 6);
   if (series && measure) {
     out.push({
-      title: `${cap(measure.name)} per ${FREQ_WORD[freq]} by ${series.name}`,
+      title: `${cap(`${aggWord(agg)}${measure.name}`)} per ${FREQ_WORD[freq]} by ${series.name}`,
       chart: 'line',
-      why: `Whether the ${series.name} groups move together or apart.`,
+      why:
+        series === entity
+          ? `One line per ${series.name}: the table has one row per ${series.name} per period, so they are never mixed.`
+          : `Whether the ${series.name} groups move together or apart.`,
       transform: {
         type: 'resample',
         date: date.name,
         measure: measure.name,
-        agg: aggFor(measure),
+        agg,
         freq,
         series: series.name,
       },
     });
   }
+  // Events: how many happen per period, beside what they add up to.
+  if (table.grain === 'event' && measure)
+    out.push({
+      title: `Rows per ${FREQ_WORD[freq]}`,
+      chart: 'line',
+      why: `How many events each ${FREQ_WORD[freq]} holds (a period without rows is a gap).`,
+      transform: { type: 'resample', date: date.name, measure: null, agg: 'count', freq },
+    });
   return out;
 }
 
 function categoryAnalyses(r: Roles): Analysis[] {
   const measure = r.measures[0];
+  const agg = aggFor(measure, r, true);
   const out: Analysis[] = [];
   for (const category of r.categories.slice(0, 2)) {
     const what = measure
-      ? `${aggWord(measure)}${measure.name} by ${category.name}`
+      ? `${aggWord(agg)}${measure.name} by ${category.name}`
       : `rows by ${category.name}`;
     out.push({
       title: cap(what),
       chart: 'bar',
-      why: `Which ${category.name} values contribute most${measure ? ` to ${measure.name}` : ''}.`,
+      why: `Which ${category.name} values ${agg === 'sum' || agg === 'count' ? 'contribute most' : 'rank highest'}${measure ? ` ${agg === 'sum' ? 'to' : 'in'} ${measure.name}` : ''}.`,
       transform: {
         type: 'group',
         by: category.name,
         measure: measure?.name ?? null,
-        agg: aggFor(measure),
+        agg,
         top_n: 10,
       },
       options: {
@@ -90,7 +113,8 @@ function categoryAnalyses(r: Roles): Analysis[] {
   const pieCategory = r.categories.find((c) => c.distinct >= 2 && c.distinct <= 6);
   const nonNegative =
     !measure || ((measure.numeric ?? measure.numeric_text?.stats)?.min ?? -1) >= 0;
-  if (pieCategory && nonNegative && aggFor(measure) !== 'mean') {
+  // A share is a part of a sum: only amounts and counts make a pie.
+  if (pieCategory && nonNegative && (agg === 'sum' || agg === 'count')) {
     out.push({
       title: `Share of ${measure?.name ?? 'rows'} by ${pieCategory.name}`,
       chart: 'pie',
@@ -99,12 +123,34 @@ function categoryAnalyses(r: Roles): Analysis[] {
         type: 'group',
         by: pieCategory.name,
         measure: measure?.name ?? null,
-        agg: aggFor(measure),
+        agg,
         top_n: 6,
       },
     });
   }
   return out;
+}
+
+/** Where the rows are: longitude against latitude, coloured by a small category (offline, no map tiles). */
+function placeAnalyses(r: Roles): Analysis[] {
+  const lat = r.semantics.columns.find((c) => c.role === 'latitude');
+  const lon = r.semantics.columns.find((c) => c.role === 'longitude');
+  if (!lat || !lon) return [];
+  const color = r.categories.find((c) => c.distinct <= 8);
+  return [
+    {
+      title: `Where the rows are: ${lat.name} by ${lon.name}`,
+      chart: 'scatter',
+      why: `Each row placed by its coordinates (${lon.name} across, ${lat.name} up)${color ? `, coloured by ${color.name}` : ''}.`,
+      transform: {
+        type: 'relationship',
+        x: lon.name,
+        y: lat.name,
+        ...(color ? { color: color.name } : {}),
+      },
+      options: { trendline: false },
+    },
+  ];
 }
 
 function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
@@ -170,15 +216,27 @@ function qualityAnalyses(profile: DataProfile, r: Roles): Analysis[] {
   return out;
 }
 
-/** Data-quality flags for the plan's notes. */
-function qualityNotes(profile: DataProfile): string[] {
+/** Data-quality flags for the plan's notes: what is not charted and why, and the roles assumed. */
+function qualityNotes(profile: DataProfile, r: Roles): string[] {
   const notes: string[] = [...profile.warnings];
-  const skipped = profile.column_profiles
-    .filter((c) => c.semantic === 'identifier' || c.semantic === 'text')
-    .map((c) => c.name);
-  if (skipped.length)
+  const sem = r.semantics;
+  for (const total of sem.totals)
     notes.push(
-      `not charted (identifiers or free text): ${skipped.slice(0, 8).join(', ')}${skipped.length > 8 ? ', …' : ''}`,
+      `"${total.value}" in ${total.column} is the total of the other ${total.column} values (its ${total.measure} equals their sum in nearly every period): left out of every chart, so nothing is counted twice`,
+    );
+  if (sem.skipped.length) {
+    const shown = sem.skipped.slice(0, 6).map((s) => `${s.column} (${s.reason})`);
+    notes.push(`not charted: ${shown.join('; ')}${sem.skipped.length > 6 ? '; …' : ''}`);
+  }
+  const assumed = sem.columns.filter(
+    (c) => !c.settled && r.measures.some((m) => m.name === c.name),
+  );
+  if (assumed.length)
+    notes.push(
+      `averaged, not summed, because the data does not show whether they add up (the safe choice): ${assumed
+        .slice(0, 6)
+        .map((c) => c.name)
+        .join(', ')}${assumed.length > 6 ? ', …' : ''}`,
     );
   if (profile.omitted_columns.count)
     notes.push(
@@ -187,8 +245,16 @@ function qualityNotes(profile: DataProfile): string[] {
   return notes.slice(0, 10);
 }
 
-function aggWord(measure: ColumnProfile | undefined): string {
-  return aggFor(measure) === 'mean' ? 'average ' : '';
+/** A total row (a category value that is the sum of the others) left out of an analysis. */
+function withoutTotals(a: Analysis, r: Roles): Analysis {
+  const totals = r.semantics.totals;
+  if (totals.length === 0 || a.transform.type === 'missing') return a;
+  const filters = totals.map((t) => ({ column: t.column, op: '!=' as const, value: t.value }));
+  return { ...a, filters: [...(a.filters ?? []), ...filters].slice(0, 5) };
+}
+
+function aggWord(agg: string): string {
+  return agg === 'mean' ? 'average ' : agg === 'max' ? 'latest ' : '';
 }
 
 function cap(text: string): string {
@@ -204,7 +270,8 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
   const r = roles(profile);
   const candidates = [
     ...(question ? questionAnalysis(question, profile, r) : []),
-    ...timeAnalyses(r),
+    ...timeAnalyses(r, profile),
+    ...placeAnalyses(r),
     ...categoryAnalyses(r),
     ...distributionAnalyses(r, profile),
     ...qualityAnalyses(profile, r),
@@ -229,5 +296,8 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
           `No column of ${profile.source.name} answers "${question.length > 120 ? `${question.slice(0, 117)}…` : question}": the report shows the standard analyses of the data instead.`,
         ]
       : [];
-  return { analyses, notes: [...unanswered, ...qualityNotes(profile)].slice(0, 10) };
+  return {
+    analyses: analyses.map((a) => withoutTotals(a, r)),
+    notes: [...unanswered, ...qualityNotes(profile, r)].slice(0, 10),
+  };
 }

@@ -9,6 +9,8 @@ import { KINDS } from '../../renderers/index.js';
 import { AggSchema } from '../../renderers/params.js';
 import { didYouMean, nearest } from '../spec/suggest.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
+import { spansTime, timeFrequencyOf } from './roles.js';
+import { roleOf, semanticsOf, sumProblem } from './semantics.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
 const Agg = AggSchema;
@@ -167,16 +169,23 @@ function columnProblem(
     )}`;
   if (role === 'measure' && !MEASURE_TYPES.has(col.semantic))
     return `column "${name}" is ${col.semantic}, not a number to measure`;
-  if (role === 'date' && col.semantic !== 'datetime')
+  const yearTime = semanticsOf(profile).table.time;
+  const isYear = yearTime?.kind === 'year' && yearTime.column === name;
+  if (role === 'date' && col.semantic !== 'datetime' && !isYear)
     return `column "${name}" is ${col.semantic}, not a date/time column`;
   return null;
 }
 
 /** Checks a plan against the data: chart fits transform, columns exist and have the right type. Returns model-readable problems. */
-export function checkPlan(plan: Plan, profile: DataProfile): string[] {
+export function checkPlan(
+  plan: Plan,
+  profile: DataProfile,
+  options: { semantics?: boolean } = {},
+): string[] {
   const problems: string[] = [];
   plan.analyses.forEach((analysis, i) => {
     const label = `analysis ${i + 1} ("${analysis.title}")`;
+    const before = problems.length;
     const allowed = CHARTS_FOR[analysis.transform.type];
     if (!allowed.includes(analysis.chart))
       problems.push(
@@ -190,7 +199,58 @@ export function checkPlan(plan: Plan, profile: DataProfile): string[] {
       const problem = columnProblem(filter.column, 'any', profile);
       if (problem) problems.push(`${label}: filter ${problem}`);
     }
+    // The meaning of the columns is checked once their names and types are right.
+    if (options.semantics !== false && problems.length === before)
+      problems.push(...semanticProblems(analysis, profile).map((p) => `${label}: ${p}`));
   });
+  return problems;
+}
+
+const PERIODS = ['H', 'D', 'W', 'M', 'Q', 'Y'] as const;
+const PERIOD_WORD: Record<string, string> = {
+  H: 'hour',
+  D: 'day',
+  W: 'week',
+  M: 'month',
+  Q: 'quarter',
+  Y: 'year',
+};
+
+/**
+ * What an analysis gets wrong about the data's meaning (agent/semantics.ts): a sum of a level, a
+ * ratio, a running total or (across periods) a stock; a period finer than the data's own; a line
+ * of a panel that averages its entities together.
+ */
+export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
+  const sem = semanticsOf(profile);
+  const t = a.transform;
+  if (t.type !== 'group' && t.type !== 'resample') return [];
+  const problems: string[] = [];
+  const measure = roleOf(sem, t.measure);
+  const date =
+    t.type === 'resample' ? profile.column_profiles.find((c) => c.name === t.date) : undefined;
+  const spans =
+    date && t.type === 'resample'
+      ? spansTime(date, t.freq, { semantics: sem })
+      : sem.table.grain !== 'cross_section';
+  if (measure && t.agg === 'sum') {
+    const problem = sumProblem(measure, spans);
+    if (problem) problems.push(problem);
+  }
+  if (t.type === 'resample' && date) {
+    const own = timeFrequencyOf(date, { semantics: sem });
+    if (own && PERIODS.indexOf(t.freq) < PERIODS.indexOf(own))
+      problems.push(
+        `"${t.date}" has one value per ${PERIOD_WORD[own]}; a period finer than that (per ${PERIOD_WORD[t.freq]}) shows empty periods: use freq "${own}" or coarser`,
+      );
+    const entity = sem.table.grain === 'panel' ? sem.table.entity : null;
+    const mixing = entity && measure && t.agg !== 'sum' && t.agg !== 'count' && !t.series;
+    const filtered = (a.filters ?? []).some((f) => f.column === entity && f.op === '==');
+    if (mixing && !filtered)
+      problems.push(
+        `the table is a panel (one row per ${sem.table.keys.join(' × ')} per period): a ${t.agg} of "${t.measure}" over every ${entity} mixes them; add series: "${entity}", or filter one ${entity}`,
+      );
+  }
   return problems;
 }
 

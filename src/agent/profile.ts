@@ -4,6 +4,7 @@
  * zod. Its text form is what a model sees, bounded to a prompt budget.
  */
 import { z } from 'zod';
+import { SemanticsSchema } from './semantics.js';
 
 /** What a column holds, beyond its pandas dtype. */
 const SemanticTypeSchema = z.enum([
@@ -93,6 +94,8 @@ export const DataProfileSchema = z.object({
   warnings: z.array(z.string()),
   /** Set for very large inputs profiled in SQL: which figures are approximate. */
   approximate: z.object({ distinct: z.boolean(), quantiles: z.boolean() }).optional(),
+  /** What a row is and each column's role (agent/semantics.ts), measured by the engine when it can. */
+  semantics: SemanticsSchema.optional(),
 });
 /** A dataset profile. */
 export type DataProfile = z.infer<typeof DataProfileSchema>;

@@ -3,7 +3,7 @@
  * whether it asks about a trend, a ranking, a share, a distribution or a
  * relationship. The analysis that answers it goes first in the plan.
  */
-import { aggFor, frequencyFor } from './roles.js';
+import { aggFor, spansTime, timeFrequency } from './roles.js';
 import type { Roles } from './roles.js';
 import type { Analysis } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
@@ -36,13 +36,15 @@ function mentioned(question: string, columns: readonly ColumnProfile[]): ColumnP
 function aggOf(
   question: string,
   measure: ColumnProfile | undefined,
+  r: Roles,
+  spans: boolean,
 ): 'sum' | 'mean' | 'median' | 'count' | 'min' | 'max' {
   if (/\b(average|mean|avg)\b/i.test(question)) return 'mean';
   if (/\bmedian\b/i.test(question)) return 'median';
   if (/\b(how many|number of|count)\b/i.test(question)) return 'count';
   if (/\b(max|maximum|peak)\b/i.test(question)) return 'max';
   if (/\b(min|minimum)\b/i.test(question)) return 'min';
-  return aggFor(measure) === 'mean' ? 'mean' : 'sum';
+  return aggFor(measure, r, spans);
 }
 
 /** Zero or one analysis that answers the question, from the columns it names and the words it uses. */
@@ -56,7 +58,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
     (WORDS.ranking.test(question) || WORDS.share.test(question) ? r.categories[0] : undefined);
   const date =
     named.find((c) => r.dates.includes(c)) ?? (WORDS.trend.test(question) ? r.dates[0] : undefined);
-  const agg = measure ? aggOf(question, measure) : 'count';
+  const agg = measure ? aggOf(question, measure, r, true) : 'count';
   const title = question.length > 110 ? `${question.slice(0, 107)}…` : question;
   const why = `Answers the question: "${title}"`;
   const top = Number(/\btop\s+(\d{1,2})\b/i.exec(question)?.[1] ?? 10);
@@ -72,7 +74,10 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
     ];
   }
   if (date) {
-    const freq = frequencyFor(date.datetime?.span_days ?? 0, date.datetime?.frequency ?? null);
+    const freq = timeFrequency(date, r);
+    const entity = r.semantics.table.grain === 'panel' ? r.semantics.table.entity : null;
+    const byEntity = profile.column_profiles.find((c) => c.name === entity && c.distinct <= 12);
+    const series = category && category.distinct <= 8 ? category : byEntity;
     return [
       {
         title,
@@ -82,9 +87,9 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
           type: 'resample',
           date: date.name,
           measure: measure?.name ?? null,
-          agg,
+          agg: measure ? aggOf(question, measure, r, spansTime(date, freq, r)) : 'count',
           freq,
-          ...(category && category.distinct <= 8 ? { series: category.name } : {}),
+          ...(series ? { series: series.name } : {}),
         },
       },
     ];

@@ -1,5 +1,7 @@
 /** Sorting a profile's columns into the roles an analyst's rules use, and picking a time frequency. */
 import type { ColumnProfile, DataProfile } from './profile.js';
+import { aggregationFor, roleOf, semanticsOf } from './semantics.js';
+import type { Role, Semantics } from './semantics.js';
 
 /** Measure names in the order an analyst reaches for them: money first, then prices, then quantities. */
 const MEASURE_TIERS = [
@@ -13,14 +15,14 @@ function tier(name: string): number {
   const index = MEASURE_TIERS.findIndex((re) => re.test(name));
   return index < 0 ? MEASURE_TIERS.length : index;
 }
-const DATE_HINTS = /date|time|day|month|week|period|timestamp/i;
-const NOT_A_MEASURE = /(^|_)(id|year|yr|zip|postal|code|lat|lon|latitude|longitude|phone)$/i;
 
 /** The columns of a profile sorted into the roles the rules use. */
 export interface Roles {
+  /** The time columns: dates, or the year column that is the table's time. */
   dates: ColumnProfile[];
   measures: ColumnProfile[];
   categories: ColumnProfile[];
+  semantics: Semantics;
 }
 
 function spread(c: ColumnProfile): number {
@@ -29,23 +31,43 @@ function spread(c: ColumnProfile): number {
   return Math.abs(s.std / s.mean);
 }
 
-/** Sorts columns into dates, measures (most important first) and chartable categories. */
+const MEASURE_ROLES: ReadonlySet<Role> = new Set([
+  'amount',
+  'count',
+  'stock',
+  'level',
+  'ratio',
+  'cumulative',
+]);
+const ADDITIVE_ROLES: ReadonlySet<Role> = new Set(['amount', 'count', 'stock']);
+
+/** Sorts columns into dates, measures (most important first) and chartable categories, by their roles. */
 export function roles(profile: DataProfile): Roles {
+  const semantics = semanticsOf(profile);
+  const role = (c: ColumnProfile): Role | undefined => roleOf(semantics, c.name)?.role;
   const usable = profile.column_profiles.filter((c) => c.missing_share < 0.95);
+  const time = semantics.table.time;
   const dates = usable
-    .filter((c) => c.semantic === 'datetime' && (c.datetime?.span_days ?? 0) > 0)
-    .sort((a, b) => Number(DATE_HINTS.test(b.name)) - Number(DATE_HINTS.test(a.name)));
+    .filter(
+      (c) =>
+        (c.semantic === 'datetime' && (c.datetime?.span_days ?? 0) > 0) ||
+        (time?.kind === 'year' && c.name === time.column),
+    )
+    .sort((a, b) => Number(b.name === time?.column) - Number(a.name === time?.column));
   const measures = usable
     .filter(
       (c) =>
         (c.semantic === 'numeric' || c.semantic === 'numeric_text') &&
-        !NOT_A_MEASURE.test(c.name) &&
+        MEASURE_ROLES.has(role(c) ?? 'code') &&
         c.distinct > 2,
     )
     // A mostly-missing measure never leads, whatever its name: half the rows would be silent.
+    // Amounts an analyst adds up lead; then the name's tier, then the spread.
     .sort(
       (a, b) =>
         Number(a.missing_share > 0.5) - Number(b.missing_share > 0.5) ||
+        Number(!ADDITIVE_ROLES.has(role(a) ?? 'level')) -
+          Number(!ADDITIVE_ROLES.has(role(b) ?? 'level')) ||
         tier(a.name) - tier(b.name) ||
         spread(b) - spread(a),
     );
@@ -53,11 +75,12 @@ export function roles(profile: DataProfile): Roles {
     .filter(
       (c) =>
         (c.semantic === 'category' || c.semantic === 'boolean') &&
+        (role(c) === 'category' || role(c) === 'code') &&
         c.distinct >= 2 &&
         c.distinct <= 50,
     )
     .sort((a, b) => score(a) - score(b));
-  return { dates, measures, categories };
+  return { dates, measures, categories, semantics };
 }
 
 function score(c: ColumnProfile): number {
@@ -87,17 +110,44 @@ export function frequencyFor(
   return seen > PERIOD_ORDER.indexOf(bySpan) ? (PERIOD_ORDER[seen] ?? bySpan) : bySpan;
 }
 
-type Period = 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y';
+export type Period = 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y';
 /** Periods from the finest to the coarsest. */
 const PERIOD_ORDER: readonly Period[] = ['H', 'D', 'W', 'M', 'Q', 'Y'];
 
-/** Measures that are levels, rates or prices rather than amounts: summing them means nothing, so they are averaged. */
-const INTENSIVE =
-  /(^|_)(pm\d+|no2|o3|so2|co|aqi|temp|temperature|humid|humidity|rate|ratio|pct|percent|share|score|rating|price|speed|latency|duration|age|level|concentration|avg|mean|density|pressure|margin)(_|$)|_c$|_ms$|_pct$/i;
-
-/** How an analyst aggregates a measure per group or period: sum for amounts, mean for levels and rates. */
-export function aggFor(measure: ColumnProfile | undefined): 'sum' | 'mean' | 'count' {
+/**
+ * How an analyst aggregates a measure per group or period, from its role (semantics.ts): sum for
+ * amounts and counts, mean for levels and ratios, the last value (max) of a running total; a stock
+ * is summed only within one period. `spansTime`: the groups or periods hold several of the data's
+ * periods.
+ */
+export function aggFor(
+  measure: ColumnProfile | undefined,
+  r: Pick<Roles, 'semantics'>,
+  spansTime = true,
+): 'sum' | 'mean' | 'max' | 'count' {
   if (!measure) return 'count';
-  if (measure.numeric_text?.style === 'percent' || INTENSIVE.test(measure.name)) return 'mean';
-  return 'sum';
+  return aggregationFor(roleOf(r.semantics, measure.name), spansTime);
+}
+
+/** The data's own spacing as a plan frequency (null when irregular or unknown). */
+export function timeFrequencyOf(date: ColumnProfile, r: Pick<Roles, 'semantics'>): Period | null {
+  const time = r.semantics.table.time;
+  if (time?.kind === 'year' && time.column === date.name) return 'Y';
+  const seen = date.datetime?.frequency ?? null;
+  return PERIOD_ORDER.includes(seen as Period) ? (seen as Period) : null;
+}
+
+/** The frequency to chart a time column at: sensible for its span, never finer than its own spacing. */
+export function timeFrequency(date: ColumnProfile, r: Pick<Roles, 'semantics'>): Period {
+  const own = timeFrequencyOf(date, r);
+  if (own === 'Y') return 'Y';
+  return frequencyFor(date.datetime?.span_days ?? 0, own);
+}
+
+/** Whether a period at `freq` holds several of the data's own periods (or the data has no spacing). */
+export function spansTime(date: ColumnProfile, freq: Period, r: Pick<Roles, 'semantics'>): boolean {
+  const own = timeFrequencyOf(date, r);
+  const grain = r.semantics.table.grain;
+  if (grain === 'event' || grain === 'cross_section' || own === null) return true;
+  return PERIOD_ORDER.indexOf(freq) > PERIOD_ORDER.indexOf(own);
 }

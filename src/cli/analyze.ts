@@ -73,6 +73,7 @@ function reportSettings(
   const { planned, profile } = result;
   return {
     outPath,
+    provenance: result.provenance,
     summary: summaryTarget(outPath, options.summary),
     title: `Analysis of ${profile.source.name}`,
     plotly: parsePlotlyOption(options.plotly),

@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { summaryTarget } from '../report/summary-file.js';
 import { writeReport } from '../report/write.js';
+import type { Provenance } from '../agent/provenance.js';
 import { ReportModel, safeArtifactName } from '../session/report-model.js';
 import type { SessionRow, SessionStore } from '../store/session-store.js';
 import { printErr, printJson, printOut } from '../ui/print.js';
@@ -30,6 +31,20 @@ function line(row: SessionRow & { charts: number }): string {
 /** Sessions a model drives leave out the declarations it retried, live and in replay alike. */
 const MODEL_DRIVEN = new Set(['deep', 'interactive']);
 
+/** The provenance fast mode stored with its last execute step, if it is readable. */
+function storedProvenance(store: SessionStore, id: string): Provenance | undefined {
+  const file = store
+    .artifacts(id)
+    .filter((a) => a.name === 'provenance.json')
+    .at(-1);
+  if (!file) return undefined;
+  try {
+    return JSON.parse(file.content.toString('utf8')) as Provenance;
+  } catch {
+    return undefined;
+  }
+}
+
 async function replayTo(
   store: SessionStore,
   session: SessionRow,
@@ -42,7 +57,9 @@ async function replayTo(
   const items = MODEL_DRIVEN.has(session.mode)
     ? content.items.filter((i) => i.built)
     : content.items;
+  const provenance = storedProvenance(store, session.id);
   return writeReport({
+    ...(provenance ? { provenance } : {}),
     outPath,
     summary: summaryTarget(outPath, summaryFile),
     title: `${session.title ?? session.command} on ${basename(session.data_path)} (replayed)`,

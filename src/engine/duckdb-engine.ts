@@ -22,6 +22,9 @@ import { executePlan } from './execute.js';
 import { checkedProfile } from './pandas-engine.js';
 import { profileData } from './profile.js';
 import { attachSource } from './source.js';
+import { describeData } from '../agent/semantics.js';
+import { tableFacts } from './profile-facts.js';
+import { dataColumns } from './sql-rows.js';
 import type { SourceInfo } from './types.js';
 import { workdirFiles } from '../agent/step-record.js';
 
@@ -86,7 +89,10 @@ export class DuckDbEngine implements AnalysisEngine {
   }
 
   async profile(sourceName: string, signal?: AbortSignal): Promise<Profiled> {
-    const profile = await profileData(this.db, { ...this.source, name: sourceName }, signal);
+    const profiled = await profileData(this.db, { ...this.source, name: sourceName }, signal);
+    const types = new Map((await dataColumns(this.db, signal)).map((c) => [c.name, c.type]));
+    const facts = await tableFacts(this.db, profiled, types, this.source.locale.dateOrder, signal);
+    const profile = { ...profiled, semantics: describeData(profiled, facts) };
     const text = JSON.stringify(profile);
     return { profile: checkedProfile(text, sourceName), text };
   }
@@ -166,6 +172,7 @@ export class DuckDbEngine implements AnalysisEngine {
       insights: outcome.insights,
       warnings: outcome.warnings,
       code,
+      rowsUsed: outcome.rowsUsed,
     };
   }
 

@@ -56,6 +56,8 @@ export interface Executed {
   warnings: string[];
   /** The code shown as the step's program (SQL for DuckDB, pandas for pandas). */
   code: string;
+  /** Rows each analysis read after its filters, by analysis number (DuckDB; empty for pandas). */
+  rowsUsed?: Record<number, number>;
 }
 
 /** An engine over one session's data source. */

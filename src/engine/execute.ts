@@ -17,7 +17,7 @@ import { groupAnalysis } from './sql-group.js';
 import { correlationAnalysis, relationshipAnalysis } from './sql-pairs.js';
 import { dataColumns, planCleaning, rowsFor } from './sql-rows.js';
 import type { Cleaning } from './sql-rows.js';
-import { SpecWriter } from './sql-spec.js';
+import { over, queryRow, SpecWriter } from './sql-spec.js';
 import type { Ctx, Outcome } from './sql-spec.js';
 import { summaryAnalysis } from './sql-summary.js';
 import { missingAnalysis, topRowsAnalysis } from './sql-tables.js';
@@ -73,7 +73,7 @@ interface Run {
 }
 
 type Ran =
-  | { ok: true; outcome: Outcome; found: Awaited<ReturnType<Outcome['findings']>> }
+  | { ok: true; outcome: Outcome; found: Awaited<ReturnType<Outcome['findings']>>; rows: number }
   | { ok: false; error: unknown };
 
 /** An analysis' declaration and findings, or why it failed; only cancellation throws. */
@@ -82,7 +82,8 @@ async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
     const rows = rowsFor(run.cleaning, analysis);
     const ctx: Ctx = { db: run.db, rows, analysis, ...(run.signal ? { signal: run.signal } : {}) };
     const outcome = await transformOf(ctx);
-    return { ok: true, outcome, found: await outcome.findings() };
+    const used = await queryRow(ctx, over(ctx, [], 'SELECT count(*) AS n FROM source'));
+    return { ok: true, outcome, found: await outcome.findings(), rows: Number(used.n ?? 0) };
   } catch (error) {
     if (run.signal?.aborted) throw error;
     return { ok: false, error };
@@ -139,8 +140,10 @@ export async function executePlan(
   };
   // Run side by side, recorded in plan order: the spec and the findings do not depend on timing.
   const ran = await inTurn(plan.analyses, CONCURRENT_ANALYSES, (a) => runAnalysis(run, a));
+  const rowsUsed: Record<number, number> = {};
   for (const [i, r] of ran.entries()) {
     const analysis = i + 1;
+    if (r.ok) rowsUsed[analysis] = r.rows;
     try {
       if (!r.ok) throw r.error;
       run.writer.declare(r.outcome.declared);
@@ -159,6 +162,7 @@ export async function executePlan(
     spec,
     insights,
     queries: { ...run.writer.queries },
+    rowsUsed,
     durationMs: performance.now() - started,
     warnings: [],
   };

@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { compilePlan } from '../agent/compile-plan.js';
 import { executeProgram } from '../agent/execute-program.js';
+import { describeData } from '../agent/semantics.js';
+import { sandboxFacts } from './pandas-facts.js';
 import type { Plan } from '../agent/plan.js';
 import { DataProfileSchema } from '../agent/profile.js';
 import type { DataProfile } from '../agent/profile.js';
@@ -94,7 +96,14 @@ export class PandasEngine implements AnalysisEngine {
   }
 
   async profile(sourceName: string, signal?: AbortSignal): Promise<Profiled> {
-    return sandboxProfile(await this.sandbox(), sourceName, signal);
+    // The profile, then the facts only rows tell (unique keys, running totals, total rows),
+    // measured by pandas as the DuckDB engine measures them in SQL.
+    const sandbox = await this.sandbox();
+    const { profile: measured } = await sandboxProfile(sandbox, sourceName, signal);
+    // pandas reads dates month first here, as this engine's own program does (compilePlan without dayFirst).
+    const facts = await sandboxFacts(sandbox, measured, false, signal);
+    const profile = { ...measured, semantics: describeData(measured, facts) };
+    return { profile, text: JSON.stringify(profile) };
   }
 
   async execute(plan: Plan, profile: DataProfile, ctx: ExecuteContext): Promise<Executed> {

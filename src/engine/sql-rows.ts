@@ -4,7 +4,7 @@
  * dates stored as text converted exactly as compile-plan.ts converts them,
  * for exactly the columns the plan uses — and then the analysis' filters.
  */
-import { usedColumns } from '../agent/compile-plan.js';
+import { usedColumns, yearColumns } from '../agent/compile-plan.js';
 import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
 import type { DuckDb } from './duckdb.js';
@@ -79,6 +79,21 @@ function cleaned(
   return { type: column.type, expr: null };
 }
 
+/** A whole-number year as the timestamp of its first day (missing when it is not a whole number). */
+export function yearTimestamp(c: string): string {
+  return `make_timestamp(TRY_CAST(${c} AS BIGINT), 1, 1, 0, 0, 0)`;
+}
+
+/** The column as a time to order by: dates stored as text parsed as the cleaning parses them. */
+export function timeExpr(
+  name: string,
+  type: string,
+  semantic: string | undefined,
+  order: SourceLocale['dateOrder'],
+): string {
+  return cleaned({ name, type }, semantic, order).expr ?? ident(name);
+}
+
 /** What compile-plan.ts's cleaning does to the plan's columns, in SQL over `data`. */
 export function planCleaning(
   plan: Plan,
@@ -87,9 +102,14 @@ export function planCleaning(
   order: SourceLocale['dateOrder'],
 ): Cleaning {
   const used = new Set(plan.analyses.flatMap((a) => usedColumns(a.transform)));
+  const years = yearColumns(plan, profile);
   const exprs = new Map<string, string>();
   const columns = data.map((column) => {
     if (!used.has(column.name)) return column;
+    if (years.has(column.name)) {
+      exprs.set(column.name, yearTimestamp(ident(column.name)));
+      return { name: column.name, type: 'TIMESTAMP' };
+    }
     const semantic = profile.column_profiles.find((c) => c.name === column.name)?.semantic;
     const { type, expr } = cleaned(column, semantic, order);
     if (expr) exprs.set(column.name, expr);

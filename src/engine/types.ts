@@ -62,6 +62,8 @@ export interface EngineOutcome {
   insights: InsightsFile;
   /** The SQL behind each declaration, by declaration id (empty for the pandas engine). */
   queries: Record<string, string>;
+  /** Rows each analysis read (after its filters), by analysis number from 1. */
+  rowsUsed: Record<number, number>;
   durationMs: number;
   warnings: string[];
 }

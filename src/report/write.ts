@@ -6,6 +6,7 @@ import type { ValidationIssue } from '../spec/validate.js';
 import { opsmindVersion } from '../util/version.js';
 import { buildReportHtml } from './html.js';
 import type { PlotlySource, ReportExtras } from './html.js';
+import type { Derivation, Provenance } from '../agent/provenance.js';
 import type { RenderedItem } from './render.js';
 import { SUMMARY_MARKER, checkSummaryTarget, summaryTarget } from './summary-file.js';
 import type { SummaryTarget } from './summary-file.js';
@@ -13,8 +14,8 @@ import type { SummaryTarget } from './summary-file.js';
 /** The machine-readable summary of a report (what `--json` prints, plus the failed declarations). */
 export interface ReportSummary {
   report_path: string;
-  charts: { id: string; kind: string; title: string | null }[];
-  tables: { id: string; title: string | null }[];
+  charts: { id: string; kind: string; title: string | null; derivation?: Derivation }[];
+  tables: { id: string; title: string | null; derivation?: Derivation }[];
   /** Captured matplotlib figures embedded in the report. */
   images: {
     id: string;
@@ -27,6 +28,10 @@ export interface ReportSummary {
   output: string;
   warnings: string[];
   issues: ValidationIssue[];
+  /** Fast mode: what a row is, each column's role and what was not charted (see agent/provenance.ts). */
+  table?: Provenance['table'];
+  columns?: Provenance['columns'];
+  skipped?: Provenance['skipped'];
 }
 
 /** What to write and where. */
@@ -42,6 +47,8 @@ export interface WriteReportInput {
   extras?: ReportExtras;
   /** Where the JSON summary goes (default: beside the HTML, never over a file OpsMind did not write). */
   summary?: SummaryTarget;
+  /** Fast mode's provenance: the table's grain, column roles, skipped columns, each chart's derivation. */
+  provenance?: Provenance;
 }
 
 function titleOf(item: RenderedItem): string | null {
@@ -99,14 +106,31 @@ export function writeReport(input: WriteReportInput): ReportSummary {
   });
   writeAtomic(input.outPath, html);
   const rendered = input.items.filter((i) => i.built);
+  const derived = new Map(input.provenance?.derivations.map((d) => [d.id, d.derivation]));
+  const derivation = (id: string): { derivation?: Derivation } => {
+    const d = derived.get(id);
+    return d ? { derivation: d } : {};
+  };
   const summary: ReportSummary = {
     report_path: input.outPath,
+    ...(input.provenance
+      ? {
+          table: input.provenance.table,
+          columns: input.provenance.columns,
+          skipped: input.provenance.skipped,
+        }
+      : {}),
     charts: rendered
       .filter((i) => i.built?.type === 'plotly')
-      .map((i) => ({ id: i.decl.id, kind: i.decl.kind, title: titleOf(i) })),
+      .map((i) => ({
+        id: i.decl.id,
+        kind: i.decl.kind,
+        title: titleOf(i),
+        ...derivation(i.decl.id),
+      })),
     tables: rendered
       .filter((i) => i.built?.type === 'html')
-      .map((i) => ({ id: i.decl.id, title: titleOf(i) })),
+      .map((i) => ({ id: i.decl.id, title: titleOf(i), ...derivation(i.decl.id) })),
     images: rendered.flatMap((i) =>
       i.built?.type === 'image'
         ? [

@@ -83,7 +83,7 @@ export interface DeepStepOptions {
 /** Report settings a front end chooses; the content comes from the event log. */
 export type ReportSettings = Pick<
   WriteReportInput,
-  'outPath' | 'title' | 'meta' | 'plotly' | 'summary'
+  'outPath' | 'title' | 'meta' | 'plotly' | 'summary' | 'provenance'
 >;
 
 /** Runs a step's stream to its end (its events reach `onEvent` as they are stored) and returns its result. */

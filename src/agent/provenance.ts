@@ -1,0 +1,99 @@
+/**
+ * Machine-readable provenance of a fast-mode report: what a row is, each column's role and
+ * evidence, what was not charted and why, and for every chart how its numbers were derived
+ * (measure, aggregation, grouping, time bucket, filter, rows used, sampling) — the same object
+ * the chart's caption is written from.
+ */
+import type { Declaration, RenderSpec } from '../spec/schema.js';
+import { declarationsInOrder } from '../spec/schema.js';
+import type { Analysis, Plan } from './plan.js';
+import type { DataProfile } from './profile.js';
+import { semanticsOf } from './semantics.js';
+import type { Semantics } from './semantics.js';
+
+/** pandas offset aliases of the plan's frequencies (period starts, as the charts are drawn). */
+const FREQ_ALIAS: Record<string, string> = { H: 'h', D: 'D', W: 'W', M: 'MS', Q: 'QS', Y: 'YS' };
+
+/** How one chart's numbers were derived. */
+export interface Derivation {
+  measure: string | null;
+  agg: 'sum' | 'mean' | 'median' | 'count' | 'last' | 'min' | 'max' | 'none';
+  group_by: string[];
+  time: { column: string; freq: string } | null;
+  filter: NonNullable<Analysis['filters']> | null;
+  rows_used: number | null;
+  sampled: boolean;
+}
+
+/** The derivation of an analysis (rows and sampling from its declaration, when it has one). */
+export function derivationOf(a: Analysis, decl?: Declaration, rowsUsed?: number): Derivation {
+  const t = a.transform;
+  const base = {
+    filter: a.filters?.length ? a.filters : null,
+    rows_used: rowsUsed ?? null,
+    sampled: decl ? decl.data.sampled : false,
+  };
+  switch (t.type) {
+    case 'group':
+      return {
+        ...base,
+        measure: t.measure,
+        agg: t.measure ? t.agg : 'count',
+        group_by: [t.by, ...(t.series ? [t.series] : [])],
+        time: null,
+      };
+    case 'resample':
+      return {
+        ...base,
+        measure: t.measure,
+        agg: t.measure ? t.agg : 'count',
+        group_by: t.series ? [t.series] : [],
+        time: { column: t.date, freq: FREQ_ALIAS[t.freq] ?? t.freq },
+      };
+    case 'distribution':
+      return { ...base, measure: t.column, agg: 'none', group_by: t.by ? [t.by] : [], time: null };
+    case 'relationship':
+      return { ...base, measure: t.y, agg: 'none', group_by: t.color ? [t.color] : [], time: null };
+    case 'top_rows':
+      return { ...base, measure: t.sort_by, agg: 'none', group_by: [], time: null };
+    case 'correlation':
+    case 'summary':
+    case 'missing':
+      return { ...base, measure: null, agg: 'none', group_by: [], time: null };
+  }
+}
+
+/** The report's provenance block. */
+export interface Provenance {
+  table: Semantics['table'];
+  columns: Semantics['columns'];
+  skipped: Semantics['skipped'];
+  /** One entry per declared chart or table, by declaration id. */
+  derivations: { id: string; analysis: number; derivation: Derivation }[];
+}
+
+/**
+ * The provenance of a fast run: declarations follow the plan's analyses in order, but for the
+ * analyses that failed before declaring anything.
+ */
+export function provenanceOf(
+  profile: DataProfile,
+  plan: Plan,
+  spec: RenderSpec | null,
+  failed: readonly { analysis: number }[],
+  rowsUsed: Readonly<Record<number, number>> = {},
+): Provenance {
+  const sem = semanticsOf(profile);
+  const declared = plan.analyses
+    .map((a, i) => ({ a, n: i + 1 }))
+    .filter(({ n }) => !failed.some((f) => f.analysis === n));
+  const decls = spec ? declarationsInOrder(spec) : [];
+  const derivations =
+    decls.length === declared.length
+      ? decls.map((d, i) => {
+          const { a, n } = declared[i] as { a: Analysis; n: number };
+          return { id: d.id, analysis: n, derivation: derivationOf(a, d, rowsUsed[n]) };
+        })
+      : [];
+  return { table: sem.table, columns: sem.columns, skipped: sem.skipped, derivations };
+}

@@ -1,0 +1,124 @@
+/**
+ * The pandas engine's TableFacts (agent/semantics.ts), measured by pandas in the sandbox exactly
+ * as profile-facts.ts measures them in SQL — distinct periods, distinct (key…, period) per
+ * candidate key, the share of non-decreasing steps per entity in time order, and a category value
+ * that is the sum of the others in every period — so both engines describe a table alike and
+ * plan the same charts.
+ */
+import { z } from 'zod';
+import type { DataProfile } from '../agent/profile.js';
+import { candidateKeys, describeData, keyLabel } from '../agent/semantics.js';
+import type { TableFacts } from '../agent/semantics.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { readWorkdirJson } from '../spec/load.js';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
+
+const FactsSchema = z.object({
+  timeDistinct: z.number().int().nonnegative(),
+  keyDistinct: z.record(z.string(), z.number().int().nonnegative()),
+  nonDecreasing: z.record(z.string(), z.number()).optional(),
+  totals: z
+    .array(z.object({ column: z.string(), value: z.string(), measure: z.string() }))
+    .optional(),
+});
+
+/** The same measures profile-facts.ts checks: numbers, not the time, at most 12. */
+const CHECKED_MEASURES = 12;
+
+const PROGRAM = String.raw`
+import json
+import pandas as pd
+
+args = json.loads(ARGS)
+t = args["time"]
+if args["kind"] == "year":
+    when = pd.to_numeric(df[t], errors="coerce")
+elif pd.api.types.is_datetime64_any_dtype(df[t]):
+    when = df[t]
+else:
+    when = pd.to_datetime(df[t], errors="coerce", dayfirst=args["dayfirst"])
+rows = df.assign(__opsmind_t=when)[when.notna()]
+present = len(rows)
+facts = {"timeDistinct": int(rows["__opsmind_t"].nunique()), "keyDistinct": {}}
+for label, key in args["keys"]:
+    facts["keyDistinct"][label] = int(len(rows[key + ["__opsmind_t"]].drop_duplicates()))
+keys = None
+if facts["timeDistinct"] == present and present > 1 and args["regular"]:
+    keys = []
+else:
+    for label, key in args["keys"]:
+        if facts["keyDistinct"][label] >= present * 0.995:
+            keys = key
+            break
+if keys is not None:
+    measures = [m for m in args["measures"] if m not in keys][:CHECKED]
+    ordered = rows.sort_values(keys + ["__opsmind_t"], kind="mergesort")
+    steps = {}
+    for m in measures:
+        v = pd.to_numeric(ordered[m], errors="coerce")
+        p = v.groupby([ordered[k] for k in keys], dropna=False).shift(1) if keys else v.shift(1)
+        both = v.notna() & p.notna()
+        if both.any():
+            steps[m] = float((v[both] >= p[both]).mean())
+    facts["nonDecreasing"] = steps
+    if len(keys) == 1:
+        found = []
+        for m in measures[:4]:
+            v = pd.to_numeric(rows[m], errors="coerce")
+            part = rows.assign(__m=v)[v.notna()]
+            per = part.groupby([part[keys[0]].astype("string"), "__opsmind_t"], dropna=False)["__m"].sum().reset_index()
+            per.columns = ["k", "t", "m"]
+            tot = per.groupby("t", dropna=False)["m"].agg(["sum", "count"]).reset_index()
+            j = per.merge(tot, on="t")
+            j = j[(j["count"] > 2) & (j["m"] != 0)]
+            j = j.assign(hit=((j["m"] - (j["sum"] - j["m"])).abs() <= 1e-6 * j["m"].abs() + 1e-9).astype(float))
+            g = j[j["k"].notna()].groupby("k")["hit"].agg(["mean", "count"]).reset_index()
+            g = g[(g["mean"] >= 0.9) & (g["count"] >= 3)].sort_values(["mean", "k"], ascending=[False, True])
+            if len(g):
+                found.append({"column": keys[0], "value": str(g.iloc[0]["k"]), "measure": m})
+                break
+        facts["totals"] = found
+with open("facts.json", "w") as out:
+    json.dump(facts, out)
+`;
+
+/** The facts of the sandbox's `df` (profile-facts.ts, in pandas). */
+export async function sandboxFacts(
+  sandbox: Sandbox,
+  profile: DataProfile,
+  dayFirst: boolean,
+  signal?: AbortSignal,
+): Promise<TableFacts> {
+  const first = describeData(profile);
+  const time = first.table.time;
+  if (!time || profile.rows === 0) return {};
+  const column = profile.column_profiles.find((c) => c.name === time.column);
+  const measures = profile.column_profiles
+    .filter(
+      (c) =>
+        (c.semantic === 'numeric' || c.semantic === 'numeric_text') &&
+        c.name !== time.column &&
+        /^(u?int|float)/i.test(c.dtype),
+    )
+    .map((c) => c.name);
+  const args = {
+    time: time.column,
+    kind: time.kind,
+    dayfirst: dayFirst,
+    regular: time.kind === 'year' || (column?.datetime?.frequency ?? null) !== null,
+    keys: candidateKeys(profile).map((key) => [keyLabel(key), key]),
+    measures,
+  };
+  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\n${PROGRAM}`;
+  const run = await sandbox.run({
+    code,
+    scriptName: 'table_facts.py',
+    ...(signal ? { signal } : {}),
+  });
+  if (run.exitCode !== 0)
+    throw new OpsmindError(
+      `measuring the table's grain failed: ${run.limitHit ?? (run.stderr.trim().split('\n').at(-1) || 'no output')}`,
+      run.limitHit ? ExitCode.SANDBOX : ExitCode.INTERNAL,
+    );
+  return FactsSchema.parse(readWorkdirJson(run.workdir, 'facts.json'));
+}

@@ -1,0 +1,116 @@
+/**
+ * The facts about rows that a profile cannot tell (semantics.ts's TableFacts), measured over all
+ * rows of `data`: how many distinct periods, whether a candidate entity key makes (key, period)
+ * unique, which number columns never decrease per entity in time order (running totals), and
+ * which category value is the total of the others in every period (a "total" row).
+ */
+import type { DataProfile } from '../agent/profile.js';
+import { candidateKeys, describeData, keyLabel } from '../agent/semantics.js';
+import type { TableFacts } from '../agent/semantics.js';
+import type { DuckDb } from './duckdb.js';
+import { ident } from './duckdb.js';
+import { timeExpr } from './sql-rows.js';
+import type { SourceLocale } from './types.js';
+import { DATA_RELATION } from './types.js';
+
+const data = ident(DATA_RELATION);
+
+/** At most this many number columns are checked for running totals and total rows. */
+const CHECKED_MEASURES = 12;
+
+/** The facts of `data` that decide its grain and its columns' roles (all rows; a few scans). */
+export async function tableFacts(
+  db: DuckDb,
+  profile: DataProfile,
+  types: ReadonlyMap<string, string>,
+  order: SourceLocale['dateOrder'],
+  signal?: AbortSignal,
+): Promise<TableFacts> {
+  const first = describeData(profile);
+  const time = first.table.time;
+  if (!time || profile.rows === 0) return {};
+  const column = profile.column_profiles.find((c) => c.name === time.column);
+  const t = timeExpr(time.column, types.get(time.column) ?? 'VARCHAR', column?.semantic, order);
+  const keys = candidateKeys(profile);
+  const parts = [
+    `(SELECT count(DISTINCT ${t}) FROM ${data}) AS t`,
+    ...keys.map(
+      (key, i) =>
+        `(SELECT count(*) FROM (SELECT DISTINCT ${[...key.map(ident), t].join(', ')} FROM ${data} WHERE ${t} IS NOT NULL)) AS k${i}`,
+    ),
+  ];
+  const [row = {}] = await db.objects(`SELECT ${parts.join(', ')}`, signal);
+  const facts: TableFacts = {
+    timeDistinct: Number(row.t ?? 0),
+    keyDistinct: Object.fromEntries(
+      keys.map((key, i) => [keyLabel(key), Number(row[`k${i}`] ?? 0)]),
+    ),
+  };
+  const grained = describeData(profile, facts).table;
+  if (grained.grain !== 'panel' && grained.grain !== 'series') return facts;
+  const measures = profile.column_profiles
+    .filter(
+      (c) =>
+        (c.semantic === 'numeric' || c.semantic === 'numeric_text') &&
+        c.name !== time.column &&
+        !grained.keys.includes(c.name) &&
+        /^(BIGINT|INTEGER|DOUBLE|FLOAT|DECIMAL|HUGEINT|SMALLINT|TINYINT|UBIGINT|UINTEGER)/.test(
+          types.get(c.name) ?? '',
+        ),
+    )
+    .slice(0, CHECKED_MEASURES)
+    .map((c) => c.name);
+  if (measures.length === 0) return facts;
+  const partition = grained.keys.length
+    ? `PARTITION BY ${grained.keys.map(ident).join(', ')} `
+    : '';
+  const lags = measures.map(
+    (m, i) => `${ident(m)} AS v${i}, lag(${ident(m)}) OVER (${partition}ORDER BY ${t}) AS p${i}`,
+  );
+  const shares = measures.map(
+    (_, i) =>
+      `avg(CASE WHEN v${i} >= p${i} THEN 1.0 ELSE 0.0 END) FILTER (WHERE v${i} IS NOT NULL AND p${i} IS NOT NULL) AS s${i}`,
+  );
+  const [steps = {}] = await db.objects(
+    `SELECT ${shares.join(', ')} FROM (SELECT ${lags.join(', ')} FROM ${data} WHERE ${t} IS NOT NULL)`,
+    signal,
+  );
+  facts.nonDecreasing = Object.fromEntries(
+    measures.flatMap((m, i) =>
+      typeof steps[`s${i}`] === 'number' ? [[m, steps[`s${i}`] as number]] : [],
+    ),
+  );
+  if (grained.keys.length === 1)
+    facts.totals = await totalRows(db, grained.keys[0] ?? '', t, measures, signal);
+  return facts;
+}
+
+/**
+ * Values of `entity` whose measure equals the sum of every other value's in at least 90% of the
+ * (three or more) periods where others exist: "All natural disasters", "Total", "World".
+ */
+async function totalRows(
+  db: DuckDb,
+  entity: string,
+  t: string,
+  measures: readonly string[],
+  signal?: AbortSignal,
+): Promise<NonNullable<TableFacts['totals']>> {
+  const found: NonNullable<TableFacts['totals']> = [];
+  for (const measure of measures.slice(0, 4)) {
+    const m = ident(measure);
+    const rows = await db.objects(
+      `WITH p AS (SELECT CAST(${ident(entity)} AS VARCHAR) AS k, ${t} AS t, sum(${m}) AS m FROM ${data} WHERE ${t} IS NOT NULL AND ${m} IS NOT NULL GROUP BY ALL),
+        tot AS (SELECT t, sum(m) AS s, count(*) AS n FROM p GROUP BY t)
+      SELECT k, avg(CASE WHEN abs(p.m - (tot.s - p.m)) <= 1e-6 * abs(p.m) + 1e-9 THEN 1.0 ELSE 0.0 END) AS share, count(*) AS periods
+      FROM p JOIN tot USING (t) WHERE tot.n > 2 AND p.m <> 0 GROUP BY k HAVING share >= 0.9 AND count(*) >= 3 ORDER BY share DESC, k LIMIT 1`,
+      signal,
+    );
+    const hit = rows[0];
+    if (hit && typeof hit.k === 'string') {
+      found.push({ column: entity, value: hit.k, measure });
+      break;
+    }
+  }
+  return found;
+}

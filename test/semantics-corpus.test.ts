@@ -1,0 +1,291 @@
+/**
+ * Fast mode over a corpus of real public datasets (npm vega-datasets) and our own examples: the
+ * table's grain and each column's role decided from the data, and the property that no plan sums
+ * a level, a ratio or a running total, charts a period finer than the data's own, or averages a
+ * panel's entities together — for every file, with the real DuckDB engine.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { heuristicPlan } from '../src/agent/heuristic-planner.js';
+import { checkPlan, semanticProblems } from '../src/agent/plan.js';
+import type { DataProfile } from '../src/agent/profile.js';
+import { timeFrequencyOf } from '../src/agent/roles.js';
+import type { Semantics } from '../src/agent/semantics.js';
+import { DuckDbEngine } from '../src/engine/duckdb-engine.js';
+import { ROOT, runCli, tempDir } from './helpers/fixtures.js';
+
+const VEGA = join(ROOT, 'node_modules', 'vega-datasets', 'data');
+const CORPUS = [
+  'airports.csv',
+  'barley.json',
+  'birdstrikes.csv',
+  'cars.json',
+  'disasters.csv',
+  'gapminder.json',
+  'global-temp.csv',
+  'iowa-electricity.csv',
+  'jobs.json',
+  'movies.json',
+  'penguins.json',
+  'population.json',
+  'seattle-weather.csv',
+  'stocks.csv',
+  'us-employment.csv',
+  'zipcodes.csv',
+].map((f) => join(VEGA, f));
+const EXAMPLES = ['sales.csv', 'air-quality.csv', 'umsatz-filialen.csv'].map((f) =>
+  join(ROOT, 'examples', f),
+);
+
+async function profileOf(file: string): Promise<DataProfile & { semantics: Semantics }> {
+  const engine = await DuckDbEngine.open({
+    dataPath: file,
+    memoryMb: 512,
+    maxTempMb: 1024,
+    scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-sem-')),
+  });
+  try {
+    const { profile } = await engine.profile(file.split('/').at(-1) ?? 'data');
+    assert.ok(profile.semantics, `${file}: the DuckDB profile carries its semantics`);
+    return profile as DataProfile & { semantics: Semantics };
+  } finally {
+    engine.close();
+  }
+}
+
+const profiles = new Map<string, Promise<DataProfile & { semantics: Semantics }>>();
+const profiled = (file: string) => {
+  let p = profiles.get(file);
+  if (!p) profiles.set(file, (p = profileOf(file)));
+  return p;
+};
+const role = (p: { semantics: Semantics }, name: string) =>
+  p.semantics.columns.find((c) => c.name === name)?.role;
+
+void test('the grain of each kind of table is read from its rows', async () => {
+  const grain = async (f: string) => (await profiled(join(VEGA, f))).semantics.table;
+  const stocks = await grain('stocks.csv');
+  assert.equal(stocks.grain, 'panel');
+  assert.deepEqual(stocks.keys, ['symbol']);
+  assert.deepEqual(stocks.time, { column: 'date', freq: 'MS', kind: 'date' });
+  assert.equal((await grain('global-temp.csv')).grain, 'series');
+  assert.deepEqual((await grain('global-temp.csv')).time, {
+    column: 'year',
+    freq: 'YS',
+    kind: 'year',
+  });
+  assert.equal((await grain('seattle-weather.csv')).grain, 'series');
+  assert.equal((await grain('birdstrikes.csv')).grain, 'event');
+  assert.equal((await grain('cars.json')).grain, 'event');
+  assert.equal((await grain('penguins.json')).grain, 'cross_section');
+  const airports = await grain('airports.csv');
+  assert.equal(airports.grain, 'cross_section');
+  assert.equal(airports.entity, 'iata');
+  const population = await grain('population.json');
+  assert.equal(population.grain, 'panel');
+  assert.deepEqual([...population.keys].sort(), ['age', 'sex']);
+  const disasters = await grain('disasters.csv');
+  assert.equal(disasters.grain, 'panel');
+  assert.deepEqual(disasters.time, { column: 'Year', freq: 'YS', kind: 'year' });
+});
+
+void test('roles come from the values: levels, amounts, stocks, ratios, codes, coordinates, years', async () => {
+  const p = async (f: string) => profiled(join(VEGA, f));
+  const cars = await p('cars.json');
+  for (const c of ['Displacement', 'Horsepower', 'Miles_per_Gallon', 'Acceleration'])
+    assert.equal(role(cars, c), 'level', `cars ${c}`);
+  const penguins = await p('penguins.json');
+  assert.equal(role(penguins, 'Body Mass (g)'), 'level');
+  assert.equal(role(await p('stocks.csv'), 'price'), 'level');
+  assert.equal(role(await p('global-temp.csv'), 'temp'), 'level');
+  assert.equal(role(await p('disasters.csv'), 'Deaths'), 'count');
+  assert.equal(role(await p('seattle-weather.csv'), 'precipitation'), 'amount');
+  const gap = await p('gapminder.json');
+  assert.equal(role(gap, 'pop'), 'stock');
+  assert.equal(role(gap, 'cluster'), 'code');
+  assert.equal(role(gap, 'year'), 'year');
+  assert.equal(role(await p('jobs.json'), 'perc'), 'ratio');
+  const airports = await p('airports.csv');
+  assert.equal(role(airports, 'latitude'), 'latitude');
+  assert.equal(role(airports, 'longitude'), 'longitude');
+  assert.equal(role(airports, 'iata'), 'identifier');
+  assert.ok(airports.semantics.skipped.some((s) => s.column === 'iata'));
+});
+
+void test('a total row is found from the sums and left out of every chart, with a note', async () => {
+  const profile = await profiled(join(VEGA, 'disasters.csv'));
+  assert.deepEqual(profile.semantics.totals, [
+    { column: 'Entity', value: 'All natural disasters', measure: 'Deaths' },
+  ]);
+  const plan = heuristicPlan(profile);
+  for (const a of plan.analyses.filter((x) => x.transform.type !== 'missing'))
+    assert.ok(
+      a.filters?.some(
+        (f) => f.column === 'Entity' && f.op === '!=' && f.value === 'All natural disasters',
+      ),
+      a.title,
+    );
+  assert.ok(plan.notes.some((n) => n.includes('All natural disasters')));
+});
+
+void test('property: no plan of the corpus sums a level, charts a period finer than the data, or mixes a panel', async () => {
+  for (const file of [...CORPUS, ...EXAMPLES]) {
+    const profile = await profiled(file);
+    const plan = heuristicPlan(profile);
+    assert.deepEqual(checkPlan(plan, profile), [], file);
+    for (const a of plan.analyses) {
+      const t = a.transform;
+      assert.deepEqual(semanticProblems(a, profile), [], `${file}: ${a.title}`);
+      if (t.type !== 'group' && t.type !== 'resample') continue;
+      const r = role(profile, t.measure ?? '');
+      if (r === 'level' || r === 'ratio' || r === 'cumulative')
+        assert.notEqual(t.agg, 'sum', `${file}: ${a.title} sums a ${r}`);
+      if (a.chart === 'pie')
+        assert.ok(t.agg === 'sum' || t.agg === 'count', `${file}: pie of a ${t.agg}`);
+      if (t.type === 'resample') {
+        const date = profile.column_profiles.find((c) => c.name === t.date);
+        assert.ok(date);
+        const own = timeFrequencyOf(date, profile);
+        const order = ['H', 'D', 'W', 'M', 'Q', 'Y'];
+        if (own)
+          assert.ok(
+            order.indexOf(t.freq) >= order.indexOf(own),
+            `${file}: ${a.title} per ${t.freq}`,
+          );
+        if (profile.semantics.table.grain === 'panel' && t.measure && t.agg !== 'sum')
+          assert.ok(t.series, `${file}: ${a.title} averages every entity together`);
+      }
+    }
+  }
+});
+
+void test('the checker refuses a sum of a level and a period finer than the data, in words a model can act on', async () => {
+  const profile = await profiled(join(VEGA, 'stocks.csv'));
+  const plan = {
+    analyses: [
+      {
+        title: 'Total price per quarter',
+        why: 'x',
+        chart: 'line' as const,
+        transform: {
+          type: 'resample' as const,
+          date: 'date',
+          measure: 'price',
+          agg: 'sum' as const,
+          freq: 'Q' as const,
+        },
+      },
+      {
+        title: 'Average price per month',
+        why: 'x',
+        chart: 'line' as const,
+        transform: {
+          type: 'resample' as const,
+          date: 'date',
+          measure: 'price',
+          agg: 'mean' as const,
+          freq: 'M' as const,
+        },
+      },
+      {
+        title: 'Price per day',
+        why: 'x',
+        chart: 'line' as const,
+        transform: {
+          type: 'resample' as const,
+          date: 'date',
+          measure: 'price',
+          agg: 'mean' as const,
+          freq: 'D' as const,
+          series: 'symbol',
+        },
+      },
+    ],
+    notes: [],
+  };
+  const problems = checkPlan(plan, profile);
+  assert.ok(
+    problems.some((p) => /analysis 1 .*"price" is a level .*use mean or median, not sum/.test(p)),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.some((p) => /analysis 2 .*panel .*add series: "symbol"/.test(p)),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.some((p) => /analysis 3 .*one value per month.*use freq "M"/.test(p)),
+    problems.join('\n'),
+  );
+});
+
+void test('analyze --json gives the table, the roles, what was skipped and a derivation for every chart', () => {
+  const dir = tempDir();
+  const out = join(dir, 'disasters.html');
+  const r = runCli(['analyze', join(VEGA, 'disasters.csv'), '--json', '-o', out], {
+    env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  interface Derived {
+    measure: string | null;
+    agg: string;
+    group_by: string[];
+    time: { column: string; freq: string } | null;
+    filter: unknown[] | null;
+    rows_used: number | null;
+    sampled: boolean;
+  }
+  const json = JSON.parse(r.stdout) as {
+    table: Semantics['table'];
+    columns: Semantics['columns'];
+    skipped: Semantics['skipped'];
+    charts: { kind: string; derivation?: Derived }[];
+  };
+  assert.equal(json.table.grain, 'panel');
+  assert.equal(json.columns.find((c) => c.name === 'Year')?.role, 'year');
+  assert.ok(json.charts.length >= 3);
+  for (const chart of json.charts) assert.ok(chart.derivation, `${chart.kind} has a derivation`);
+  const yearly = json.charts.find((c) => c.derivation?.time?.column === 'Year');
+  assert.ok(yearly, 'integer years are charted as time');
+  assert.equal(yearly.derivation?.time?.freq, 'YS');
+  assert.equal(yearly.derivation?.agg, 'sum');
+  // 686 rows without the 118 of the total row.
+  assert.equal(yearly.derivation?.rows_used, 686);
+  const summary = JSON.parse(readFileSync(out.replace(/\.html$/, '.json'), 'utf8')) as {
+    table: Semantics['table'];
+  };
+  assert.equal(summary.table.grain, 'panel');
+});
+
+void test('both engines describe a table alike: the pandas engine measures the same facts in the sandbox', () => {
+  for (const name of [
+    'stocks.csv',
+    'disasters.csv',
+    'population.json',
+    'airports.csv',
+    'cars.json',
+  ]) {
+    const describe = (engine: string) => {
+      const out = join(tempDir(), `${engine}.html`);
+      const r = runCli(['analyze', join(VEGA, name), '--engine', engine, '--json', '-o', out], {
+        env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+      });
+      assert.equal(r.status, 0, `${name} ${engine}: ${r.stderr}`);
+      const json = JSON.parse(r.stdout) as {
+        table: Semantics['table'];
+        columns: Semantics['columns'];
+        charts: { kind: string; title: string | null; derivation?: { agg: string } }[];
+      };
+      return {
+        grain: json.table.grain,
+        keys: json.table.keys,
+        time: json.table.time,
+        roles: json.columns.map((c) => [c.name, c.role]),
+        charts: json.charts.map((c) => [c.kind, c.title, c.derivation?.agg]),
+      };
+    };
+    assert.deepEqual(describe('pandas'), describe('duckdb'), name);
+  }
+});
