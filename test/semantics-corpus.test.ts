@@ -257,19 +257,27 @@ void test('analyze --json gives the table, the roles, what was skipped and a der
     table: Semantics['table'];
   };
   assert.equal(summary.table.grain, 'panel');
+  // The caption under each chart is written from the same derivation.
+  const html = readFileSync(out, 'utf8');
+  assert.ok(
+    html.includes(
+      '<p class="derivation">Sum of Deaths per year of Year · rows where Entity ≠ &#34;All natural disasters&#34; · 686 rows used · all rows</p>',
+    ),
+    'the yearly line has its derivation as its caption',
+  );
 });
 
 void test('both engines describe a table alike: the pandas engine measures the same facts in the sandbox', () => {
-  for (const name of [
-    'stocks.csv',
-    'disasters.csv',
-    'population.json',
-    'airports.csv',
-    'cars.json',
+  for (const file of [
+    ...['stocks.csv', 'disasters.csv', 'population.json', 'airports.csv', 'cars.json'].map((f) =>
+      join(VEGA, f),
+    ),
+    join(ROOT, 'examples', 'air-quality.csv'),
   ]) {
+    const name = file.split('/').at(-1) ?? file;
     const describe = (engine: string) => {
       const out = join(tempDir(), `${engine}.html`);
-      const r = runCli(['analyze', join(VEGA, name), '--engine', engine, '--json', '-o', out], {
+      const r = runCli(['analyze', file, '--engine', engine, '--json', '-o', out], {
         env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
       });
       assert.equal(r.status, 0, `${name} ${engine}: ${r.stderr}`);
@@ -288,4 +296,48 @@ void test('both engines describe a table alike: the pandas engine measures the s
     };
     assert.deepEqual(describe('pandas'), describe('duckdb'), name);
   }
+});
+
+void test('derived columns are found from the rows and never charted against their sources', async () => {
+  const air = await profiled(join(ROOT, 'examples', 'air-quality.csv'));
+  assert.ok(
+    air.semantics.derived.some(
+      (d) => d.column === 'aqi_category' && d.how === 'bins' && d.from.includes('pm25'),
+    ),
+    JSON.stringify(air.semantics.derived),
+  );
+  const airPlan = heuristicPlan(air);
+  for (const a of airPlan.analyses) {
+    const t = a.transform;
+    const by = t.type === 'group' ? t.by : t.type === 'distribution' ? t.by : undefined;
+    const measure = t.type === 'group' ? t.measure : t.type === 'distribution' ? t.column : null;
+    assert.ok(!(by === 'aqi_category' && measure === 'pm25'), a.title);
+  }
+  assert.ok(airPlan.notes.some((n) => /aqi_category is made of ranges of pm25/.test(n)));
+  const birds = await profiled(join(VEGA, 'birdstrikes.csv'));
+  assert.deepEqual(
+    birds.semantics.derived.filter((d) => d.how === 'sum'),
+    [
+      {
+        column: 'Cost Total $',
+        from: ['Cost Other', 'Cost Repair'],
+        how: 'sum',
+        evidence: 'Cost Total $ = Cost Other + Cost Repair on every complete row',
+      },
+    ],
+  );
+  for (const a of heuristicPlan(birds).analyses)
+    if (a.transform.type === 'relationship')
+      assert.ok(![a.transform.x, a.transform.y].includes('Cost Total $'), a.title);
+  const jobs = await profiled(join(VEGA, 'us-employment.csv'));
+  assert.ok(jobs.semantics.derived.some((d) => d.column === 'nonfarm' && d.how === 'sum'));
+});
+
+void test('quality flags: dates after today, and zeros that stand apart from a level', async () => {
+  const movies = await profiled(join(VEGA, 'movies.json'));
+  const plan = heuristicPlan(movies);
+  assert.ok(
+    plan.notes.some((n) => /"Release Date" has dates after today \(up to 2046/.test(n)),
+    plan.notes.join('\n'),
+  );
 });

@@ -12,6 +12,7 @@ import type { DataProfile } from './profile.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
 import { aggFor, roles, spansTime, timeFrequency } from './roles.js';
 import type { Roles } from './roles.js';
+import { qualityFlags } from './semantics.js';
 
 const MAX_ANALYSES = 10;
 
@@ -178,11 +179,20 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   for (const pair of profile.correlations
     .filter((c) => Math.abs(c.r) >= 0.5 && measureNames.has(c.a) && measureNames.has(c.b))
     .slice(0, 2)) {
+    // No r here: the profile may have sampled it; the finding gives r and ρ over all rows, once.
+    // Coloured by a small category, so a group effect the overall trend hides stays visible.
+    const color =
+      r.semantics.table.grain === 'panel' ? undefined : r.categories.find((c) => c.distinct <= 8);
     out.push({
       title: `${cap(pair.b)} vs ${pair.a}`,
       chart: 'scatter',
-      why: `A ${Math.abs(pair.r) >= 0.7 ? 'strong' : 'moderate'} ${pair.r > 0 ? 'positive' : 'negative'} relationship (r = ${pair.r.toFixed(2)}).`,
-      transform: { type: 'relationship', x: pair.a, y: pair.b },
+      why: `How ${pair.b} moves with ${pair.a}${color ? `, coloured by ${color.name}` : ''}; the finding gives the correlation over all rows.`,
+      transform: {
+        type: 'relationship',
+        x: pair.a,
+        y: pair.b,
+        ...(color ? { color: color.name } : {}),
+      },
       options: { trendline: true },
     });
   }
@@ -218,11 +228,17 @@ function qualityAnalyses(profile: DataProfile, r: Roles): Analysis[] {
 
 /** Data-quality flags for the plan's notes: what is not charted and why, and the roles assumed. */
 function qualityNotes(profile: DataProfile, r: Roles): string[] {
-  const notes: string[] = [...profile.warnings];
   const sem = r.semantics;
+  const notes: string[] = [...profile.warnings, ...qualityFlags(profile, sem)];
   for (const total of sem.totals)
     notes.push(
       `"${total.value}" in ${total.column} is the total of the other ${total.column} values (its ${total.measure} equals their sum in nearly every period): left out of every chart, so nothing is counted twice`,
+    );
+  for (const d of sem.derived)
+    notes.push(
+      d.how === 'sum'
+        ? `${d.column} is computed from ${d.from.join(' and ')} (${d.evidence}): not charted against them`
+        : `${d.column} is made of ranges of ${d.from[0] ?? ''} (${d.evidence}): not charted against it`,
     );
   if (sem.skipped.length) {
     const shown = sem.skipped.slice(0, 6).map((s) => `${s.column} (${s.reason})`);
@@ -243,6 +259,30 @@ function qualityNotes(profile: DataProfile, r: Roles): string[] {
       `${profile.omitted_columns.count} columns beyond the first ${profile.column_profiles.length} were not profiled in detail`,
     );
   return notes.slice(0, 10);
+}
+
+/**
+ * Whether an analysis sets a derived column against what it was computed from: a total against
+ * one of its parts (r = 1 by construction), or a category made of ranges of a measure against that
+ * measure (each group's mean only restates its range).
+ */
+function derivedFrom(a: Analysis, r: Roles): boolean {
+  const t = a.transform;
+  const pairs: [string, string][] =
+    t.type === 'relationship'
+      ? [[t.x, t.y]]
+      : t.type === 'group' && t.measure
+        ? [[t.by, t.measure], ...(t.series ? [[t.series, t.measure] as [string, string]] : [])]
+        : t.type === 'distribution' && t.by
+          ? [[t.by, t.column]]
+          : t.type === 'resample' && t.series && t.measure
+            ? [[t.series, t.measure]]
+            : [];
+  return r.semantics.derived.some((d) =>
+    pairs.some(
+      ([x, y]) => (d.column === x && d.from.includes(y)) || (d.column === y && d.from.includes(x)),
+    ),
+  );
 }
 
 /** A total row (a category value that is the sum of the others) left out of an analysis. */
@@ -288,7 +328,7 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
   }
   const seen = new Set<string>();
   const analyses = candidates
-    .filter((a) => !seen.has(key(a)) && seen.add(key(a)))
+    .filter((a) => !derivedFrom(a, r) && !seen.has(key(a)) && seen.add(key(a)))
     .slice(0, MAX_ANALYSES);
   const unanswered =
     question && unanswerable(question, profile)

@@ -97,3 +97,59 @@ export function provenanceOf(
       : [];
   return { table: sem.table, columns: sem.columns, skipped: sem.skipped, derivations };
 }
+
+const AGG_CAPTION: Record<Derivation['agg'], string> = {
+  sum: 'Sum',
+  mean: 'Mean',
+  median: 'Median',
+  count: 'Count of rows',
+  last: 'Last value',
+  min: 'Minimum',
+  max: 'Maximum',
+  none: '',
+};
+const FREQ_CAPTION: Record<string, string> = {
+  h: 'hour',
+  D: 'day',
+  W: 'week',
+  MS: 'month',
+  QS: 'quarter',
+  YS: 'year',
+};
+
+function filterText(f: NonNullable<Derivation['filter']>[number]): string {
+  const op = {
+    '==': '=',
+    '!=': '≠',
+    '>': '>',
+    '>=': '≥',
+    '<': '<',
+    '<=': '≤',
+    in: 'in',
+    notna: 'present',
+  }[f.op];
+  if (f.op === 'notna') return `${f.column} present`;
+  return `${f.column} ${op} ${Array.isArray(f.value) ? f.value.join(', ') : JSON.stringify(f.value)}`;
+}
+
+/** The chart's caption, written from its derivation: what was computed, over which rows. */
+export function captionOf(d: Derivation): string {
+  const parts: string[] = [];
+  const what =
+    d.agg === 'none'
+      ? d.measure
+        ? `Values of ${d.measure}`
+        : ''
+      : d.agg === 'count'
+        ? AGG_CAPTION.count
+        : `${AGG_CAPTION[d.agg]} of ${d.measure ?? 'rows'}`;
+  const per = [
+    ...(d.time ? [`per ${FREQ_CAPTION[d.time.freq] ?? d.time.freq} of ${d.time.column}`] : []),
+    ...(d.group_by.length ? [`by ${d.group_by.join(' and ')}`] : []),
+  ].join(', ');
+  if (what || per) parts.push([what, per].filter(Boolean).join(' '));
+  if (d.filter) parts.push(`rows where ${d.filter.map(filterText).join(' and ')}`);
+  if (d.rows_used !== null) parts.push(`${d.rows_used.toLocaleString('en-US')} rows used`);
+  parts.push(d.sampled ? 'sampled for drawing' : 'all rows');
+  return parts.join(' · ');
+}

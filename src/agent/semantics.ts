@@ -74,6 +74,15 @@ export const SemanticsSchema = z.object({
   skipped: z.array(z.object({ column: z.string(), reason: z.string() })),
   /** Category values that are the total of the others (left out of charts of their parts). */
   totals: z.array(z.object({ column: z.string(), value: z.string(), measure: z.string() })),
+  /** Columns computed from others: a total of two parts, or a category made of ranges of a measure. */
+  derived: z.array(
+    z.object({
+      column: z.string(),
+      from: z.array(z.string()),
+      how: z.enum(['sum', 'bins']),
+      evidence: z.string(),
+    }),
+  ),
 });
 export type Semantics = z.infer<typeof SemanticsSchema>;
 
@@ -87,6 +96,48 @@ export interface TableFacts {
   nonDecreasing?: Record<string, number>;
   /** Category values whose measure equals the sum of the other values' in (nearly) every period. */
   totals?: { column: string; value: string; measure: string }[];
+  /** Number columns equal to the sum of two others on (nearly) every complete row: total = a + b. */
+  sums?: { total: string; parts: [string, string] }[];
+  /** Per candidate category, per measure: the [min, max] of the measure in each category value. */
+  ranges?: Record<string, Record<string, [number, number][]>>;
+}
+
+/** At most this many number columns are tried as totals and parts (pairs of them: 28). */
+export const DERIVED_MEASURES = 8;
+
+/** The number columns tried as totals of two others: numeric dtype, first in column order. */
+export function derivedMeasures(profile: DataProfile): string[] {
+  return profile.column_profiles
+    .filter((c) => c.semantic === 'numeric' && /^(u?int|float)/i.test(c.dtype) && c.distinct > 2)
+    .slice(0, DERIVED_MEASURES)
+    .map((c) => c.name);
+}
+
+/** The (total, a, b) triples tried, in a fixed order both engines follow. */
+export function sumTriples(measures: readonly string[]): [string, string, string][] {
+  const out: [string, string, string][] = [];
+  for (const total of measures)
+    for (let i = 0; i < measures.length; i += 1)
+      for (let j = i + 1; j < measures.length; j += 1) {
+        const [a, b] = [measures[i] ?? '', measures[j] ?? ''];
+        if (a !== total && b !== total) out.push([total, a, b]);
+      }
+  return out;
+}
+
+/** Categories tried as bins of a measure: 3 to 20 values. */
+export function binCategories(profile: DataProfile): string[] {
+  return profile.column_profiles
+    .filter((c) => c.semantic === 'category' && c.distinct >= 3 && c.distinct <= 20)
+    .slice(0, 6)
+    .map((c) => c.name);
+}
+
+/** Whether the categories' ranges of a measure never overlap: the category is computed from it. */
+export function disjointRanges(ranges: readonly [number, number][]): boolean {
+  if (ranges.length < 3) return false;
+  const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
+  return sorted.every((r, i) => i === 0 || (sorted[i - 1]?.[1] ?? Infinity) < r[0]);
 }
 
 // Names only break ties: a column is never summed because of its name alone. Matched against the
@@ -262,9 +313,13 @@ function decideGrain(
         `each of the ${present} rows has its own ${time.kind}: one row per period`,
       ],
     };
-  const keyed = candidateKeys(profile)
-    .map((key) => ({ key, distinct: facts.keyDistinct?.[keyLabel(key)] }))
-    .find((k) => k.distinct !== undefined && k.distinct >= present * 0.995);
+  // A key is needed only where periods repeat; with every time unique, any column would do.
+  const keyed =
+    timeDistinct < present
+      ? candidateKeys(profile)
+          .map((key) => ({ key, distinct: facts.keyDistinct?.[keyLabel(key)] }))
+          .find((k) => k.distinct !== undefined && k.distinct >= present * 0.995)
+      : undefined;
   if (keyed)
     return {
       grain: 'panel',
@@ -274,7 +329,7 @@ function decideGrain(
         `${keyLabel(keyed.key)} × ${t.name} is unique on ${keyed.distinct === present ? 'every row' : 'nearly every row'}: one row per ${keyLabel(keyed.key)} per ${time.kind === 'year' ? 'year' : 'period'}`,
       ],
     };
-  if (facts.keyDistinct === undefined) {
+  if (facts.keyDistinct === undefined && timeDistinct < present) {
     // Without the rows' facts: a category whose members times the periods make up the rows.
     const fit = entityCandidates(profile, t.name).find(
       (c) => Math.abs(c.distinct * timeDistinct - present) <= present * 0.1 && c.distinct > 1,
@@ -544,7 +599,34 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     columns,
     skipped,
     totals: facts.totals ?? [],
+    derived: derivedColumns(facts, profile),
   };
+}
+
+function derivedColumns(facts: TableFacts, profile: DataProfile): Semantics['derived'] {
+  // Where parts are often 0, a = b + c and b = a + c both hold; the total has the largest mean.
+  const size = (name: string): number => {
+    const c = profile.column_profiles.find((x) => x.name === name);
+    return (c && statsOf(c)?.mean) ?? -Infinity;
+  };
+  const triples = (facts.sums ?? []).filter((s) => s.parts.every((p) => size(p) <= size(s.total)));
+  const sums = triples.map((s) => ({
+    column: s.total,
+    from: [...s.parts],
+    how: 'sum' as const,
+    evidence: `${s.total} = ${s.parts[0]} + ${s.parts[1]} on every complete row`,
+  }));
+  const bins = Object.entries(facts.ranges ?? {}).flatMap(([category, byMeasure]) =>
+    Object.entries(byMeasure)
+      .filter(([, ranges]) => disjointRanges(ranges))
+      .map(([measure, ranges]) => ({
+        column: category,
+        from: [measure],
+        how: 'bins' as const,
+        evidence: `each of the ${ranges.length} ${category} values covers its own range of ${measure}, none overlapping`,
+      })),
+  );
+  return [...sums, ...bins];
 }
 
 /** The semantics of a profile: the engine's, else described from the profile alone. */
@@ -604,4 +686,39 @@ export function sumProblem(role: ColumnRole, spansTime: boolean): string | null 
     case 'text':
       return null;
   }
+}
+
+/**
+ * What an analyst would flag before trusting a chart: dates after today, negative counts, and a
+ * level whose zeros stand apart from its other values (a 0 that may mean "missing" or "never").
+ */
+export function qualityFlags(profile: DataProfile, sem: Semantics, now = new Date()): string[] {
+  const flags: string[] = [];
+  const today = now.toISOString().slice(0, 10);
+  for (const c of profile.column_profiles) {
+    const role = sem.columns.find((x) => x.name === c.name)?.role;
+    const max = c.datetime?.max;
+    if (max && max.slice(0, 10) > today)
+      flags.push(
+        `"${c.name}" has dates after today (up to ${max.slice(0, 10)}): planned dates or placeholders, not history`,
+      );
+    const s = statsOf(c);
+    if (!s) continue;
+    const present = profile.rows - c.missing;
+    if (role === 'count' && s.negatives > 0)
+      flags.push(
+        `"${c.name}" counts things but has ${s.negatives.toLocaleString('en-US')} negative value${s.negatives === 1 ? '' : 's'}: impossible as a count`,
+      );
+    if (
+      (role === 'level' || role === 'ratio') &&
+      s.min === 0 &&
+      s.q1 > 0 &&
+      present > 0 &&
+      s.zeros / present >= 0.02
+    )
+      flags.push(
+        `${Math.round((s.zeros / present) * 100)}% of "${c.name}" are 0 while its other values start at ${number(s.q1)} (lower quartile): a 0 may mean missing or never, and it pulls the mean down`,
+      );
+  }
+  return flags;
 }

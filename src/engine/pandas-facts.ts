@@ -7,15 +7,24 @@
  */
 import { z } from 'zod';
 import type { DataProfile } from '../agent/profile.js';
-import { candidateKeys, describeData, keyLabel } from '../agent/semantics.js';
+import {
+  binCategories,
+  candidateKeys,
+  derivedMeasures,
+  describeData,
+  keyLabel,
+  sumTriples,
+} from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { readWorkdirJson } from '../spec/load.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 
 const FactsSchema = z.object({
-  timeDistinct: z.number().int().nonnegative(),
-  keyDistinct: z.record(z.string(), z.number().int().nonnegative()),
+  timeDistinct: z.number().int().nonnegative().optional(),
+  keyDistinct: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  sums: z.array(z.object({ total: z.string(), parts: z.tuple([z.string(), z.string()]) })),
+  ranges: z.record(z.string(), z.record(z.string(), z.array(z.tuple([z.number(), z.number()])))),
   nonDecreasing: z.record(z.string(), z.number()).optional(),
   totals: z
     .array(z.object({ column: z.string(), value: z.string(), measure: z.string() }))
@@ -30,54 +39,73 @@ import json
 import pandas as pd
 
 args = json.loads(ARGS)
+derived = args["derived"]
+facts = {"sums": [], "ranges": {}}
+for total, a, b in derived["triples"]:
+    T, A, B = (pd.to_numeric(df[x], errors="coerce").astype(float) for x in (total, a, b))
+    complete = T.notna() & A.notna() & B.notna()
+    n = int(complete.sum())
+    h = int((complete & ((T - (A + B)).abs() <= 1e-6 * T.abs() + 1e-6)).sum())
+    if n >= 10 and h >= n * 0.99:
+        facts["sums"].append({"total": total, "parts": [a, b]})
+for c in derived["categories"] if derived["measures"] else []:
+    grouped = df[df[c].notna()].groupby(c)[derived["measures"]]
+    lo, hi = grouped.min(), grouped.max()
+    facts["ranges"][c] = {
+        m: [[float(lo.at[k, m]), float(hi.at[k, m])] for k in lo.index if pd.notna(lo.at[k, m]) and pd.notna(hi.at[k, m])]
+        for m in derived["measures"]
+    }
 t = args["time"]
-if args["kind"] == "year":
-    when = pd.to_numeric(df[t], errors="coerce")
-elif pd.api.types.is_datetime64_any_dtype(df[t]):
-    when = df[t]
-else:
-    when = pd.to_datetime(df[t], errors="coerce", dayfirst=args["dayfirst"])
-rows = df.assign(__opsmind_t=when)[when.notna()]
-present = len(rows)
-facts = {"timeDistinct": int(rows["__opsmind_t"].nunique()), "keyDistinct": {}}
-for label, key in args["keys"]:
-    facts["keyDistinct"][label] = int(len(rows[key + ["__opsmind_t"]].drop_duplicates()))
-keys = None
-if facts["timeDistinct"] == present and present > 1 and args["regular"]:
-    keys = []
-else:
-    for label, key in args["keys"]:
-        if facts["keyDistinct"][label] >= present * 0.995:
-            keys = key
-            break
-if keys is not None:
-    measures = [m for m in args["measures"] if m not in keys][:CHECKED]
-    ordered = rows.sort_values(keys + ["__opsmind_t"], kind="mergesort")
-    steps = {}
-    for m in measures:
-        v = pd.to_numeric(ordered[m], errors="coerce")
-        p = v.groupby([ordered[k] for k in keys], dropna=False).shift(1) if keys else v.shift(1)
-        both = v.notna() & p.notna()
-        if both.any():
-            steps[m] = float((v[both] >= p[both]).mean())
-    facts["nonDecreasing"] = steps
-    if len(keys) == 1:
-        found = []
-        for m in measures[:4]:
-            v = pd.to_numeric(rows[m], errors="coerce")
-            part = rows.assign(__m=v)[v.notna()]
-            per = part.groupby([part[keys[0]].astype("string"), "__opsmind_t"], dropna=False)["__m"].sum().reset_index()
-            per.columns = ["k", "t", "m"]
-            tot = per.groupby("t", dropna=False)["m"].agg(["sum", "count"]).reset_index()
-            j = per.merge(tot, on="t")
-            j = j[(j["count"] > 2) & (j["m"] != 0)]
-            j = j.assign(hit=((j["m"] - (j["sum"] - j["m"])).abs() <= 1e-6 * j["m"].abs() + 1e-9).astype(float))
-            g = j[j["k"].notna()].groupby("k")["hit"].agg(["mean", "count"]).reset_index()
-            g = g[(g["mean"] >= 0.9) & (g["count"] >= 3)].sort_values(["mean", "k"], ascending=[False, True])
-            if len(g):
-                found.append({"column": keys[0], "value": str(g.iloc[0]["k"]), "measure": m})
+if t is not None:
+    if args["kind"] == "year":
+        when = pd.to_numeric(df[t], errors="coerce")
+    elif pd.api.types.is_datetime64_any_dtype(df[t]):
+        when = df[t]
+    else:
+        when = pd.to_datetime(df[t], errors="coerce", dayfirst=args["dayfirst"])
+    rows = df.assign(__opsmind_t=when)[when.notna()]
+    present = len(rows)
+    facts["timeDistinct"] = int(rows["__opsmind_t"].nunique())
+    facts["keyDistinct"] = {}
+    # Keys matter only where periods repeat (semantics.ts looks for one only then).
+    for label, key in (args["keys"] if facts["timeDistinct"] < present else []):
+        facts["keyDistinct"][label] = int(len(rows[key + ["__opsmind_t"]].drop_duplicates()))
+    keys = None
+    if facts["timeDistinct"] == present and present > 1 and args["regular"]:
+        keys = []
+    else:
+        for label, key in args["keys"]:
+            if facts["timeDistinct"] < present and facts["keyDistinct"].get(label, 0) >= present * 0.995:
+                keys = key
                 break
-        facts["totals"] = found
+    if keys is not None:
+        measures = [m for m in args["measures"] if m not in keys][:CHECKED]
+        ordered = rows.sort_values(keys + ["__opsmind_t"], kind="mergesort")
+        steps = {}
+        for m in measures:
+            v = pd.to_numeric(ordered[m], errors="coerce")
+            p = v.groupby([ordered[k] for k in keys], dropna=False).shift(1) if keys else v.shift(1)
+            both = v.notna() & p.notna()
+            if both.any():
+                steps[m] = float((v[both] >= p[both]).mean())
+        facts["nonDecreasing"] = steps
+        if len(keys) == 1:
+            found = []
+            for m in measures[:4]:
+                v = pd.to_numeric(rows[m], errors="coerce")
+                part = rows.assign(__m=v)[v.notna()]
+                per = part.groupby([part[keys[0]].astype("string"), "__opsmind_t"], dropna=False)["__m"].sum().reset_index()
+                per.columns = ["k", "t", "m"]
+                tot = per.groupby("t", dropna=False)["m"].agg(["sum", "count"]).reset_index()
+                j = per.merge(tot, on="t")
+                j = j[(j["count"] > 2) & (j["m"] != 0)]
+                j = j.assign(hit=((j["m"] - (j["sum"] - j["m"])).abs() <= 1e-6 * j["m"].abs() + 1e-9).astype(float))
+                g = j[j["k"].notna()].groupby("k")["hit"].agg(["mean", "count"]).reset_index()
+                g = g[(g["mean"] >= 0.9) & (g["count"] >= 3)].sort_values(["mean", "k"], ascending=[False, True])
+                if len(g):
+                    found.append({"column": keys[0], "value": str(g.iloc[0]["k"]), "measure": m})
+                    break
+            facts["totals"] = found
 with open("facts.json", "w") as out:
     json.dump(facts, out)
 `;
@@ -89,23 +117,28 @@ export async function sandboxFacts(
   dayFirst: boolean,
   signal?: AbortSignal,
 ): Promise<TableFacts> {
-  const first = describeData(profile);
-  const time = first.table.time;
-  if (!time || profile.rows === 0) return {};
-  const column = profile.column_profiles.find((c) => c.name === time.column);
+  if (profile.rows === 0) return {};
+  const time = describeData(profile).table.time;
+  const column = profile.column_profiles.find((c) => c.name === time?.column);
+  const derivable = derivedMeasures(profile);
   const measures = profile.column_profiles
     .filter(
       (c) =>
         (c.semantic === 'numeric' || c.semantic === 'numeric_text') &&
-        c.name !== time.column &&
+        c.name !== time?.column &&
         /^(u?int|float)/i.test(c.dtype),
     )
     .map((c) => c.name);
   const args = {
-    time: time.column,
-    kind: time.kind,
+    time: time?.column ?? null,
+    kind: time?.kind ?? null,
+    derived: {
+      measures: derivable,
+      triples: sumTriples(derivable),
+      categories: binCategories(profile),
+    },
     dayfirst: dayFirst,
-    regular: time.kind === 'year' || (column?.datetime?.frequency ?? null) !== null,
+    regular: time?.kind === 'year' || (column?.datetime?.frequency ?? null) !== null,
     keys: candidateKeys(profile).map((key) => [keyLabel(key), key]),
     measures,
   };

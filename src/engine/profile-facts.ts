@@ -5,7 +5,14 @@
  * which category value is the total of the others in every period (a "total" row).
  */
 import type { DataProfile } from '../agent/profile.js';
-import { candidateKeys, describeData, keyLabel } from '../agent/semantics.js';
+import {
+  binCategories,
+  candidateKeys,
+  derivedMeasures,
+  describeData,
+  keyLabel,
+  sumTriples,
+} from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
@@ -26,14 +33,87 @@ export async function tableFacts(
   order: SourceLocale['dateOrder'],
   signal?: AbortSignal,
 ): Promise<TableFacts> {
+  if (profile.rows === 0) return {};
+  const derived = await derivedFacts(db, profile, types, signal);
+  return { ...derived, ...(await timeFacts(db, profile, types, order, signal)) };
+}
+
+const NUMBER_TYPE =
+  /^(BIGINT|INTEGER|DOUBLE|FLOAT|DECIMAL|HUGEINT|SMALLINT|TINYINT|UBIGINT|UINTEGER)/;
+
+/** Totals of two other columns, and each candidate category's ranges of each measure. */
+async function derivedFacts(
+  db: DuckDb,
+  profile: DataProfile,
+  types: ReadonlyMap<string, string>,
+  signal?: AbortSignal,
+): Promise<Pick<TableFacts, 'sums' | 'ranges'>> {
+  const measures = derivedMeasures(profile).filter((m) => NUMBER_TYPE.test(types.get(m) ?? ''));
+  const facts: Pick<TableFacts, 'sums' | 'ranges'> = { sums: [], ranges: {} };
+  const triples = sumTriples(measures);
+  if (triples.length) {
+    const x = (name: string): string => `CAST(${ident(name)} AS DOUBLE)`;
+    const aggregates = triples.flatMap(([total, a, b], i) => {
+      const complete = `${ident(total)} IS NOT NULL AND ${ident(a)} IS NOT NULL AND ${ident(b)} IS NOT NULL`;
+      const equal = `abs(${x(total)} - (${x(a)} + ${x(b)})) <= 1e-6 * abs(${x(total)}) + 1e-6`;
+      return [`count_if(${complete}) AS n${i}`, `count_if(${complete} AND ${equal}) AS h${i}`];
+    });
+    const [row = {}] = await db.objects(`SELECT ${aggregates.join(', ')} FROM ${data}`, signal);
+    facts.sums = triples.flatMap(([total, a, b], i) => {
+      const [n, h] = [Number(row[`n${i}`] ?? 0), Number(row[`h${i}`] ?? 0)];
+      return n >= 10 && h >= n * 0.99 ? [{ total, parts: [a, b] as [string, string] }] : [];
+    });
+  }
+  for (const category of binCategories(profile)) {
+    if (measures.length === 0) break;
+    const c = ident(category);
+    const cols = measures.flatMap((m, i) => [
+      `min(${ident(m)}) AS lo${i}`,
+      `max(${ident(m)}) AS hi${i}`,
+    ]);
+    const groups = await db.objects(
+      `SELECT ${cols.join(', ')} FROM ${data} WHERE ${c} IS NOT NULL GROUP BY ${c}`,
+      signal,
+    );
+    facts.ranges = {
+      ...facts.ranges,
+      [category]: Object.fromEntries(
+        measures.map((m, i) => [
+          m,
+          groups.flatMap((g): [number, number][] =>
+            g[`lo${i}`] === null || g[`hi${i}`] === null
+              ? []
+              : [[Number(g[`lo${i}`]), Number(g[`hi${i}`])]],
+          ),
+        ]),
+      ),
+    };
+  }
+  return facts;
+}
+
+/** Distinct periods, unique keys, running totals and total rows (nothing without a time column). */
+async function timeFacts(
+  db: DuckDb,
+  profile: DataProfile,
+  types: ReadonlyMap<string, string>,
+  order: SourceLocale['dateOrder'],
+  signal?: AbortSignal,
+): Promise<TableFacts> {
   const first = describeData(profile);
   const time = first.table.time;
   if (!time || profile.rows === 0) return {};
   const column = profile.column_profiles.find((c) => c.name === time.column);
   const t = timeExpr(time.column, types.get(time.column) ?? 'VARCHAR', column?.semantic, order);
-  const keys = candidateKeys(profile);
+  const counted = await db.objects(
+    `SELECT count(DISTINCT ${t}) AS t, count(${t}) AS present FROM ${data}`,
+    signal,
+  );
+  const timeDistinct = Number(counted[0]?.t ?? 0);
+  // Keys matter only where periods repeat (semantics.ts looks for one only then).
+  const keys = timeDistinct < Number(counted[0]?.present ?? 0) ? candidateKeys(profile) : [];
   const parts = [
-    `(SELECT count(DISTINCT ${t}) FROM ${data}) AS t`,
+    `${timeDistinct} AS t`,
     ...keys.map(
       (key, i) =>
         `(SELECT count(*) FROM (SELECT DISTINCT ${[...key.map(ident), t].join(', ')} FROM ${data} WHERE ${t} IS NOT NULL)) AS k${i}`,
@@ -54,9 +134,7 @@ export async function tableFacts(
         (c.semantic === 'numeric' || c.semantic === 'numeric_text') &&
         c.name !== time.column &&
         !grained.keys.includes(c.name) &&
-        /^(BIGINT|INTEGER|DOUBLE|FLOAT|DECIMAL|HUGEINT|SMALLINT|TINYINT|UBIGINT|UINTEGER)/.test(
-          types.get(c.name) ?? '',
-        ),
+        NUMBER_TYPE.test(types.get(c.name) ?? ''),
     )
     .slice(0, CHECKED_MEASURES)
     .map((c) => c.name);

@@ -84,6 +84,7 @@ section.card h2 { font-size:18px; margin:0 0 4px; }
 .subtitle { color:var(--muted); margin:0 0 8px; }
 .provenance { color:var(--muted); font-size:12px; margin-top:8px; }
 .note { font-size:14px; margin-top:6px; }
+.derivation { font-size:13px; margin-top:4px; color:#333; }
 .narrative pre, .code pre, .program-error pre { white-space:pre-wrap; word-break:break-word; background:#f0f2f5; padding:12px; border-radius:8px; font-size:13px; overflow:auto; }
 .warnings { border-left:4px solid var(--warn); background:#fff8e6; padding:8px 16px; border-radius:6px; margin:18px 0; }
 .warnings h2 { font-size:15px; margin:4px 0; }

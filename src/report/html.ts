@@ -34,6 +34,8 @@ export interface ReportInput {
   meta: Readonly<Record<string, string>>;
   plotly?: PlotlySource;
   extras?: ReportExtras;
+  /** A caption per declaration id, written from how its numbers were derived (fast mode). */
+  captions?: ReadonlyMap<string, string>;
 }
 
 /** Optional sections: key findings, a model-written summary, notes, and the code of each step. */
@@ -98,7 +100,12 @@ function itemTitle(item: RenderedItem): string {
   return typeof title === 'string' && title ? title : item.label;
 }
 
-function itemSection(item: RenderedItem, index: number, source: Source | null): string {
+function itemSection(
+  item: RenderedItem,
+  index: number,
+  source: Source | null,
+  caption: string | undefined,
+): string {
   const { decl } = item;
   const anchor = `item-${index + 1}`;
   const heading = `<h2>${escapeHtml(itemTitle(item))}</h2>`;
@@ -128,7 +135,8 @@ function itemSection(item: RenderedItem, index: number, source: Source | null): 
   const sql = item.sql
     ? `<details class="code sql"><summary>SQL</summary><pre><code>${escapeHtml(item.sql)}</code></pre></details>`
     : '';
-  return `<section class="card" id="${anchor}" ${idAttr}="${escapeHtml(decl.id)}">${title}${body}${note}<p class="provenance">${provenance(decl, source)}</p>${sql}</section>`;
+  const derived = caption ? `<p class="derivation">${escapeHtml(caption)}</p>` : '';
+  return `<section class="card" id="${anchor}" ${idAttr}="${escapeHtml(decl.id)}">${title}${body}${note}${derived}<p class="provenance">${provenance(decl, source)}</p>${sql}</section>`;
 }
 
 function header(input: ReportInput): string {
@@ -182,7 +190,9 @@ export function buildReportHtml(input: ReportInput): string {
     answersSection(input.extras),
     findingsSection(input.extras),
     narrative,
-    ...input.items.map((item, index) => itemSection(item, index, input.source)),
+    ...input.items.map((item, index) =>
+      itemSection(item, index, input.source, input.captions?.get(item.decl.id)),
+    ),
     errorSection(input.programError),
     notesSection(input.extras),
     codeSection(input.extras),

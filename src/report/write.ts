@@ -6,6 +6,7 @@ import type { ValidationIssue } from '../spec/validate.js';
 import { opsmindVersion } from '../util/version.js';
 import { buildReportHtml } from './html.js';
 import type { PlotlySource, ReportExtras } from './html.js';
+import { captionOf } from '../agent/provenance.js';
 import type { Derivation, Provenance } from '../agent/provenance.js';
 import type { RenderedItem } from './render.js';
 import { SUMMARY_MARKER, checkSummaryTarget, summaryTarget } from './summary-file.js';
@@ -103,6 +104,13 @@ export function writeReport(input: WriteReportInput): ReportSummary {
     meta: input.meta,
     ...(input.plotly ? { plotly: input.plotly } : {}),
     ...(input.extras ? { extras: input.extras } : {}),
+    ...(input.provenance
+      ? {
+          captions: new Map(
+            input.provenance.derivations.map((d) => [d.id, captionOf(d.derivation)]),
+          ),
+        }
+      : {}),
   });
   writeAtomic(input.outPath, html);
   const rendered = input.items.filter((i) => i.built);
