@@ -87,6 +87,10 @@ void test('the grain of each kind of table is read from its rows', async () => {
   const population = await grain('population.json');
   assert.equal(population.grain, 'panel');
   assert.deepEqual([...population.keys].sort(), ['age', 'sex']);
+  // Order lines of a few region × product × channel combinations a day: unique, but 7% covered.
+  const sales = (await profiled(join(ROOT, 'examples', 'sales.csv'))).semantics.table;
+  assert.equal(sales.grain, 'event');
+  assert.match(sales.evidence.join(' '), /only 7% of its combinations occur/);
   const disasters = await grain('disasters.csv');
   assert.equal(disasters.grain, 'panel');
   assert.deepEqual(disasters.time, { column: 'Year', freq: 'YS', kind: 'year' });
@@ -340,4 +344,34 @@ void test('quality flags: dates after today, and zeros that stand apart from a l
     plan.notes.some((n) => /"Release Date" has dates after today \(up to 2046/.test(n)),
     plan.notes.join('\n'),
   );
+});
+
+void test('partial first and last periods are left out of charts at a coarser period, with a note', async () => {
+  const birds = await profiled(join(VEGA, 'birdstrikes.csv'));
+  const plan = heuristicPlan(birds);
+  const quarterly = plan.analyses.filter(
+    (a) => a.transform.type === 'resample' && a.transform.freq === 'Q',
+  );
+  assert.ok(quarterly.length > 0);
+  // The data runs 1990-01-08 .. 2002-07-25: the first and the last quarter are partial.
+  for (const a of quarterly)
+    assert.deepEqual(
+      a.filters?.filter((f) => f.column === 'Flight Date'),
+      [
+        { column: 'Flight Date', op: '>=', value: '1990-04-01 00:00:00' },
+        { column: 'Flight Date', op: '<', value: '2002-07-01 00:00:00' },
+      ],
+      a.title,
+    );
+  assert.ok(
+    plan.notes.some((n) =>
+      /Per quarter, the first .* and the last .* are only partly covered/.test(n),
+    ),
+  );
+  // A year of daily data ending on a Saturday (shops closed on Sundays) has whole weeks.
+  const shops = heuristicPlan(await profiled(join(ROOT, 'examples', 'umsatz-filialen.csv')));
+  assert.ok(!shops.notes.some((n) => /partly covered/.test(n)), shops.notes.join('\n'));
+  // Monthly data charted per quarter from January to March: whole quarters, nothing left out.
+  const stocks = heuristicPlan(await profiled(join(VEGA, 'stocks.csv')));
+  assert.ok(!stocks.notes.some((n) => /partly covered/.test(n)));
 });

@@ -10,7 +10,7 @@
 import type { Analysis, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
-import { aggFor, roles, spansTime, timeFrequency } from './roles.js';
+import { aggFor, partialPeriods, roles, spansTime, timeFrequency } from './roles.js';
 import type { Roles } from './roles.js';
 import { qualityFlags } from './semantics.js';
 
@@ -336,8 +336,18 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
           `No column of ${profile.source.name} answers "${question.length > 120 ? `${question.slice(0, 117)}…` : question}": the report shows the standard analyses of the data instead.`,
         ]
       : [];
+  const partial = new Set<string>();
+  const full = analyses.map((a) => {
+    const t = a.transform;
+    const date =
+      t.type === 'resample' ? profile.column_profiles.find((c) => c.name === t.date) : undefined;
+    const edges = date && t.type === 'resample' ? partialPeriods(date, t.freq, r) : null;
+    if (!edges) return a;
+    partial.add(edges.note);
+    return { ...a, filters: [...(a.filters ?? []), ...edges.filters].slice(0, 5) };
+  });
   return {
-    analyses: analyses.map((a) => withoutTotals(a, r)),
-    notes: [...unanswered, ...qualityNotes(profile, r)].slice(0, 10),
+    analyses: full.map((a) => withoutTotals(a, r)),
+    notes: [...unanswered, ...partial, ...qualityNotes(profile, r)].slice(0, 10),
   };
 }

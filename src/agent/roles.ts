@@ -151,3 +151,106 @@ export function spansTime(date: ColumnProfile, freq: Period, r: Pick<Roles, 'sem
   if (grain === 'event' || grain === 'cross_section' || own === null) return true;
   return PERIOD_ORDER.indexOf(freq) > PERIOD_ORDER.indexOf(own);
 }
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** The start of the period (at `freq`) a UTC time falls in; weeks run Monday to Sunday, as pandas' "W". */
+function periodStart(t: number, freq: Period): number {
+  const d = new Date(t);
+  const [y, m] = [d.getUTCFullYear(), d.getUTCMonth()];
+  switch (freq) {
+    case 'H':
+      return Math.floor(t / HOUR) * HOUR;
+    case 'D':
+      return Math.floor(t / DAY) * DAY;
+    case 'W':
+      return Math.floor(t / DAY) * DAY - ((d.getUTCDay() + 6) % 7) * DAY;
+    case 'M':
+      return Date.UTC(y, m, 1);
+    case 'Q':
+      return Date.UTC(y, m - (m % 3), 1);
+    case 'Y':
+      return Date.UTC(y, 0, 1);
+  }
+}
+
+function nextPeriod(start: number, freq: Period): number {
+  const d = new Date(start);
+  const [y, m] = [d.getUTCFullYear(), d.getUTCMonth()];
+  switch (freq) {
+    case 'H':
+      return start + HOUR;
+    case 'D':
+      return start + DAY;
+    case 'W':
+      return start + 7 * DAY;
+    case 'M':
+      return Date.UTC(y, m + 1, 1);
+    case 'Q':
+      return Date.UTC(y, m + 3, 1);
+    case 'Y':
+      return Date.UTC(y + 1, 0, 1);
+  }
+}
+
+/** How far from a period's edge the data's first or last time may be, the period still full. */
+function slack(own: Period | 'min' | null, freq: Period): number {
+  if (own === 'min') return 60_000;
+  if (own === 'H') return HOUR;
+  // A week of daily data may end on a Friday or Saturday and still be whole (closed weekends).
+  if (own === 'D') return freq === 'W' ? 2 * DAY : DAY;
+  if (own === 'W') return 7 * DAY;
+  if (own === 'M') return 31 * DAY;
+  if (own === 'Q') return 92 * DAY;
+  // Irregular times (events): a period is full if the data starts within its first day (hour).
+  return freq === 'H' ? 0 : freq === 'D' ? HOUR : DAY;
+}
+
+const iso = (t: number): string => new Date(t).toISOString().slice(0, 19).replace('T', ' ');
+
+/**
+ * The first and last periods at `freq` that the data covers only in part (a year of daily data
+ * starting on a Wednesday has a short first week): the filters that leave them out, and a note.
+ * Nothing when the periods are the data's own, or fewer than three full periods would remain.
+ */
+export function partialPeriods(
+  date: ColumnProfile,
+  freq: Period,
+  r: Pick<Roles, 'semantics'>,
+): { filters: { column: string; op: '>=' | '<'; value: string }[]; note: string } | null {
+  const own = timeFrequencyOf(date, r);
+  const seen = date.datetime?.frequency === 'min' ? 'min' : own;
+  if (own !== null && PERIOD_ORDER.indexOf(freq) <= PERIOD_ORDER.indexOf(own)) return null;
+  if (r.semantics.table.time?.kind === 'year' && r.semantics.table.time.column === date.name)
+    return null;
+  const [min, max] = [date.datetime?.min, date.datetime?.max].map((v) =>
+    v ? Date.parse(`${v.replace(' ', 'T').slice(0, 19)}Z`) : NaN,
+  );
+  if (min === undefined || max === undefined || !Number.isFinite(min) || !Number.isFinite(max))
+    return null;
+  const tolerance = slack(seen, freq);
+  const firstStart = periodStart(min, freq);
+  const lastStart = periodStart(max, freq);
+  const partialFirst = min - firstStart >= tolerance && tolerance > 0;
+  const partialLast = nextPeriod(lastStart, freq) - max > tolerance && tolerance > 0;
+  if (!partialFirst && !partialLast) return null;
+  const from = partialFirst ? nextPeriod(firstStart, freq) : firstStart;
+  const to = partialLast ? lastStart : nextPeriod(lastStart, freq);
+  let full = 0;
+  for (let t = from; t < to && full < 3; t = nextPeriod(t, freq)) full += 1;
+  if (full < 3) return null;
+  const filters = [
+    ...(partialFirst ? [{ column: date.name, op: '>=' as const, value: iso(from) }] : []),
+    ...(partialLast ? [{ column: date.name, op: '<' as const, value: iso(to) }] : []),
+  ];
+  const which = [
+    ...(partialFirst ? [`the first (the data starts ${iso(min).slice(0, 16)})`] : []),
+    ...(partialLast ? [`the last (it ends ${iso(max).slice(0, 16)})`] : []),
+  ].join(' and ');
+  const unit = { H: 'hour', D: 'day', W: 'week', M: 'month', Q: 'quarter', Y: 'year' }[freq];
+  return {
+    filters,
+    note: `Per ${unit}, ${which} ${unit} ${partialFirst && partialLast ? 'are' : 'is'} only partly covered: left out of the charts per ${unit}, so no trend compares a short ${unit} with a full one`,
+  };
+}

@@ -75,7 +75,11 @@ if t is not None:
         keys = []
     else:
         for label, key in args["keys"]:
-            if facts["timeDistinct"] < present and facts["keyDistinct"].get(label, 0) >= present * 0.995:
+            combos = 1
+            for k in key:
+                combos *= args["distinct"].get(k, 1)
+            covered = present / (combos * max(facts["timeDistinct"], 1)) >= 0.3
+            if facts["timeDistinct"] < present and facts["keyDistinct"].get(label, 0) >= present * 0.995 and covered:
                 keys = key
                 break
     if keys is not None:
@@ -140,6 +144,7 @@ export async function sandboxFacts(
     dayfirst: dayFirst,
     regular: time?.kind === 'year' || (column?.datetime?.frequency ?? null) !== null,
     keys: candidateKeys(profile).map((key) => [keyLabel(key), key]),
+    distinct: Object.fromEntries(profile.column_profiles.map((c) => [c.name, c.distinct])),
     measures,
   };
   const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\n${PROGRAM}`;
