@@ -59,3 +59,40 @@ void test('a cancelled query ends with the abort reason', async () => {
   setTimeout(() => controller.abort(new Error('stopped by the user')), 100);
   await assert.rejects(running, /stopped by the user/);
 });
+
+void test('every pooled connection is locked: queries issued together cannot read a file or lift a limit', async () => {
+  const db = await DuckDb.open({ memoryMb: 256, threads: 4, tempDir: join(tempDir(), 'spill') });
+  try {
+    await db.run('CREATE TABLE data AS SELECT * FROM range(100000) t(i)');
+    await db.lock([]);
+    const slow = 'SELECT sum(i) AS s FROM data, range(100)';
+    const tries = [
+      slow,
+      `${slow} -- 2`,
+      `${slow} -- 3`,
+      "SELECT * FROM read_csv('/etc/passwd')",
+      "SELECT * FROM read_text('/etc/hostname')",
+      "SELECT current_setting('enable_external_access') AS e, current_setting('lock_configuration') AS l",
+    ];
+    const results = await Promise.allSettled(tries.map((q) => db.all(q)));
+    assert.equal(
+      (db as unknown as { connections: unknown[] }).connections.length,
+      4,
+      'four connections, no more',
+    );
+    for (const r of results.slice(0, 3)) assert.equal(r.status, 'fulfilled');
+    for (const r of results.slice(3, 5)) {
+      assert.equal(r.status, 'rejected');
+      assert.match(String(r.reason), /Permission Error|disabled/);
+    }
+    const settings = results[5];
+    assert.ok(settings?.status === 'fulfilled');
+    assert.deepEqual(settings.value.rows, [[false, true]]);
+    await assert.rejects(
+      db.run('SET enable_external_access = true'),
+      /Cannot change configuration/,
+    );
+  } finally {
+    db.close();
+  }
+});

@@ -113,14 +113,30 @@ export function derivedMeasures(profile: DataProfile): string[] {
     .map((c) => c.name);
 }
 
-/** The (total, a, b) triples tried, in a fixed order both engines follow. */
-export function sumTriples(measures: readonly string[]): [string, string, string][] {
+/**
+ * The (total, a, b) triples worth trying, in a fixed order both engines follow. Where all three
+ * are nearly complete, total = a + b on every row implies mean(total) ≈ mean(a) + mean(b): the
+ * triples whose means cannot add up are not tried (most of them, in most tables).
+ */
+export function sumTriples(
+  measures: readonly string[],
+  profile?: DataProfile,
+): [string, string, string][] {
+  const stats = (name: string) => {
+    const c = profile?.column_profiles.find((x) => x.name === name);
+    return c && c.missing_share < 0.05 ? statsOf(c) : null;
+  };
+  const possible = (total: string, a: string, b: string): boolean => {
+    const [t, x, y] = [stats(total), stats(a), stats(b)];
+    if (!t || !x || !y) return true;
+    return Math.abs(t.mean - (x.mean + y.mean)) <= 0.05 * Math.max(Math.abs(t.mean), 1e-9);
+  };
   const out: [string, string, string][] = [];
   for (const total of measures)
     for (let i = 0; i < measures.length; i += 1)
       for (let j = i + 1; j < measures.length; j += 1) {
         const [a, b] = [measures[i] ?? '', measures[j] ?? ''];
-        if (a !== total && b !== total) out.push([total, a, b]);
+        if (a !== total && b !== total && possible(total, a, b)) out.push([total, a, b]);
       }
   return out;
 }

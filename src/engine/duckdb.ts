@@ -102,6 +102,7 @@ export class DuckDb {
   private readonly results = new Map<string, Promise<QueryResult>>();
   private readonly connections: DuckDBConnection[];
   private readonly idle: DuckDBConnection[];
+  private opened = 1;
   private readonly waiting: {
     resolve: (c: DuckDBConnection) => void;
     reject: (e: Error) => void;
@@ -211,7 +212,8 @@ export class DuckDb {
   private async acquire(): Promise<DuckDBConnection> {
     const free = this.idle.pop();
     if (free) return free;
-    if (this.locked && this.connections.length < Math.max(1, this.options.threads)) {
+    if (this.locked && this.opened < Math.max(1, this.options.threads)) {
+      this.opened += 1; // counted before the await, so callers at once cannot open too many
       const connection = await this.instance.connect();
       this.connections.push(connection);
       return connection;

@@ -138,7 +138,7 @@ export async function sandboxFacts(
     kind: time?.kind ?? null,
     derived: {
       measures: derivable,
-      triples: sumTriples(derivable),
+      triples: sumTriples(derivable, profile),
       categories: binCategories(profile),
     },
     dayfirst: dayFirst,

@@ -76,7 +76,7 @@ export async function createParsed(
   signal?: AbortSignal,
 ): Promise<void> {
   const select = requests.map(parsedSql).join(' UNION ALL ');
-  await db.run(`CREATE OR REPLACE TEMP TABLE ${ident(PARSED_RELATION)} AS ${select}`, signal);
+  await db.run(`CREATE OR REPLACE TABLE ${ident(PARSED_RELATION)} AS ${select}`, signal);
 }
 
 /** Removes PARSED_RELATION if it exists. */

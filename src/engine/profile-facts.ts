@@ -34,8 +34,12 @@ export async function tableFacts(
   signal?: AbortSignal,
 ): Promise<TableFacts> {
   if (profile.rows === 0) return {};
-  const derived = await derivedFacts(db, profile, types, signal);
-  return { ...derived, ...(await timeFacts(db, profile, types, order, signal)) };
+  // Independent scans, side by side on the database's connections.
+  const [derived, timed] = await Promise.all([
+    derivedFacts(db, profile, types, signal),
+    timeFacts(db, profile, types, order, signal),
+  ]);
+  return { ...derived, ...timed };
 }
 
 const NUMBER_TYPE =
@@ -50,45 +54,51 @@ async function derivedFacts(
 ): Promise<Pick<TableFacts, 'sums' | 'ranges'>> {
   const measures = derivedMeasures(profile).filter((m) => NUMBER_TYPE.test(types.get(m) ?? ''));
   const facts: Pick<TableFacts, 'sums' | 'ranges'> = { sums: [], ranges: {} };
-  const triples = sumTriples(measures);
+  const triples = sumTriples(measures, profile);
   if (triples.length) {
-    const x = (name: string): string => `CAST(${ident(name)} AS DOUBLE)`;
+    // Each column cast once, in a projection; a missing value makes the difference NULL.
+    const x = (name: string): string => `x${measures.indexOf(name)}`;
+    const projection = measures.map((m, i) => `CAST(${ident(m)} AS DOUBLE) AS x${i}`);
     const aggregates = triples.flatMap(([total, a, b], i) => {
-      const complete = `${ident(total)} IS NOT NULL AND ${ident(a)} IS NOT NULL AND ${ident(b)} IS NOT NULL`;
-      const equal = `abs(${x(total)} - (${x(a)} + ${x(b)})) <= 1e-6 * abs(${x(total)}) + 1e-6`;
-      return [`count_if(${complete}) AS n${i}`, `count_if(${complete} AND ${equal}) AS h${i}`];
+      const gap = `abs(${x(total)} - (${x(a)} + ${x(b)}))`;
+      return [
+        `count(${gap}) AS n${i}`,
+        `count_if(${gap} <= 1e-6 * abs(${x(total)}) + 1e-6) AS h${i}`,
+      ];
     });
-    const [row = {}] = await db.objects(`SELECT ${aggregates.join(', ')} FROM ${data}`, signal);
+    const [row = {}] = await db.objects(
+      `SELECT ${aggregates.join(', ')} FROM (SELECT ${projection.join(', ')} FROM ${data})`,
+      signal,
+    );
     facts.sums = triples.flatMap(([total, a, b], i) => {
       const [n, h] = [Number(row[`n${i}`] ?? 0), Number(row[`h${i}`] ?? 0)];
       return n >= 10 && h >= n * 0.99 ? [{ total, parts: [a, b] as [string, string] }] : [];
     });
   }
-  for (const category of binCategories(profile)) {
-    if (measures.length === 0) break;
-    const c = ident(category);
-    const cols = measures.flatMap((m, i) => [
-      `min(${ident(m)}) AS lo${i}`,
-      `max(${ident(m)}) AS hi${i}`,
-    ]);
-    const groups = await db.objects(
-      `SELECT ${cols.join(', ')} FROM ${data} WHERE ${c} IS NOT NULL GROUP BY ${c}`,
-      signal,
-    );
-    facts.ranges = {
-      ...facts.ranges,
-      [category]: Object.fromEntries(
-        measures.map((m, i) => [
-          m,
-          groups.flatMap((g): [number, number][] =>
-            g[`lo${i}`] === null || g[`hi${i}`] === null
-              ? []
-              : [[Number(g[`lo${i}`]), Number(g[`hi${i}`])]],
-          ),
-        ]),
-      ),
-    };
-  }
+  const categories = measures.length ? binCategories(profile) : [];
+  const ranges = await Promise.all(
+    categories.map(async (category) => {
+      const c = ident(category);
+      const cols = measures.flatMap((m, i) => [
+        `min(${ident(m)}) AS lo${i}`,
+        `max(${ident(m)}) AS hi${i}`,
+      ]);
+      const groups = await db.objects(
+        `SELECT ${cols.join(', ')} FROM ${data} WHERE ${c} IS NOT NULL GROUP BY ${c}`,
+        signal,
+      );
+      const byMeasure = measures.map((m, i): [string, [number, number][]] => [
+        m,
+        groups.flatMap((g): [number, number][] =>
+          g[`lo${i}`] === null || g[`hi${i}`] === null
+            ? []
+            : [[Number(g[`lo${i}`]), Number(g[`hi${i}`])]],
+        ),
+      ]);
+      return [category, Object.fromEntries(byMeasure)] as const;
+    }),
+  );
+  facts.ranges = Object.fromEntries(ranges);
   return facts;
 }
 

@@ -55,8 +55,11 @@ async function gatherFacts(
   signal?: AbortSignal,
 ): Promise<{ facts: ColumnFacts[]; approximate: boolean }> {
   const approximate = rows > EXACT_ROWS;
-  const tops = await topValues(db, detailed, rows, source.format, signal);
-  const scans = await firstScan(db, detailed, signal);
+  // Independent scans run side by side (the database has a connection per thread once locked).
+  const [tops, scans] = await Promise.all([
+    topValues(db, detailed, rows, source.format, signal),
+    firstScan(db, detailed, signal),
+  ]);
   const judgements = await judgeTexts(db, detailed, scans, tops, signal);
   const facts = detailed.map((column): ColumnFacts => {
     const scan = scans.get(column.index);
@@ -158,8 +161,10 @@ async function columnProfiles(
 ): Promise<{ facts: ColumnFacts[]; profiles: ColumnProfile[]; approximate: boolean }> {
   const { facts, approximate } = await gatherFacts(db, detailed, rows, source, signal);
   const decisions = facts.map(decide);
-  const moments = await momentScan(db, momentRequests(facts, decisions), signal);
-  const timing = await frequencies(db, frequencyRequests(facts, decisions), signal);
+  const [moments, timing] = await Promise.all([
+    momentScan(db, momentRequests(facts, decisions), signal),
+    frequencies(db, frequencyRequests(facts, decisions), signal),
+  ]);
   const profiles = facts.map((fact, i) =>
     columnProfile(fact, decisions[i] ?? decide(fact), {
       moments: moments.get(fact.column.index),
@@ -182,10 +187,15 @@ async function buildProfile(
     (_, i) => profiles[i]?.semantic === 'numeric' && profiles[i]?.numeric,
   );
   const unique = rows > 0 && facts.some((f) => f.top?.distinct === rows);
+  const [duplicates, omitted, correlated] = await Promise.all([
+    rows < 2 || unique ? 0 : duplicateRows(db, columns, signal),
+    omittedColumns(db, columns.slice(DETAIL_LIMIT), rows, signal),
+    correlations(db, numeric, rows, signal),
+  ]);
   const result = {
     rows,
     columns: columns.length,
-    duplicate_rows: rows < 2 || unique ? 0 : await duplicateRows(db, columns, signal),
+    duplicate_rows: duplicates,
     source: {
       name: source.name || 'data',
       format: source.format,
@@ -193,8 +203,8 @@ async function buildProfile(
       delimiter: source.delimiter,
     },
     column_profiles: profiles,
-    omitted_columns: await omittedColumns(db, columns.slice(DETAIL_LIMIT), rows, signal),
-    correlations: await correlations(db, numeric, rows, signal),
+    omitted_columns: omitted,
+    correlations: correlated,
   };
   const warnings = datasetWarnings(result);
   if (rows <= EXACT_ROWS) return DataProfileSchema.parse({ ...result, warnings });
