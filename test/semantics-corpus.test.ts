@@ -375,3 +375,23 @@ void test('partial first and last periods are left out of charts at a coarser pe
   const stocks = heuristicPlan(await profiled(join(VEGA, 'stocks.csv')));
   assert.ok(!stocks.notes.some((n) => /partly covered/.test(n)));
 });
+
+void test('a category with many members is ranked (top 10), not dropped', async () => {
+  const airports = heuristicPlan(await profiled(join(VEGA, 'airports.csv')));
+  const state = airports.analyses.find(
+    (a) => a.transform.type === 'group' && a.transform.by === 'state',
+  );
+  assert.ok(state, 'the 56 states are ranked');
+  assert.deepEqual(state.transform, {
+    type: 'group',
+    by: 'state',
+    measure: null,
+    agg: 'count',
+    top_n: 10,
+  });
+  const gapminder = heuristicPlan(await profiled(join(VEGA, 'gapminder.json')));
+  assert.ok(
+    gapminder.analyses.some((a) => a.transform.type === 'group' && a.transform.by === 'country'),
+    "the panel's 62 countries are ranked",
+  );
+});

@@ -111,6 +111,22 @@ function categoryAnalyses(r: Roles): Analysis[] {
       },
     });
   }
+  // A category with many members is ranked: its top 10 (the rest as "Other" for sums and counts).
+  const ranked = r.rankings[0];
+  if (ranked)
+    out.push({
+      title: `Top 10 ${ranked.name} by ${measure ? `${aggWord(agg)}${measure.name}` : 'rows'}`,
+      chart: 'bar',
+      why: `The ${ranked.name} values that ${agg === 'mean' ? 'rank highest' : 'weigh most'} among ${ranked.distinct.toLocaleString('en-US')}.`,
+      transform: {
+        type: 'group',
+        by: ranked.name,
+        measure: measure?.name ?? null,
+        agg,
+        top_n: 10,
+      },
+      options: { sort: 'descending', orientation: 'h' },
+    });
   const pieCategory = r.categories.find((c) => c.distinct >= 2 && c.distinct <= 6);
   const nonNegative =
     !measure || ((measure.numeric ?? measure.numeric_text?.stats)?.min ?? -1) >= 0;

@@ -23,6 +23,8 @@ export interface Derivation {
   filter: NonNullable<Analysis['filters']> | null;
   rows_used: number | null;
   sampled: boolean;
+  /** For a scatter: the column across (the measure is the one up). */
+  against?: string;
 }
 
 /** The derivation of an analysis (rows and sampling from its declaration, when it has one). */
@@ -53,7 +55,14 @@ export function derivationOf(a: Analysis, decl?: Declaration, rowsUsed?: number)
     case 'distribution':
       return { ...base, measure: t.column, agg: 'none', group_by: t.by ? [t.by] : [], time: null };
     case 'relationship':
-      return { ...base, measure: t.y, agg: 'none', group_by: t.color ? [t.color] : [], time: null };
+      return {
+        ...base,
+        measure: t.y,
+        agg: 'none',
+        group_by: t.color ? [t.color] : [],
+        time: null,
+        against: t.x,
+      };
     case 'top_rows':
       return { ...base, measure: t.sort_by, agg: 'none', group_by: [], time: null };
     case 'correlation':
@@ -138,7 +147,9 @@ export function captionOf(d: Derivation): string {
   const what =
     d.agg === 'none'
       ? d.measure
-        ? `Values of ${d.measure}`
+        ? d.against
+          ? `${d.measure} against ${d.against}`
+          : `Values of ${d.measure}`
         : ''
       : d.agg === 'count'
         ? AGG_CAPTION.count

@@ -22,6 +22,8 @@ export interface Roles {
   dates: ColumnProfile[];
   measures: ColumnProfile[];
   categories: ColumnProfile[];
+  /** Categories with too many members to chart as groups, repeated enough to rank (top 10). */
+  rankings: ColumnProfile[];
   semantics: Semantics;
 }
 
@@ -30,6 +32,9 @@ function spread(c: ColumnProfile): number {
   if (!s || s.std === null || s.mean === 0) return 0;
   return Math.abs(s.std / s.mean);
 }
+
+/** A value written as a date: 31.12.2024, 12/31/24, 2024-12-31. */
+const DATE_LIKE = /^(\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})([ T].*)?$/;
 
 const MEASURE_ROLES: ReadonlySet<Role> = new Set([
   'amount',
@@ -80,7 +85,19 @@ export function roles(profile: DataProfile): Roles {
         c.distinct <= 50,
     )
     .sort((a, b) => score(a) - score(b));
-  return { dates, measures, categories, semantics };
+  const rankings = usable
+    .filter(
+      (c) =>
+        (c.semantic === 'category' || c.semantic === 'text' || c.semantic === 'identifier') &&
+        (role(c) === 'category' || c.name === semantics.table.entity) &&
+        c.distinct > 50 &&
+        c.distinct * 3 <= profile.rows &&
+        c.missing_share < 0.5 &&
+        // Dates the reader left as text (31.12.2024) are time, not members to rank.
+        !c.top.some((t) => DATE_LIKE.test(t.value)),
+    )
+    .sort((a, b) => a.missing_share - b.missing_share || a.distinct - b.distinct);
+  return { dates, measures, categories, rankings, semantics };
 }
 
 function score(c: ColumnProfile): number {

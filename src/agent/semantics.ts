@@ -578,7 +578,7 @@ function skipReason(role: ColumnRole, c: ColumnProfile, grain: Grained): string 
   if (role.role === 'code' && isNumberColumn(c))
     return `a code (${role.evidence}): numbers that are labels, never summed or averaged`;
   if (role.role === 'category' && c.distinct > 50 && !grain.keys.includes(c.name))
-    return `${c.distinct} distinct values: too many to chart as groups (ranked by count at most)`;
+    return `${c.distinct} distinct values: too many to chart as groups (at most its top 10 are ranked)`;
   return null;
 }
 
