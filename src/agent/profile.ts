@@ -4,7 +4,7 @@
  * zod. Its text form is what a model sees, bounded to a prompt budget.
  */
 import { z } from 'zod';
-import { SemanticsSchema } from './semantics.js';
+import { SemanticsSchema } from './semantics-types.js';
 
 /** What a column holds, beyond its pandas dtype. */
 const SemanticTypeSchema = z.enum([

@@ -1,0 +1,99 @@
+/**
+ * Rules the heuristic planner applies to a whole plan: the notes a reader needs (totals left out,
+ * derived columns, what was not charted, roles assumed, quality flags), no derived column against
+ * its sources, a total row filtered out of every analysis; and where the rows are, when they have
+ * coordinates.
+ */
+import type { Analysis } from './plan.js';
+import type { DataProfile } from './profile.js';
+import type { Roles } from './roles.js';
+import { qualityFlags } from './semantics.js';
+
+/** Data-quality flags for the plan's notes: what is not charted and why, and the roles assumed. */
+export function qualityNotes(profile: DataProfile, r: Roles): string[] {
+  const sem = r.semantics;
+  const notes: string[] = [...profile.warnings, ...qualityFlags(profile, sem)];
+  for (const total of sem.totals)
+    notes.push(
+      `"${total.value}" in ${total.column} is the total of the other ${total.column} values (its ${total.measure} equals their sum in nearly every period): left out of every chart, so nothing is counted twice`,
+    );
+  for (const d of sem.derived)
+    notes.push(
+      d.how === 'sum'
+        ? `${d.column} is computed from ${d.from.join(' and ')} (${d.evidence}): not charted against them`
+        : `${d.column} is made of ranges of ${d.from[0] ?? ''} (${d.evidence}): not charted against it`,
+    );
+  if (sem.skipped.length) {
+    const shown = sem.skipped.slice(0, 6).map((s) => `${s.column} (${s.reason})`);
+    notes.push(`not charted: ${shown.join('; ')}${sem.skipped.length > 6 ? '; …' : ''}`);
+  }
+  const assumed = sem.columns.filter(
+    (c) => !c.settled && r.measures.some((m) => m.name === c.name),
+  );
+  if (assumed.length)
+    notes.push(
+      `averaged, not summed, because the data does not show whether they add up (the safe choice): ${assumed
+        .slice(0, 6)
+        .map((c) => c.name)
+        .join(', ')}${assumed.length > 6 ? ', …' : ''}`,
+    );
+  if (profile.omitted_columns.count)
+    notes.push(
+      `${profile.omitted_columns.count} columns beyond the first ${profile.column_profiles.length} were not profiled in detail`,
+    );
+  return notes.slice(0, 10);
+}
+
+/**
+ * Whether an analysis sets a derived column against what it was computed from: a total against
+ * one of its parts (r = 1 by construction), or a category made of ranges of a measure against that
+ * measure (each group's mean only restates its range).
+ */
+export function derivedFrom(a: Analysis, r: Roles): boolean {
+  const t = a.transform;
+  const pairs: [string, string][] =
+    t.type === 'relationship'
+      ? [[t.x, t.y]]
+      : t.type === 'group' && t.measure
+        ? [[t.by, t.measure], ...(t.series ? [[t.series, t.measure] as [string, string]] : [])]
+        : t.type === 'distribution' && t.by
+          ? [[t.by, t.column]]
+          : t.type === 'resample' && t.series && t.measure
+            ? [[t.series, t.measure]]
+            : [];
+  return r.semantics.derived.some((d) =>
+    pairs.some(
+      ([x, y]) => (d.column === x && d.from.includes(y)) || (d.column === y && d.from.includes(x)),
+    ),
+  );
+}
+
+/** A total row (a category value that is the sum of the others) left out of an analysis. */
+export function withoutTotals(a: Analysis, r: Roles): Analysis {
+  const totals = r.semantics.totals;
+  if (totals.length === 0 || a.transform.type === 'missing') return a;
+  const filters = totals.map((t) => ({ column: t.column, op: '!=' as const, value: t.value }));
+  return { ...a, filters: [...(a.filters ?? []), ...filters].slice(0, 5) };
+}
+
+/** Where the rows are: longitude against latitude, coloured by a small category (offline, no map tiles). */
+export function placeAnalyses(r: Roles): Analysis[] {
+  const lat = r.semantics.columns.find((c) => c.role === 'latitude');
+  const lon = r.semantics.columns.find((c) => c.role === 'longitude');
+  if (!lat || !lon) return [];
+  const color = r.categories.find((c) => c.distinct <= 8);
+  return [
+    {
+      title: `Where the rows are: ${lat.name} by ${lon.name}`,
+      chart: 'scatter',
+      why: `Each row placed by its coordinates (${lon.name} across, ${lat.name} up)${color ? `, coloured by ${color.name}` : ''}.`,
+      transform: {
+        type: 'relationship',
+        x: lon.name,
+        y: lat.name,
+        ...(color ? { color: color.name } : {}),
+      },
+      options: { trendline: false },
+    },
+  ];
+}

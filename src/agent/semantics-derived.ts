@@ -1,0 +1,122 @@
+/**
+ * Columns computed from others (a total of two columns; a category made of ranges of a measure),
+ * found from the facts both engines measure, and the quality flags an analyst raises first.
+ */
+import type { DataProfile } from './profile.js';
+import { number, statsOf } from './semantics-evidence.js';
+import type { Semantics, TableFacts } from './semantics-types.js';
+
+/** At most this many number columns are tried as totals and parts (pairs of them: 28). */
+export const DERIVED_MEASURES = 8;
+
+/** The number columns tried as totals of two others: numeric dtype, first in column order. */
+export function derivedMeasures(profile: DataProfile): string[] {
+  return profile.column_profiles
+    .filter((c) => c.semantic === 'numeric' && /^(u?int|float)/i.test(c.dtype) && c.distinct > 2)
+    .slice(0, DERIVED_MEASURES)
+    .map((c) => c.name);
+}
+
+/**
+ * The (total, a, b) triples worth trying, in a fixed order both engines follow. Where all three
+ * are nearly complete, total = a + b on every row implies mean(total) ≈ mean(a) + mean(b): the
+ * triples whose means cannot add up are not tried (most of them, in most tables).
+ */
+export function sumTriples(
+  measures: readonly string[],
+  profile?: DataProfile,
+): [string, string, string][] {
+  const stats = (name: string) => {
+    const c = profile?.column_profiles.find((x) => x.name === name);
+    return c && c.missing_share < 0.05 ? statsOf(c) : null;
+  };
+  const possible = (total: string, a: string, b: string): boolean => {
+    const [t, x, y] = [stats(total), stats(a), stats(b)];
+    if (!t || !x || !y) return true;
+    return Math.abs(t.mean - (x.mean + y.mean)) <= 0.05 * Math.max(Math.abs(t.mean), 1e-9);
+  };
+  const out: [string, string, string][] = [];
+  for (const total of measures)
+    for (let i = 0; i < measures.length; i += 1)
+      for (let j = i + 1; j < measures.length; j += 1) {
+        const [a, b] = [measures[i] ?? '', measures[j] ?? ''];
+        if (a !== total && b !== total && possible(total, a, b)) out.push([total, a, b]);
+      }
+  return out;
+}
+
+/** Categories tried as bins of a measure: 3 to 20 values. */
+export function binCategories(profile: DataProfile): string[] {
+  return profile.column_profiles
+    .filter((c) => c.semantic === 'category' && c.distinct >= 3 && c.distinct <= 20)
+    .slice(0, 6)
+    .map((c) => c.name);
+}
+
+/** Whether the categories' ranges of a measure never overlap: the category is computed from it. */
+export function disjointRanges(ranges: readonly [number, number][]): boolean {
+  if (ranges.length < 3) return false;
+  const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
+  return sorted.every((r, i) => i === 0 || (sorted[i - 1]?.[1] ?? Infinity) < r[0]);
+}
+
+export function derivedColumns(facts: TableFacts, profile: DataProfile): Semantics['derived'] {
+  // Where parts are often 0, a = b + c and b = a + c both hold; the total has the largest mean.
+  const size = (name: string): number => {
+    const c = profile.column_profiles.find((x) => x.name === name);
+    return (c && statsOf(c)?.mean) ?? -Infinity;
+  };
+  const triples = (facts.sums ?? []).filter((s) => s.parts.every((p) => size(p) <= size(s.total)));
+  const sums = triples.map((s) => ({
+    column: s.total,
+    from: [...s.parts],
+    how: 'sum' as const,
+    evidence: `${s.total} = ${s.parts[0]} + ${s.parts[1]} on every complete row`,
+  }));
+  const bins = Object.entries(facts.ranges ?? {}).flatMap(([category, byMeasure]) =>
+    Object.entries(byMeasure)
+      .filter(([, ranges]) => disjointRanges(ranges))
+      .map(([measure, ranges]) => ({
+        column: category,
+        from: [measure],
+        how: 'bins' as const,
+        evidence: `each of the ${ranges.length} ${category} values covers its own range of ${measure}, none overlapping`,
+      })),
+  );
+  return [...sums, ...bins];
+}
+
+/**
+ * What an analyst would flag before trusting a chart: dates after today, negative counts, and a
+ * level whose zeros stand apart from its other values (a 0 that may mean "missing" or "never").
+ */
+export function qualityFlags(profile: DataProfile, sem: Semantics, now = new Date()): string[] {
+  const flags: string[] = [];
+  const today = now.toISOString().slice(0, 10);
+  for (const c of profile.column_profiles) {
+    const role = sem.columns.find((x) => x.name === c.name)?.role;
+    const max = c.datetime?.max;
+    if (max && max.slice(0, 10) > today)
+      flags.push(
+        `"${c.name}" has dates after today (up to ${max.slice(0, 10)}): planned dates or placeholders, not history`,
+      );
+    const s = statsOf(c);
+    if (!s) continue;
+    const present = profile.rows - c.missing;
+    if (role === 'count' && s.negatives > 0)
+      flags.push(
+        `"${c.name}" counts things but has ${s.negatives.toLocaleString('en-US')} negative value${s.negatives === 1 ? '' : 's'}: impossible as a count`,
+      );
+    if (
+      (role === 'level' || role === 'ratio') &&
+      s.min === 0 &&
+      s.q1 > 0 &&
+      present > 0 &&
+      s.zeros / present >= 0.02
+    )
+      flags.push(
+        `${Math.round((s.zeros / present) * 100)}% of "${c.name}" are 0 while its other values start at ${number(s.q1)} (lower quartile): a 0 may mean missing or never, and it pulls the mean down`,
+      );
+  }
+  return flags;
+}

@@ -1,0 +1,87 @@
+/**
+ * The contract of agent/semantics.ts: grains, roles, the semantics a profile carries, and the
+ * facts an engine measures for them.
+ */
+import { z } from 'zod';
+
+/** What one row of the table is. */
+export const GRAINS = ['event', 'series', 'panel', 'cross_section'] as const;
+export type Grain = (typeof GRAINS)[number];
+
+/** What a column is to an analyst. */
+export const ROLES = [
+  'amount', // additive per row: revenue, deaths, generation — summed
+  'count', // a whole number of things per row — summed
+  'level', // price, rate, temperature, size, score — averaged, never summed
+  'stock', // headcount, population: summable across entities within one period, never across time
+  'cumulative', // a running total: the last value per entity
+  'ratio', // a share or percentage — averaged
+  'identifier', // a key
+  'code', // numbers that are labels: zip, FIPS, cluster ids, 0/1 flags
+  'year', // whole years
+  'latitude',
+  'longitude',
+  'category',
+  'text',
+  'date',
+  'empty', // every value missing, or one value throughout
+] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ColumnRoleSchema = z.object({
+  name: z.string(),
+  role: z.enum(ROLES),
+  /** Why, in a sentence a reader can check against the data. */
+  evidence: z.string(),
+  /** False when the evidence could not settle it and the safe choice was taken. */
+  settled: z.boolean(),
+});
+export type ColumnRole = z.infer<typeof ColumnRoleSchema>;
+
+export const SemanticsSchema = z.object({
+  table: z.object({
+    grain: z.enum(GRAINS),
+    /** The column(s) naming the entity of a panel or cross-section, most significant first. */
+    entity: z.string().nullable(),
+    keys: z.array(z.string()),
+    time: z
+      .object({
+        column: z.string(),
+        /** pandas offset alias of the data's own spacing, or "none" when irregular. */
+        freq: z.string(),
+        kind: z.enum(['date', 'year']),
+      })
+      .nullable(),
+    evidence: z.array(z.string()),
+  }),
+  columns: z.array(ColumnRoleSchema),
+  skipped: z.array(z.object({ column: z.string(), reason: z.string() })),
+  /** Category values that are the total of the others (left out of charts of their parts). */
+  totals: z.array(z.object({ column: z.string(), value: z.string(), measure: z.string() })),
+  /** Columns computed from others: a total of two parts, or a category made of ranges of a measure. */
+  derived: z.array(
+    z.object({
+      column: z.string(),
+      from: z.array(z.string()),
+      how: z.enum(['sum', 'bins']),
+      evidence: z.string(),
+    }),
+  ),
+});
+export type Semantics = z.infer<typeof SemanticsSchema>;
+
+/** Facts only the rows can tell, measured by the engine (all optional: absent means unknown). */
+export interface TableFacts {
+  /** Distinct values of the time column. */
+  timeDistinct?: number;
+  /** For each candidate key (entity columns joined with " × "): distinct (key…, time) combinations. */
+  keyDistinct?: Record<string, number>;
+  /** Per number column: the share of steps, per entity in time order, that do not decrease. */
+  nonDecreasing?: Record<string, number>;
+  /** Category values whose measure equals the sum of the other values' in (nearly) every period. */
+  totals?: { column: string; value: string; measure: string }[];
+  /** Number columns equal to the sum of two others on (nearly) every complete row: total = a + b. */
+  sums?: { total: string; parts: [string, string] }[];
+  /** Per candidate category, per measure: the [min, max] of the measure in each category value. */
+  ranges?: Record<string, Record<string, [number, number][]>>;
+}
