@@ -10,20 +10,11 @@
 import type { Analysis, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
-import { aggFor, partialPeriods, roles, spansTime, timeFrequency } from './roles.js';
+import { aggFor, partialPeriods, PERIOD_WORD, roles, spansTime, timeFrequency } from './roles.js';
 import type { Roles } from './roles.js';
 import { derivedFrom, placeAnalyses, qualityNotes, withoutTotals } from './planner-rules.js';
 
 const MAX_ANALYSES = 10;
-
-const FREQ_WORD: Record<string, string> = {
-  H: 'hour',
-  D: 'day',
-  W: 'week',
-  M: 'month',
-  Q: 'quarter',
-  Y: 'year',
-};
 
 const AGG_WORD: Record<string, string> = {
   sum: 'summed',
@@ -50,16 +41,16 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   const mixes = Boolean(entity && measure && agg !== 'sum' && agg !== 'count');
   if (!mixes)
     out.push({
-      title: cap(`${aggWord(agg)}${what} per ${FREQ_WORD[freq]}`),
+      title: cap(`${aggWord(agg)}${what} per ${PERIOD_WORD[freq]}`),
       chart: 'line',
-      why: `How ${what} moves over time, ${AGG_WORD[agg] ?? agg} per ${FREQ_WORD[freq]}${entity ? ` over every ${entity.name}` : ''}.`,
+      why: `How ${what} moves over time, ${AGG_WORD[agg] ?? agg} per ${PERIOD_WORD[freq]}${entity ? ` over every ${entity.name}` : ''}.`,
       transform: { type: 'resample', date: date.name, measure: measure?.name ?? null, agg, freq },
     });
   const series =
     entity && entity.distinct <= 12 ? entity : r.categories.find((c) => c.distinct <= 6);
   if (series && measure) {
     out.push({
-      title: `${cap(`${aggWord(agg)}${measure.name}`)} per ${FREQ_WORD[freq]} by ${series.name}`,
+      title: `${cap(`${aggWord(agg)}${measure.name}`)} per ${PERIOD_WORD[freq]} by ${series.name}`,
       chart: 'line',
       why:
         series === entity
@@ -78,9 +69,9 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   // Events: how many happen per period, beside what they add up to.
   if (table.grain === 'event' && measure)
     out.push({
-      title: `Rows per ${FREQ_WORD[freq]}`,
+      title: `Rows per ${PERIOD_WORD[freq]}`,
       chart: 'line',
-      why: `How many events each ${FREQ_WORD[freq]} holds (a period without rows is a gap).`,
+      why: `How many events each ${PERIOD_WORD[freq]} holds (a period without rows is a gap).`,
       transform: { type: 'resample', date: date.name, measure: null, agg: 'count', freq },
     });
   return out;

@@ -9,7 +9,7 @@ import { KINDS } from '../../renderers/index.js';
 import { AggSchema } from '../../renderers/params.js';
 import { didYouMean, nearest } from '../spec/suggest.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
-import { spansTime, timeFrequencyOf } from './roles.js';
+import { PERIOD_ORDER, PERIOD_WORD, spansTime, timeFrequencyOf } from './roles.js';
 import { roleOf, semanticsOf, sumProblem } from './semantics.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
@@ -206,16 +206,6 @@ export function checkPlan(
   return problems;
 }
 
-const PERIODS = ['H', 'D', 'W', 'M', 'Q', 'Y'] as const;
-const PERIOD_WORD: Record<string, string> = {
-  H: 'hour',
-  D: 'day',
-  W: 'week',
-  M: 'month',
-  Q: 'quarter',
-  Y: 'year',
-};
-
 /**
  * What an analysis gets wrong about the data's meaning (agent/semantics.ts): a sum of a level, a
  * ratio, a running total or (across periods) a stock; a period finer than the data's own; a line
@@ -239,7 +229,7 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   }
   if (t.type === 'resample' && date) {
     const own = timeFrequencyOf(date, { semantics: sem });
-    if (own && PERIODS.indexOf(t.freq) < PERIODS.indexOf(own))
+    if (own && PERIOD_ORDER.indexOf(t.freq) < PERIOD_ORDER.indexOf(own))
       problems.push(
         `"${t.date}" has one value per ${PERIOD_WORD[own]}; a period finer than that (per ${PERIOD_WORD[t.freq]}) shows empty periods: use freq "${own}" or coarser`,
       );

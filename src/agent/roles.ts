@@ -129,7 +129,16 @@ export function frequencyFor(
 
 export type Period = 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y';
 /** Periods from the finest to the coarsest. */
-const PERIOD_ORDER: readonly Period[] = ['H', 'D', 'W', 'M', 'Q', 'Y'];
+export const PERIOD_ORDER: readonly Period[] = ['H', 'D', 'W', 'M', 'Q', 'Y'];
+/** Each period in words, for titles, notes and validation messages. */
+export const PERIOD_WORD: Readonly<Record<Period, string>> = {
+  H: 'hour',
+  D: 'day',
+  W: 'week',
+  M: 'month',
+  Q: 'quarter',
+  Y: 'year',
+};
 
 /**
  * How an analyst aggregates a measure per group or period, from its role (semantics.ts): sum for
@@ -265,7 +274,7 @@ export function partialPeriods(
     ...(partialFirst ? [`the first (the data starts ${iso(min).slice(0, 16)})`] : []),
     ...(partialLast ? [`the last (it ends ${iso(max).slice(0, 16)})`] : []),
   ].join(' and ');
-  const unit = { H: 'hour', D: 'day', W: 'week', M: 'month', Q: 'quarter', Y: 'year' }[freq];
+  const unit = PERIOD_WORD[freq];
   return {
     filters,
     note: `Per ${unit}, ${which} ${unit} ${partialFirst && partialLast ? 'are' : 'is'} only partly covered: left out of the charts per ${unit}, so no trend compares a short ${unit} with a full one`,

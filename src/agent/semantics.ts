@@ -82,9 +82,15 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
   };
 }
 
+/** Semantics described from a profile alone, once per profile object (checkPlan asks per column). */
+const described = new WeakMap<DataProfile, Semantics>();
+
 /** The semantics of a profile: the engine's, else described from the profile alone. */
 export function semanticsOf(profile: DataProfile): Semantics {
-  return profile.semantics ?? describeData(profile);
+  if (profile.semantics) return profile.semantics;
+  let semantics = described.get(profile);
+  if (!semantics) described.set(profile, (semantics = describeData(profile)));
+  return semantics;
 }
 
 /** The role of a column, if the profile has it. */
