@@ -260,6 +260,8 @@ function displayLabel(display: ToolDisplay): string {
       return 'program';
     case 'plan':
       return 'plan';
+    case 'sql':
+      return 'sql';
     case 'answer':
       return 'answer';
     case 'tool_error':
@@ -274,11 +276,11 @@ function displayLabel(display: ToolDisplay): string {
 void test('dispatch is exhaustive: the tool names and display kinds are closed unions', () => {
   const names: Equal<
     ToolName,
-    'get_data_info' | 'run_code' | 'plan_analysis' | 'execute_analysis' | 'final_answer'
+    'get_data_info' | 'run_code' | 'plan_analysis' | 'execute_analysis' | 'final_answer' | 'run_sql'
   > = true;
   const kinds: Equal<
     ToolDisplay['kind'],
-    'data_info' | 'program' | 'plan' | 'answer' | 'tool_error'
+    'data_info' | 'program' | 'plan' | 'sql' | 'answer' | 'tool_error'
   > = true;
   assert.ok(names && kinds);
   assert.deepEqual(

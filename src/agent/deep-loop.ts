@@ -79,6 +79,7 @@ function record(result: DeepResult, turn: number, step: number, display: ToolDis
       });
       return;
     case 'data_info':
+    case 'sql':
     case 'plan':
     case 'answer':
     case 'tool_error':

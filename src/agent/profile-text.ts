@@ -5,6 +5,7 @@
  */
 import { count } from '../util/plural.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
+import type { ColumnRole, Role, Semantics } from './semantics-types.js';
 
 /** The default prompt budget for the profile text, in bytes. */
 const PROFILE_TEXT_BUDGET = 8 * 1024;
@@ -23,13 +24,45 @@ function stats(c: ColumnProfile): string {
   return `min ${num(s.min)}, median ${num(s.median)}, mean ${num(s.mean)}, max ${num(s.max)}${s.outliers ? `, ${s.outliers.toLocaleString('en-US')} outliers` : ''}`;
 }
 
+/** What a model should do with each role's numbers, in a few words. */
+const ROLE_HINTS: Record<Role, string> = {
+  amount: 'amount: sum it',
+  count: 'count: sum it',
+  level: 'level: average it, never sum',
+  stock: 'stock: sum across entities within one period, average over time',
+  cumulative: 'running total: take the last value, never sum',
+  ratio: 'ratio: average it, never sum',
+  identifier: 'identifier: count distinct, never aggregate',
+  code: 'code: a label, not a quantity',
+  year: 'year',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  category: 'category',
+  text: 'free text',
+  date: 'date',
+  empty: 'empty or constant',
+};
+
+/** Roles the column's type already says. */
+const PLAIN = new Set<Role>(['category', 'date', 'text', 'empty']);
+
+function roleHint(role: ColumnRole | undefined): string | null {
+  if (!role || PLAIN.has(role.role)) return null;
+  return `role ${ROLE_HINTS[role.role]}${role.settled ? '' : ' (unsure: the safe statistic)'}`;
+}
+
+/** Notes already said by the line's own figures (missing share, outliers). */
+const SAID = /missing$|outliers beyond/;
+
 /** One line for a column at a detail level (2 full, 1 short, 0 minimal). */
-function columnLine(c: ColumnProfile, detail: 0 | 1 | 2): string {
+function columnLine(c: ColumnProfile, detail: 0 | 1 | 2, role?: ColumnRole): string {
   const head = `- ${c.name} [${c.semantic}${c.semantic === 'numeric' || c.semantic === 'numeric_text' ? ` ${c.dtype}` : ''}]`;
   const missing = c.missing ? ` ${pct(c.missing_share)} missing,` : '';
   const base = `${head}${missing} ${c.distinct.toLocaleString('en-US')} distinct`;
   if (detail === 0) return base;
   const parts: string[] = [];
+  const hint = roleHint(role);
+  if (hint) parts.push(hint);
   if (c.datetime)
     parts.push(
       `${c.datetime.min.slice(0, 19)} → ${c.datetime.max.slice(0, 19)}${c.datetime.frequency ? ` (${c.datetime.frequency})` : ''}`,
@@ -48,7 +81,8 @@ function columnLine(c: ColumnProfile, detail: 0 | 1 | 2): string {
         .join(', ')}`,
     );
   }
-  if (detail === 2 && c.notes.length) parts.push(c.notes.join('; '));
+  const notes = c.notes.filter((n) => !SAID.test(n));
+  if (detail === 2 && notes.length) parts.push(notes.join('; '));
   return parts.length ? `${base}; ${parts.join('; ')}` : base;
 }
 
@@ -60,9 +94,38 @@ function header(p: DataProfile): string {
   return `Dataset ${src.name}: ${count(p.rows, 'row')} × ${count(p.columns, 'column')} (${dialect}); ${count(p.duplicate_rows, 'duplicate row')}.`;
 }
 
+/** What a row is, in one line. */
+function grainLine(sem: Semantics): string {
+  const t = sem.table;
+  const words: Record<Semantics['table']['grain'], string> = {
+    event: 'one event (times repeat with no key making them unique)',
+    series: 'one period of a time series',
+    panel: `one ${t.entity ?? 'entity'} in one period (a panel)`,
+    cross_section: t.entity ? `one ${t.entity}` : 'one record (no time column)',
+  };
+  const time = t.time
+    ? `; time: ${t.time.column}${t.time.freq !== 'none' ? ` (${t.time.freq})` : ''}`
+    : '';
+  return `A row is ${words[t.grain]}${time}.${t.evidence[0] ? ` ${t.evidence[0]}` : ''}`;
+}
+
+/** Totals and derived columns, which sums must not count twice. */
+function semanticTail(sem: Semantics): string[] {
+  const out: string[] = [];
+  for (const t of sem.totals.slice(0, 4))
+    out.push(
+      `Total rows: ${t.column} = ${JSON.stringify(t.value)} is the total of the others for ${t.measure}; leave it out when summing.`,
+    );
+  for (const d of sem.derived.slice(0, 4))
+    out.push(`Derived: ${d.column} = ${d.how} of ${d.from.join(', ')} (${d.evidence}).`);
+  return out;
+}
+
 /** The profile as text within `budget` bytes. */
 export function profileText(p: DataProfile, budget = PROFILE_TEXT_BUDGET): string {
-  const tail: string[] = [];
+  const sem = p.semantics;
+  const roles = new Map(sem?.columns.map((r) => [r.name, r]) ?? []);
+  const tail: string[] = sem ? semanticTail(sem) : [];
   if (p.correlations.length)
     tail.push(
       `Strongest correlations: ${p.correlations
@@ -82,8 +145,11 @@ export function profileText(p: DataProfile, budget = PROFILE_TEXT_BUDGET): strin
   for (const detail of [2, 1, 0] as const) {
     const lines = [
       header(p),
+      ...(sem ? [grainLine(sem)] : []),
       'Columns:',
-      ...p.column_profiles.map((c) => columnLine(c, detail).slice(0, detail === 2 ? 240 : 140)),
+      ...p.column_profiles.map((c) =>
+        columnLine(c, detail, roles.get(c.name)).slice(0, detail === 2 ? 280 : 160),
+      ),
       ...tail,
     ];
     const text = lines.join('\n');

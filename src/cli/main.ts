@@ -6,6 +6,7 @@ import { registerAnalyze } from './analyze.js';
 import { registerChat } from './chat.js';
 import { registerAsk } from './deep.js';
 import { registerDoctor } from './doctor.js';
+import { registerMcp } from './mcp.js';
 import { registerRun } from './run.js';
 import { registerSessions } from './sessions.js';
 import { routeUsageErrors } from './usage-errors.js';
@@ -27,6 +28,7 @@ registerAsk(program);
 registerChat(program);
 registerDoctor(program);
 registerSessions(program);
+registerMcp(program);
 routeUsageErrors(program);
 
 try {

@@ -29,7 +29,7 @@ function line(row: SessionRow & { charts: number }): string {
 }
 
 /** Sessions a model drives leave out the declarations it retried, live and in replay alike. */
-const MODEL_DRIVEN = new Set(['deep', 'interactive']);
+const MODEL_DRIVEN = new Set(['deep', 'interactive', 'mcp']);
 
 /** The provenance fast mode stored with its last execute step, if it is readable. */
 function storedProvenance(store: SessionStore, id: string): Provenance | undefined {

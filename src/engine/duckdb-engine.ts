@@ -17,7 +17,13 @@ import { FrameBudget } from '../spec/frame-budget.js';
 import { renumberSpec } from '../spec/session-ids.js';
 import { removeTree } from '../util/remove-tree.js';
 import { DuckDb } from './duckdb.js';
-import type { AnalysisEngine, ExecuteContext, Executed, Profiled } from './engine.js';
+import type {
+  AnalysisEngine,
+  ExecuteContext,
+  Executed,
+  Profiled,
+  SelectResult,
+} from './engine.js';
 import { executePlan } from './execute.js';
 import { checkedProfile } from './pandas-engine.js';
 import { profileData } from './profile.js';
@@ -95,6 +101,10 @@ export class DuckDbEngine implements AnalysisEngine {
     const profile = { ...profiled, semantics: describeData(profiled, facts) };
     const text = JSON.stringify(profile);
     return { profile: checkedProfile(text, sourceName), text };
+  }
+
+  select(sql: string, maxRows: number, signal?: AbortSignal): Promise<SelectResult> {
+    return this.db.select(sql, maxRows, signal);
   }
 
   async execute(plan: Plan, profile: DataProfile, ctx: ExecuteContext): Promise<Executed> {

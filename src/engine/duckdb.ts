@@ -60,6 +60,7 @@ export function plainValue(value: unknown): unknown {
 
 /** DuckDB's error text in one line, limits said in the user's words. */
 function explain(error: unknown, limits: DuckDbOptions): OpsmindError {
+  if (error instanceof OpsmindError) return error;
   const lines = (error instanceof Error ? error.message : String(error))
     .split('\n')
     .map((l) => l.trim())
@@ -197,6 +198,52 @@ export class DuckDb {
         types: reader.columnTypes().map(String),
         rows: reader.getRowsJS().map((row) => row.map(plainValue)),
       };
+    });
+  }
+
+  /**
+   * A query written outside OpsMind (run_sql), read-only: exactly one statement, which DuckDB's
+   * own parser types as SELECT (no DDL, DML, COPY, PRAGMA, SET, ATTACH or CALL), reading at most
+   * `maxRows` rows (chunk by chunk, never the whole result). `more` says rows were left unread.
+   * Errors keep DuckDB's first lines (a binder error names the candidate columns).
+   */
+  async select(
+    sql: string,
+    maxRows: number,
+    signal?: AbortSignal,
+  ): Promise<QueryResult & { more: boolean }> {
+    if (!this.locked) throw new OpsmindError('the engine is not locked yet', ExitCode.INTERNAL);
+    return this.guard(signal, async (connection) => {
+      try {
+        const statements = await connection.extractStatements(sql);
+        if (statements.count !== 1)
+          throw new OpsmindError(
+            `send exactly one SELECT statement (got ${statements.count})`,
+            ExitCode.BAD_INPUT,
+          );
+        const prepared = await statements.prepare(0);
+        const type = prepared.statementType;
+        if (type !== duckdb.StatementType.SELECT)
+          throw new OpsmindError(
+            `only read-only SELECT queries run here; this is a ${String(duckdb.StatementType[type] ?? type)} statement`,
+            ExitCode.BAD_INPUT,
+          );
+        const reader = await prepared.runAndReadUntil(maxRows + 1);
+        const rows = reader.getRowsJS();
+        return {
+          columns: reader.columnNames(),
+          types: reader.columnTypes().map(String),
+          rows: rows.slice(0, maxRows).map((row) => row.map(plainValue)),
+          more: rows.length > maxRows || !reader.done,
+        };
+      } catch (error) {
+        if (error instanceof OpsmindError) throw error;
+        const text = error instanceof Error ? error.message : String(error);
+        if (/out of memory|could not allocate|INTERRUPT|max_temp_directory_size/i.test(text))
+          throw explain(error, this.options);
+        const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+        throw new OpsmindError(lines.slice(0, 3).join(' ') || 'query failed', ExitCode.BAD_INPUT);
+      }
     });
   }
 

@@ -60,6 +60,14 @@ export interface Executed {
   rowsUsed?: Record<number, number>;
 }
 
+/** The rows of a read-only query: at most the rows asked for, and whether more were left unread. */
+export interface SelectResult {
+  columns: string[];
+  types: string[];
+  rows: unknown[][];
+  more: boolean;
+}
+
 /** An engine over one session's data source. */
 export interface AnalysisEngine {
   readonly name: EngineName;
@@ -69,6 +77,8 @@ export interface AnalysisEngine {
   profile(sourceName: string, signal?: AbortSignal): Promise<Profiled>;
   /** execute_analysis: run every analysis of the plan. */
   execute(plan: Plan, profile: DataProfile, ctx: ExecuteContext): Promise<Executed>;
+  /** run_sql: one read-only SELECT over the table "data", at most `maxRows` rows (DuckDB only). */
+  select?(sql: string, maxRows: number, signal?: AbortSignal): Promise<SelectResult>;
   close(): void;
 }
 

@@ -26,6 +26,11 @@ import type { Emission, FastResult, Planner } from '../agent/fast-pipeline.js';
 import { historyFromEvents } from '../agent/history.js';
 import { heuristicPlanner, llmPlanner } from '../agent/llm-planner.js';
 import { artifactAdded, programFinished, stepFiles } from '../agent/step-record.js';
+import { executeTool } from '../agent/tools/call-tool.js';
+import type { AnyTool, AnyToolResult } from '../agent/tools/registry.js';
+import type { ToolContext, ToolMemory } from '../agent/tools/tool.js';
+import { analysisLibraries } from '../sandbox/libraries.js';
+import type { Library } from '../sandbox/libraries.js';
 import type { ChatModel } from '../llm/index.js';
 import { writeReport } from '../report/write.js';
 import type { ReportSummary, WriteReportInput } from '../report/write.js';
@@ -56,8 +61,8 @@ export interface OpenSessionOptions {
   store: SessionStore;
   /** A checked data file (sandbox/data-file.ts `checkDataFile`). */
   dataPath: string;
-  command: 'analyze' | 'chat' | 'run';
-  mode: 'fast' | 'deep' | 'interactive' | 'script';
+  command: 'analyze' | 'chat' | 'run' | 'mcp';
+  mode: 'fast' | 'deep' | 'interactive' | 'script' | 'mcp';
   sandbox: SandboxSettings;
   model: ChatModel | null;
   title?: string | null;
@@ -99,6 +104,9 @@ export class AnalysisSession {
   private openedSandbox: Sandbox | null = null;
   private engineOpening: Promise<AnalysisEngine> | null = null;
   private openedEngine: AnalysisEngine | null = null;
+  /** What tools called one at a time (the MCP server) remember between calls. */
+  private readonly memory: ToolMemory = { profile: null, plan: null, ids: {} };
+  private libraries: Library[] | null = null;
 
   private constructor(
     readonly row: SessionRow,
@@ -122,7 +130,9 @@ export class AnalysisSession {
     const { store, dataPath } = options;
     const name = basename(dataPath);
     const { sha256, size } = await hashFile(dataPath);
-    const engineFirst = options.mode === 'fast' && (options.engine?.name ?? 'duckdb') === 'duckdb';
+    const engineFirst =
+      (options.mode === 'fast' || options.mode === 'mcp') &&
+      (options.engine?.name ?? 'duckdb') === 'duckdb';
     const { session: row, lock } = options.continueId
       ? resume(store, options.continueId)
       : store.createSession({
@@ -324,6 +334,67 @@ export class AnalysisSession {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onStream ? { onStream: options.onStream } : {}),
     });
+  }
+
+  /**
+   * One registry tool called from outside (the MCP server) as a stored step: `step_started`, the
+   * events the tool emits with their files, and `tool_result` with what the caller reads. Tools
+   * that profile or query get the engine (DuckDB, no Python); run_code opens the warm sandbox.
+   * The session's profile and plan carry over between calls.
+   */
+  tool(
+    tool: AnyTool,
+    args: unknown,
+    options: { callId: string; signal?: AbortSignal },
+  ): AsyncGenerator<StoredEvent, AnyToolResult> {
+    return this.drain(this.toolSteps(tool, args, options));
+  }
+
+  private async *toolSteps(
+    tool: AnyTool,
+    args: unknown,
+    options: { callId: string; signal?: AbortSignal },
+  ): AsyncGenerator<Emission, AnyToolResult> {
+    const step = this.numbers.step + 1;
+    const usesSandbox = tool.name === 'run_code';
+    const engine = usesSandbox ? undefined : await this.engine();
+    if (usesSandbox && !this.libraries) {
+      const probed = await analysisLibraries(await this.sandbox(), options.signal);
+      this.libraries = probed.libraries;
+    }
+    yield { event: { type: 'step_started', step, tool: tool.name, title: tool.name } };
+    this.memory.ids = this.numbers.ids;
+    const emitted: Emission[] = [];
+    const ctx: ToolContext = {
+      sandbox: () => this.sandbox(),
+      ...(engine ? { engine } : {}),
+      sourceName: basename(this.dataPath),
+      question: this.settings.question ?? '',
+      step,
+      libraries: this.libraries ?? [],
+      memory: this.memory,
+      storedBytes: () => this.store.artifactBytes(this.id),
+      ...(options.signal ? { signal: options.signal } : {}),
+      emit: (emission) => void emitted.push(emission),
+    };
+    let result: AnyToolResult;
+    try {
+      result = await executeTool(tool, args, ctx);
+    } finally {
+      yield* emitted;
+    }
+    yield {
+      event: {
+        type: 'tool_result',
+        turn: 0,
+        step,
+        tool: tool.name,
+        call_id: options.callId,
+        ok: result.ok,
+        content: result.forModel,
+      },
+    };
+    return result;
   }
 
   /** A person's script as one step (`opsmind run`). */

@@ -1,5 +1,5 @@
 /**
- * The registry of the tools deep mode (and later the MCP server) offers: a
+ * The registry of the tools deep mode and the MCP server offer: a
  * typed list, lookup by name, and the tool specs sent to the model, whose
  * JSON schemas are derived from each tool's zod schema (never hand-written).
  */
@@ -10,6 +10,7 @@ import { finalAnswerTool } from './final-answer.js';
 import { getDataInfoTool } from './get-data-info.js';
 import { planAnalysisTool } from './plan-analysis.js';
 import { runCodeTool } from './run-code.js';
+import { runSqlTool } from './run-sql.js';
 import type { Tool, ToolErrorDisplay, ToolResult } from './tool.js';
 
 /** Every tool, in the order the model sees them. */
@@ -21,8 +22,11 @@ export const TOOLS = [
   finalAnswerTool,
 ] as const;
 
+/** Every tool of the registry: deep mode's and run_sql, which the MCP server offers on its engine. */
+export const ALL_TOOLS = [...TOOLS, runSqlTool] as const;
+
 /** One of the registry's tools, with its own types. */
-export type RegisteredTool = (typeof TOOLS)[number];
+export type RegisteredTool = (typeof ALL_TOOLS)[number];
 
 /** A tool name the model may call. */
 export type ToolName = RegisteredTool['name'];

@@ -9,6 +9,7 @@ import { countIds, specIds } from '../../spec/session-ids.js';
 import { executeProgram } from '../execute-program.js';
 import { artifactAdded, programFinished, stepFiles } from '../step-record.js';
 import { programResultText } from './program-result.js';
+import { sandboxOf } from './tool.js';
 import type { ToolContext, ToolResult } from './tool.js';
 
 /** What a person sees of a program step: its code and what it declared (rejected ones with their issues). */
@@ -36,7 +37,7 @@ export async function runProgram(
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(ctx.storedBytes ? { storedBytes: ctx.storedBytes() } : {}),
   };
-  const outcome = await executeProgram(ctx.sandbox, request, ctx.memory.ids);
+  const outcome = await executeProgram(await sandboxOf(ctx), request, ctx.memory.ids);
   ctx.memory.ids = countIds(ctx.memory.ids, specIds(outcome.spec));
   ctx.emit({
     event: programFinished(ctx.step, outcome.run),

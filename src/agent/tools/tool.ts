@@ -27,7 +27,8 @@ export interface ToolMemory {
 
 /** Everything a tool may use: the session's sandbox and numbering, the abort signal and a hook for events. */
 export interface ToolContext {
-  readonly sandbox: Sandbox;
+  /** The session's sandbox, or how to open it on first use (an MCP call that only profiles needs no Python). */
+  readonly sandbox: Sandbox | (() => Promise<Sandbox>);
   /** The session's engine: get_data_info profiles with it (without one, in the sandbox). */
   readonly engine?: AnalysisEngine;
   /** The dataset's name as the model and the report show it (e.g. "sales.csv"). */
@@ -44,6 +45,11 @@ export interface ToolContext {
   readonly storedBytes?: () => number;
   /** Receives the events (with their files) the call produces, in order, to be stored before they are shown. */
   readonly emit: (emission: Emission) => void;
+}
+
+/** The context's sandbox, opened if it is not yet. */
+export function sandboxOf(ctx: Pick<ToolContext, 'sandbox'>): Promise<Sandbox> {
+  return typeof ctx.sandbox === 'function' ? ctx.sandbox() : Promise.resolve(ctx.sandbox);
 }
 
 /** A tool problem the model can fix (bad arguments, an unknown tool, a missing prerequisite). */

@@ -1,0 +1,180 @@
+/**
+ * The MCP resources of one client — each of its sessions' report HTML, render spec and frames
+ * (`opsmind://sessions/{id}/…`, only the client's own sessions are listed or readable) and each
+ * dataset's profile (`opsmind://datasets/{name}/profile`) — and the prompt that starts an
+ * exploration of a dataset.
+ */
+import { readFileSync } from 'node:fs';
+import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { profileText } from '../agent/profile-text.js';
+import type { ClientSession } from './client-sessions.js';
+import type { ClientContext } from './context.js';
+import { profileUri, sessionFor, sessionUri, writeSessionReport } from './context.js';
+import { textResult } from './results.js';
+import { DatasetError } from './roots.js';
+
+/** Registers the session resources (report, spec, frames) and the dataset profiles. */
+export function registerResources(ctx: ClientContext): void {
+  const { server, settings, sessions } = ctx;
+  const own = (id: unknown): ClientSession => {
+    const entry = typeof id === 'string' ? sessions.byIdOrPrefix(id) : undefined;
+    if (!entry) throw new DatasetError(`no session ${String(id)} in this connection`);
+    return entry;
+  };
+  const frames = (entry: ClientSession): { name: string; step: number; content: Buffer }[] => {
+    const latest = new Map<string, { name: string; step: number; content: Buffer }>();
+    for (const a of settings.store.artifacts(entry.session.id))
+      if (a.name.startsWith('artifacts/') && a.name.endsWith('.json'))
+        latest.set(a.name.slice('artifacts/'.length), {
+          name: a.name.slice('artifacts/'.length),
+          step: a.step,
+          content: a.content,
+        });
+    return [...latest.values()];
+  };
+
+  server.registerResource(
+    'session-report',
+    new ResourceTemplate('opsmind://sessions/{session}/report.html', {
+      list: () => ({
+        resources: sessions.list().map((e) => ({
+          uri: sessionUri(e.session.id, 'report.html'),
+          name: `report of ${e.dataset} (${e.session.id})`,
+          mimeType: 'text/html',
+        })),
+      }),
+    }),
+    {
+      description: 'The session’s self-contained HTML report (Plotly inline)',
+      mimeType: 'text/html',
+    },
+    async (uri, variables) => {
+      const entry = own(variables.session);
+      const report = await sessions.run(entry, () => writeSessionReport(ctx, entry));
+      return {
+        contents: [
+          { uri: uri.href, mimeType: 'text/html', text: readFileSync(report.report_path, 'utf8') },
+        ],
+      };
+    },
+  );
+
+  server.registerResource(
+    'session-spec',
+    new ResourceTemplate('opsmind://sessions/{session}/render_spec.json', {
+      list: () => ({
+        resources: sessions.list().map((e) => ({
+          uri: sessionUri(e.session.id, 'render_spec.json'),
+          name: `render spec of ${e.dataset} (${e.session.id})`,
+          mimeType: 'application/json',
+        })),
+      }),
+    }),
+    {
+      description: 'The session’s validated render spec (charts and tables declared)',
+      mimeType: 'application/json',
+    },
+    (uri, variables) => {
+      const entry = own(variables.session);
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: 'application/json',
+            text: JSON.stringify(entry.session.report.report.spec ?? null),
+          },
+        ],
+      };
+    },
+  );
+
+  server.registerResource(
+    'session-frame',
+    new ResourceTemplate('opsmind://sessions/{session}/frames/{frame}', {
+      list: () => ({
+        resources: sessions.list().flatMap((e) =>
+          frames(e).map((f) => ({
+            uri: sessionUri(e.session.id, `frames/${f.name}`),
+            name: `frame ${f.name} of ${e.dataset} (step ${f.step})`,
+            mimeType: 'application/json',
+          })),
+        ),
+      }),
+    }),
+    { description: 'One chart or table frame of the session (JSON)', mimeType: 'application/json' },
+    (uri, variables) => {
+      const entry = own(variables.session);
+      const frame = frames(entry).find((f) => f.name === variables.frame);
+      if (!frame)
+        throw new DatasetError(`no frame ${String(variables.frame)} in ${entry.session.id}`);
+      return {
+        contents: [
+          { uri: uri.href, mimeType: 'application/json', text: frame.content.toString('utf8') },
+        ],
+      };
+    },
+  );
+
+  server.registerResource(
+    'dataset-profile',
+    new ResourceTemplate('opsmind://datasets/{dataset}/profile', {
+      list: () => ({
+        resources: settings.roots.list().datasets.map((d) => ({
+          uri: profileUri(d.dataset),
+          name: `profile of ${d.dataset}`,
+          mimeType: 'text/plain',
+        })),
+      }),
+    }),
+    { description: 'A dataset’s profile as get_data_info returns it', mimeType: 'text/plain' },
+    async (uri, variables) => {
+      const dataset = decodeURIComponent(String(variables.dataset));
+      const entry = await sessionFor(ctx, dataset);
+      const profiled = await sessions.run(entry, async () => {
+        const engine = await entry.session.engine();
+        return engine.profile(entry.dataset);
+      });
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: 'text/plain',
+            text: textResult(profileText(profiled.profile), settings.policy).content[0]?.text ?? '',
+          },
+        ],
+      };
+    },
+  );
+}
+
+/** Registers the prompt that starts an exploration of a dataset. */
+export function registerPrompt(ctx: ClientContext): void {
+  ctx.server.registerPrompt(
+    'explore_dataset',
+    {
+      description: 'Start an exploration of one dataset with OpsMind’s tools.',
+      argsSchema: {
+        dataset: z.string().describe('the dataset, as list_datasets prints it'),
+        question: z.string().optional().describe('what you want to learn (optional)'),
+      },
+    },
+    ({ dataset, question }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: [
+              `Explore the dataset "${dataset}" with the OpsMind tools${question ? ` to answer: ${question}` : ''}.`,
+              '1. Call get_data_info to learn what a row is and what each column measures.',
+              '2. Call analyze for the standard charts and findings.',
+              '3. Check anything surprising with run_sql (exact numbers) or run_code (pandas); declare_chart adds a chart to the report.',
+              '4. Call render_report and answer with the numbers the tools returned, citing each one; say which statistic you used and why (mean for levels and ratios, sums only for amounts).',
+            ].join('\n'),
+          },
+        },
+      ],
+    }),
+  );
+}
