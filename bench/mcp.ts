@@ -54,11 +54,9 @@ async function timed(
   toolArgs: Record<string, unknown>,
 ): Promise<number> {
   const started = performance.now();
-  const result = await client.callTool(
-    { name, arguments: { dataset, ...toolArgs } },
-    undefined,
-    { timeout: 600_000 },
-  );
+  const result = await client.callTool({ name, arguments: { dataset, ...toolArgs } }, undefined, {
+    timeout: 600_000,
+  });
   const ms = performance.now() - started;
   if (result.isError)
     throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 400)}`);

@@ -17,13 +17,7 @@ import { FrameBudget } from '../spec/frame-budget.js';
 import { renumberSpec } from '../spec/session-ids.js';
 import { removeTree } from '../util/remove-tree.js';
 import { DuckDb } from './duckdb.js';
-import type {
-  AnalysisEngine,
-  ExecuteContext,
-  Executed,
-  Profiled,
-  SelectResult,
-} from './engine.js';
+import type { AnalysisEngine, ExecuteContext, Executed, Profiled, SelectResult } from './engine.js';
 import { executePlan } from './execute.js';
 import { checkedProfile } from './pandas-engine.js';
 import { profileData } from './profile.js';

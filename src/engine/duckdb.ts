@@ -241,7 +241,10 @@ export class DuckDb {
         const text = error instanceof Error ? error.message : String(error);
         if (/out of memory|could not allocate|INTERRUPT|max_temp_directory_size/i.test(text))
           throw explain(error, this.options);
-        const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+        const lines = text
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean);
         throw new OpsmindError(lines.slice(0, 3).join(' ') || 'query failed', ExitCode.BAD_INPUT);
       }
     });
