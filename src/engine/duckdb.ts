@@ -129,6 +129,10 @@ export class DuckDb {
       preserve_insertion_order: 'true',
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
+      // Not ~/.duckdb: nothing of the host's home is touched, or named in an error message.
+      home_directory: options.tempDir,
+      secret_directory: `${options.tempDir}/secrets`,
+      extension_directory: `${options.tempDir}/extensions`,
     });
     const connection = await instance.connect();
     return new DuckDb(instance, connection, options);
@@ -203,7 +207,8 @@ export class DuckDb {
 
   /**
    * A query written outside OpsMind (run_sql), read-only: exactly one statement, which DuckDB's
-   * own parser types as SELECT (no DDL, DML, COPY, PRAGMA, SET, ATTACH or CALL), reading at most
+   * own parser types as SELECT (no DDL, DML, COPY, SET, ATTACH or CALL; the PRAGMAs DuckDB
+   * itself rewrites to queries, such as table_info and show_tables, only read), reading at most
    * `maxRows` rows (chunk by chunk, never the whole result). `more` says rows were left unread.
    * Errors keep DuckDB's first lines (a binder error names the candidate columns).
    */
@@ -215,6 +220,11 @@ export class DuckDb {
     if (!this.locked) throw new OpsmindError('the engine is not locked yet', ExitCode.INTERNAL);
     return this.guard(signal, async (connection) => {
       try {
+        if (!/[^\s;]/.test(sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, '')))
+          throw new OpsmindError(
+            'send one SELECT statement; this text has none',
+            ExitCode.BAD_INPUT,
+          );
         const statements = await connection.extractStatements(sql);
         if (statements.count !== 1)
           throw new OpsmindError(

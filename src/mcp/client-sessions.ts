@@ -64,6 +64,7 @@ export class ClientSessions {
     const session = await AnalysisSession.open({
       store: this.settings.store,
       dataPath: realPath,
+      sourceName: dataset,
       command: 'mcp',
       mode: 'mcp',
       title: `MCP: ${basename(dataset)}`,

@@ -51,10 +51,12 @@ function authorized(req: IncomingMessage, expected: Buffer): boolean {
   return timingSafeEqual(digest(match?.[1] ?? ''), expected) && match !== null;
 }
 
+/** The host name of a Host header, lower-cased (host names are case-insensitive), without its port. */
 function hostName(host: string): string {
-  const bracket = /^\[([^\]]+)\]/.exec(host);
+  const lower = host.toLowerCase();
+  const bracket = /^\[([^\]]+)\]/.exec(lower);
   if (bracket) return `[${bracket[1]}]`;
-  return host.replace(/:\d+$/, '');
+  return lower.replace(/:\d+$/, '');
 }
 
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {

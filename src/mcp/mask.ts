@@ -10,26 +10,36 @@
 const EMAIL =
   /\b([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b/g;
 
-/** 13–19 digits, optionally in groups split by one space or dash. */
-const CARD = /(?<![\d.,-])\d(?:[ -]?\d){12,18}(?![\d.,]|-\d)/g;
+/**
+ * A card number as printed: 14–19 digits in one run, or in groups of four (Amex and Diners:
+ * 4-6-5 and 4-6-4), split by a space or a dash. A digit or a decimal point right before it, or
+ * a digit (or a decimal or thousands separator and a digit) right after, makes it part of a
+ * larger number, which is left alone; so does a minus sign before it.
+ */
+const CARD =
+  /(?<![\d.-])(?<!\d,)(?:\d{14,19}|\d{4}(?:[ -]\d{4}){3}(?:[ -]?\d{1,3})?|\d{4}[ -]\d{6}[ -]\d{4,5})(?!\d|[.,]\d|-\d)/g;
+
+/** The first digits of the card networks (Visa, Mastercard, Amex, Diners, Discover, JCB, UnionPay). */
+const CARD_PREFIX = /^(?:4|5[1-5]|2[2-7]|3[0478]|6)/;
 
 /**
  * A phone number as people write one: +country and digit groups (`+49 30 1234567`,
  * `+1 (415) 555-0100`), a parenthesised area code (`(415) 555-0100`), the North American
  * `415-555-0100` / `415.555.0100`, or a trunk 0 with its area code (`030 1234567`,
- * `0171/1234567`). Digit runs split by single spaces (`10 20 30 40`) are printed numbers.
+ * `020 7946 0958`, `0171/1234567`); an extension (`x123`, `ext. 12`) is part of it. At least
+ * ten digits. Digit runs split by single spaces (`10 20 30 40`) are printed numbers.
  */
 const PHONE = new RegExp(
   [
-    String.raw`\+\d{1,3}(?:[ .-]?\(\d{1,4}\))?(?:[ .-]?\d{1,8}){1,5}`,
+    String.raw`\+\d{1,3}(?:[ -]?\(\d{1,4}\))?(?:[ -]?\d{1,8}){1,5}`,
     String.raw`\(\d{2,5}\)[ .-]?\d{3,4}[ .-]?\d{3,4}`,
     String.raw`\d{3}([.-])\d{3}\1\d{4}`,
-    String.raw`0\d{1,4}[ /-]\d{4,9}`,
+    String.raw`0\d{1,4}(?:[ /-]\d{2,8}){1,3}`,
   ]
     .map((p) => `(?:${p})`)
     .join('|')
     .replace(/^/, String.raw`(?<![\w.+/-])(?:`)
-    .concat(String.raw`)(?![\w/]|[.-]\d)`),
+    .concat(String.raw`)(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w/]|[.,-]\d)`),
   'g',
 );
 
@@ -48,13 +58,14 @@ function luhn(digits: string): boolean {
 
 function maskCard(match: string): string {
   const digits = match.replace(/\D/g, '');
-  if (!luhn(digits) || /^(\d)\1+$/.test(digits)) return match;
+  if (!CARD_PREFIX.test(digits) || !luhn(digits) || /^(\d)\1+$/.test(digits)) return match;
+  if (digits.length === 14 && !/^3[068]/.test(digits)) return match; // only Diners cards have 14
   return `[card ****${digits.slice(-4)}]`;
 }
 
 function maskPhone(match: string): string {
-  const digits = match.replace(/\D/g, '');
-  if (digits.length < 9 || digits.length > 15) return match;
+  const digits = match.replace(/\s?(?:x|ext\.?)\s?\d{1,5}$/, '').replace(/\D/g, '');
+  if (digits.length < 10 || digits.length > 15) return match;
   // ISO dates and times (2024-01-15, 12.03.2024 10.30) are not phone numbers.
   if (/^\d{4}-\d{2}-\d{2}/.test(match) || /^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}/.test(match))
     return match;

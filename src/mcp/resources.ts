@@ -8,11 +8,29 @@ import { readFileSync } from 'node:fs';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { profileText } from '../agent/profile-text.js';
+import type { RenderedItem } from '../report/render.js';
 import type { ClientSession } from './client-sessions.js';
 import type { ClientContext } from './context.js';
 import { profileUri, sessionFor, sessionUri, writeSessionReport } from './context.js';
 import { textResult } from './results.js';
 import { DatasetError } from './roots.js';
+
+/** The session's valid declarations, in report order. */
+function builtItems(entry: ClientSession): RenderedItem[] {
+  return entry.session.report.report.items.filter((i) => i.built);
+}
+
+/** The session's render spec: its source and every valid declaration, charts and tables apart. */
+function sessionSpec(entry: ClientSession): Record<string, unknown> {
+  const items = builtItems(entry);
+  const decl = (i: RenderedItem) => ({ ...i.decl, step: i.step ?? null });
+  return {
+    source: entry.session.report.report.spec?.source ?? null,
+    charts: items.filter((i) => i.decl.kind !== 'table' && i.decl.kind !== 'image').map(decl),
+    tables: items.filter((i) => i.decl.kind === 'table').map(decl),
+    images: items.filter((i) => i.decl.kind === 'image').map(decl),
+  };
+}
 
 /** Registers the session resources (report, spec, frames) and the dataset profiles. */
 export function registerResources(ctx: ClientContext): void {
@@ -22,17 +40,18 @@ export function registerResources(ctx: ClientContext): void {
     if (!entry) throw new DatasetError(`no session ${String(id)} in this connection`);
     return entry;
   };
-  const frames = (entry: ClientSession): { name: string; step: number; content: Buffer }[] => {
-    const latest = new Map<string, { name: string; step: number; content: Buffer }>();
-    for (const a of settings.store.artifacts(entry.session.id))
-      if (a.name.startsWith('artifacts/') && a.name.endsWith('.json'))
-        latest.set(a.name.slice('artifacts/'.length), {
-          name: a.name.slice('artifacts/'.length),
-          step: a.step,
-          content: a.content,
-        });
-    return [...latest.values()];
-  };
+  /** The frame of every valid declaration of the session, named by its session-wide id. */
+  const frames = (entry: ClientSession): { name: string; step: number; content: Buffer }[] =>
+    builtItems(entry).flatMap((item) => {
+      const file = item.decl.data.file;
+      if (!file || item.step === undefined) return [];
+      const artifact = settings.store
+        .artifacts(entry.session.id, item.step)
+        .find((a) => a.name === file);
+      return artifact
+        ? [{ name: `${item.decl.id}.json`, step: item.step, content: artifact.content }]
+        : [];
+    });
 
   server.registerResource(
     'session-report',
@@ -72,7 +91,8 @@ export function registerResources(ctx: ClientContext): void {
       }),
     }),
     {
-      description: 'The session’s validated render spec (charts and tables declared)',
+      description:
+        'Every valid chart and table the session declared so far (analyze and run_code), with the step of each',
       mimeType: 'application/json',
     },
     (uri, variables) => {
@@ -82,7 +102,7 @@ export function registerResources(ctx: ClientContext): void {
           {
             uri: uri.href,
             mimeType: 'application/json',
-            text: JSON.stringify(entry.session.report.report.spec ?? null),
+            text: JSON.stringify(sessionSpec(entry)),
           },
         ],
       };

@@ -31,7 +31,9 @@ export function capText(text: string, max: number, where?: string): string {
     `\n… [truncated: ${cut.toLocaleString('en-US')} more characters not shown${where ? `; ${where}` : ''}]`;
   const room = Math.max(0, max - marker(text.length).length);
   const lineEnd = text.lastIndexOf('\n', room);
-  const end = lineEnd > room * 0.8 ? lineEnd : room;
+  let end = lineEnd > room * 0.8 ? lineEnd : room;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1; // never half of a surrogate pair
   return text.slice(0, end) + marker(text.length - end);
 }
 
@@ -42,7 +44,9 @@ export function shapeText(text: string, policy: ResultPolicy, where?: string): s
     const counts: MaskCounts = { email: 0, phone: 0, card: 0 };
     out = maskText(out, counts);
     const note = maskNote(counts);
-    if (note) out = `${out}\n${note}`;
+    // The note is kept whole at the end, even when the text before it is cut.
+    if (note)
+      return `${capText(out, Math.max(0, policy.maxChars - note.length - 1), where)}\n${note}`;
   }
   return capText(out, policy.maxChars, where);
 }

@@ -97,7 +97,7 @@ export function registerTools(ctx: ClientContext): void {
   registryTool(
     ctx,
     runCodeTool,
-    'Run Python (pandas, numpy; df is the dataset) in an isolated sandbox with no network and no host files. Returns printed output (cut when long), a trimmed traceback, and which declare_chart/declare_table calls were valid or rejected and why, so you can fix and run again. Print summaries, not whole frames.',
+    'Run Python (pandas, numpy; df is the dataset) in an isolated sandbox with no network and no host files. Each call starts from a fresh df: variables do not carry over, so recompute what you need. Returns printed output (cut when long), a trimmed traceback, and which declare_chart/declare_table calls were valid or rejected and why, so you can fix and run again. Print summaries, not whole frames.',
     {
       code: runCodeTool.schema.shape.code,
       purpose: runCodeTool.schema.shape.purpose,

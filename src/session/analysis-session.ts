@@ -61,7 +61,7 @@ export interface OpenSessionOptions {
   store: SessionStore;
   /** A checked data file (sandbox/data-file.ts `checkDataFile`). */
   dataPath: string;
-  command: 'analyze' | 'chat' | 'run' | 'mcp';
+  command: 'analyze' | 'chat' | 'run' | 'mcp' | 'batch';
   mode: 'fast' | 'deep' | 'interactive' | 'script' | 'mcp';
   sandbox: SandboxSettings;
   model: ChatModel | null;
@@ -73,6 +73,8 @@ export interface OpenSessionOptions {
   engine?: { name: EngineName; sheet?: string; memoryMb?: number };
   /** Called with every event once it is stored and folded into the report (progress views, chat). */
   onEvent?: (event: StoredEvent) => void;
+  /** The dataset's name in profiles and reports (default: the file's name), e.g. `sub/x.csv`. */
+  sourceName?: string;
 }
 
 /** A deep step's options. */
@@ -88,7 +90,7 @@ export interface DeepStepOptions {
 /** Report settings a front end chooses; the content comes from the event log. */
 export type ReportSettings = Pick<
   WriteReportInput,
-  'outPath' | 'title' | 'meta' | 'plotly' | 'summary' | 'provenance'
+  'outPath' | 'title' | 'meta' | 'plotly' | 'summary' | 'provenance' | 'changesSlot'
 >;
 
 /** Runs a step's stream to its end (its events reach `onEvent` as they are stored) and returns its result. */
@@ -251,6 +253,11 @@ export class AnalysisSession {
     return this.openedSandbox?.isolation.level ?? this.openedEngine?.label ?? 'none';
   }
 
+  /** The dataset's name as profiles and reports show it. */
+  get sourceName(): string {
+    return this.settings.sourceName ?? basename(this.dataPath);
+  }
+
   /** The session id. */
   get id(): string {
     return this.row.id;
@@ -293,7 +300,7 @@ export class AnalysisSession {
   ): AsyncGenerator<Emission, FastResult> {
     return yield* fastPipeline({
       engine: await this.engine(),
-      sourceName: basename(this.dataPath),
+      sourceName: this.sourceName,
       planner,
       firstStep: this.numbers.step,
       usedIds: this.numbers.ids,
@@ -368,7 +375,7 @@ export class AnalysisSession {
     const ctx: ToolContext = {
       sandbox: () => this.sandbox(),
       ...(engine ? { engine } : {}),
-      sourceName: basename(this.dataPath),
+      sourceName: this.sourceName,
       question: this.settings.question ?? '',
       step,
       libraries: this.libraries ?? [],
