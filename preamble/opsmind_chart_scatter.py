@@ -18,7 +18,7 @@ def prepare(data, params):
             p[key] = numeric[i]
             inferred.append(key)
     cols = list(dict.fromkeys([p["x"], p["y"]] + [c for c in (p.get("color"), p.get("size")) if c]))
-    cap = CAPS["points"]
+    cap = min(CAPS["points"], int(p.get("max_points") or CAPS["points"]))
     if len(data) > cap:
         # Choose the rows first, then copy only them: a million-row copy costs more than the sample.
         rows = np.sort(np.random.default_rng(0).choice(len(data), size=cap, replace=False))

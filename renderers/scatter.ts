@@ -11,6 +11,8 @@ const schema = baseParams.extend({
   size: column('numeric').optional(),
   trendline: z.boolean().optional(),
   opacity: z.number().min(0.05).max(1).optional(),
+  /** Fewer points than the cap (a lighter report); the sample stays reproducible. */
+  max_points: z.number().int().min(100).max(5000).optional(),
 });
 
 /** Least-squares fit of y on x over the finite pairs; undefined when it is not defined. */

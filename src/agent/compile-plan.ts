@@ -224,7 +224,7 @@ function analysisBody(a: Analysis, n: number): string[] {
     }
     case 'relationship':
       return [
-        `declare_chart("scatter", data, ${kwargs({ x: t.x, y: t.y, color: t.color, trendline: o.trendline ?? true, ...common })})`,
+        `declare_chart("scatter", data, ${kwargs({ x: t.x, y: t.y, color: t.color, trendline: o.trendline ?? true, max_points: o.max_points, ...common })})`,
         `_insight(${n}, _ins.correlation_insights(data, ${py(t.x)}, ${py(t.y)}))`,
       ];
     case 'correlation': {

@@ -86,6 +86,8 @@ export const AnalysisSchema = z.object({
       log_y: z.boolean(),
       bins: z.number().int().min(2).max(200),
       trendline: z.boolean(),
+      /** Scatter: sample at most this many points (default the renderer's cap). */
+      max_points: z.number().int().min(100).max(5000),
     })
     .partial()
     .optional(),

@@ -4,6 +4,7 @@ import { opsmindVersion } from '../util/version.js';
 import { reportError } from './errors.js';
 import { registerAnalyze } from './analyze.js';
 import { registerChat } from './chat.js';
+import { registerBatch } from './batch.js';
 import { registerAsk } from './deep.js';
 import { registerDoctor } from './doctor.js';
 import { registerMcp } from './mcp.js';
@@ -29,6 +30,7 @@ registerChat(program);
 registerDoctor(program);
 registerSessions(program);
 registerMcp(program);
+registerBatch(program);
 routeUsageErrors(program);
 
 try {

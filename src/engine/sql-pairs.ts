@@ -93,7 +93,10 @@ export async function relationshipAnalysis(ctx: Ctx, t: Relationship): Promise<O
   const [x, y] = [columnOf(ctx.rows, t.x), columnOf(ctx.rows, t.y)];
   if (t.color) columnOf(ctx.rows, t.color);
   const names = [...new Set([t.x, t.y, ...(t.color ? [t.color] : [])])];
-  const cap = capsOf('scatter').points ?? 5000;
+  const cap = Math.min(
+    capsOf('scatter').points ?? 5000,
+    ctx.analysis.options?.max_points ?? Number.POSITIVE_INFINITY,
+  );
   const rows = await countOf(ctx, over(ctx, [], 'SELECT * FROM source'));
   const sql = scatterSql(ctx, names, rows, cap);
   const a = ctx.analysis;
@@ -106,6 +109,7 @@ export async function relationshipAnalysis(ctx: Ctx, t: Relationship): Promise<O
       y: t.y,
       color: t.color,
       trendline: a.options?.trendline ?? true,
+      max_points: a.options?.max_points,
       note: a.why,
     }),
     sql,

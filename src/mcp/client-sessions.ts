@@ -76,8 +76,6 @@ export class ClientSessions {
       session.close('interrupted');
       throw new DatasetError('the client has disconnected');
     }
-    // Python loads the data in the background, so the first run_code finds a warm worker.
-    session.sandbox().catch(() => undefined);
     const entry: ClientSession = {
       session,
       dataset,
@@ -120,13 +118,18 @@ export class ClientSessions {
     return [...this.byId.values()];
   }
 
-  /** Runs `body` after the session's earlier calls. */
+  /**
+   * Runs `body` after the session's earlier calls. After the first one (get_data_info, most
+   * often), Python starts loading the data in the background: it does not compete with that
+   * call for the CPU, and the first run_code, while the client's model thinks, finds it warm.
+   */
   run<T>(entry: ClientSession, body: () => Promise<T>): Promise<T> {
     const next = entry.tail.then(body, body);
     entry.tail = next.catch(() => undefined);
     entry.lastUsed = Date.now();
     return next.finally(() => {
       entry.lastUsed = Date.now();
+      if (!this.closed) entry.session.sandbox().catch(() => undefined);
     });
   }
 

@@ -32,32 +32,37 @@ function sessionSpec(entry: ClientSession): Record<string, unknown> {
   };
 }
 
-/** Registers the session resources (report, spec, frames) and the dataset profiles. */
-export function registerResources(ctx: ClientContext): void {
-  const { server, settings, sessions } = ctx;
-  const own = (id: unknown): ClientSession => {
-    const entry = typeof id === 'string' ? sessions.byIdOrPrefix(id) : undefined;
-    if (!entry) throw new DatasetError(`no session ${String(id)} in this connection`);
-    return entry;
-  };
-  /** The frame of every valid declaration of the session, named by its session-wide id. */
-  const frames = (entry: ClientSession): { name: string; step: number; content: Buffer }[] =>
-    builtItems(entry).flatMap((item) => {
-      const file = item.decl.data.file;
-      if (!file || item.step === undefined) return [];
-      const artifact = settings.store
-        .artifacts(entry.session.id, item.step)
-        .find((a) => a.name === file);
-      return artifact
-        ? [{ name: `${item.decl.id}.json`, step: item.step, content: artifact.content }]
-        : [];
-    });
+/** The client's session with this id, or a DatasetError. */
+function own(ctx: ClientContext, id: unknown): ClientSession {
+  const entry = typeof id === 'string' ? ctx.sessions.byIdOrPrefix(id) : undefined;
+  if (!entry) throw new DatasetError(`no session ${String(id)} in this connection`);
+  return entry;
+}
 
-  server.registerResource(
+/** The frame of every valid declaration of the session, named by its session-wide id. */
+function frames(
+  ctx: ClientContext,
+  entry: ClientSession,
+): { name: string; step: number; content: Buffer }[] {
+  return builtItems(entry).flatMap((item) => {
+    const file = item.decl.data.file;
+    if (!file || item.step === undefined) return [];
+    const artifact = ctx.settings.store
+      .artifacts(entry.session.id, item.step)
+      .find((a) => a.name === file);
+    return artifact
+      ? [{ name: `${item.decl.id}.json`, step: item.step, content: artifact.content }]
+      : [];
+  });
+}
+
+/** opsmind://sessions/{id}/report.html: the report, written afresh. */
+function reportResource(ctx: ClientContext): void {
+  ctx.server.registerResource(
     'session-report',
     new ResourceTemplate('opsmind://sessions/{session}/report.html', {
       list: () => ({
-        resources: sessions.list().map((e) => ({
+        resources: ctx.sessions.list().map((e) => ({
           uri: sessionUri(e.session.id, 'report.html'),
           name: `report of ${e.dataset} (${e.session.id})`,
           mimeType: 'text/html',
@@ -69,8 +74,8 @@ export function registerResources(ctx: ClientContext): void {
       mimeType: 'text/html',
     },
     async (uri, variables) => {
-      const entry = own(variables.session);
-      const report = await sessions.run(entry, () => writeSessionReport(ctx, entry));
+      const entry = own(ctx, variables.session);
+      const report = await ctx.sessions.run(entry, () => writeSessionReport(ctx, entry));
       return {
         contents: [
           { uri: uri.href, mimeType: 'text/html', text: readFileSync(report.report_path, 'utf8') },
@@ -78,12 +83,15 @@ export function registerResources(ctx: ClientContext): void {
       };
     },
   );
+}
 
-  server.registerResource(
+/** opsmind://sessions/{id}/render_spec.json: every valid declaration so far. */
+function specResource(ctx: ClientContext): void {
+  ctx.server.registerResource(
     'session-spec',
     new ResourceTemplate('opsmind://sessions/{session}/render_spec.json', {
       list: () => ({
-        resources: sessions.list().map((e) => ({
+        resources: ctx.sessions.list().map((e) => ({
           uri: sessionUri(e.session.id, 'render_spec.json'),
           name: `render spec of ${e.dataset} (${e.session.id})`,
           mimeType: 'application/json',
@@ -96,7 +104,7 @@ export function registerResources(ctx: ClientContext): void {
       mimeType: 'application/json',
     },
     (uri, variables) => {
-      const entry = own(variables.session);
+      const entry = own(ctx, variables.session);
       return {
         contents: [
           {
@@ -108,13 +116,16 @@ export function registerResources(ctx: ClientContext): void {
       };
     },
   );
+}
 
-  server.registerResource(
+/** opsmind://sessions/{id}/frames/{id}.json: the frame behind one chart or table. */
+function frameResource(ctx: ClientContext): void {
+  ctx.server.registerResource(
     'session-frame',
     new ResourceTemplate('opsmind://sessions/{session}/frames/{frame}', {
       list: () => ({
-        resources: sessions.list().flatMap((e) =>
-          frames(e).map((f) => ({
+        resources: ctx.sessions.list().flatMap((e) =>
+          frames(ctx, e).map((f) => ({
             uri: sessionUri(e.session.id, `frames/${f.name}`),
             name: `frame ${f.name} of ${e.dataset} (step ${f.step})`,
             mimeType: 'application/json',
@@ -124,8 +135,8 @@ export function registerResources(ctx: ClientContext): void {
     }),
     { description: 'One chart or table frame of the session (JSON)', mimeType: 'application/json' },
     (uri, variables) => {
-      const entry = own(variables.session);
-      const frame = frames(entry).find((f) => f.name === variables.frame);
+      const entry = own(ctx, variables.session);
+      const frame = frames(ctx, entry).find((f) => f.name === variables.frame);
       if (!frame)
         throw new DatasetError(`no frame ${String(variables.frame)} in ${entry.session.id}`);
       return {
@@ -135,12 +146,15 @@ export function registerResources(ctx: ClientContext): void {
       };
     },
   );
+}
 
-  server.registerResource(
+/** opsmind://datasets/{name}/profile: a dataset's profile text. */
+function profileResource(ctx: ClientContext): void {
+  ctx.server.registerResource(
     'dataset-profile',
     new ResourceTemplate('opsmind://datasets/{dataset}/profile', {
       list: () => ({
-        resources: settings.roots.list().datasets.map((d) => ({
+        resources: ctx.settings.roots.list().datasets.map((d) => ({
           uri: profileUri(d.dataset),
           name: `profile of ${d.dataset}`,
           mimeType: 'text/plain',
@@ -151,7 +165,7 @@ export function registerResources(ctx: ClientContext): void {
     async (uri, variables) => {
       const dataset = decodeURIComponent(String(variables.dataset));
       const entry = await sessionFor(ctx, dataset);
-      const profiled = await sessions.run(entry, async () => {
+      const profiled = await ctx.sessions.run(entry, async () => {
         const engine = await entry.session.engine();
         return engine.profile(entry.dataset);
       });
@@ -160,12 +174,21 @@ export function registerResources(ctx: ClientContext): void {
           {
             uri: uri.href,
             mimeType: 'text/plain',
-            text: textResult(profileText(profiled.profile), settings.policy).content[0]?.text ?? '',
+            text:
+              textResult(profileText(profiled.profile), ctx.settings.policy).content[0]?.text ?? '',
           },
         ],
       };
     },
   );
+}
+
+/** Registers the session resources (report, spec, frames) and the dataset profiles. */
+export function registerResources(ctx: ClientContext): void {
+  reportResource(ctx);
+  specResource(ctx);
+  frameResource(ctx);
+  profileResource(ctx);
 }
 
 /** Registers the prompt that starts an exploration of a dataset. */

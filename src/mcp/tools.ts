@@ -63,8 +63,8 @@ function registryTool(
   );
 }
 
-/** Registers every tool on the client's server. */
-export function registerTools(ctx: ClientContext): void {
+/** list_datasets: the data files under the roots. */
+function registerListDatasets(ctx: ClientContext): void {
   ctx.server.registerTool(
     'list_datasets',
     {
@@ -86,32 +86,10 @@ export function registerTools(ctx: ClientContext): void {
         return Promise.resolve(textResult(text, ctx.settings.policy));
       }),
   );
+}
 
-  registryTool(
-    ctx,
-    getDataInfoTool,
-    'Profile one dataset: rows, columns with types, missing values, statistics, top values, what a row is (grain) and what each column measures. Bounded to about 8 KB. Call it before writing code or SQL.',
-    {},
-    { readOnlyHint: true, openWorldHint: false },
-  );
-  registryTool(
-    ctx,
-    runCodeTool,
-    'Run Python (pandas, numpy; df is the dataset) in an isolated sandbox with no network and no host files. Each call starts from a fresh df: variables do not carry over, so recompute what you need. Returns printed output (cut when long), a trimmed traceback, and which declare_chart/declare_table calls were valid or rejected and why, so you can fix and run again. Print summaries, not whole frames.',
-    {
-      code: runCodeTool.schema.shape.code,
-      purpose: runCodeTool.schema.shape.purpose,
-    },
-    { readOnlyHint: false, openWorldHint: false },
-  );
-  registryTool(
-    ctx,
-    runSqlTool,
-    'Run one read-only DuckDB SELECT over the table "data" (every row of the dataset). Returns at most max_rows rows. Best for exact counts, sums, group-bys and filters.',
-    { sql: runSqlTool.schema.shape.sql, max_rows: runSqlTool.schema.shape.max_rows },
-    { readOnlyHint: true, openWorldHint: false },
-  );
-
+/** analyze: fast mode over the dataset, with its report. */
+function registerAnalyze(ctx: ClientContext): void {
   ctx.server.registerTool(
     'analyze',
     {
@@ -174,7 +152,10 @@ export function registerTools(ctx: ClientContext): void {
         });
       }),
   );
+}
 
+/** render_report: the session's report with everything declared so far. */
+function registerRenderReport(ctx: ClientContext): void {
   ctx.server.registerTool(
     'render_report',
     {
@@ -214,6 +195,38 @@ export function registerTools(ctx: ClientContext): void {
         });
       }),
   );
+}
+
+/** Registers every tool on the client's server. */
+export function registerTools(ctx: ClientContext): void {
+  registerListDatasets(ctx);
+  registryTool(
+    ctx,
+    getDataInfoTool,
+    'Profile one dataset: rows, columns with types, missing values, statistics, top values, what a row is (grain) and what each column measures. Bounded to about 8 KB. Call it before writing code or SQL.',
+    {},
+    { readOnlyHint: true, openWorldHint: false },
+  );
+  registryTool(
+    ctx,
+    runCodeTool,
+    'Run Python (pandas, numpy; df is the dataset) in an isolated sandbox with no network and no host files. Each call starts from a fresh df: variables do not carry over, so recompute what you need. Returns printed output (cut when long), a trimmed traceback, and which declare_chart/declare_table calls were valid or rejected and why, so you can fix and run again. Print summaries, not whole frames.',
+    {
+      code: runCodeTool.schema.shape.code,
+      purpose: runCodeTool.schema.shape.purpose,
+    },
+    { readOnlyHint: false, openWorldHint: false },
+  );
+  registryTool(
+    ctx,
+    runSqlTool,
+    'Run one read-only DuckDB SELECT over the table "data" (every row of the dataset). Returns at most max_rows rows. Best for exact counts, sums, group-bys and filters.',
+    { sql: runSqlTool.schema.shape.sql, max_rows: runSqlTool.schema.shape.max_rows },
+    { readOnlyHint: true, openWorldHint: false },
+  );
+
+  registerAnalyze(ctx);
+  registerRenderReport(ctx);
 }
 
 function describeGrain(table: { grain: string; entity?: string | null }): string {

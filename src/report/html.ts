@@ -36,7 +36,12 @@ export interface ReportInput {
   extras?: ReportExtras;
   /** A caption per declaration id, written from how its numbers were derived (fast mode). */
   captions?: ReadonlyMap<string, string>;
+  /** Leave CHANGES_SLOT at the top of the report, for `opsmind batch` to fill once the batch is known. */
+  changesSlot?: boolean;
 }
+
+/** Where `opsmind batch` puts a report's "What changed" section (mcp/batch fill it after the batch). */
+export const CHANGES_SLOT = '<!--opsmind:changes-->';
 
 /** Optional sections: key findings, a model-written summary, notes, and the code of each step. */
 export interface ReportExtras {
@@ -186,6 +191,7 @@ export function buildReportHtml(input: ReportInput): string {
     '</head><body>',
     header(input),
     '<main>',
+    input.changesSlot ? CHANGES_SLOT : '',
     warningList(input.warnings),
     answersSection(input.extras),
     findingsSection(input.extras),

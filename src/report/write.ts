@@ -50,6 +50,8 @@ export interface WriteReportInput {
   summary?: SummaryTarget;
   /** Fast mode's provenance: the table's grain, column roles, skipped columns, each chart's derivation. */
   provenance?: Provenance;
+  /** Leave the slot `opsmind batch` fills with what changed (report/html.ts CHANGES_SLOT). */
+  changesSlot?: boolean;
 }
 
 function titleOf(item: RenderedItem): string | null {
@@ -104,6 +106,7 @@ export function writeReport(input: WriteReportInput): ReportSummary {
     meta: input.meta,
     ...(input.plotly ? { plotly: input.plotly } : {}),
     ...(input.extras ? { extras: input.extras } : {}),
+    ...(input.changesSlot ? { changesSlot: true } : {}),
     ...(input.provenance
       ? {
           captions: new Map(

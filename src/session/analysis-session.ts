@@ -70,7 +70,7 @@ export interface OpenSessionOptions {
   /** Continue this stored session instead of creating one (its history, numbering and report continue too). */
   continueId?: string;
   /** Fast mode's engine (default DuckDB) and, for Excel files, the sheet to read. */
-  engine?: { name: EngineName; sheet?: string; memoryMb?: number };
+  engine?: { name: EngineName; sheet?: string; memoryMb?: number; threads?: number };
   /** Called with every event once it is stored and folded into the report (progress views, chat). */
   onEvent?: (event: StoredEvent) => void;
   /** The dataset's name in profiles and reports (default: the file's name), e.g. `sub/x.csv`. */
@@ -237,6 +237,7 @@ export class AnalysisSession {
               ),
               scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-engine-')),
               ...(choice.sheet ? { sheet: choice.sheet } : {}),
+              ...(choice.threads ? { threads: choice.threads } : {}),
             });
       if (this.closed) {
         engine.close();

@@ -60,6 +60,31 @@ export const MIGRATIONS: readonly Migration[] = [
         heartbeat_at TEXT NOT NULL
       );`,
   },
+  {
+    description: 'batch runs and the state of each of their files (opsmind batch)',
+    sql: `
+      CREATE TABLE batch_runs (
+        id TEXT PRIMARY KEY,
+        batch_key TEXT NOT NULL,
+        out_dir TEXT NOT NULL,
+        settings TEXT NOT NULL CHECK (json_valid(settings)),
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'interrupted')),
+        pid INTEGER NOT NULL
+      );
+      CREATE INDEX batch_runs_key ON batch_runs (batch_key, started_at);
+      CREATE TABLE batch_files (
+        run_id TEXT NOT NULL REFERENCES batch_runs (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        settings_hash TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+        entry TEXT NOT NULL CHECK (json_valid(entry)),
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, name)
+      ) WITHOUT ROWID;`,
+  },
 ];
 
 /** The schema version this code writes. */
