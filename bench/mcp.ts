@@ -4,10 +4,12 @@
  * run_sql on a generated 1M-row CSV (10 columns).
  *
  *   npm run build && node --import tsx bench/mcp.ts [--rows 1000000] [--calls 30] [--cold 3]
+ *     [--think-ms 3000]
  *
  * **First call**: a fresh server per run (--cold runs); get_data_info's first call opens the
- * session (DuckDB reads the file) and profiles it, and the first run_code waits for the warm
- * sandbox that started loading the data when the session opened. **Repeated**: --calls calls
+ * session (DuckDB reads the file) and profiles it; the sandbox starts loading the data once it
+ * has answered, so the first run_code waits for what is left of that: measured right after
+ * get_data_info, and --think-ms later (the time a client's model takes to write the code). **Repeated**: --calls calls
  * on the same session, 50 ms apart (a model call sits between two in practice).
  */
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -25,11 +27,13 @@ const { values: args } = parseArgs({
     rows: { type: 'string', default: '1000000' },
     calls: { type: 'string', default: '30' },
     cold: { type: 'string', default: '3' },
+    'think-ms': { type: 'string', default: '3000' },
   },
 });
 const ROWS = Number(args.rows);
 const CALLS = Number(args.calls);
 const COLD = Number(args.cold);
+const THINK_MS = Number(args['think-ms']);
 const BIN = resolve(import.meta.dirname, '..', 'bin', 'opsmind.js');
 const python = await findPython();
 const csv = benchCsv(python.path, ROWS);
@@ -78,12 +82,21 @@ const CASES = [
   },
 ] as const;
 
-const first: Record<string, number[]> = { get_data_info: [], run_code: [] };
+/** First calls: right after get_data_info, and after THINK_MS (a model's turn in between). */
+const first: Record<string, number[]> = {
+  get_data_info: [],
+  'run_code, right after': [],
+  [`run_code, ${THINK_MS / 1000} s after`]: [],
+};
 for (let i = 0; i < COLD; i++) {
-  const client = await connect();
-  first.get_data_info?.push(await timed(client, 'get_data_info', {}));
-  first.run_code?.push(await timed(client, 'run_code', { code: 'print(df.shape)' }));
-  await client.close();
+  for (const pause of [0, THINK_MS]) {
+    const client = await connect();
+    first.get_data_info?.push(await timed(client, 'get_data_info', {}));
+    await sleep(pause);
+    const label = pause ? `run_code, ${THINK_MS / 1000} s after` : 'run_code, right after';
+    first[label]?.push(await timed(client, 'run_code', { code: 'print(df.shape)' }));
+    await client.close();
+  }
 }
 
 const repeated: Record<string, number[]> = {};
@@ -110,7 +123,7 @@ const lines = [
   '|---|---|---|---|',
   ...Object.entries(first).map(
     ([tool, t]) =>
-      `| ${tool}, first call of a session | ${t.length} | ${f(percentile(t, 50))} | ${f(percentile(t, 95))} |`,
+      `| ${tool} (first call of a session) | ${t.length} | ${f(percentile(t, 50))} | ${f(percentile(t, 95))} |`,
   ),
   ...Object.entries(repeated).map(
     ([label, t]) =>

@@ -54,8 +54,10 @@ export function fillChanges(reportPath: string, section: string): boolean {
   if (start < 0) return false;
   const endMarker = '<!--/opsmind:changes-->';
   const end = html.indexOf(endMarker, start);
+  if (end < 0 && !section) return true; // an empty slot stays as it is
   const after = end >= 0 ? end + endMarker.length : start + CHANGES_SLOT.length;
   const next = `${html.slice(0, start)}${CHANGES_SLOT}${section}${endMarker}${html.slice(after)}`;
+  if (next === html) return true;
   const tmp = `${reportPath}.${process.pid}.tmp`;
   writeFileSync(tmp, next);
   renameSync(tmp, reportPath);

@@ -105,6 +105,14 @@ function walk(dir: string, depth: number, out: string[]): void {
     const path = join(dir, e.name);
     if (e.isDirectory()) walk(path, depth + 1, out);
     else if (e.isFile()) out.push(path);
+    else if (e.isSymbolicLink()) {
+      // A linked file counts; a linked folder is not followed (no loops).
+      try {
+        if (statSync(path).isFile()) out.push(path);
+      } catch {
+        /* a dangling link */
+      }
+    }
   }
 }
 
@@ -170,9 +178,19 @@ function names(files: readonly string[]): string[] {
   });
 }
 
-/** The batch's files from arguments, in a stable order, each once. */
-export function inputsFromArgs(args: readonly string[]): BatchInput[] {
-  const files = [...new Set(args.flatMap(expand))];
+/** Whether `path` is `dir` or inside it. */
+function within(dir: string, path: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+/**
+ * The batch's files from arguments, in a stable order, each once; nothing from inside
+ * `exclude` (the output folder, when it sits in an input folder).
+ */
+export function inputsFromArgs(args: readonly string[], exclude?: string): BatchInput[] {
+  const files = [...new Set(args.flatMap(expand))].filter(
+    (f) => !exclude || !within(resolve(exclude), f),
+  );
   if (!files.length)
     throw new OpsmindError(
       `no data files found in ${args.join(' ')}`,

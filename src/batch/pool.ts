@@ -89,11 +89,15 @@ export class WorkerPool {
         child.once('exit', () => resolve());
       }),
     };
+    // A worker that died mid-send (EPIPE, a closed channel) is handled by its 'exit'.
+    child.on('error', () => undefined);
     child.on('message', (message: { type: string; id?: number; result?: JobResult }) => {
       if (message.type !== 'result' || !slot.busy || slot.busy.job.id !== message.id) return;
       if (message.result) this.settle(slot, message.result);
     });
     child.on('exit', (code, signal) => {
+      // Killed by a signal, exitCode stays null: mark it, so its file's settle gives no job to it.
+      slot.dead = true;
       const pending = slot.busy;
       if (pending) {
         const last = stderr.trim().split('\n').at(-1) ?? '';
@@ -159,7 +163,10 @@ export class WorkerPool {
           });
           killGroup(slot.child);
         }, this.options.fileTimeoutMs);
-        slot.child.send({ type: 'job', job: next.job });
+        if (!slot.child.connected) return; // it died: 'exit' fails the job and replaces it
+        slot.child.send({ type: 'job', job: next.job }, (error) => {
+          if (error) killGroup(slot.child);
+        });
       });
     }
   }
@@ -172,20 +179,24 @@ export class WorkerPool {
     });
   }
 
-  /** Jobs not started yet are dropped (resolved as not run); workers are stopped. */
+  /** Jobs waiting and running are ended as not run (stopped); workers are stopped. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const pending of this.queue.splice(0))
-      pending.resolve({
-        ok: false,
-        error: 'not run: the batch stopped',
-        session: null,
-        report: false,
-        seconds: 0,
-      });
+    const stopped: JobResult = {
+      ok: false,
+      error: 'not run: the batch stopped',
+      session: null,
+      report: false,
+      seconds: 0,
+    };
+    for (const pending of this.queue.splice(0)) pending.resolve(stopped);
     for (const slot of this.slots) {
       if (slot.timer) clearTimeout(slot.timer);
+      slot.dead = true;
+      const running = slot.busy;
+      slot.busy = null;
+      running?.resolve(stopped);
       killGroup(slot.child);
     }
   }

@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join } from 'node:path';
 import { hashFile } from '../sandbox/data-file.js';
 import type { Limits } from '../sandbox/limits.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
@@ -145,15 +145,19 @@ interface Planned {
 /** Runs the batch; resolves with every entry once all are known. */
 export async function runBatch(options: BatchOptions): Promise<{ entries: Entry[]; run: string }> {
   const outDir = options.outDir;
-  mkdirSync(join(outDir, REPORTS_DIR), { recursive: true });
-  copyPlotly(outDir);
+  mkdirSync(outDir, { recursive: true });
   const settings = settingsOf(options);
   const batchKey = sha256(realpathSync(outDir));
   const ledger = new BatchLedger(options.store);
   const run = ledger.startRun(batchKey, outDir, settings);
-  let previous = ledger.latest(batchKey, run);
-  if (!previous.size) previous = previousFromIndex(outDir);
-  if (options.resume && !previous.size) {
+  // What each report on disk is now (to keep it), and each file's last good run (to compare with).
+  let newest = ledger.latest(batchKey, run);
+  let previous = ledger.latest(batchKey, run, 'done');
+  if (!newest.size) {
+    newest = previousFromIndex(outDir);
+    previous = new Map([...newest].filter(([, f]) => f.status === 'done'));
+  }
+  if (options.resume && !newest.size) {
     ledger.finishRun(run, 'failed');
     throw new OpsmindError(
       `nothing to resume: no earlier run wrote to ${outDir}`,
@@ -161,6 +165,8 @@ export async function runBatch(options: BatchOptions): Promise<{ entries: Entry[
       'run it without --resume',
     );
   }
+  mkdirSync(join(outDir, REPORTS_DIR), { recursive: true });
+  copyPlotly(outDir);
   const planned: Planned[] = [];
   for (const input of options.inputs) {
     const perFile = {
@@ -176,7 +182,7 @@ export async function runBatch(options: BatchOptions): Promise<{ entries: Entry[
     } catch {
       file = null;
     }
-    const prev = previous.get(input.name) ?? null;
+    const prev = newest.get(input.name) ?? null;
     const keep =
       !options.force &&
       file &&
@@ -211,17 +217,7 @@ export async function runBatch(options: BatchOptions): Promise<{ entries: Entry[
     writeIndex(outDir, orderedEntries(planned, entries), settings, options.shard);
   };
   for (const p of planned)
-    if (p.keep)
-      finished(
-        p,
-        {
-          ...p.keep.entry,
-          file: p.input.file,
-          reused: true,
-          changes: { previous_run: null, series: null },
-        },
-        'done',
-      );
+    if (p.keep) finished(p, { ...p.keep.entry, file: p.input.file, reused: true }, 'done');
   await runTodo(options, run, todo, finished, ledger);
   const all = orderedEntries(planned, entries);
   addChanges(all, previous, outDir);
@@ -258,6 +254,10 @@ async function runTodo(
         const report = `${REPORTS_DIR}/${p.input.name}.html`;
         if (!p.file) {
           finished(p, failedEntry(p.input, {}, `cannot read ${p.input.file}`, run), 'failed');
+          if (options.failFast && !stopped) {
+            stopped = p.input.name;
+            pool.close();
+          }
           return;
         }
         ledger.record(
@@ -274,7 +274,7 @@ async function runTodo(
             ? failedEntry(
                 p.input,
                 { sha256: p.file.sha256, bytes: p.file.bytes },
-                `not run: --fail-fast stopped the batch after ${stopped} failed`,
+                `not finished: --fail-fast stopped the batch after ${stopped} failed`,
                 run,
               )
             : entryOf(p.input, p.file, result, report, run);
@@ -309,10 +309,7 @@ function jobOf(
     ...(question ? { question } : {}),
     ...(scriptPath
       ? {
-          script: {
-            code: readScript(scriptPath),
-            name: relative(process.cwd(), scriptPath) || scriptPath,
-          },
+          script: { code: readScript(scriptPath), name: basename(scriptPath) },
         }
       : {}),
     limits: options.limits,
@@ -323,7 +320,10 @@ function jobOf(
   };
 }
 
-/** Fills in what changed since the previous run and along each dated series, in entries and reports. */
+/**
+ * Fills in what changed since the previous run and along each dated series, in entries and
+ * reports (a report is rewritten only when its section changes).
+ */
 export function addChanges(
   entries: Entry[],
   previous: Map<string, LedgerFile>,
@@ -331,6 +331,9 @@ export function addChanges(
 ): void {
   for (const entry of entries) {
     const prev = previous.get(entry.name);
+    // A kept report keeps what it said changed when it was made.
+    if (entry.reused) continue;
+    entry.changes = { ...entry.changes, previous_run: null };
     if (entry.status === 'done' && entry.snapshot && prev?.status === 'done' && prev.entry.snapshot)
       entry.changes.previous_run = compareSnapshots(
         prev.entry.snapshot,

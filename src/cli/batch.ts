@@ -119,7 +119,7 @@ async function batchCommand(program: Command, args: string[], flags: BatchFlags)
       'set OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint), or use fast mode',
     );
   const shard = flags.shard ? parseShard(flags.shard) : null;
-  let inputs = config ? inputsFromConfig(config.config, config.dir) : inputsFromArgs(args);
+  let inputs = config ? inputsFromConfig(config.config, config.dir) : inputsFromArgs(args, outDir);
   if (shard) inputs = inputs.filter((i) => inShard(i, shard));
   const jobs = flags.jobs
     ? positiveInt(flags.jobs, '--jobs')

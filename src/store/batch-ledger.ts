@@ -84,18 +84,19 @@ export class BatchLedger {
   }
 
   /**
-   * Each file's latest finished state in earlier runs of the batch (before `run`): the
-   * newest `done` one, else the newest failure. Rows that no longer parse are ignored.
+   * Each file's newest finished state in earlier runs of the batch (before `run`), done or
+   * failed — what its report on disk is now; with `only: 'done'`, its newest success (what its
+   * data was when it last reported well). Rows that no longer parse are ignored.
    */
-  latest(batchKey: string, run: string): Map<string, LedgerFile> {
+  latest(batchKey: string, run: string, only?: 'done'): Map<string, LedgerFile> {
     const rows = this.guard(
       () =>
         this.store.db
           .prepare(
             `SELECT f.run_id, f.name, f.sha256, f.settings_hash, f.status, f.entry, f.updated_at
              FROM batch_files f JOIN batch_runs r ON r.id = f.run_id
-             WHERE r.batch_key = ? AND r.id <> ? AND f.status IN ('done', 'failed')
-             ORDER BY f.updated_at`,
+             WHERE r.batch_key = ? AND r.id <> ? AND f.status IN (${only ? "'done'" : "'done', 'failed'"})
+             ORDER BY f.updated_at, r.started_at`,
           )
           .all(batchKey, run) as {
           run_id: string;
@@ -115,8 +116,6 @@ export class BatchLedger {
       } catch {
         continue;
       }
-      const held = out.get(r.name);
-      if (held?.status === 'done' && r.status !== 'done') continue;
       out.set(r.name, {
         run: r.run_id,
         sha256: r.sha256,
