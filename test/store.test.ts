@@ -30,7 +30,14 @@ void test('migrations from an empty file: WAL, latest version, every table; open
   const store = SessionStore.open(path);
   assert.equal(store.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
   assert.equal(store.db.pragma('journal_mode', { simple: true }), 'wal');
-  assert.deepEqual(tables(store.db), ['artifacts', 'events', 'session_locks', 'sessions']);
+  assert.deepEqual(tables(store.db), [
+    'artifacts',
+    'batch_files',
+    'batch_runs',
+    'events',
+    'session_locks',
+    'sessions',
+  ]);
   assert.deepEqual(migrate(store.db), [], 'idempotent');
   store.close();
 });

@@ -129,10 +129,12 @@ export class DuckDb {
       preserve_insertion_order: 'true',
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
-      // Not ~/.duckdb: nothing of the host's home is touched, or named in an error message.
-      home_directory: options.tempDir,
-      secret_directory: `${options.tempDir}/secrets`,
-      extension_directory: `${options.tempDir}/extensions`,
+      // Not ~/.duckdb: nothing of the host's home is touched, or named in an error message. Beside
+      // the spill directory, not in it: outside the allowed directories, so nothing can be
+      // installed there (INSTALL fails on the directory before any download).
+      home_directory: `${options.tempDir}-home`,
+      secret_directory: `${options.tempDir}-home/secrets`,
+      extension_directory: `${options.tempDir}-home/extensions`,
     });
     const connection = await instance.connect();
     return new DuckDb(instance, connection, options);
