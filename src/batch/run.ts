@@ -55,6 +55,9 @@ export type BatchProgress =
 
 /** The folder's one copy of Plotly, shared by every report. */
 export const PLOTLY_FILE = 'plotly.min.js';
+/** How often a running batch rewrites its index (index.json grows with every file). */
+const INDEX_EVERY_MS = 1000;
+
 /** Reports live in this subfolder (so no file name can clash with index.html). */
 export const REPORTS_DIR = 'reports';
 
@@ -204,6 +207,7 @@ export async function runBatch(options: BatchOptions): Promise<{ entries: Entry[
     jobs: options.jobs,
   });
   const entries = new Map<string, Entry>();
+  let lastIndex = performance.now();
   const finished = (p: Planned, done: Entry, status: 'done' | 'failed'): void => {
     const entry = { ...done, settings_hash: p.settingsHash };
     entries.set(entry.name, entry);
@@ -214,7 +218,11 @@ export async function runBatch(options: BatchOptions): Promise<{ entries: Entry[
       entry,
     );
     options.onProgress?.({ type: 'file', entry });
-    writeIndex(outDir, orderedEntries(planned, entries), settings, options.shard);
+    // The ledger has every state at once; the folder's index follows at most once a second.
+    if (performance.now() - lastIndex >= INDEX_EVERY_MS) {
+      writeIndex(outDir, orderedEntries(planned, entries), settings, options.shard);
+      lastIndex = performance.now();
+    }
   };
   for (const p of planned)
     if (p.keep) finished(p, { ...p.keep.entry, file: p.input.file, reused: true }, 'done');
