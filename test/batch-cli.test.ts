@@ -1160,3 +1160,26 @@ void test('--config with two datasets, each with its own name and question', () 
     "with a fresh store (a scheduler's new machine), the folder's index.json is the previous run",
   );
 });
+
+void test('the shipped examples/batch.json runs as the examples README says, and a re-run keeps it all', () => {
+  const home = newHome();
+  const out = join(scratchDir('opsmind-batch-example-'), 'out');
+  const config = join(ROOT, 'examples', 'batch.json');
+  const first = batch(home, ['--config', config, '--out-dir', out]);
+  assert.equal(first.status, 0, first.stderr);
+  const index = readIndexJson(out);
+  assert.deepEqual(
+    index.entries.map((e) => [e.name, e.status]),
+    [
+      ['air-quality', 'done'],
+      ['sales', 'done'],
+      ['sales-script', 'done'],
+      ['umsatz-filialen', 'done'],
+    ],
+  );
+  assert.equal(entryOf(index, 'sales').rows, 5019);
+  assert.equal(entryOf(index, 'umsatz-filialen').rows, 1560);
+  const again = batch(home, ['--config', config, '--out-dir', out]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(readIndexJson(out).totals.reused, 4);
+});
