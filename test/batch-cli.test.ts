@@ -1183,3 +1183,67 @@ void test('the shipped examples/batch.json runs as the examples README says, and
   assert.equal(again.status, 0, again.stderr);
   assert.equal(readIndexJson(out).totals.reused, 4);
 });
+
+void test('--mode deep: each file through the real openai client and a fake OpenAI-compatible server', async () => {
+  const { completion, startFakeLlm } = await import('./helpers/fake-llm.js');
+  const llm = await startFakeLlm();
+  try {
+    const reply = (name: string, args: unknown) => ({
+      kind: 'json' as const,
+      body: completion({ toolCalls: [{ name, arguments: JSON.stringify(args), id: `c-${name}` }] }),
+    });
+    llm.enqueue(
+      reply('run_code', {
+        code: "t = df.groupby('region', as_index=False)['revenue'].sum()\ndeclare_table(t, title='Revenue by region (deep)')\nprint(len(df))",
+      }),
+      reply('final_answer', { answer: 'West sells the most.' }),
+    );
+    const dir = scratchDir('opsmind-batch-deep-');
+    mkdirSync(join(dir, 'data'));
+    salesFile(join(dir, 'data', 'shop.csv'), 300);
+    const out = join(dir, 'out');
+    // The fake answers from this process: the batch must run beside it, not block it (spawnSync).
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'bin', 'opsmind.js'),
+        'batch',
+        join(dir, 'data'),
+        '--out-dir',
+        out,
+        '--mode',
+        'deep',
+        '-q',
+        'Which region sells most?',
+        '--jobs',
+        '1',
+      ],
+      {
+        env: {
+          ...process.env,
+          OPSMIND_HOME: newHome(),
+          OPSMIND_DB: '',
+          OPENAI_BASE_URL: llm.baseUrl,
+          OPENAI_API_KEY: 'sk-test',
+          OPSMIND_MODEL: 'fake-model',
+        },
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    const result = { status: code, stderr };
+    assert.equal(result.status, 0, result.stderr);
+    const entry = entryOf(readIndexJson(out), 'shop');
+    assert.equal(entry.status, 'done');
+    assert.deepEqual(entry.findings, ['West sells the most.']);
+    const html = readFileSync(join(out, 'reports', 'shop.html'), 'utf8');
+    assert.match(html, /Revenue by region \(deep\)/);
+    assert.match(html, /West sells the most\./);
+    assert.ok(llm.requests.length >= 2, 'the model was asked at least twice');
+  } finally {
+    await llm.close();
+  }
+});
