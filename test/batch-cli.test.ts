@@ -456,8 +456,14 @@ function killedAndResumed(): Promise<Killed> {
     assert.ok(child.pid !== undefined);
     process.kill(child.pid, 'SIGKILL');
     await exited;
-    const index = readIndexJson(out);
-    const doneBefore = index.entries.filter((e) => e.status === 'done');
+    // What the killed run finished is what its ledger says (index.json follows it within a second).
+    const ledger = new Database(join(home, 'sessions.db'), { readonly: true });
+    const doneBefore = (
+      ledger.prepare("SELECT entry FROM batch_files WHERE status = 'done' ORDER BY name").all() as {
+        entry: string;
+      }[]
+    ).map((r) => JSON.parse(r.entry) as Entry);
+    ledger.close();
     const mtimes = new Map<string, number>();
     const bodies = new Map<string, string>();
     for (const e of doneBefore) {

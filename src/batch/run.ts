@@ -207,7 +207,8 @@ export async function runBatch(options: BatchOptions): Promise<{ entries: Entry[
     jobs: options.jobs,
   });
   const entries = new Map<string, Entry>();
-  let lastIndex = performance.now();
+  let lastIndex = Number.NEGATIVE_INFINITY;
+  let indexTimer: NodeJS.Timeout | null = null;
   const finished = (p: Planned, done: Entry, status: 'done' | 'failed'): void => {
     const entry = { ...done, settings_hash: p.settingsHash };
     entries.set(entry.name, entry);
@@ -218,15 +219,23 @@ export async function runBatch(options: BatchOptions): Promise<{ entries: Entry[
       entry,
     );
     options.onProgress?.({ type: 'file', entry });
-    // The ledger has every state at once; the folder's index follows at most once a second.
-    if (performance.now() - lastIndex >= INDEX_EVERY_MS) {
+    // The ledger has every state at once; the folder's index follows within a second.
+    const write = (): void => {
+      indexTimer = null;
       writeIndex(outDir, orderedEntries(planned, entries), settings, options.shard);
       lastIndex = performance.now();
-    }
+    };
+    const wait = INDEX_EVERY_MS - (performance.now() - lastIndex);
+    if (wait <= 0) write();
+    else indexTimer ??= setTimeout(write, wait);
   };
   for (const p of planned)
     if (p.keep) finished(p, { ...p.keep.entry, file: p.input.file, reused: true }, 'done');
-  await runTodo(options, run, todo, finished, ledger);
+  try {
+    await runTodo(options, run, todo, finished, ledger);
+  } finally {
+    if (indexTimer) clearTimeout(indexTimer);
+  }
   const all = orderedEntries(planned, entries);
   addChanges(all, previous, outDir);
   writeIndex(outDir, all, settings, options.shard);

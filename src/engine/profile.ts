@@ -47,6 +47,20 @@ async function countRows(db: DuckDb, signal?: AbortSignal): Promise<number> {
   return Number(result.rows[0]?.[0] ?? 0);
 }
 
+/** Past this many columns, the profile's independent scans run one after the other. */
+const WIDE_COLUMNS = 500;
+
+/** Two independent queries: side by side, or (`together` false) one after the other. */
+async function both<A, B>(
+  together: boolean,
+  a: () => Promise<A>,
+  b: () => Promise<B>,
+): Promise<[A, B]> {
+  if (together) return Promise.all([a(), b()]);
+  const first = await a();
+  return [first, await b()];
+}
+
 async function gatherFacts(
   db: DuckDb,
   detailed: readonly ProfileColumn[],
@@ -55,11 +69,13 @@ async function gatherFacts(
   signal?: AbortSignal,
 ): Promise<{ facts: ColumnFacts[]; approximate: boolean }> {
   const approximate = rows > EXACT_ROWS;
-  // Independent scans run side by side (the database has a connection per thread once locked).
-  const [tops, scans] = await Promise.all([
-    topValues(db, detailed, rows, source.format, signal),
-    firstScan(db, detailed, signal),
-  ]);
+  // Independent scans run side by side (the database has a connection per thread once locked),
+  // but one after the other on a wide table, whose scans each hold thousands of aggregate states.
+  const [tops, scans] = await both(
+    detailed.length <= WIDE_COLUMNS,
+    () => topValues(db, detailed, rows, source.format, signal),
+    () => firstScan(db, detailed, signal),
+  );
   const judgements = await judgeTexts(db, detailed, scans, tops, signal);
   const facts = detailed.map((column): ColumnFacts => {
     const scan = scans.get(column.index);
@@ -161,10 +177,11 @@ async function columnProfiles(
 ): Promise<{ facts: ColumnFacts[]; profiles: ColumnProfile[]; approximate: boolean }> {
   const { facts, approximate } = await gatherFacts(db, detailed, rows, source, signal);
   const decisions = facts.map(decide);
-  const [moments, timing] = await Promise.all([
-    momentScan(db, momentRequests(facts, decisions), signal),
-    frequencies(db, frequencyRequests(facts, decisions), signal),
-  ]);
+  const [moments, timing] = await both(
+    detailed.length <= WIDE_COLUMNS,
+    () => momentScan(db, momentRequests(facts, decisions), signal),
+    () => frequencies(db, frequencyRequests(facts, decisions), signal),
+  );
   const profiles = facts.map((fact, i) =>
     columnProfile(fact, decisions[i] ?? decide(fact), {
       moments: moments.get(fact.column.index),
@@ -187,11 +204,16 @@ async function buildProfile(
     (_, i) => profiles[i]?.semantic === 'numeric' && profiles[i]?.numeric,
   );
   const unique = rows > 0 && facts.some((f) => f.top?.distinct === rows);
-  const [duplicates, omitted, correlated] = await Promise.all([
-    rows < 2 || unique ? 0 : duplicateRows(db, columns, signal),
-    omittedColumns(db, columns.slice(DETAIL_LIMIT), rows, signal),
-    correlations(db, numeric, rows, signal),
-  ]);
+  const [[duplicates, omitted], correlated] = await both(
+    columns.length <= WIDE_COLUMNS,
+    () =>
+      both(
+        columns.length <= WIDE_COLUMNS,
+        () => (rows < 2 || unique ? Promise.resolve(0) : duplicateRows(db, columns, signal)),
+        () => omittedColumns(db, columns.slice(DETAIL_LIMIT), rows, signal),
+      ),
+    () => correlations(db, numeric, rows, signal),
+  );
   const result = {
     rows,
     columns: columns.length,
