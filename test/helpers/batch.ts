@@ -133,25 +133,11 @@ export function filesUnder(dir: string, prefix = ''): string[] {
   return out.sort();
 }
 
+export { pidsWithEnv } from './host-procs.js';
+
 /** A file's modification time in ms. */
 export function mtimeOf(path: string): number {
   return statSync(path).mtimeMs;
-}
-
-/** Pids of live processes whose environment holds `KEY=value` (so only this test's processes). */
-export function pidsWithEnv(key: string, value: string): number[] {
-  const needle = `${key}=${value}`;
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(needle))
-        found.push(Number(entry));
-    } catch {
-      continue; // exited while we looked
-    }
-  }
-  return found;
 }
 
 /** Resolves after `ms`. */

@@ -5,19 +5,29 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Host pids whose argv holds `arg` as one whole argument. */
-export function pidsWithArg(arg: string): number[] {
+/** Host pids (not this one) whose NUL-separated /proc/<pid>/<file> holds `item` whole. */
+function pidsWhere(file: 'cmdline' | 'environ', item: string): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(arg))
+      if (readFileSync(`/proc/${entry}/${file}`, 'utf8').split('\0').includes(item))
         found.push(Number(entry));
     } catch {
       continue; // exited while we looked
     }
   }
   return found;
+}
+
+/** Host pids whose argv holds `arg` as one whole argument. */
+export function pidsWithArg(arg: string): number[] {
+  return pidsWhere('cmdline', arg);
+}
+
+/** Pids of live processes whose environment holds `KEY=value` (so only this test's processes). */
+export function pidsWithEnv(key: string, value: string): number[] {
+  return pidsWhere('environ', `${key}=${value}`);
 }
 
 /** The real, effective, saved and filesystem uids of a host process; null when it is gone. */
