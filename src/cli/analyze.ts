@@ -28,10 +28,8 @@ import {
   isolationFrom,
   limitsFrom,
 } from './sandbox-options.js';
-import { chatCommand } from './chat.js';
 import { engineName } from '../engine/engine.js';
 import type { EngineName } from '../engine/engine.js';
-import { deepCommand } from './deep.js';
 import type { DeepFlags } from './deep.js';
 import { guarded } from './session-guard.js';
 import { openStore } from './store-option.js';
@@ -199,14 +197,18 @@ async function analyzeCommand(
   file: string,
   options: AnalyzeOptions,
 ): Promise<number> {
-  if (options.interactive) return chatCommand(program, file, { ...options, mode: options.mode });
+  if (options.interactive)
+    return (await import('./chat.js')).chatCommand(program, file, {
+      ...options,
+      mode: options.mode,
+    });
   if (options.mode === 'deep') {
     if (!options.llm)
       throw new OpsmindError(
         '--mode deep needs an LLM, and --no-llm forbids calling one',
         ExitCode.BAD_INPUT,
       );
-    return deepCommand(program, file, options.question, options);
+    return (await import('./deep.js')).deepCommand(program, file, options.question, options);
   }
   if (options.mode !== 'fast')
     throw new OpsmindError(
