@@ -306,3 +306,56 @@ def correlation_insights(frame, a, b):
         out.append(_insight(f"The linear correlation (r = {r:.2f}) is stronger than the rank correlation (ρ = {rho:.2f}): "
                             f"a few extreme values may drive it.", "correlation_shape", r=r, rho=rho))
     return out
+
+
+_GROUP_PAIRS = 10
+
+
+@never_raises
+def group_correlation_insights(frame, a, b, by):
+    """What pooling the groups of a scatter hides: within every group (10+ complete pairs, neither side
+    constant; two groups or more) a correlation of one sign, at least moderate, while over all rows it has
+    the other sign or is near zero, or is weaker by 0.2 or more."""
+    if frame is None or any(c not in frame.columns for c in (a, b, by)):
+        return []
+    x = numbers(frame[a])
+    y = numbers(frame[b])
+    both = np.isfinite(x) & np.isfinite(y)
+    xs, ys = x[both], y[both]
+    if len(xs) < 3 or xs.min() == xs.max() or ys.min() == ys.max():
+        return []
+    overall = float(np.clip(np.corrcoef(xs, ys)[0, 1], -1, 1))
+    if not math.isfinite(overall):
+        return []
+    pairs = pd.DataFrame({"g": frame[by].to_numpy()[both], "x": xs, "y": ys}).dropna(subset=["g"])
+    rs = []
+    for _, group in pairs.groupby("g", sort=False):
+        gx, gy = group["x"].to_numpy(), group["y"].to_numpy()
+        if len(gx) < _GROUP_PAIRS or gx.min() == gx.max() or gy.min() == gy.max():
+            continue
+        r = float(np.corrcoef(gx, gy)[0, 1])
+        if math.isfinite(r):
+            rs.append(float(np.clip(r, -1, 1)))
+    if len(rs) < 2:
+        return []
+    sign = np.sign(rs[0])
+    if sign == 0 or any(np.sign(r) != sign for r in rs):
+        return []
+    weakest = min(abs(r) for r in rs)
+    if weakest < 0.3:
+        return []
+    lo, hi = min(rs), max(rs)
+    span = f"r from {lo:.2f} to {hi:.2f} in {len(rs)} groups"
+    direction = "positive" if sign > 0 else "negative"
+    found = dict(overall=overall, r_min=lo, r_max=hi, groups=len(rs))
+    if np.sign(overall) != sign or abs(overall) < 0.1:
+        pooled = "close to none" if abs(overall) < 0.1 else "positive" if overall > 0 else "negative"
+        return [_insight(f"Within each {by} the correlation between {a} and {b} is {direction} ({span}), while over all rows "
+                         f"it is {pooled} (r = {overall:.2f}): the {by} groups differ in both, and pooling them hides the relation within each.",
+                         "group_correlation", **found)]
+    if weakest - abs(overall) >= 0.2:
+        return [_insight(f"Within each {by} the correlation between {a} and {b} is stronger ({span}) than over all rows "
+                         f"(r = {overall:.2f}): the {by} groups differ, and pooling them weakens the relation.",
+                         "group_correlation", **found)]
+    return []
+

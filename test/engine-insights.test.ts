@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import {
   correlationInsights,
+  groupCorrelationInsights,
   distributionInsights,
   fmtDate,
   fmtNumber,
@@ -50,6 +51,35 @@ function random(seed: number): { uniform: () => number; normal: () => number } {
 }
 
 /** Correlation statistics from raw columns, as the pandas-free path computes them. */
+/** What sql-pairs gives groupCorrelationInsights: the pooled r, and r per group over complete pairs. */
+function groupFindings(
+  x: Values,
+  y: Values,
+  g: (string | null)[],
+  a: string,
+  b: string,
+  by: string,
+): Insight[] {
+  const overall = correlationStats(x, y);
+  const groups = new Map<string, [number[], number[]]>();
+  x.forEach((v, i) => {
+    const [xv, yv, key] = [v, y[i], g[i]];
+    if (typeof xv !== 'number' || typeof yv !== 'number' || key === null || key === undefined)
+      return;
+    const entry = groups.get(key) ?? [[], []];
+    entry[0].push(xv);
+    entry[1].push(yv);
+    groups.set(key, entry);
+  });
+  const stats = [...groups.values()].map(([xs, ys]) => ({
+    n: xs.length,
+    r: pearson(xs, ys),
+    xConstant: Math.min(...xs) === Math.max(...xs),
+    yConstant: Math.min(...ys) === Math.max(...ys),
+  }));
+  return groupCorrelationInsights(overall.r, stats, a, b, by);
+}
+
 function correlationStats(x: unknown[], y: unknown[]) {
   const num = (v: unknown): number => (typeof v === 'number' ? v : NaN);
   const pairs = x
@@ -352,6 +382,9 @@ def run(kind, a):
     if kind == "correlation":
         frame = pd.DataFrame({a["a"]: floats(a["x"]), a["b"]: floats(a["y"])})
         return ins.correlation_insights(frame, a["a"], a["b"])
+    if kind == "group_correlation":
+        frame = pd.DataFrame({a["a"]: floats(a["x"]), a["b"]: floats(a["y"]), a["by"]: a["g"]})
+        return ins.group_correlation_insights(frame, a["a"], a["b"], a["by"])
     return [[safe(ins.fmt_number, x), ins.fmt_pct(x), ins.fmt_ratio(x)] for x in a["values"]]
 
 print(json.dumps([run(c["kind"], c["args"]) for c in json.load(sys.stdin)], allow_nan=False))
@@ -363,6 +396,10 @@ type Case = { name: string } & (
   | { kind: 'trend'; args: { x: unknown[]; y: unknown[]; label: string; how: 'sum' | 'mean' } }
   | { kind: 'distribution'; args: { values: Values; label: string } }
   | { kind: 'correlation'; args: { x: Values; y: Values; a: string; b: string } }
+  | {
+      kind: 'group_correlation';
+      args: { x: Values; y: Values; g: (string | null)[]; a: string; b: string; by: string };
+    }
   | { kind: 'format'; args: { values: number[] } }
 );
 
@@ -555,9 +592,50 @@ const FORMAT_VALUES = (
   .split(' ')
   .map(Number);
 
+/** Groups that each slope one way, placed so that pooled they slope the other (or not at all). */
+function groupedPairs(
+  normal: () => number,
+  slopes: number[],
+  shift: number,
+  size = 40,
+): { x: number[]; y: number[]; g: string[] } {
+  const out = { x: [] as number[], y: [] as number[], g: [] as string[] };
+  slopes.forEach((slope, k) => {
+    for (let i = 0; i < size; i++) {
+      const x = normal() + k * 3;
+      out.x.push(x);
+      out.y.push(slope * (x - k * 3) + normal() * 0.6 - k * shift);
+      out.g.push(`g${k}`);
+    }
+  });
+  return out;
+}
+
+function groupCases(normal: () => number): Case[] {
+  const group = (name: string, d: { x: Values; y: Values; g: (string | null)[] }): Case => ({
+    name,
+    kind: 'group_correlation',
+    args: { ...d, a: 'beak length', b: 'beak depth', by: 'species' },
+  });
+  const reversed = groupedPairs(normal, [1, 1, 1], 4);
+  const withGaps = groupedPairs(normal, [1, 1.2, 0.8], 4);
+  withGaps.g[3] = null as unknown as string;
+  (withGaps.x as (number | null)[])[7] = null;
+  return [
+    group('reversed within groups', reversed),
+    group('stronger within groups', groupedPairs(normal, [1, 1, 1], 0)),
+    group('same within as pooled', groupedPairs(normal, [1, 1], -3)),
+    group('groups disagree', groupedPairs(normal, [1, -1, 1], 4)),
+    group('one group only', groupedPairs(normal, [1], 4)),
+    group('groups too small', groupedPairs(normal, [1, 1, 1], 4, 9)),
+    group('missing groups and values', withGaps),
+  ];
+}
+
 function parityCases(): Case[] {
   const { uniform, normal } = random(42);
   return [
+    ...groupCases(normal),
     ...categoryCases(uniform),
     ...calendarCases(uniform),
     ...edgeTrendCases(),
@@ -582,6 +660,8 @@ function runTs(c: Case): unknown {
       return distributionInsights(numberStats(c.args.values.map((v) => v ?? NaN)), c.args.label);
     case 'correlation':
       return correlationInsights(correlationStats(c.args.x, c.args.y), c.args.a, c.args.b);
+    case 'group_correlation':
+      return groupFindings(c.args.x, c.args.y, c.args.g, c.args.a, c.args.b, c.args.by);
     case 'format':
       return c.args.values.map((x) => [fmtNumber(x), fmtPct(x), fmtRatio(x)]);
     default: {
@@ -633,3 +713,24 @@ void test(
     assert.ok(produced >= 45, `only ${produced} of ${cases.length} cases gave insights`);
   },
 );
+
+void test('group correlation: a relation that pooling hides is said, with its range per group', () => {
+  const { normal } = random(11);
+  const d = groupedPairs(normal, [1, 1, 1], 4);
+  const [found] = groupFindings(d.x, d.y, d.g, 'length', 'depth', 'species');
+  assert.equal(found?.kind, 'group_correlation');
+  assert.match(
+    found?.text ?? '',
+    /^Within each species the correlation between length and depth is positive \(r from 0\.\d\d to 0\.\d\d in 3 groups\), while over all rows it is (negative|close to none)/,
+  );
+  assert.ok((found?.numbers.r_min ?? 0) >= 0.3);
+  assert.ok((found?.numbers.overall ?? 1) < 0.1);
+  // Groups that disagree in sign, or pooled data that shows the same relation, say nothing.
+  const mixed = groupedPairs(normal, [1, -1, 1], 4);
+  assert.deepEqual(groupFindings(mixed.x, mixed.y, mixed.g, 'a', 'b', 'c'), []);
+  const weaker = groupedPairs(normal, [1, 1, 1], 0);
+  const [stronger] = groupFindings(weaker.x, weaker.y, weaker.g, 'a', 'b', 'c');
+  assert.match(stronger?.text ?? '', /is stronger \(r from .* than over all rows \(r = 0\.\d\d\)/);
+  const same = groupedPairs(normal, [1, 1], -3);
+  assert.deepEqual(groupFindings(same.x, same.y, same.g, 'a', 'b', 'c'), []);
+});

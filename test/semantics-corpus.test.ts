@@ -5,7 +5,7 @@
  * panel's entities together — for every file, with the real DuckDB engine.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -25,6 +25,7 @@ const CORPUS = [
   'cars.json',
   'disasters.csv',
   'gapminder.json',
+  'gapminder-health-income.csv',
   'global-temp.csv',
   'iowa-electricity.csv',
   'jobs.json',
@@ -273,9 +274,15 @@ void test('analyze --json gives the table, the roles, what was skipped and a der
 
 void test('both engines describe a table alike: the pandas engine measures the same facts in the sandbox', () => {
   for (const file of [
-    ...['stocks.csv', 'disasters.csv', 'population.json', 'airports.csv', 'cars.json'].map((f) =>
-      join(VEGA, f),
-    ),
+    ...[
+      'stocks.csv',
+      'disasters.csv',
+      'population.json',
+      'airports.csv',
+      'cars.json',
+      'penguins.json',
+      'gapminder-health-income.csv',
+    ].map((f) => join(VEGA, f)),
     join(ROOT, 'examples', 'air-quality.csv'),
   ]) {
     const name = file.split('/').at(-1) ?? file;
@@ -393,5 +400,110 @@ void test('a category with many members is ranked (top 10), not dropped', async 
   assert.ok(
     gapminder.analyses.some((a) => a.transform.type === 'group' && a.transform.by === 'country'),
     "the panel's 62 countries are ranked",
+  );
+});
+
+void test('a size that does not grow with the entities is a value per unit: averaged, and said to be unsettled', async () => {
+  // gapminder-health-income: income is GDP per person. Its tail is as heavy as a total's, but it
+  // does not move with population, so summing it by region means nothing.
+  const gap = await profiled(join(VEGA, 'gapminder-health-income.csv'));
+  const income = gap.semantics.columns.find((c) => c.name === 'income');
+  assert.equal(income?.role, 'level');
+  assert.equal(income?.settled, false);
+  assert.match(income?.evidence ?? '', /does not grow with "population"/);
+  assert.equal(role(gap, 'population'), 'stock');
+  const plan = heuristicPlan(gap);
+  for (const a of plan.analyses)
+    if (a.transform.type === 'group' && a.transform.measure === 'income')
+      assert.notEqual(a.transform.agg, 'sum', a.title);
+  // A stock in a table without time adds up across the entities of a group.
+  const byRegion = plan.analyses.find(
+    (a) => a.transform.type === 'group' && a.transform.measure === 'population',
+  );
+  assert.equal(byRegion?.transform.type === 'group' && byRegion.transform.agg, 'sum');
+
+  // Our own fixture: a total that scales with population stays an amount; the same figure per
+  // person (independent of population) becomes a level, whatever the names say.
+  let seed = 7;
+  const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const lognormal = (mu: number, sigma: number): number => {
+    const u = Math.max(rand(), 1e-9);
+    const v = rand();
+    return Math.exp(mu + sigma * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v));
+  };
+  const lines = ['nation,people,output,output_pp'];
+  for (let i = 0; i < 80; i++) {
+    const people = Math.round(lognormal(16, 1.6));
+    const pp = Math.round(lognormal(9, 1.1));
+    lines.push(`n${i},${people},${people * pp},${pp}`);
+  }
+  const file = join(tempDir('opsmind-perunit-'), 'nations.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const nations = await profileOf(file);
+  assert.equal(nations.semantics.table.grain, 'cross_section');
+  assert.equal(role(nations, 'people'), 'stock');
+  assert.equal(role(nations, 'output'), 'amount');
+  assert.equal(role(nations, 'output_pp'), 'level');
+});
+
+void test('a map of coordinates has no correlation finding: longitude against latitude is a place', () => {
+  const out = tempDir('opsmind-place-');
+  const run = runCli([
+    'analyze',
+    join(VEGA, 'airports.csv'),
+    '--no-llm',
+    '--json',
+    '-o',
+    join(out, 'r.html'),
+  ]);
+  assert.equal(run.status, 0, run.stderr);
+  const summary = JSON.parse(run.stdout) as {
+    charts: { kind: string; derivation: { measure: string | null; against?: string } }[];
+    insights: { kind: string; text: string }[];
+  };
+  assert.ok(
+    summary.charts.some(
+      (c) =>
+        c.kind === 'scatter' &&
+        c.derivation.measure === 'latitude' &&
+        c.derivation.against === 'longitude',
+    ),
+    'the rows are placed by their coordinates',
+  );
+  assert.deepEqual(
+    summary.insights.filter((i) => /latitude|longitude/.test(i.text)).map((i) => i.text),
+    [],
+  );
+});
+
+void test('a relation the groups hide is found from the rows, drawn per group, and said in a finding', async () => {
+  const penguins = await profiled(join(VEGA, 'penguins.json'));
+  const effect = penguins.semantics.groupEffects?.find(
+    (g) => g.a === 'Beak Length (mm)' && g.b === 'Beak Depth (mm)',
+  );
+  assert.equal(effect?.by, 'Species');
+  assert.equal(effect?.kind, 'reversal');
+  assert.ok((effect?.overall ?? 0) < 0 && (effect?.lo ?? 0) > 0.3, JSON.stringify(effect));
+  const scatter = heuristicPlan(penguins).analyses.find((a) => a.transform.type === 'relationship');
+  assert.deepEqual(scatter?.transform, {
+    type: 'relationship',
+    x: 'Beak Length (mm)',
+    y: 'Beak Depth (mm)',
+    color: 'Species',
+  });
+  // Pairs the groups do not hide are not flagged: cars' sizes rise together in every origin too.
+  const cars = await profiled(join(VEGA, 'cars.json'));
+  assert.ok(
+    !(cars.semantics.groupEffects ?? []).some((g) => g.kind === 'reversal'),
+    JSON.stringify(cars.semantics.groupEffects),
+  );
+  const out = join(tempDir('opsmind-group-'), 'r.html');
+  const run = runCli(['analyze', join(VEGA, 'penguins.json'), '--no-llm', '--json', '-o', out]);
+  assert.equal(run.status, 0, run.stderr);
+  const found = (JSON.parse(run.stdout) as { insights: { kind: string; text: string }[] }).insights;
+  const within = found.find((i) => i.kind === 'group_correlation');
+  assert.match(
+    within?.text ?? '',
+    /^Within each Species the correlation between Beak Length \(mm\) and Beak Depth \(mm\) is positive \(r from 0\.39 to 0\.65 in 3 groups\), while over all rows it is negative \(r = -0\.24\)/,
   );
 });

@@ -225,7 +225,16 @@ function analysisBody(a: Analysis, n: number): string[] {
     case 'relationship':
       return [
         `declare_chart("scatter", data, ${kwargs({ x: t.x, y: t.y, color: t.color, trendline: o.trendline ?? true, max_points: o.max_points, ...common })})`,
-        `_insight(${n}, _ins.correlation_insights(data, ${py(t.x)}, ${py(t.y)}))`,
+        ...(o.correlation === false
+          ? []
+          : [
+              `_insight(${n}, _ins.correlation_insights(data, ${py(t.x)}, ${py(t.y)}))`,
+              ...(t.color
+                ? [
+                    `_insight(${n}, _ins.group_correlation_insights(data, ${py(t.x)}, ${py(t.y)}, ${py(t.color)}) if any(i["analysis"] == ${n} for i in _INSIGHTS) else [])`,
+                  ]
+                : []),
+            ]),
       ];
     case 'correlation': {
       const frame = `frame = data[[${t.columns.map(py).join(', ')}]].corr()`;

@@ -12,7 +12,13 @@ import type { DataProfile } from './profile.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
 import { aggFor, partialPeriods, PERIOD_WORD, roles, spansTime, timeFrequency } from './roles.js';
 import type { Roles } from './roles.js';
-import { derivedFrom, placeAnalyses, qualityNotes, withoutTotals } from './planner-rules.js';
+import {
+  derivedFrom,
+  placeAnalyses,
+  qualityNotes,
+  scatterColor,
+  withoutTotals,
+} from './planner-rules.js';
 
 const MAX_ANALYSES = 10;
 
@@ -79,7 +85,9 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
 
 function categoryAnalyses(r: Roles): Analysis[] {
   const measure = r.measures[0];
-  const agg = aggFor(measure, r, true);
+  // Groups over all rows hold several periods unless the table has no time (a cross-section):
+  // a stock (population) adds up across the countries of a region, not across years.
+  const agg = aggFor(measure, r, r.semantics.table.grain !== 'cross_section');
   const out: Analysis[] = [];
   for (const category of r.categories.slice(0, 2)) {
     const what = measure
@@ -161,22 +169,35 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
     });
   }
   const measureNames = new Set(r.measures.map((m) => m.name));
-  for (const pair of profile.correlations
-    .filter((c) => Math.abs(c.r) >= 0.5 && measureNames.has(c.a) && measureNames.has(c.b))
-    .slice(0, 2)) {
+  // First a pair whose relation the groups of a small category hide (the table facts measured it
+  // per group): pooled, penguins' beak length and depth fall together; within each species they rise.
+  const hidden = (r.semantics.groupEffects ?? []).find(
+    (g) => measureNames.has(g.a) && measureNames.has(g.b),
+  );
+  const pairs = [
+    ...(hidden ? [{ a: hidden.a, b: hidden.b, color: hidden.by, hidden: true }] : []),
+    ...profile.correlations
+      .filter((c) => Math.abs(c.r) >= 0.5 && measureNames.has(c.a) && measureNames.has(c.b))
+      .filter(
+        (c) => !hidden || !(new Set([c.a, c.b]).has(hidden.a) && new Set([c.a, c.b]).has(hidden.b)),
+      )
+      .map((c) => ({ a: c.a, b: c.b, color: scatterColor(r), hidden: false })),
+  ].slice(0, 2);
+  for (const pair of pairs) {
     // No r here: the profile may have sampled it; the finding gives r and ρ over all rows, once.
     // Coloured by a small category, so a group effect the overall trend hides stays visible.
-    const color =
-      r.semantics.table.grain === 'panel' ? undefined : r.categories.find((c) => c.distinct <= 8);
+    const color = pair.color;
     out.push({
-      title: `${cap(pair.b)} vs ${pair.a}`,
+      title: `${cap(pair.b)} vs ${pair.a}${pair.hidden ? ` within each ${color}` : ''}`,
       chart: 'scatter',
-      why: `How ${pair.b} moves with ${pair.a}${color ? `, coloured by ${color.name}` : ''}; the finding gives the correlation over all rows.`,
+      why: pair.hidden
+        ? `Pooled, ${pair.b} and ${pair.a} seem to move ${hidden?.kind === 'reversal' ? 'apart' : 'loosely'}; within each ${color} the relation is ${hidden?.kind === 'reversal' ? 'the other way' : 'stronger'}. Coloured by ${color}; the findings give both.`
+        : `How ${pair.b} moves with ${pair.a}${color ? `, coloured by ${color}` : ''}; the finding gives the correlation over all rows${color ? ` and within each ${color}` : ''}.`,
       transform: {
         type: 'relationship',
         x: pair.a,
         y: pair.b,
-        ...(color ? { color: color.name } : {}),
+        ...(color ? { color } : {}),
       },
       options: { trendline: true },
     });

@@ -88,6 +88,8 @@ export const AnalysisSchema = z.object({
       trendline: z.boolean(),
       /** Scatter: sample at most this many points (default the renderer's cap). */
       max_points: z.number().int().min(100).max(5000),
+      /** Scatter: false leaves out the correlation finding (coordinates: a place, not an association). */
+      correlation: z.boolean(),
     })
     .partial()
     .optional(),

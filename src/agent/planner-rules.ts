@@ -76,6 +76,16 @@ export function withoutTotals(a: Analysis, r: Roles): Analysis {
   return { ...a, filters: [...(a.filters ?? []), ...filters].slice(0, 5) };
 }
 
+/**
+ * The category a scatter is coloured by: a small one (at most 8 values), so a group effect the
+ * pooled trend hides stays visible (and its finding is computed per group). None for a panel,
+ * whose entities repeat over time.
+ */
+export function scatterColor(r: Roles): string | undefined {
+  if (r.semantics.table.grain === 'panel') return undefined;
+  return r.categories.find((c) => c.distinct <= 8)?.name;
+}
+
 /** Where the rows are: longitude against latitude, coloured by a small category (offline, no map tiles). */
 export function placeAnalyses(r: Roles): Analysis[] {
   const lat = r.semantics.columns.find((c) => c.role === 'latitude');
@@ -93,7 +103,8 @@ export function placeAnalyses(r: Roles): Analysis[] {
         y: lat.name,
         ...(color ? { color: color.name } : {}),
       },
-      options: { trendline: false },
+      // Longitude against latitude is a place, not an association: no r, no trend line.
+      options: { trendline: false, correlation: false },
     },
   ];
 }

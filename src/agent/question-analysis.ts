@@ -5,6 +5,7 @@
  */
 import { aggFor, spansTime, timeFrequency } from './roles.js';
 import type { Roles } from './roles.js';
+import { scatterColor } from './planner-rules.js';
 import type { Analysis } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 
@@ -58,7 +59,9 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
     (WORDS.ranking.test(question) || WORDS.share.test(question) ? r.categories[0] : undefined);
   const date =
     named.find((c) => r.dates.includes(c)) ?? (WORDS.trend.test(question) ? r.dates[0] : undefined);
-  const agg = measure ? aggOf(question, measure, r, true) : 'count';
+  const agg = measure
+    ? aggOf(question, measure, r, r.semantics.table.grain !== 'cross_section')
+    : 'count';
   const title = question.length > 110 ? `${question.slice(0, 107)}…` : question;
   const why = `Answers the question: "${title}"`;
   const top = Number(/\btop\s+(\d{1,2})\b/i.exec(question)?.[1] ?? 10);
@@ -68,7 +71,12 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
         title,
         why,
         chart: 'scatter',
-        transform: { type: 'relationship', x: measure.name, y: second.name },
+        transform: {
+          type: 'relationship',
+          x: measure.name,
+          y: second.name,
+          ...(scatterColor(r) ? { color: scatterColor(r) } : {}),
+        },
         options: { trendline: true },
       },
     ];

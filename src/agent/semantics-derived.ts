@@ -2,6 +2,7 @@
  * Columns computed from others (a total of two columns; a category made of ranges of a measure),
  * found from the facts both engines measure, and the quality flags an analyst raises first.
  */
+import { groupEffect } from './group-effect.js';
 import type { DataProfile } from './profile.js';
 import { number, statsOf } from './semantics-evidence.js';
 import type { Semantics, TableFacts } from './semantics-types.js';
@@ -53,11 +54,49 @@ export function binCategories(profile: DataProfile): string[] {
     .map((c) => c.name);
 }
 
+/** The category scatters are coloured by, when its groups may hide a relation: the first small one (3–8 values). */
+export function groupCategory(profile: DataProfile): string | null {
+  const name = binCategories(profile).find(
+    (n) => (profile.column_profiles.find((c) => c.name === n)?.distinct ?? 99) <= 8,
+  );
+  return name ?? null;
+}
+
+/** The pairs of measures (in the order both engines follow) whose group correlations are measured. */
+export function measurePairs(measures: readonly string[]): [string, string][] {
+  return measures.flatMap((a, i) => measures.slice(i + 1).map((b): [string, string] => [a, b]));
+}
+
 /** Whether the categories' ranges of a measure never overlap: the category is computed from it. */
 export function disjointRanges(ranges: readonly [number, number][]): boolean {
   if (ranges.length < 3) return false;
   const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
   return sorted.every((r, i) => i === 0 || (sorted[i - 1]?.[1] ?? Infinity) < r[0]);
+}
+
+/** The pairs whose relation the groups hide, from the facts (group-effect.ts's rule). */
+export function groupEffects(facts: TableFacts): NonNullable<Semantics['groupEffects']> {
+  const gp = facts.groupPairs;
+  if (!gp) return [];
+  return gp.pairs.flatMap((p) => {
+    const effect = groupEffect(
+      p.overall ?? NaN,
+      p.groups.map((g) => ({ n: g.n, r: g.r ?? NaN })),
+    );
+    return effect
+      ? [
+          {
+            a: p.a,
+            b: p.b,
+            by: gp.by,
+            kind: effect.kind,
+            overall: effect.overall,
+            lo: effect.lo,
+            hi: effect.hi,
+          },
+        ]
+      : [];
+  });
 }
 
 export function derivedColumns(facts: TableFacts, profile: DataProfile): Semantics['derived'] {

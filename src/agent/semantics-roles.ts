@@ -215,6 +215,35 @@ export function numberRole(
   return grain === 'event' ? eventRole(x) : overTimeRole(x, grain);
 }
 
+/**
+ * In one row per entity, a size that does not grow with the entities' size is a value per unit
+ * of it: GDP per person beside population is a level, though its tail is as heavy as any total's.
+ * A heavy-tailed amount is kept only if it moves with a stock of the table (Pearson r ≥ 0.3 over
+ * the rows, from the profile's correlations); when it does not, it is averaged and marked
+ * unsettled, so the report says the choice was the safe one.
+ */
+export function perUnitLevels(
+  columns: readonly ColumnRole[],
+  correlations: readonly { a: string; b: string; r: number }[],
+): ColumnRole[] {
+  const stocks = columns.filter((c) => c.role === 'stock').map((c) => c.name);
+  if (stocks.length === 0) return [...columns];
+  const r = (a: string, b: string): number =>
+    correlations.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a))?.r ?? 0;
+  return columns.map((c) => {
+    if (c.role !== 'amount') return c;
+    const moves = stocks.map((s) => ({ s, r: r(c.name, s) })).sort((x, y) => y.r - x.r)[0];
+    if (!moves || moves.r >= 0.3) return c;
+    const said = moves.r === 0 ? '|r| < 0.3' : `r = ${moves.r.toFixed(2)}`;
+    return {
+      ...c,
+      role: 'level',
+      evidence: `${c.evidence.split(':')[0]}, but it does not grow with "${moves.s}" across entities (${said}): a value per unit of "${moves.s}", averaged rather than summed`,
+      settled: false,
+    };
+  });
+}
+
 export function otherRole(c: ColumnProfile): Omit<ColumnRole, 'name'> {
   switch (c.semantic) {
     case 'empty':

@@ -67,6 +67,20 @@ export const SemanticsSchema = z.object({
       evidence: z.string(),
     }),
   ),
+  /** Pairs of measures whose relation pooling the groups of `by` hides (group-effect.ts). */
+  groupEffects: z
+    .array(
+      z.object({
+        a: z.string(),
+        b: z.string(),
+        by: z.string(),
+        kind: z.enum(['reversal', 'stronger']),
+        overall: z.number(),
+        lo: z.number(),
+        hi: z.number(),
+      }),
+    )
+    .optional(),
 });
 export type Semantics = z.infer<typeof SemanticsSchema>;
 
@@ -78,6 +92,19 @@ export interface TableFacts {
   keyDistinct?: Record<string, number>;
   /** Per number column: the share of steps, per entity in time order, that do not decrease. */
   nonDecreasing?: Record<string, number>;
+  /**
+   * For the small category scatters are coloured by (groupCategory): Pearson r of each pair of
+   * measures over all complete pairs, and per category value (group-effect.ts decides from it).
+   */
+  groupPairs?: {
+    by: string;
+    pairs: {
+      a: string;
+      b: string;
+      overall: number | null;
+      groups: { n: number; r: number | null }[];
+    }[];
+  };
   /** Category values whose measure equals the sum of the other values' in (nearly) every period. */
   totals?: { column: string; value: string; measure: string }[];
   /** Number columns equal to the sum of two others on (nearly) every complete row: total = a + b. */

@@ -7,10 +7,10 @@
  * a model can act on.
  */
 import type { DataProfile } from './profile.js';
-import { derivedColumns } from './semantics-derived.js';
+import { derivedColumns, groupEffects } from './semantics-derived.js';
 import { isNumberColumn } from './semantics-evidence.js';
 import { decideGrain, timeColumn } from './semantics-grain.js';
-import { numberRole, otherRole, skipReason } from './semantics-roles.js';
+import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-roles.js';
 import type { ColumnRole, Role, Semantics, TableFacts } from './semantics-types.js';
 
 export * from './semantics-types.js';
@@ -20,6 +20,8 @@ export {
   DERIVED_MEASURES,
   derivedMeasures,
   disjointRanges,
+  groupCategory,
+  measurePairs,
   qualityFlags,
   sumTriples,
 } from './semantics-derived.js';
@@ -40,7 +42,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
   const time = timeColumn(profile);
   const grained = decideGrain(profile, time, facts);
   const timeName = time?.column.name ?? null;
-  const columns = profile.column_profiles.map((c): ColumnRole => {
+  const judged = profile.column_profiles.map((c): ColumnRole => {
     const decided =
       c.name === timeName && time?.kind === 'date'
         ? { role: 'date' as const, evidence: time.evidence, settled: true }
@@ -61,6 +63,8 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
             : otherRole(c);
     return { name: c.name, ...decided };
   });
+  const columns =
+    grained.grain === 'cross_section' ? perUnitLevels(judged, profile.correlations) : judged;
   const skipped = profile.column_profiles.flatMap((c, i) => {
     const reason = skipReason(columns[i] as ColumnRole, c, grained);
     return reason ? [{ column: c.name, reason }] : [];
@@ -79,6 +83,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     skipped,
     totals: facts.totals ?? [],
     derived: derivedColumns(facts, profile),
+    groupEffects: groupEffects(facts),
   };
 }
 

@@ -15,6 +15,8 @@ import {
   groupThousands,
   pyFixed,
 } from './insights-format.js';
+import { groupEffect } from '../agent/group-effect.js';
+import type { GroupCorrelation } from '../agent/group-effect.js';
 import { descendingOrder } from './insights-sort.js';
 import { pairwiseSum } from './insights-stats.js';
 import { insight, isMissing, measure, neverThrows, pyStr, toNumber } from './insights-values.js';
@@ -263,5 +265,45 @@ export const correlationInsights = neverThrows(
       out.push(insight(text, 'correlation_shape', { r, rho }));
     }
     return out;
+  },
+);
+
+/**
+ * What pooling the groups of a scatter hides (group_correlation_insights), by the rule of
+ * agent/group-effect.ts: a reversal, or a relation stronger within every group than pooled.
+ */
+export const groupCorrelationInsights = neverThrows(
+  (
+    overall: number,
+    groups: readonly GroupCorrelation[],
+    a: string,
+    b: string,
+    by: string,
+  ): Insight[] => {
+    const effect = groupEffect(overall, groups);
+    if (!effect) return [];
+    const { overall: r0, lo, hi } = effect;
+    const range = `r from ${pyFixed(lo, 2)} to ${pyFixed(hi, 2)} in ${effect.groups} groups`;
+    const numbers = { overall: r0, r_min: lo, r_max: hi, groups: effect.groups };
+    if (effect.kind === 'reversal') {
+      const pooled = Math.abs(r0) < 0.1 ? 'close to none' : r0 > 0 ? 'positive' : 'negative';
+      return [
+        insight(
+          `Within each ${by} the correlation between ${a} and ${b} is ${lo > 0 ? 'positive' : 'negative'} (${range}), ` +
+            `while over all rows it is ${pooled} (r = ${pyFixed(r0, 2)}): the ${by} groups differ in both, ` +
+            'and pooling them hides the relation within each.',
+          'group_correlation',
+          numbers,
+        ),
+      ];
+    }
+    return [
+      insight(
+        `Within each ${by} the correlation between ${a} and ${b} is stronger (${range}) than over all rows ` +
+          `(r = ${pyFixed(r0, 2)}): the ${by} groups differ, and pooling them weakens the relation.`,
+        'group_correlation',
+        numbers,
+      ),
+    ];
   },
 );

@@ -12,7 +12,9 @@ import {
   candidateKeys,
   derivedMeasures,
   describeData,
+  groupCategory,
   keyLabel,
+  measurePairs,
   sumTriples,
 } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
@@ -28,6 +30,19 @@ const FactsSchema = z.object({
   nonDecreasing: z.record(z.string(), z.number()).optional(),
   totals: z
     .array(z.object({ column: z.string(), value: z.string(), measure: z.string() }))
+    .optional(),
+  groupPairs: z
+    .object({
+      by: z.string(),
+      pairs: z.array(
+        z.object({
+          a: z.string(),
+          b: z.string(),
+          overall: z.number().nullable(),
+          groups: z.array(z.object({ n: z.number().int(), r: z.number().nullable() })),
+        }),
+      ),
+    })
     .optional(),
 });
 
@@ -55,6 +70,24 @@ for c in derived["categories"] if derived["measures"] else []:
         m: [[float(lo.at[k, m]), float(hi.at[k, m])] for k in lo.index if pd.notna(lo.at[k, m]) and pd.notna(hi.at[k, m])]
         for m in derived["measures"]
     }
+gp = derived["group"]
+if gp is not None and derived["pairs"]:
+    import math
+    import numpy as np
+    X = {m: pd.to_numeric(df[m], errors="coerce").astype(float) for m in derived["measures"]}
+    finite = lambda v: float(v) if v is not None and math.isfinite(v) else None
+    out = []
+    for a, b in derived["pairs"]:
+        ok = X[a].notna() & X[b].notna()
+        pairs = pd.DataFrame({"g": df[gp][ok].to_numpy(), "x": X[a][ok].to_numpy(), "y": X[b][ok].to_numpy()})
+        with np.errstate(all="ignore"):
+            overall = pairs["x"].corr(pairs["y"]) if len(pairs) > 1 else None
+            groups = []
+            for _, part in pairs.dropna(subset=["g"]).groupby("g", sort=False):
+                r = part["x"].corr(part["y"]) if len(part) > 1 else None
+                groups.append({"n": int(len(part)), "r": finite(r)})
+        out.append({"a": a, "b": b, "overall": finite(overall), "groups": groups})
+    facts["groupPairs"] = {"by": gp, "pairs": out}
 t = args["time"]
 if t is not None:
     if args["kind"] == "year":
@@ -140,6 +173,8 @@ export async function sandboxFacts(
       measures: derivable,
       triples: sumTriples(derivable, profile),
       categories: binCategories(profile),
+      group: groupCategory(profile),
+      pairs: measurePairs(derivable),
     },
     dayfirst: dayFirst,
     regular: time?.kind === 'year' || (column?.datetime?.frequency ?? null) !== null,

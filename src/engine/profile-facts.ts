@@ -10,7 +10,9 @@ import {
   candidateKeys,
   derivedMeasures,
   describeData,
+  groupCategory,
   keyLabel,
+  measurePairs,
   sumTriples,
 } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
@@ -35,11 +37,55 @@ export async function tableFacts(
 ): Promise<TableFacts> {
   if (profile.rows === 0) return {};
   // Independent scans, side by side on the database's connections.
-  const [derived, timed] = await Promise.all([
+  const [derived, timed, grouped] = await Promise.all([
     derivedFacts(db, profile, types, signal),
     timeFacts(db, profile, types, order, signal),
+    groupPairFacts(db, profile, types, signal),
   ]);
-  return { ...derived, ...timed };
+  return { ...derived, ...timed, ...grouped };
+}
+
+/** Pearson r of each pair of measures, pooled and per value of the small category (one scan). */
+async function groupPairFacts(
+  db: DuckDb,
+  profile: DataProfile,
+  types: ReadonlyMap<string, string>,
+  signal?: AbortSignal,
+): Promise<Pick<TableFacts, 'groupPairs'>> {
+  const by = groupCategory(profile);
+  const measures = derivedMeasures(profile).filter((m) => NUMBER_TYPE.test(types.get(m) ?? ''));
+  const pairs = measurePairs(measures);
+  if (!by || pairs.length === 0) return {};
+  const x = (name: string): string => `x${measures.indexOf(name)}`;
+  const projection = [
+    `${ident(by)} AS g`,
+    ...measures.map((m, i) => `CAST(${ident(m)} AS DOUBLE) AS x${i}`),
+  ];
+  const aggregates = pairs.flatMap(([a, b], i) => [
+    `corr(${x(a)}, ${x(b)}) AS r${i}`,
+    `regr_count(${x(a)}, ${x(b)}) AS n${i}`,
+  ]);
+  const rows = await db.objects(
+    `SELECT grouping(g) AS pooled, g IS NULL AS unnamed, ${aggregates.join(', ')} FROM (SELECT ${projection.join(', ')} FROM ${data}) GROUP BY GROUPING SETS ((g), ())`,
+    signal,
+  );
+  const r = (row: Record<string, unknown>, i: number): number | null => {
+    const v = row[`r${i}`];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  };
+  const pooled = rows.find((row) => Number(row.pooled) === 1) ?? {};
+  const groups = rows.filter((row) => Number(row.pooled) === 0 && row.unnamed !== true);
+  return {
+    groupPairs: {
+      by,
+      pairs: pairs.map(([a, b], i) => ({
+        a,
+        b,
+        overall: r(pooled, i),
+        groups: groups.map((g) => ({ n: Number(g[`n${i}`] ?? 0), r: r(g, i) })),
+      })),
+    },
+  };
 }
 
 const NUMBER_TYPE =

@@ -8,7 +8,7 @@
  */
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
-import { correlationInsights } from './insights.js';
+import { correlationInsights, groupCorrelationInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { columnOf } from './sql-rows.js';
 import {
@@ -74,7 +74,26 @@ export function pairStatsSql(ctx: Ctx, x: Column, y: Column): string {
 /** Whether opsmind_insights.numbers() reads a column as a measure (booleans and dates are not). */
 const measured = (c: Column): boolean => !isBoolean(c.type) && !isTemporal(c.type);
 
-async function pairFindings(ctx: Ctx, x: Column, y: Column): Promise<Insight[]> {
+/** Pearson r per group of `by` over the complete finite pairs (rows without a group left out). */
+export function groupPairsSql(ctx: Ctx, x: Column, y: Column, by: Column): string {
+  const [a, b] = [asDouble(ident(x.name), x.type), asDouble(ident(y.name), y.type)];
+  return over(
+    ctx,
+    [
+      [
+        'pairs',
+        `SELECT ${ident(by.name)} AS g, ${a} AS a, ${b} AS b\nFROM source\nWHERE isfinite(${a}) AND isfinite(${b}) AND ${ident(by.name)} IS NOT NULL`,
+      ],
+    ],
+    [
+      'SELECT corr(a, b) AS r, count(*) AS n, min(a) = max(a) AS x_constant, min(b) = max(b) AS y_constant',
+      'FROM pairs',
+      'GROUP BY g',
+    ].join('\n'),
+  );
+}
+
+async function pairFindings(ctx: Ctx, x: Column, y: Column, by: Column | null): Promise<Insight[]> {
   if (!measured(x) || !measured(y)) return [];
   const s = await queryRow(ctx, pairStatsSql(ctx, x, y));
   if (s.r === null || s.rho === null) return [];
@@ -85,7 +104,16 @@ async function pairFindings(ctx: Ctx, x: Column, y: Column): Promise<Insight[]> 
     xConstant: s.x_constant === true,
     yConstant: s.y_constant === true,
   };
-  return correlationInsights(stats, x.name, y.name);
+  const found = correlationInsights(stats, x.name, y.name);
+  if (!by || found.length === 0 || !(stats.n >= 3)) return found;
+  const result = await query(ctx, groupPairsSql(ctx, x, y, by));
+  const groups = result.rows.map(([r, n, xConstant, yConstant]) => ({
+    n: Number(n),
+    r: r === null ? NaN : Number(r),
+    xConstant: xConstant === true,
+    yConstant: yConstant === true,
+  }));
+  return [...found, ...groupCorrelationInsights(stats.r, groups, x.name, y.name, by.name)];
 }
 
 /** The relationship transform of an analysis: a scatter and its correlation finding. */
@@ -121,7 +149,10 @@ export async function relationshipAnalysis(ctx: Ctx, t: Relationship): Promise<O
     cap,
     error: null,
   };
-  return { declared, findings: () => pairFindings(ctx, x, y) };
+  if (ctx.analysis.options?.correlation === false)
+    return { declared, findings: () => Promise.resolve([]) };
+  const by = t.color ? columnOf(ctx.rows, t.color) : null;
+  return { declared, findings: () => pairFindings(ctx, x, y, by) };
 }
 
 /** corr() of the i-th and j-th columns, each pair in one order so the matrix is exactly symmetric. */
