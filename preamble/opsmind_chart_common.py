@@ -59,9 +59,9 @@ def is_additive(params):
     return params.get("agg") in (None, "sum", "count")
 
 
-def aggregate(frame, keys, ys, agg):
-    """One row per key combination: `agg` of every y (count counts rows)."""
-    grouped = frame.groupby(keys, dropna=False, sort=True, observed=True)
+def aggregate(frame, keys, ys, agg, sort=True):
+    """One row per key combination: `agg` of every y (count counts rows); sort=False keeps the order keys first appear in."""
+    grouped = frame.groupby(keys, dropna=False, sort=sort, observed=True)
     if agg == "count":
         return grouped[ys].count().reset_index()
     return grouped[ys].agg(agg).reset_index()

@@ -30,7 +30,8 @@ def prepare(data, params):
         return _from_matrix(data, p, cap)
     if not all(given):
         return Prepared(None, p)  # the validator explains: all of x, y, z or none
-    frame = aggregate(data[[p["x"], p["y"], p["z"]]], [p["x"], p["y"]], [p["z"]], aggregation(p))
+    # Cells in the order they first appear, so rows and columns keep the frame's order (Mon…Sun, 0…23).
+    frame = aggregate(data[[p["x"], p["y"], p["z"]]], [p["x"], p["y"]], [p["z"]], aggregation(p), sort=False)
     frame.columns = ["x", "y", "z"]
     reductions = ["aggregated"]
     for column in ("x", "y"):

@@ -108,15 +108,21 @@ const COVERAGE = `[
    ["table", {"type": "top_rows", "sort_by": "$m", "n": 5, "ascending": false}],
    ["table", {"type": "top_rows", "sort_by": "$m", "n": 3, "ascending": true}, [["$m", "<=", 100]]],
    ["heatmap", {"type": "correlation", "columns": ["$m", "$m2", "$m3", "$m4"]}],
-   ["table", {"type": "correlation", "columns": ["$m", "$m2"]}]],
+   ["table", {"type": "correlation", "columns": ["$m", "$m2"]}],
+   ["bar", {"type": "season", "date": "$d", "measure": "$m", "agg": "sum", "cycle": "month"}],
+   ["table", {"type": "season", "date": "$d", "measure": "$m", "agg": "mean", "cycle": "weekday"}]],
   [["line", {"type": "resample", "date": "$d", "freq": "H", "measure": "$m", "agg": "sum"}],
    ["area", {"type": "resample", "date": "$d", "freq": "D", "measure": "$m", "agg": "mean"}],
    ["bar", {"type": "resample", "date": "$d", "freq": "W", "measure": null, "agg": "count"}],
    ["table", {"type": "resample", "date": "$d", "freq": "M", "measure": "$m", "agg": "sum"}],
    ["line", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$m", "agg": "mean", "series": "$c"}],
+   ["line", {"type": "resample", "date": "$d", "freq": "D", "measure": null, "agg": "count", "series": "$c"}],
+   ["table", {"type": "resample", "date": "$d", "freq": "W", "measure": "$m", "agg": "sum", "series": "$c"}],
    ["bar", {"type": "resample", "date": "$d", "freq": "Y", "measure": "$m", "agg": "median"}],
    ["table", {"type": "summary"}],
-   ["table", {"type": "summary", "columns": ["$m", "$m2", "$m3"]}]]
+   ["table", {"type": "summary", "columns": ["$m", "$m2", "$m3"]}],
+   ["heatmap", {"type": "season", "date": "$d", "measure": null, "agg": "count", "cycle": "weekday_hour"}],
+   ["line", {"type": "season", "date": "$d", "measure": "$m", "agg": "median", "cycle": "hour"}]]
 ]`;
 
 type Entry = [Analysis['chart'], Analysis['transform'], [string, string, unknown?][]?, object?];

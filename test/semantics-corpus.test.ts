@@ -507,3 +507,120 @@ void test('a relation the groups hide is found from the rows, drawn per group, a
     /^Within each Species the correlation between Beak Length \(mm\) and Beak Depth \(mm\) is positive \(r from 0\.39 to 0\.65 in 3 groups\), while over all rows it is negative \(r = -0\.24\)/,
   );
 });
+
+void test('quality flags: placeholders at either end of a measure (-1 below, 999 above) are named', async () => {
+  let seed = 3;
+  const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const lines = ['user,minutes,age,score'];
+  for (let i = 0; i < 400; i++) {
+    const minutes = i % 20 === 0 ? -1 : Math.round(rand() * 500 * 10) / 10;
+    const age = i % 100 === 7 ? 999 : 18 + Math.floor(rand() * 60);
+    // A real extreme that repeats is not flagged unless it is a run of 9s far above the rest.
+    const score = i % 50 === 0 ? 100 : Math.round(rand() * 90);
+    lines.push(`u${i},${minutes},${age},${score}`);
+  }
+  const file = join(tempDir('opsmind-placeholder-'), 'users.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const p = await profileOf(file);
+  const notes = heuristicPlan(p).notes;
+  assert.ok(
+    notes.some((n) =>
+      /^"minutes" has 20 values \(5%\) of -1 while its other values are 0 or more/.test(n),
+    ),
+    notes.join('\n'),
+  );
+  assert.ok(
+    notes.some((n) => /^"age" has values of exactly 999, far above its other values/.test(n)),
+    notes.join('\n'),
+  );
+  assert.ok(!notes.some((n) => n.startsWith('"score"')), notes.join('\n'));
+});
+
+void test('seasonality: month of year over years, weekday over weeks, weekday × hour for hourly data', async () => {
+  const season = (p: DataProfile) =>
+    heuristicPlan(p).analyses.find((a) => a.transform.type === 'season');
+  const weather = season(await profiled(join(VEGA, 'seattle-weather.csv')));
+  assert.deepEqual(weather?.transform, {
+    type: 'season',
+    date: 'date',
+    measure: 'precipitation',
+    agg: 'sum',
+    cycle: 'month',
+  });
+  assert.equal(weather?.chart, 'bar');
+  // Yearly data has no season; nor does a panel's level (averaging entities mixes them).
+  assert.equal(season(await profiled(join(VEGA, 'global-temp.csv'))), undefined);
+  assert.equal(season(await profiled(join(VEGA, 'stocks.csv'))), undefined);
+
+  const dir = tempDir('opsmind-season-');
+  const hourly = ['when,load'];
+  const start = Date.UTC(2024, 0, 1);
+  for (let h = 0; h < 24 * 28; h++)
+    hourly.push(
+      `${new Date(start + h * 3600e3).toISOString().slice(0, 19).replace('T', ' ')},${50 + (h % 24)}`,
+    );
+  writeFileSync(join(dir, 'hourly.csv'), `${hourly.join('\n')}\n`);
+  const hours = season(await profileOf(join(dir, 'hourly.csv')));
+  assert.equal(hours?.chart, 'heatmap');
+  assert.equal(hours?.transform.type === 'season' && hours.transform.cycle, 'weekday_hour');
+  const events = ['day,amount'];
+  for (let i = 0; i < 300; i++)
+    events.push(
+      `${new Date(start + Math.floor(i / 3) * 86400e3 * 0.9).toISOString().slice(0, 10)},${(i * 37) % 100}.5`,
+    );
+  writeFileSync(join(dir, 'events.csv'), `${events.join('\n')}\n`);
+  const days = season(await profileOf(join(dir, 'events.csv')));
+  assert.equal(days?.transform.type === 'season' && days.transform.cycle, 'weekday');
+});
+
+void test('the checker refuses a season the data cannot have, in words a model can act on', async () => {
+  const check = (p: DataProfile, transform: object, chart = 'bar') =>
+    checkPlan(
+      { analyses: [{ title: 't', why: 'w', chart, transform } as never], notes: [] },
+      p,
+    ).join('\n');
+  const temp = await profiled(join(VEGA, 'global-temp.csv'));
+  assert.match(
+    check(temp, { type: 'season', date: 'year', measure: 'temp', agg: 'mean', cycle: 'month' }),
+    /"year" holds whole years: it has no months, weekdays or hours/,
+  );
+  const weather = await profiled(join(VEGA, 'seattle-weather.csv'));
+  assert.match(
+    check(weather, {
+      type: 'season',
+      date: 'date',
+      measure: 'temp_max',
+      agg: 'mean',
+      cycle: 'hour',
+    }),
+    /"date" has one value per day; a profile by hour needs data per hour or finer/,
+  );
+  assert.match(
+    check(weather, {
+      type: 'season',
+      date: 'date',
+      measure: 'temp_max',
+      agg: 'sum',
+      cycle: 'month',
+    }),
+    /"temp_max" is a level .*use mean or median, not sum/,
+  );
+  assert.match(
+    check(
+      weather,
+      { type: 'season', date: 'date', measure: null, agg: 'count', cycle: 'month' },
+      'heatmap',
+    ),
+    /a profile by month is drawn as a bar, a line or a table, not a heatmap/,
+  );
+  assert.equal(
+    check(weather, {
+      type: 'season',
+      date: 'date',
+      measure: 'temp_max',
+      agg: 'mean',
+      cycle: 'month',
+    }),
+    '',
+  );
+});

@@ -103,7 +103,13 @@ void test('property over the drawn frames: right aggregation, right period, valu
           }
           checked += 1;
         }
-        if (d.agg === 'count' && d.measure === null && d.rows_used !== null && !d.filter) {
+        if (
+          d.agg === 'count' &&
+          d.measure === null &&
+          d.rows_used !== null &&
+          !d.filter &&
+          !d.cycle
+        ) {
           const at = frame.columns.lastIndexOf('count');
           if (at < 0) continue;
           const total = frame.data.reduce((n, row) => n + Number(row[at] ?? 0), 0);

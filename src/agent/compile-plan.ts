@@ -6,6 +6,7 @@
  * skipped, never the whole report. Insights are computed from the exact
  * frames charted and written to insights.json.
  */
+import { CYCLE_PERIOD } from './plan.js';
 import type { Analysis, Plan, Transform } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 
@@ -73,6 +74,8 @@ export function usedColumns(t: Transform): string[] {
       return [t.by, t.measure, t.series].filter((c): c is string => Boolean(c));
     case 'resample':
       return [t.date, t.measure, t.series].filter((c): c is string => Boolean(c));
+    case 'season':
+      return [t.date, t.measure].filter((c): c is string => Boolean(c));
     case 'distribution':
       return [t.column, t.by].filter((c): c is string => Boolean(c));
     case 'relationship':
@@ -198,6 +201,11 @@ function analysisBody(a: Analysis, n: number): string[] {
           : `[${py(t.measure)}].agg(${py(t.agg)}).reset_index()`;
       // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.
       const lines = [`frame = data.groupby(${keys})${agg}`];
+      // Each series over its own span: a period inside it without rows is a gap, not a join.
+      if (t.series)
+        lines.push(
+          `frame = _fill_gaps(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${py(PERIOD_START[t.freq] ?? t.freq)}, ${!t.measure || t.agg === 'count' ? 'True' : 'False'})`,
+        );
       if (a.chart === 'table')
         return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
       const how = t.agg === 'sum' || t.agg === 'count' ? 'sum' : 'mean';
@@ -210,6 +218,26 @@ function analysisBody(a: Analysis, n: number): string[] {
         ...lines,
         `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, log_y: o.log_y, ...common })})`,
         ...trend,
+      ];
+    }
+    case 'season': {
+      const y = t.measure ?? 'count';
+      const unit = PERIOD_START[CYCLE_PERIOD[t.cycle]] ?? CYCLE_PERIOD[t.cycle];
+      const lines = [
+        `frame = _season(data, ${py(t.date)}, ${t.measure ? py(t.measure) : 'None'}, ${py(t.agg)}, ${py(t.cycle)}, ${py(unit)})`,
+      ];
+      if (a.chart === 'table')
+        return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 200 })})`];
+      if (a.chart === 'heatmap')
+        return [
+          ...lines,
+          `declare_chart("heatmap", frame, ${kwargs({ x: 'hour', y: 'weekday', z: y, ...common })})`,
+        ];
+      const x = t.cycle === 'month' ? 'month' : t.cycle === 'weekday' ? 'weekday' : 'hour';
+      const sort = a.chart === 'bar' ? { sort: 'none' } : {};
+      return [
+        ...lines,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, ...common })})`,
       ];
     }
     case 'distribution': {
@@ -274,6 +302,49 @@ _INSIGHTS, _FAILED = [], []
 def _insight(n, found):
     for item in found:
         _INSIGHTS.append(dict(item, analysis=n))
+
+
+def _fill_gaps(frame, date, series, y, freq, counts):
+    parts = []
+    for key, part in frame.groupby(series, sort=False):
+        full = pd.date_range(part[date].min(), part[date].max(), freq=freq)
+        part = part.set_index(date).reindex(full).rename_axis(date).reset_index()
+        part[series] = key
+        parts.append(part)
+    if not parts:
+        return frame
+    out = pd.concat(parts, ignore_index=True)[list(frame.columns)]
+    if counts:
+        out[y] = out[y].fillna(0).astype("int64")
+    return out.sort_values([date, series], kind="mergesort").reset_index(drop=True)
+
+
+_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+
+def _season(data, date, measure, agg, cycle, unit):
+    if not pd.api.types.is_datetime64_any_dtype(data[date]):
+        raise TypeError(f'"{date}" holds {data[date].dtype}, not dates, so it has no seasons')
+    rows = data[data[date].notna()]
+    y = "count" if measure is None else measure
+    if measure is None or agg in ("sum", "count"):
+        # Each period's total over the whole span (a period without rows: 0 rows, no sum), averaged per cycle value.
+        grouped = rows.groupby(pd.Grouper(key=date, freq=unit))
+        per = grouped.size() if measure is None else grouped[measure].sum(min_count=1) if agg == "sum" else grouped[measure].count()
+        when, values, how = pd.DatetimeIndex(per.index), per.astype(float).to_numpy(), "mean"
+    else:
+        when, values, how = pd.DatetimeIndex(rows[date]), rows[measure].to_numpy(), agg
+    parts = pd.DataFrame({"v": values})
+    keys = {"month": ["month"], "weekday": ["weekday"], "hour": ["hour"], "weekday_hour": ["weekday", "hour"]}[cycle]
+    for key in keys:
+        parts[key] = {"month": when.month, "weekday": when.dayofweek, "hour": when.hour}[key].to_numpy()
+    frame = parts.groupby(keys, sort=True)["v"].agg(how).reset_index().rename(columns={"v": y})
+    if "month" in frame:
+        frame["month"] = [_MONTHS[m - 1] for m in frame["month"]]
+    if "weekday" in frame:
+        frame["weekday"] = [_DAYS[d] for d in frame["weekday"]]
+    return frame[["hour", "weekday", y]] if cycle == "weekday_hour" else frame
 
 
 def _failed(n, title, error):

@@ -17,6 +17,7 @@ import {
   placeAnalyses,
   qualityNotes,
   scatterColor,
+  seasonAnalyses,
   withoutTotals,
 } from './planner-rules.js';
 
@@ -245,6 +246,11 @@ function key(a: Analysis): string {
 }
 
 /** The heuristic plan for a profile (and an optional question, answered first). */
+/** A histogram after the plan's first one. */
+function secondHistogram(a: Analysis, all: readonly Analysis[]): boolean {
+  return a.chart === 'histogram' && all.find((x) => x.chart === 'histogram') !== a;
+}
+
 export function heuristicPlan(profile: DataProfile, question?: string): Plan {
   const r = roles(profile);
   const candidates = [
@@ -252,6 +258,7 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
     ...timeAnalyses(r, profile),
     ...placeAnalyses(r),
     ...categoryAnalyses(r),
+    ...seasonAnalyses(r),
     ...distributionAnalyses(r, profile),
     ...qualityAnalyses(profile, r),
   ];
@@ -266,9 +273,17 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
       });
   }
   const seen = new Set<string>();
-  const analyses = candidates
-    .filter((a) => !derivedFrom(a, r) && !seen.has(key(a)) && seen.add(key(a)))
-    .slice(0, MAX_ANALYSES);
+  const kept = candidates.filter(
+    (a) => !derivedFrom(a, r) && !seen.has(key(a)) && seen.add(key(a)),
+  );
+  // Over the limit, a second histogram goes first (the lead measure has its own); then the plan
+  // is cut in order.
+  const spare = kept.filter((a) => secondHistogram(a, kept));
+  while (kept.length > MAX_ANALYSES && spare.length) {
+    const drop = spare.pop() as Analysis;
+    kept.splice(kept.indexOf(drop), 1);
+  }
+  const analyses = kept.slice(0, MAX_ANALYSES);
   const unanswered =
     question && unanswerable(question, profile)
       ? [

@@ -13,6 +13,17 @@ import { PERIOD_ORDER, PERIOD_WORD, spansTime, timeFrequencyOf } from './roles.j
 import { roleOf, semanticsOf, sumProblem } from './semantics.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
+
+/** The cycles a seasonal profile follows. */
+export const CYCLES = ['month', 'weekday', 'hour', 'weekday_hour'] as const;
+export type Cycle = (typeof CYCLES)[number];
+/** The period each cycle's totals are taken over (a plan frequency), and the data must be at least as fine. */
+export const CYCLE_PERIOD: Readonly<Record<Cycle, 'M' | 'D' | 'H'>> = {
+  month: 'M',
+  weekday: 'D',
+  hour: 'H',
+  weekday_hour: 'H',
+};
 const Agg = AggSchema;
 
 /** A transform: how the charted data is derived from the dataset. */
@@ -37,6 +48,17 @@ export const TransformSchema = z.discriminatedUnion('type', [
       series: Column.optional(),
     })
     .describe('a time series at a frequency; line, area, bar or table'),
+  z
+    .object({
+      type: z.literal('season'),
+      date: Column,
+      measure: Column.nullable().describe('null counts rows'),
+      agg: Agg,
+      cycle: z.enum(CYCLES),
+    })
+    .describe(
+      'a seasonal profile by month of year, weekday or hour (weekday_hour: a heatmap); sum and count total each month (day, hour) first and average those totals; other aggs go over rows; bar, line, heatmap or table',
+    ),
   z
     .object({ type: z.literal('distribution'), column: Column, by: Column.optional() })
     .describe("a numeric column's distribution; histogram, or box (optionally per category `by`)"),
@@ -112,6 +134,7 @@ export type Plan = z.infer<typeof PlanSchema>;
 export const CHARTS_FOR: Readonly<Record<Transform['type'], readonly Analysis['chart'][]>> = {
   group: ['bar', 'pie', 'table'],
   resample: ['line', 'area', 'bar', 'table'],
+  season: ['bar', 'line', 'heatmap', 'table'],
   distribution: ['histogram', 'box'],
   relationship: ['scatter'],
   correlation: ['heatmap', 'table'],
@@ -135,6 +158,11 @@ function columnsOf(t: Transform): { name: string; role: 'any' | 'measure' | 'dat
         { name: t.date, role: 'date' },
         ...(t.measure ? [{ name: t.measure, role: 'measure' as const }] : []),
         ...(t.series ? [{ name: t.series, role: 'any' as const }] : []),
+      ];
+    case 'season':
+      return [
+        { name: t.date, role: 'date' },
+        ...(t.measure ? [{ name: t.measure, role: 'measure' as const }] : []),
       ];
     case 'distribution':
       return [
@@ -218,6 +246,7 @@ export function checkPlan(
 export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   const sem = semanticsOf(profile);
   const t = a.transform;
+  if (t.type === 'season') return seasonProblems(a, t, profile);
   if (t.type !== 'group' && t.type !== 'resample') return [];
   const problems: string[] = [];
   const measure = roleOf(sem, t.measure);
@@ -245,6 +274,43 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
         `the table is a panel (one row per ${sem.table.keys.join(' × ')} per period): a ${t.agg} of "${t.measure}" over every ${entity} mixes them; add series: "${entity}", or filter one ${entity}`,
       );
   }
+  return problems;
+}
+
+/** A seasonal profile: the right chart for its cycle, totals of additive measures only, data fine enough. */
+function seasonProblems(
+  a: Analysis,
+  t: Extract<Transform, { type: 'season' }>,
+  profile: DataProfile,
+): string[] {
+  const sem = semanticsOf(profile);
+  const problems: string[] = [];
+  if ((t.cycle === 'weekday_hour') !== (a.chart === 'heatmap' || a.chart === 'table'))
+    problems.push(
+      t.cycle === 'weekday_hour'
+        ? 'a weekday × hour profile is drawn as a heatmap (or a table)'
+        : `a profile by ${t.cycle} is drawn as a bar, a line or a table, not a ${a.chart}`,
+    );
+  const measure = roleOf(sem, t.measure);
+  if (measure && t.agg === 'sum') {
+    const problem = sumProblem(measure, true);
+    if (problem) problems.push(problem);
+  }
+  const date = profile.column_profiles.find((c) => c.name === t.date);
+  const own = date ? timeFrequencyOf(date, { semantics: sem }) : null;
+  const period = CYCLE_PERIOD[t.cycle];
+  if (sem.table.time?.kind === 'year' && sem.table.time.column === t.date)
+    problems.push(`"${t.date}" holds whole years: it has no months, weekdays or hours`);
+  else if (own && PERIOD_ORDER.indexOf(period) < PERIOD_ORDER.indexOf(own))
+    problems.push(
+      `"${t.date}" has one value per ${PERIOD_WORD[own]}; a profile by ${t.cycle === 'weekday_hour' ? 'weekday and hour' : t.cycle} needs data per ${PERIOD_WORD[period]} or finer`,
+    );
+  const entity = sem.table.grain === 'panel' ? sem.table.entity : null;
+  const filtered = (a.filters ?? []).some((f) => f.column === entity && f.op === '==');
+  if (entity && measure && t.agg !== 'sum' && t.agg !== 'count' && !filtered)
+    problems.push(
+      `the table is a panel (one row per ${sem.table.keys.join(' × ')} per period): a ${t.agg} of "${t.measure}" over every ${entity} mixes them; filter one ${entity}`,
+    );
   return problems;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Analysis } from './plan.js';
 import type { DataProfile } from './profile.js';
+import { aggFor, timeFrequencyOf } from './roles.js';
 import type { Roles } from './roles.js';
 import { qualityFlags } from './semantics.js';
 
@@ -105,6 +106,68 @@ export function placeAnalyses(r: Roles): Analysis[] {
       },
       // Longitude against latitude is a place, not an association: no r, no trend line.
       options: { trendline: false, correlation: false },
+    },
+  ];
+}
+
+/**
+ * Seasonality, when the data has the span for it (one profile per plan): hourly data by weekday
+ * and hour (a heatmap, two weeks or more); two years or more of data finer than quarters by month
+ * of year; daily or irregular data over eight weeks or more by weekday. Sums and counts are each
+ * period's total averaged per month (weekday, hour), so a year or week the span holds in part
+ * weighs no more than the others; levels are averaged over their rows. A panel's levels are
+ * left out (averaging entities together mixes them).
+ */
+export function seasonAnalyses(r: Roles): Analysis[] {
+  const time = r.semantics.table.time;
+  const date = r.dates.find((d) => d.name === time?.column && time.kind === 'date');
+  if (!date?.datetime) return [];
+  const own = timeFrequencyOf(date, r);
+  const span = date.datetime.span_days;
+  const measure = r.measures[0];
+  const agg = aggFor(measure, r, true);
+  // A running total has no season; a panel's levels averaged together mix its entities.
+  if (agg === 'max') return [];
+  if (r.semantics.table.grain === 'panel' && agg !== 'sum' && agg !== 'count') return [];
+  const cycle =
+    own === 'H' && span >= 14
+      ? 'weekday_hour'
+      : span >= 730 && own !== 'Q' && own !== 'Y'
+        ? 'month'
+        : (own === 'D' || own === null) && span >= 56
+          ? 'weekday'
+          : null;
+  if (!cycle) return [];
+  const what = measure ? measure.name : 'rows';
+  const unit = cycle === 'month' ? 'month' : cycle === 'weekday' ? 'day' : 'hour';
+  const every = { month: 'monthly', day: 'daily', hour: 'hourly' }[unit];
+  const head =
+    measure && agg === 'sum'
+      ? `Average ${every} ${measure.name}`
+      : !measure || agg === 'count'
+        ? `Average rows per ${unit}`
+        : `Average ${what}`;
+  const by = {
+    month: 'month of year',
+    weekday: 'weekday',
+    hour: 'hour of day',
+    weekday_hour: 'weekday and hour',
+  }[cycle];
+  return [
+    {
+      title: `${head} by ${by}`,
+      chart: cycle === 'weekday_hour' ? 'heatmap' : 'bar',
+      why:
+        agg === 'sum' || agg === 'count' || !measure
+          ? `The seasonal pattern: each ${unit}'s total, averaged over the ${unit}s of ${date.name} that fall on each ${by}.`
+          : `The seasonal pattern: ${what} averaged over the rows of each ${by}.`,
+      transform: {
+        type: 'season',
+        date: date.name,
+        measure: measure?.name ?? null,
+        agg: measure ? agg : 'count',
+        cycle,
+      },
     },
   ];
 }

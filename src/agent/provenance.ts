@@ -6,13 +6,21 @@
  */
 import type { Declaration, RenderSpec } from '../spec/schema.js';
 import { declarationsInOrder } from '../spec/schema.js';
-import type { Analysis, Plan } from './plan.js';
+import { CYCLE_PERIOD } from './plan.js';
+import type { Analysis, Cycle, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
 import { semanticsOf } from './semantics.js';
 import type { Semantics } from './semantics.js';
 
 /** pandas offset aliases of the plan's frequencies (period starts, as the charts are drawn). */
 const FREQ_ALIAS: Record<string, string> = { H: 'h', D: 'D', W: 'W', M: 'MS', Q: 'QS', Y: 'YS' };
+
+const CYCLE_WORD: Record<Cycle, string> = {
+  month: 'month of year',
+  weekday: 'weekday',
+  hour: 'hour of day',
+  weekday_hour: 'weekday and hour',
+};
 
 /** How one chart's numbers were derived. */
 export interface Derivation {
@@ -25,6 +33,11 @@ export interface Derivation {
   sampled: boolean;
   /** For a scatter: the column across (the measure is the one up). */
   against?: string;
+  /**
+   * For a seasonal profile: the cycle its groups follow. With agg sum or count, each value is the
+   * average, over the periods (time.freq) of that month, weekday or hour, of the period's total.
+   */
+  cycle?: 'month' | 'weekday' | 'hour' | 'weekday_hour';
 }
 
 /** The derivation of an analysis (rows and sampling from its declaration, when it has one). */
@@ -51,6 +64,15 @@ export function derivationOf(a: Analysis, decl?: Declaration, rowsUsed?: number)
         agg: t.measure ? t.agg : 'count',
         group_by: t.series ? [t.series] : [],
         time: { column: t.date, freq: FREQ_ALIAS[t.freq] ?? t.freq },
+      };
+    case 'season':
+      return {
+        ...base,
+        measure: t.measure,
+        agg: t.measure ? t.agg : 'count',
+        group_by: t.cycle === 'weekday_hour' ? ['weekday', 'hour'] : [CYCLE_WORD[t.cycle]],
+        time: { column: t.date, freq: FREQ_ALIAS[CYCLE_PERIOD[t.cycle]] ?? 'D' },
+        cycle: t.cycle,
       };
     case 'distribution':
       return { ...base, measure: t.column, agg: 'none', group_by: t.by ? [t.by] : [], time: null };
@@ -154,6 +176,24 @@ export function captionOf(d: Derivation): string {
       : d.agg === 'count'
         ? AGG_CAPTION.count
         : `${AGG_CAPTION[d.agg]} of ${d.measure ?? 'rows'}`;
+  if (d.cycle) {
+    const unit = FREQ_CAPTION[d.time?.freq ?? ''] ?? 'period';
+    const every = { hour: 'hourly', day: 'daily', month: 'monthly' }[unit] ?? 'per period';
+    const additive = d.agg === 'sum' || d.agg === 'count';
+    const total =
+      d.agg === 'count'
+        ? 'rows'
+        : `${d.agg === 'sum' ? 'total ' : `${AGG_CAPTION[d.agg].toLowerCase()} `}${d.measure ?? 'rows'}`;
+    parts.push(
+      additive
+        ? `Average ${every} ${total} by ${d.group_by.join(' and ')} of ${d.time?.column ?? 'the date'} (each ${unit}'s total, averaged over the ${unit}s of the span; ${d.agg === 'count' ? 'a ' + unit + ' without rows counts 0' : unit + 's without values left out'})`
+        : `${AGG_CAPTION[d.agg]} of ${d.measure ?? 'rows'} by ${d.group_by.join(' and ')} of ${d.time?.column ?? 'the date'}, over rows`,
+    );
+    if (d.filter) parts.push(`rows where ${d.filter.map(filterText).join(' and ')}`);
+    if (d.rows_used !== null) parts.push(`${d.rows_used.toLocaleString('en-US')} rows used`);
+    parts.push('all rows');
+    return parts.join(' · ');
+  }
   const per = [
     ...(d.time ? [`per ${FREQ_CAPTION[d.time.freq] ?? d.time.freq} of ${d.time.column}`] : []),
     ...(d.group_by.length ? [`by ${d.group_by.join(' and ')}`] : []),

@@ -129,6 +129,38 @@ export function derivedColumns(facts: TableFacts, profile: DataProfile): Semanti
  * What an analyst would flag before trusting a chart: dates after today, negative counts, and a
  * level whose zeros stand apart from its other values (a 0 that may mean "missing" or "never").
  */
+/** Values data systems write for "missing" or "not applicable" in a number column. */
+const LOW_PLACEHOLDERS: ReadonlySet<number> = new Set([-1, -9, -99, -999, -9999, -99999]);
+const HIGH_PLACEHOLDERS: ReadonlySet<number> = new Set([99, 999, 9999, 99999, 999999, 9999999]);
+const MEASURE_ROLES: ReadonlySet<string> = new Set(['amount', 'count', 'level', 'stock', 'ratio']);
+
+/**
+ * A placeholder at either end of a measure: -1 (or -9, -99…) below values that are otherwise 0 or
+ * more; 99, 999, 9999… repeated at the top, three times the upper quartile or more.
+ */
+function placeholderFlag(
+  c: DataProfile['column_profiles'][number],
+  present: number,
+): string | null {
+  const s = statsOf(c);
+  if (!s || present === 0) return null;
+  const countOf = (v: number): number =>
+    c.top.find((t) => Number(t.value) === v && t.value.trim() !== '')?.count ?? 0;
+  const share = (n: number): string =>
+    `${n.toLocaleString('en-US')} value${n === 1 ? '' : 's'} (${Math.max(1, Math.round((n / present) * 100))}%)`;
+  if (LOW_PLACEHOLDERS.has(s.min) && s.q1 >= 0 && s.negatives >= 2) {
+    const n = countOf(s.min) || s.negatives;
+    return `"${c.name}" has ${share(n)} of ${number(s.min)} while its other values are 0 or more: most likely a placeholder for "missing" or "not applicable"; it pulls the mean down`;
+  }
+  // Repeated (among the most frequent values) or, when the top values do not say, ten times the
+  // upper quartile: a real extreme is rarely a run of 9s.
+  const top = countOf(s.max);
+  const apart = s.q3 > 0 && (top >= 2 ? s.max >= 3 * s.q3 : s.max >= 10 * s.q3);
+  if (HIGH_PLACEHOLDERS.has(s.max) && apart)
+    return `"${c.name}" has ${top >= 2 ? share(top) : 'values'} of exactly ${number(s.max)}, far above its other values (upper quartile ${number(s.q3)}): most likely a placeholder for "missing"; it pulls the mean up`;
+  return null;
+}
+
 export function qualityFlags(profile: DataProfile, sem: Semantics, now = new Date()): string[] {
   const flags: string[] = [];
   const today = now.toISOString().slice(0, 10);
@@ -142,6 +174,11 @@ export function qualityFlags(profile: DataProfile, sem: Semantics, now = new Dat
     const s = statsOf(c);
     if (!s) continue;
     const present = profile.rows - c.missing;
+    const placeholder = role && MEASURE_ROLES.has(role) ? placeholderFlag(c, present) : null;
+    if (placeholder) {
+      flags.push(placeholder);
+      continue;
+    }
     if (role === 'count' && s.negatives > 0)
       flags.push(
         `"${c.name}" counts things but has ${s.negatives.toLocaleString('en-US')} negative value${s.negatives === 1 ? '' : 's'}: impossible as a count`,

@@ -21,6 +21,7 @@ import { over, queryRow, SpecWriter } from './sql-spec.js';
 import type { Ctx, Outcome } from './sql-spec.js';
 import { summaryAnalysis } from './sql-summary.js';
 import { missingAnalysis, topRowsAnalysis } from './sql-tables.js';
+import { seasonAnalysis } from './sql-season.js';
 import { resampleAnalysis } from './sql-time.js';
 import type { EngineOutcome, InsightsFile, SourceInfo } from './types.js';
 
@@ -39,6 +40,8 @@ function transformOf(ctx: Ctx): Promise<Outcome> {
       return groupAnalysis(ctx, t);
     case 'resample':
       return resampleAnalysis(ctx, t);
+    case 'season':
+      return seasonAnalysis(ctx, t);
     case 'distribution':
       return distributionAnalysis(ctx, t);
     case 'relationship':

@@ -3,7 +3,7 @@
  * quarter, year, day, hour) or, for weeks, pandas' "W" — weeks ending on
  * Sunday, labelled at that Sunday — one row per period over the whole span
  * (a period without rows is a gap: NULL, but 0 for counts); with a series,
- * the observed (period, series) pairs, as pandas groups several keys.
+ * each series over its own span, its gaps the same way (compile-plan's _fill_gaps).
  */
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
@@ -79,7 +79,12 @@ function shape(ctx: Ctx, t: Resample): Shape {
     const frame = `SELECT ${d}, ${value} AS ${ident(y)}\nFROM span\nLEFT JOIN periods USING (${d})`;
     ctes.push(['span', span], ['series', frame]);
   } else {
-    ctes.push(['series', 'SELECT *\nFROM periods']);
+    // Each series over its own span: a period inside it without rows is a gap (NULL; 0 for
+    // counts), so its line breaks there instead of joining across the missing periods.
+    const span = `SELECT ${s}, unnest(generate_series(min(${d}), max(${d}), ${STEP[t.freq]})) AS ${d}\nFROM periods\nGROUP BY ${s}`;
+    const value = count ? `coalesce(periods.${ident(y)}, 0)` : `periods.${ident(y)}`;
+    const frame = `SELECT ${d}, ${s}, ${value} AS ${ident(y)}\nFROM span\nLEFT JOIN periods USING (${d}, ${s})`;
+    ctes.push(['span', span], ['series', frame]);
   }
   return { date, series, y, ctes };
 }

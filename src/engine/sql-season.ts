@@ -1,0 +1,126 @@
+/**
+ * The season transform: a measure by month of year, weekday or hour of day (or weekday × hour).
+ * Sums and counts total each period first (month, day or hour: pd.Grouper's bins over the whole
+ * span; a period without rows counts 0 rows and has no sum) and average those totals per cycle
+ * value; other aggregates go over the rows. As compile-plan.ts's _season computes it in pandas.
+ */
+import { CYCLE_PERIOD } from '../agent/plan.js';
+import type { Transform } from '../agent/plan.js';
+import { ident } from './duckdb.js';
+import { aggregateSql } from './sql-group.js';
+import { columnOf, distinctColumns } from './sql-rows.js';
+import { columnsOf, infos, over, params, query, tableOf } from './sql-spec.js';
+import type { Ctx, Declared, Outcome } from './sql-spec.js';
+import { capsOf, isTemporal } from './sql-text.js';
+import type { Cte } from './sql-text.js';
+
+type Season = Extract<Transform, { type: 'season' }>;
+
+const MONTHS =
+  "['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']";
+const DAYS = "['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']";
+const UNIT = { M: 'month', D: 'day', H: 'hour' } as const;
+
+/** The cycle's keys of a timestamp expression: [name, ordering number, label]. */
+function keysOf(cycle: Season['cycle'], p: string): [string, string, string][] {
+  const month: [string, string, string] = ['month', `month(${p})`, `${MONTHS}[month(${p})]`];
+  const weekday: [string, string, string] = ['weekday', `isodow(${p})`, `${DAYS}[isodow(${p})]`];
+  const hour: [string, string, string] = ['hour', `hour(${p})`, `hour(${p})`];
+  return { month: [month], weekday: [weekday], hour: [hour], weekday_hour: [weekday, hour] }[cycle];
+}
+
+export function seasonSql(ctx: Ctx, t: Season): { sql: string; y: string } {
+  const date = columnOf(ctx.rows, t.date);
+  if (!isTemporal(date.type))
+    throw new Error(`TypeError: "${t.date}" holds ${date.type}, not dates, so it has no seasons`);
+  const measure = t.measure ? columnOf(ctx.rows, t.measure) : null;
+  const y = measure ? measure.name : 'count';
+  distinctColumns([date.name, y, 'month', 'weekday', 'hour']);
+  const d = ident(date.name);
+  const unit = UNIT[CYCLE_PERIOD[t.cycle]];
+  const additive = !measure || t.agg === 'sum' || t.agg === 'count';
+  const ctes: Cte[] = [];
+  const from = 'filled';
+  let value: string;
+  if (additive) {
+    const total = !measure ? 'count(*)' : aggregateSql(t.agg, measure, true);
+    ctes.push(
+      [
+        'periods',
+        `SELECT CAST(date_trunc('${unit}', ${d}) AS TIMESTAMP) AS p, ${total} AS v\nFROM source\nWHERE ${d} IS NOT NULL\nGROUP BY ALL`,
+      ],
+      [
+        'span',
+        `SELECT unnest(generate_series(min(p), max(p), INTERVAL 1 ${unit.toUpperCase()})) AS p\nFROM periods`,
+      ],
+      [
+        'filled',
+        `SELECT span.p, ${!measure || t.agg === 'count' ? 'coalesce(periods.v, 0)' : 'periods.v'} AS v\nFROM span\nLEFT JOIN periods USING (p)`,
+      ],
+    );
+    value = 'favg(CAST(v AS DOUBLE))';
+  } else {
+    ctes.push([
+      'filled',
+      `SELECT ${d} AS p, ${ident(measure.name)} AS v\nFROM source\nWHERE ${d} IS NOT NULL`,
+    ]);
+    value = aggregateSql(t.agg, { ...measure, name: 'v' }, true);
+  }
+  const keys = keysOf(t.cycle, 'p');
+  const labels = keys.map(([name, , label]) => `${label} AS ${ident(name)}`);
+  const order = keys.map(([, n]) => n).join(', ');
+  const select = [
+    `SELECT ${labels.join(', ')}, ${value} AS ${ident(y)}`,
+    `FROM ${from}`,
+    `GROUP BY ${order}`,
+    `ORDER BY ${order}`,
+  ].join('\n');
+  // A heatmap's long frame: hour across, weekday down, the value last (as _season returns it).
+  const body =
+    t.cycle === 'weekday_hour' ? `SELECT "hour", "weekday", ${ident(y)}\nFROM (${select})` : select;
+  return { sql: over(ctx, ctes, body), y };
+}
+
+function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
+  const a = ctx.analysis;
+  if (a.chart === 'heatmap')
+    return params({ title: a.title, x: 'hour', y: 'weekday', z: y, note: a.why });
+  const x = t.cycle === 'month' ? 'month' : t.cycle === 'weekday' ? 'weekday' : 'hour';
+  return params({
+    title: a.title,
+    x,
+    y,
+    ...(a.chart === 'bar' ? { sort: 'none' } : {}),
+    note: a.why,
+  });
+}
+
+/** The season transform of an analysis: its declaration (no findings of its own). */
+export async function seasonAnalysis(ctx: Ctx, t: Season): Promise<Outcome> {
+  const { sql, y } = seasonSql(ctx, t);
+  let declared: Declared;
+  if (ctx.analysis.chart === 'table') declared = await tableOf(ctx, sql, 200);
+  else {
+    // As the preparers declare the frame _season returns: a heatmap's long frame becomes x, y, z.
+    const heat = ctx.analysis.chart === 'heatmap';
+    const drawn = heat
+      ? over(ctx, [], `SELECT "hour" AS x, "weekday" AS y, ${ident(y)} AS z\nFROM (${sql})`)
+      : sql;
+    const frame = await query(ctx, drawn);
+    const caps = capsOf(ctx.analysis.chart);
+    declared = {
+      kind: ctx.analysis.chart,
+      table: false,
+      params: chartParams(ctx, t, y),
+      sql: drawn,
+      frame,
+      sourceColumns: infos(await columnsOf(ctx, sql)),
+      sourceRows: frame.rows.length,
+      reductions: heat ? ['aggregated'] : [],
+      sampled: false,
+      cap: caps.categories ?? caps.points ?? 0,
+      error: null,
+    };
+  }
+  return { declared, findings: () => Promise.resolve([]) };
+}
