@@ -114,7 +114,11 @@ export const heatmap = defineRenderer({
       hoverongaps: false,
     };
     if (params.show_values ?? xCats.length * yCats.length <= 400) {
-      trace.texttemplate = finite.every((v) => Math.abs(v) <= 1) ? '%{z:.2f}' : '%{z:.3~s}';
+      // Correlations (a float's 1.0000000000000002 included) with two decimals; other values to
+      // three significant digits, with SI prefixes only for large ones (never "426m" for 0.426).
+      const largest = Math.max(0, ...finite.map(Math.abs));
+      trace.texttemplate =
+        largest <= 1 + 1e-9 ? '%{z:.2f}' : largest < 1e4 ? '%{z:,.3~r}' : '%{z:.3~s}';
     }
     const layout = baseLayout(params, { x: params.x ?? '', y: params.y ?? '', showLegend: false });
     layout.xaxis = { ...(layout.xaxis as object), type: 'category' };

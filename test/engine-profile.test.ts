@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { ColumnProfile, DataProfile } from '../src/agent/profile.js';
 import { DataProfileSchema } from '../src/agent/profile.js';
+import { profileText } from '../src/agent/profile-text.js';
 import { DuckDb, ident, literal } from '../src/engine/duckdb.js';
 import { numberTextSql } from '../src/engine/profile-details.js';
 import { pct, pyFixed, pyFloat, pyRound } from '../src/engine/profile-format.js';
@@ -584,6 +585,19 @@ void test('beyond EXACT_ROWS quartiles of many-valued columns are approximate, a
   const exact = [0.25, 0.5, 0.75].map((q) => quantile(values, q));
   assert.deepEqual([v?.numeric?.q1, v?.numeric?.median, v?.numeric?.q3], exact);
   assert.ok(Math.abs((r?.numeric?.median ?? 0) - 0.5) < 0.01);
+});
+
+void test('correlations from a sample are labelled so, where the profile text quotes them', async () => {
+  const profile = await profileOf('SELECT i AS a, i * 2 + (i % 13) AS b FROM range(300000) t(i)');
+  assert.deepEqual(profile.approximate, { distinct: false, quantiles: false, correlations: true });
+  assert.ok(profile.correlations.some((c) => c.a === 'a' && c.b === 'b'));
+  assert.match(
+    profileText(profile),
+    /Strongest correlations \(r from an even sample of 200,000 rows; a scatter finding gives r over all rows\): a~b r=1\.00/,
+  );
+  const small = await profileOf('SELECT i AS a, i * 2 + (i % 13) AS b FROM range(1000) t(i)');
+  assert.equal(small.approximate, undefined);
+  assert.match(profileText(small), /Strongest correlations: a~b/);
 });
 
 // Parity: the Python profiler, run for real on the same CSV, and the DuckDB profile agree.

@@ -108,13 +108,20 @@ void test('category × measure: sorted bars with top 10 and the rest as Other; a
         a.options?.sort === 'descending',
     ),
   );
-  const pies = plan.analyses.filter((a) => a.chart === 'pie');
+  // With room in the plan (no dates here), one pie: the region's, never the 40-level product's.
+  const roomy = heuristicPlan(
+    profile(SALES.column_profiles.filter((c) => c.semantic !== 'datetime')),
+  );
+  const pies = roomy.analyses.filter((a) => a.chart === 'pie');
   assert.equal(pies.length, 1);
   assert.equal(
     pies[0]?.transform.type === 'group' && pies[0].transform.by,
     'region',
     'the 40-level product is never a pie',
   );
+  // Over the ten-analysis limit, the pie (the bar's sums again) is the first to make way.
+  assert.ok(plan.analyses.length <= 10);
+  assert.ok(!plan.analyses.some((a) => a.chart === 'pie'), 'the full plan has no room for it');
 });
 
 void test('distributions, a scatter for the correlated pair, a heatmap only with 3+ measures', () => {

@@ -624,3 +624,41 @@ void test('the checker refuses a season the data cannot have, in words a model c
     '',
   );
 });
+
+void test('a panel of many entities is drawn as its largest few, the rest of a sum as one "Other" line', async () => {
+  const gapminder = heuristicPlan(await profiled(join(VEGA, 'gapminder.json')));
+  const lines = gapminder.analyses.find(
+    (a) => a.transform.type === 'resample' && a.transform.series === 'country',
+  );
+  assert.deepEqual(lines?.transform, {
+    type: 'resample',
+    date: 'year',
+    measure: 'pop',
+    agg: 'sum',
+    freq: 'Y',
+    series: 'country',
+    top: 8,
+  });
+  assert.match(lines?.why ?? '', /the other 54 are summed as one "Other" line/);
+  // The checker wants a series to pick from.
+  const p = await profiled(join(VEGA, 'gapminder.json'));
+  assert.match(
+    semanticProblems(
+      {
+        title: 't',
+        why: 'w',
+        chart: 'line',
+        transform: {
+          type: 'resample',
+          date: 'year',
+          measure: 'pop',
+          agg: 'sum',
+          freq: 'Y',
+          top: 3,
+        },
+      },
+      p,
+    ).join('\n'),
+    /top keeps the largest of several series: it needs series/,
+  );
+});

@@ -9,6 +9,7 @@
 import { CYCLE_PERIOD } from './plan.js';
 import type { Analysis, Plan, Transform } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
+import { semanticsOf } from './semantics.js';
 
 /** Text safe inside a Python comment: no line breaks of any kind (Python also ends lines at \r). */
 function oneLine(text: string): string {
@@ -65,6 +66,16 @@ export function groupChartParams(
     log_y: o.log_y,
     ...common,
   };
+}
+
+/**
+ * The columns naming a panel's entity. Per series, a period inside the series' span without rows
+ * is a gap (NULL) when the series is such an entity (a store that did not report), but 0 for a
+ * sum or count of a category of rows (no rain-labelled day in July: 0 mm of it).
+ */
+export function entityKeys(profile: DataProfile): string[] {
+  const table = semanticsOf(profile).table;
+  return table.grain === 'panel' ? [...table.keys] : [];
 }
 
 /** The columns a transform reads (the cleaning converts these, and only these; both engines). */
@@ -169,7 +180,7 @@ function grouped(keys: string[], measure: string | null, agg: string): { code: s
 }
 
 /** The statements of one analysis (without the try wrapper). */
-function analysisBody(a: Analysis, n: number): string[] {
+function analysisBody(a: Analysis, n: number, entities: readonly string[]): string[] {
   const t = a.transform;
   const o = a.options ?? {};
   const common = { title: a.title, note: a.why };
@@ -204,7 +215,11 @@ function analysisBody(a: Analysis, n: number): string[] {
       // Each series over its own span: a period inside it without rows is a gap, not a join.
       if (t.series)
         lines.push(
-          `frame = _fill_gaps(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${py(PERIOD_START[t.freq] ?? t.freq)}, ${!t.measure || t.agg === 'count' ? 'True' : 'False'})`,
+          `frame = _fill_gaps(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${py(PERIOD_START[t.freq] ?? t.freq)}, ${!t.measure || t.agg === 'count' || (t.agg === 'sum' && !entities.includes(t.series)) ? 'True' : 'False'})`,
+        );
+      if (t.series && t.top)
+        lines.push(
+          `frame = _top_series(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${t.top}, ${!t.measure || t.agg === 'count' || t.agg === 'sum' ? 'True' : 'False'})`,
         );
       if (a.chart === 'table')
         return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
@@ -315,7 +330,24 @@ def _fill_gaps(frame, date, series, y, freq, counts):
         return frame
     out = pd.concat(parts, ignore_index=True)[list(frame.columns)]
     if counts:
-        out[y] = out[y].fillna(0).astype("int64")
+        # Counts, and sums of a category of rows: a period the series lacks holds none of it.
+        filled = out[y].fillna(0)
+        out[y] = filled.astype("int64") if pd.api.types.is_integer_dtype(frame[y].dtype) else filled
+    return out.sort_values([date, series], kind="mergesort").reset_index(drop=True)
+
+
+def _top_series(frame, date, series, y, n, additive):
+    values = frame.groupby(series, sort=True)[y]
+    weights = values.apply(lambda v: v.abs().sum()) if additive else values.mean()
+    order = weights.sort_values(ascending=False, kind="mergesort", na_position="last")
+    if len(order) <= n:
+        return frame
+    inside = frame[series].isin(list(order.index[:n]))
+    if not additive:
+        return frame[inside].reset_index(drop=True)
+    rest = frame[~inside].groupby(date, as_index=False)[y].sum(min_count=1)
+    rest[series] = "Other"
+    out = pd.concat([frame[inside], rest[list(frame.columns)]], ignore_index=True)
     return out.sort_values([date, series], kind="mergesort").reset_index(drop=True)
 
 
@@ -364,9 +396,10 @@ export function compilePlan(
   planner: string,
   options: CompileOptions = {},
 ): string {
+  const keys = entityKeys(profile);
   const blocks = plan.analyses.map((a, i) => {
     const n = i + 1;
-    const body = [filterCode(a), ...analysisBody(a, n)].map((line) => `    ${line}`);
+    const body = [filterCode(a), ...analysisBody(a, n, keys)].map((line) => `    ${line}`);
     return [
       `# ${n}. ${oneLine(a.title)} (${a.chart})`,
       'try:',

@@ -22,6 +22,8 @@ import {
 } from './planner-rules.js';
 
 const MAX_ANALYSES = 10;
+/** A panel of more entities than a chart can tell apart is drawn as its largest few. */
+const TOP_SERIES = 8;
 
 const AGG_WORD: Record<string, string> = {
   sum: 'summed',
@@ -53,14 +55,23 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
       why: `How ${what} moves over time, ${AGG_WORD[agg] ?? agg} per ${PERIOD_WORD[freq]}${entity ? ` over every ${entity.name}` : ''}.`,
       transform: { type: 'resample', date: date.name, measure: measure?.name ?? null, agg, freq },
     });
+  // A panel of many entities: the largest few as lines (the rest of a sum as one "Other" line;
+  // the rest of a level left out, since averaging them together would mix them).
+  const many = entity && entity.distinct > 12 && /^(object|string)/.test(entity.dtype);
   const series =
-    entity && entity.distinct <= 12 ? entity : r.categories.find((c) => c.distinct <= 6);
+    entity && (entity.distinct <= 12 || many) ? entity : r.categories.find((c) => c.distinct <= 6);
   if (series && measure) {
+    const additive = agg === 'sum' || agg === 'count';
+    const top = many && series === entity ? TOP_SERIES : undefined;
+    const rest = series.distinct - TOP_SERIES;
     out.push({
-      title: `${cap(`${aggWord(agg)}${measure.name}`)} per ${PERIOD_WORD[freq]} by ${series.name}`,
+      title: top
+        ? `${cap(`${aggWord(agg)}${measure.name}`)} per ${PERIOD_WORD[freq]}: the top ${top} ${series.name}`
+        : `${cap(`${aggWord(agg)}${measure.name}`)} per ${PERIOD_WORD[freq]} by ${series.name}`,
       chart: 'line',
-      why:
-        series === entity
+      why: top
+        ? `One line for each of the ${top} ${series.name} with the ${additive ? 'largest total' : 'highest average'} ${measure.name}; ${additive ? `the other ${rest} are summed as one "Other" line` : `the other ${rest} are left out (averaging them together would mix them)`}.`
+        : series === entity
           ? `One line per ${series.name}: the table has one row per ${series.name} per period, so they are never mixed.`
           : `Whether the ${series.name} groups move together or apart.`,
       transform: {
@@ -70,6 +81,7 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
         agg,
         freq,
         series: series.name,
+        ...(top ? { top } : {}),
       },
     });
   }
@@ -111,6 +123,24 @@ function categoryAnalyses(r: Roles): Analysis[] {
       },
     });
   }
+  // A lead measure that adds up (population) says nothing of the levels beside it (income per
+  // person): the first of them gets its own comparison, averaged.
+  const spansAll = r.semantics.table.grain !== 'cross_section';
+  const level = r.measures
+    .slice(1, 3)
+    .find((m) => aggFor(m, r, spansAll) === 'mean' && m.name !== measure?.name);
+  const first = r.categories[0];
+  if (measure && (agg === 'sum' || agg === 'count') && level && first)
+    out.push({
+      title: `Average ${level.name} by ${first.name}`,
+      chart: 'bar',
+      why: `Which ${first.name} values rank highest in ${level.name} (a level: averaged, never summed).`,
+      transform: { type: 'group', by: first.name, measure: level.name, agg: 'mean', top_n: 10 },
+      options: {
+        sort: 'descending',
+        ...(first.distinct > 8 ? { orientation: 'h' as const } : {}),
+      },
+    });
   // A category with many members is ranked: its top 10 (the rest as "Other" for sums and counts).
   const ranked = r.rankings[0];
   if (ranked)
@@ -193,7 +223,7 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
       chart: 'scatter',
       why: pair.hidden
         ? `Pooled, ${pair.b} and ${pair.a} seem to move ${hidden?.kind === 'reversal' ? 'apart' : 'loosely'}; within each ${color} the relation is ${hidden?.kind === 'reversal' ? 'the other way' : 'stronger'}. Coloured by ${color}; the findings give both.`
-        : `How ${pair.b} moves with ${pair.a}${color ? `, coloured by ${color}` : ''}; the finding gives the correlation over all rows${color ? ` and within each ${color}` : ''}.`,
+        : `How ${pair.b} moves with ${pair.a}${color ? `, coloured by ${color}, a trend line per group` : ''}; the finding gives the correlation over all rows${color ? `, and says so when it differs within each ${color}` : ''}.`,
       transform: {
         type: 'relationship',
         x: pair.a,
@@ -276,9 +306,10 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
   const kept = candidates.filter(
     (a) => !derivedFrom(a, r) && !seen.has(key(a)) && seen.add(key(a)),
   );
-  // Over the limit, a second histogram goes first (the lead measure has its own); then the plan
-  // is cut in order.
-  const spare = kept.filter((a) => secondHistogram(a, kept));
+  // Over the limit, what repeats another chart goes first, from the end: a second histogram (the
+  // lead measure has its own), then a pie of the bar's sums; then the plan is cut in order.
+  const spare = kept.filter((a) => a.chart === 'pie' || secondHistogram(a, kept));
+  spare.sort((a, b) => Number(a.chart === 'pie') - Number(b.chart === 'pie'));
   while (kept.length > MAX_ANALYSES && spare.length) {
     const drop = spare.pop() as Analysis;
     kept.splice(kept.indexOf(drop), 1);

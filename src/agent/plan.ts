@@ -46,6 +46,15 @@ export const TransformSchema = z.discriminatedUnion('type', [
       agg: Agg,
       freq: z.enum(['H', 'D', 'W', 'M', 'Q', 'Y']),
       series: Column.optional(),
+      top: z
+        .number()
+        .int()
+        .min(2)
+        .max(12)
+        .optional()
+        .describe(
+          'with series: keep the series with the largest total (sum, count) or mean (other aggs); the rest of a sum or count becomes one "Other" series, the rest of a mean is left out',
+        ),
     })
     .describe('a time series at a frequency; line, area, bar or table'),
   z
@@ -260,6 +269,8 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
     const problem = sumProblem(measure, spans);
     if (problem) problems.push(problem);
   }
+  if (t.type === 'resample' && t.top && !t.series)
+    problems.push('top keeps the largest of several series: it needs series');
   if (t.type === 'resample' && date) {
     const own = timeFrequencyOf(date, { semantics: sem });
     if (own && PERIOD_ORDER.indexOf(t.freq) < PERIOD_ORDER.indexOf(own))

@@ -128,7 +128,7 @@ export function profileText(p: DataProfile, budget = PROFILE_TEXT_BUDGET): strin
   const tail: string[] = sem ? semanticTail(sem) : [];
   if (p.correlations.length)
     tail.push(
-      `Strongest correlations: ${p.correlations
+      `Strongest correlations${p.approximate?.correlations ? ' (r from an even sample of 200,000 rows; a scatter finding gives r over all rows)' : ''}: ${p.correlations
         .slice(0, 6)
         .map((c) => `${c.a}~${c.b} r=${c.r.toFixed(2)}`)
         .join(', ')}`,

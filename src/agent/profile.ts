@@ -93,7 +93,14 @@ export const DataProfileSchema = z.object({
   /** Data-quality warnings about the whole dataset. */
   warnings: z.array(z.string()),
   /** Set for very large inputs profiled in SQL: which figures are approximate. */
-  approximate: z.object({ distinct: z.boolean(), quantiles: z.boolean() }).optional(),
+  approximate: z
+    .object({
+      distinct: z.boolean(),
+      quantiles: z.boolean(),
+      /** The correlations come from an even sample of the rows (200,000 of them). */
+      correlations: z.boolean().optional(),
+    })
+    .optional(),
   /** What a row is and each column's role (agent/semantics.ts), measured by the engine when it can. */
   semantics: SemanticsSchema.optional(),
 });

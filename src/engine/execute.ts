@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
+import { entityKeys } from '../agent/compile-plan.js';
 import { RenderSpecSchema } from '../spec/schema.js';
 import type { DuckDb } from './duckdb.js';
 import { distributionAnalysis } from './sql-distribution.js';
@@ -70,6 +71,7 @@ function errorText(error: unknown): string {
 interface Run {
   db: DuckDb;
   cleaning: Cleaning;
+  entityKeys: readonly string[];
   writer: SpecWriter;
   file: InsightsFile;
   signal?: AbortSignal;
@@ -83,7 +85,13 @@ type Ran =
 async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
   try {
     const rows = rowsFor(run.cleaning, analysis);
-    const ctx: Ctx = { db: run.db, rows, analysis, ...(run.signal ? { signal: run.signal } : {}) };
+    const ctx: Ctx = {
+      db: run.db,
+      rows,
+      analysis,
+      entityKeys: run.entityKeys,
+      ...(run.signal ? { signal: run.signal } : {}),
+    };
     const outcome = await transformOf(ctx);
     const used = await queryRow(ctx, over(ctx, [], 'SELECT count(*) AS n FROM source'));
     return { ok: true, outcome, found: await outcome.findings(), rows: Number(used.n ?? 0) };
@@ -137,6 +145,7 @@ export async function executePlan(
   const run: Run = {
     db,
     cleaning: planCleaning(plan, profile, columns, source.locale.dateOrder),
+    entityKeys: entityKeys(profile),
     writer: new SpecWriter(workdir),
     file: { insights: [], failed: [] },
     ...(signal ? { signal } : {}),

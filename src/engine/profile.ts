@@ -24,7 +24,7 @@ import { frequencies } from './profile-frequency.js';
 import { judgeTexts } from './profile-judge.js';
 import type { MomentRequest } from './profile-moments.js';
 import { momentScan } from './profile-moments.js';
-import { correlations, duplicateRows } from './profile-relations.js';
+import { CORR_ROWS, correlations, duplicateRows } from './profile-relations.js';
 import { quartiles } from './profile-quartiles.js';
 import { firstScan, missingCounts } from './profile-scan.js';
 import { topValues } from './profile-top.js';
@@ -229,9 +229,15 @@ async function buildProfile(
     correlations: correlated,
   };
   const warnings = datasetWarnings(result);
-  if (rows <= EXACT_ROWS) return DataProfileSchema.parse({ ...result, warnings });
-  if (approximate) warnings.push(approximateWarning(EXACT_ROWS));
-  const flags = { distinct: false, quantiles: approximate };
+  // Past CORR_ROWS the profile's r comes from an even sample (the charts' findings give r over all rows).
+  const sampledR = rows > CORR_ROWS && correlated.length > 0;
+  if (rows <= EXACT_ROWS && !sampledR) return DataProfileSchema.parse({ ...result, warnings });
+  if (approximate && rows > EXACT_ROWS) warnings.push(approximateWarning(EXACT_ROWS));
+  const flags = {
+    distinct: false,
+    quantiles: approximate && rows > EXACT_ROWS,
+    ...(sampledR ? { correlations: true } : {}),
+  };
   return DataProfileSchema.parse({ ...result, warnings, approximate: flags });
 }
 

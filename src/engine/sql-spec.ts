@@ -55,6 +55,8 @@ export interface Ctx {
   db: DuckDb;
   rows: Rows;
   analysis: Analysis;
+  /** The columns that name a panel's entity (gapKeys): a period an entity lacks is a gap, not 0. */
+  entityKeys?: readonly string[];
   signal?: AbortSignal;
 }
 

@@ -6,7 +6,8 @@
  * each series over its own span, its gaps the same way (compile-plan's _fill_gaps).
  */
 import type { Transform } from '../agent/plan.js';
-import { ident } from './duckdb.js';
+import { OTHER } from '../../renderers/frame.js';
+import { ident, literal } from './duckdb.js';
 import { trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
@@ -15,7 +16,7 @@ import { columnOf, distinctColumns } from './sql-rows.js';
 import { columnsOf, countOf, infos, over, params, query, queryRow, tableOf } from './sql-spec.js';
 import type { Ctx, Declared, Outcome } from './sql-spec.js';
 import { downsampledSql } from './sql-downsample.js';
-import { capsOf, idents, isTemporal } from './sql-text.js';
+import { capsOf, idents, isFloat, isTemporal } from './sql-text.js';
 import type { Column, Cte } from './sql-text.js';
 
 type Resample = Extract<Transform, { type: 'resample' }>;
@@ -82,11 +83,37 @@ function shape(ctx: Ctx, t: Resample): Shape {
     // Each series over its own span: a period inside it without rows is a gap (NULL; 0 for
     // counts), so its line breaks there instead of joining across the missing periods.
     const span = `SELECT ${s}, unnest(generate_series(min(${d}), max(${d}), ${STEP[t.freq]})) AS ${d}\nFROM periods\nGROUP BY ${s}`;
-    const value = count ? `coalesce(periods.${ident(y)}, 0)` : `periods.${ident(y)}`;
+    // A category of rows (not a panel's entity) holds none of a sum in a period it lacks: 0.
+    const zero = count || (t.agg === 'sum' && !(ctx.entityKeys ?? []).includes(series.name));
+    const value = zero ? `coalesce(periods.${ident(y)}, 0)` : `periods.${ident(y)}`;
     const frame = `SELECT ${d}, ${s}, ${value} AS ${ident(y)}\nFROM span\nLEFT JOIN periods USING (${d}, ${s})`;
-    ctes.push(['span', span], ['series', frame]);
+    ctes.push(['span', span], ['filled', frame]);
+    const sum = measure && isFloat(measure.type) ? 'fsum' : 'sum';
+    ctes.push(...topSeries(t, d, s as string, ident(y), count || t.agg === 'sum', sum));
   }
   return { date, series, y, ctes };
+}
+
+/**
+ * `top` series of many: those with the largest total |y| (sum, count) or mean y (other aggs),
+ * ties in key order; the rest of a sum or count is one "Other" series per period, the rest of a
+ * mean is left out (compile-plan's _top_series).
+ */
+function topSeries(
+  t: Resample,
+  d: string,
+  s: string,
+  y: string,
+  additive: boolean,
+  sum: string,
+): Cte[] {
+  if (!t.top) return [['series', 'SELECT *\nFROM filled']];
+  const weight = additive ? `coalesce(sum(abs(${y})), 0)` : `avg(${y})`;
+  const ranked = `SELECT ${s}\nFROM filled\nGROUP BY ${s}\nORDER BY ${weight} DESC NULLS LAST, ${s}\nLIMIT ${t.top}`;
+  const kept = `SELECT * FROM filled WHERE ${s} IN (SELECT ${s} FROM ranked)`;
+  if (!additive) return [['ranked', ranked], ['series', kept]];
+  const rest = `SELECT ${d}, ${literal(OTHER)} AS ${s}, ${sum}(${y}) AS ${y}\nFROM filled\nWHERE ${s} NOT IN (SELECT ${s} FROM ranked)\nGROUP BY ${d}`;
+  return [['ranked', ranked], ['series', `${kept}\nUNION ALL\n${rest}`]];
 }
 
 const keysOf = (s: Shape): string[] => [s.date.name, ...(s.series ? [s.series.name] : [])];
