@@ -29,7 +29,8 @@ export function baseLayout(
     yaxis: {
       title: { text: yTitle ?? '' },
       automargin: true,
-      ...(params.log_y ? { type: 'log' } : {}),
+      // A log axis labels 1, 2 and 5 of each decade, not every digit (which overlap).
+      ...(params.log_y ? { type: 'log', dtick: 'D2' } : {}),
     },
     showlegend: defaults.showLegend ?? true,
     legend: { orientation: 'h', y: -0.2 },

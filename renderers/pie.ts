@@ -32,8 +32,12 @@ export const pie = defineRenderer({
       hole: params.hole ?? 0,
       sort: params.sort !== 'none',
       textinfo: 'label+percent',
+      // Labels inside their slice, hidden when a sliver cannot hold them (the legend names it),
+      // rather than pushed outside and cut off at the top of the chart.
+      textposition: 'inside',
       direction: 'clockwise',
     };
+    layout.uniformtext = { minsize: 10, mode: 'hide' };
     return { type: 'plotly', figure: { data: [trace], layout } };
   },
 });

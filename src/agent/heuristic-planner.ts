@@ -193,7 +193,7 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   const by = r.categories.find((c) => c.distinct <= 30);
   if (measure && by) {
     out.push({
-      title: `${cap(measure.name)} by ${by.name}`,
+      title: `Spread of ${measure.name} within each ${by.name}`,
       chart: 'box',
       why: `How ${measure.name} varies within and between ${by.name} groups.`,
       transform: { type: 'distribution', column: measure.name, by: by.name },

@@ -111,9 +111,16 @@ function topSeries(
   const weight = additive ? `coalesce(sum(abs(${y})), 0)` : `avg(${y})`;
   const ranked = `SELECT ${s}\nFROM filled\nGROUP BY ${s}\nORDER BY ${weight} DESC NULLS LAST, ${s}\nLIMIT ${t.top}`;
   const kept = `SELECT * FROM filled WHERE ${s} IN (SELECT ${s} FROM ranked)`;
-  if (!additive) return [['ranked', ranked], ['series', kept]];
+  if (!additive)
+    return [
+      ['ranked', ranked],
+      ['series', kept],
+    ];
   const rest = `SELECT ${d}, ${literal(OTHER)} AS ${s}, ${sum}(${y}) AS ${y}\nFROM filled\nWHERE ${s} NOT IN (SELECT ${s} FROM ranked)\nGROUP BY ${d}`;
-  return [['ranked', ranked], ['series', `${kept}\nUNION ALL\n${rest}`]];
+  return [
+    ['ranked', ranked],
+    ['series', `${kept}\nUNION ALL\n${rest}`],
+  ];
 }
 
 const keysOf = (s: Shape): string[] => [s.date.name, ...(s.series ? [s.series.name] : [])];
