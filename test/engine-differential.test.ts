@@ -102,6 +102,8 @@ const COVERAGE = `[
    ["table", {"type": "missing"}, [["$c", "==", "$t1"]]],
    ["line", {"type": "resample", "date": "$d", "freq": "M", "measure": "$m", "agg": "sum", "series": "$c", "top": 2}],
    ["table", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$m", "agg": "mean", "series": "$c", "top": 2}]],
+  [["line", {"type": "resample", "date": "$d", "freq": "M", "measure": "$m", "agg": "mean", "series": "$c", "rebase": true}],
+   ["table", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$m", "agg": "sum", "series": "$c", "top": 3, "rebase": true}]],
   [["histogram", {"type": "distribution", "column": "$m"}],
    ["histogram", {"type": "distribution", "column": "$m"}, [["$c", "in", ["$t0", "$t1"]], ["$m", "notna"]], {"bins": 7, "log_y": true}],
    ["box", {"type": "distribution", "column": "$m"}],

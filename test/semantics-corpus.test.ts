@@ -662,3 +662,46 @@ void test('a panel of many entities is drawn as its largest few, the rest of a s
     /top keeps the largest of several series: it needs series/,
   );
 });
+
+void test('growth of a panel of prices is compared as an index from the first common period', () => {
+  const out = join(tempDir('opsmind-rebase-'), 'r.html');
+  const run = runCli([
+    'analyze',
+    join(VEGA, 'stocks.csv'),
+    '-q',
+    'Which stock grew the most?',
+    '--no-llm',
+    '--json',
+    '-o',
+    out,
+  ]);
+  assert.equal(run.status, 0, run.stderr);
+  const chart = (
+    JSON.parse(run.stdout) as { charts: { kind: string; derivation: Record<string, unknown> }[] }
+  ).charts[0];
+  assert.equal(chart?.kind, 'line');
+  assert.deepEqual(
+    [
+      chart?.derivation.measure,
+      chart?.derivation.agg,
+      chart?.derivation.group_by,
+      chart?.derivation.rebased,
+    ],
+    ['price', 'mean', ['symbol'], true],
+  );
+  // Every symbol's line starts at 100, at the first quarter GOOG (listed in 2004) has a price.
+  const html = readFileSync(out, 'utf8');
+  const traces = [
+    ...html.matchAll(/"name":"(AAPL|AMZN|GOOG|IBM|MSFT)","x":\["([^"]+)"[^\]]*\],"y":\[([^,\]]+)/g),
+  ];
+  // The question's chart is the report's first: each symbol's first trace is its line there.
+  const symbols = new Map<string, [string, string]>();
+  for (const [, symbol, x, y] of traces)
+    if (symbol && !symbols.has(symbol)) symbols.set(symbol, [x ?? '', y ?? '']);
+  assert.equal(symbols.size, 5, 'one line per symbol');
+  for (const [symbol, [x, y]] of symbols) {
+    assert.equal(Number(y), 100, `${symbol} starts at 100`);
+    assert.match(x ?? '', /^2004-07-01/, `${symbol} starts at the first common quarter`);
+  }
+  assert.match(html, /price, index \(100 = the first quarter every symbol has a value\)/);
+});

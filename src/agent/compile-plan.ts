@@ -9,6 +9,7 @@
 import { CYCLE_PERIOD } from './plan.js';
 import type { Analysis, Plan, Transform } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
+import { PERIOD_WORD } from './roles.js';
 import { semanticsOf } from './semantics.js';
 
 /** Text safe inside a Python comment: no line breaks of any kind (Python also ends lines at \r). */
@@ -76,6 +77,15 @@ export function groupChartParams(
 export function entityKeys(profile: DataProfile): string[] {
   const table = semanticsOf(profile).table;
   return table.grain === 'panel' ? [...table.keys] : [];
+}
+
+/** The y axis of a rebased resample: what 100 is (both engines). */
+export function rebaseLabel(
+  t: Extract<Transform, { type: 'resample' }>,
+  y: string,
+): string | undefined {
+  if (!t.rebase || !t.series) return undefined;
+  return `${y}, index (100 = the first ${PERIOD_WORD[t.freq]} every ${t.series} has a value)`;
 }
 
 /** The columns a transform reads (the cleaning converts these, and only these; both engines). */
@@ -221,6 +231,8 @@ function analysisBody(a: Analysis, n: number, entities: readonly string[]): stri
         lines.push(
           `frame = _top_series(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${t.top}, ${!t.measure || t.agg === 'count' || t.agg === 'sum' ? 'True' : 'False'})`,
         );
+      if (t.series && t.rebase)
+        lines.push(`frame = _rebase(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)})`);
       if (a.chart === 'table')
         return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
       const how = t.agg === 'sum' || t.agg === 'count' ? 'sum' : 'mean';
@@ -231,7 +243,7 @@ function analysisBody(a: Analysis, n: number, entities: readonly string[]): stri
           ];
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, log_y: o.log_y, ...common })})`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, log_y: o.log_y, y_label: rebaseLabel(t, y), ...common })})`,
         ...trend,
       ];
     }
@@ -349,6 +361,18 @@ def _top_series(frame, date, series, y, n, additive):
     rest[series] = "Other"
     out = pd.concat([frame[inside], rest[list(frame.columns)]], ignore_index=True)
     return out.sort_values([date, series], kind="mergesort").reset_index(drop=True)
+
+
+def _rebase(frame, date, series, y):
+    wide = frame.pivot(index=date, columns=series, values=y)
+    full = wide.dropna()
+    if full.empty:
+        raise ValueError("no period in which every series has a value: nothing to rebase on")
+    start = full.index[0]
+    base = wide.loc[start].replace(0, float("nan"))
+    out = frame[frame[date] >= start].copy()
+    out[y] = 100.0 * out[y].astype(float) / out[series].map(base)
+    return out.reset_index(drop=True)
 
 
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

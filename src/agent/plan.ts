@@ -55,6 +55,12 @@ export const TransformSchema = z.discriminatedUnion('type', [
         .describe(
           'with series: keep the series with the largest total (sum, count) or mean (other aggs); the rest of a sum or count becomes one "Other" series, the rest of a mean is left out',
         ),
+      rebase: z
+        .boolean()
+        .optional()
+        .describe(
+          'with series: each series as an index, 100 at the first period in which every series has a value (compares growth, not levels)',
+        ),
     })
     .describe('a time series at a frequency; line, area, bar or table'),
   z
@@ -271,6 +277,10 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   }
   if (t.type === 'resample' && t.top && !t.series)
     problems.push('top keeps the largest of several series: it needs series');
+  if (t.type === 'resample' && t.rebase && !t.series)
+    problems.push('rebase compares series from a common start: it needs series');
+  if (t.type === 'resample' && t.rebase && t.agg === 'count')
+    problems.push('rebase compares levels or amounts: not a count');
   if (t.type === 'resample' && date) {
     const own = timeFrequencyOf(date, { semantics: sem });
     if (own && PERIOD_ORDER.indexOf(t.freq) < PERIOD_ORDER.indexOf(own))

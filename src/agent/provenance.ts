@@ -38,6 +38,10 @@ export interface Derivation {
    * average, over the periods (time.freq) of that month, weekday or hour, of the period's total.
    */
   cycle?: 'month' | 'weekday' | 'hour' | 'weekday_hour';
+  /** A resample of several series kept to the largest `top` of them. */
+  top?: number;
+  /** Each series as an index, 100 at the first period every series has a value. */
+  rebased?: true;
 }
 
 /** The derivation of an analysis (rows and sampling from its declaration, when it has one). */
@@ -64,6 +68,8 @@ export function derivationOf(a: Analysis, decl?: Declaration, rowsUsed?: number)
         agg: t.measure ? t.agg : 'count',
         group_by: t.series ? [t.series] : [],
         time: { column: t.date, freq: FREQ_ALIAS[t.freq] ?? t.freq },
+        ...(t.series && t.top ? { top: t.top } : {}),
+        ...(t.series && t.rebase ? { rebased: true as const } : {}),
       };
     case 'season':
       return {
@@ -199,6 +205,8 @@ export function captionOf(d: Derivation): string {
     ...(d.group_by.length ? [`by ${d.group_by.join(' and ')}`] : []),
   ].join(', ');
   if (what || per) parts.push([what, per].filter(Boolean).join(' '));
+  if (d.top) parts.push(`the ${d.top} largest ${d.group_by[0] ?? 'series'}`);
+  if (d.rebased) parts.push('as an index, 100 at the first period every series has a value');
   if (d.filter) parts.push(`rows where ${d.filter.map(filterText).join(' and ')}`);
   if (d.rows_used !== null) parts.push(`${d.rows_used.toLocaleString('en-US')} rows used`);
   parts.push(d.sampled ? 'sampled for drawing' : 'all rows');

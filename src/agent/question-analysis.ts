@@ -3,7 +3,7 @@
  * whether it asks about a trend, a ranking, a share, a distribution or a
  * relationship. The analysis that answers it goes first in the plan.
  */
-import { aggFor, spansTime, timeFrequency } from './roles.js';
+import { aggFor, PERIOD_WORD, spansTime, timeFrequency } from './roles.js';
 import type { Roles } from './roles.js';
 import { scatterColor } from './planner-rules.js';
 import type { Analysis } from './plan.js';
@@ -11,11 +11,13 @@ import type { ColumnProfile, DataProfile } from './profile.js';
 
 const WORDS = {
   trend:
-    /\b(trend|over time|monthly|weekly|daily|yearly|per (day|week|month|year)|growth|grow|season|evolv|change[sd]? over)/i,
+    /\b(trend|over time|monthly|weekly|daily|yearly|per (day|week|month|year)|growth|gr[eo]w|grown|season|evolv|change[sd]? over)/i,
   distribution: /\b(distribution|spread|histogram|typical|range of|outlier)/i,
   relationship: /\b(correlat|relationship|relate|vs\.?|versus|affect|impact|depend|against)\b/i,
   share: /\b(share|proportion|percentage|breakdown|split|composition)\b/i,
   ranking: /\b(top|best|worst|largest|highest|lowest|most|least|biggest|rank|leading)\b/i,
+  growth:
+    /\b(gr[eo]w|growth|growing|return|returns|perform|outperform|rebase|rebased|index(ed)?)\b/i,
 };
 
 function mentioned(question: string, columns: readonly ColumnProfile[]): ColumnProfile[] {
@@ -84,6 +86,32 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
   if (date) {
     const freq = timeFrequency(date, r);
     const entity = r.semantics.table.grain === 'panel' ? r.semantics.table.entity : null;
+    const agg = measure ? aggOf(question, measure, r, spansTime(date, freq, r)) : 'count';
+    // Growth of a panel's levels (prices per symbol): each entity as an index from the first
+    // period they all share, so the comparison is of growth, not of size.
+    const ofEntity = profile.column_profiles.find((c) => c.name === entity);
+    const growth =
+      WORDS.growth.test(question) && ofEntity && measure && agg !== 'sum' && agg !== 'count';
+    if (growth) {
+      const many = ofEntity.distinct > 12;
+      return [
+        {
+          title,
+          why: `${why} Each ${ofEntity.name} as an index, 100 at the first ${PERIOD_WORD[freq]} every ${ofEntity.name} has a value${many ? `; the 8 with the highest average ${measure.name}` : ''}.`,
+          chart: 'line',
+          transform: {
+            type: 'resample',
+            date: date.name,
+            measure: measure.name,
+            agg,
+            freq,
+            series: ofEntity.name,
+            rebase: true,
+            ...(many ? { top: 8 } : {}),
+          },
+        },
+      ];
+    }
     const byEntity = profile.column_profiles.find((c) => c.name === entity && c.distinct <= 12);
     const series = category && category.distinct <= 8 ? category : byEntity;
     return [
@@ -95,7 +123,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
           type: 'resample',
           date: date.name,
           measure: measure?.name ?? null,
-          agg: measure ? aggOf(question, measure, r, spansTime(date, freq, r)) : 'count',
+          agg,
           freq,
           ...(series ? { series: series.name } : {}),
         },

@@ -11,6 +11,7 @@ import { ident, literal } from './duckdb.js';
 import { trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
+import { rebaseLabel } from '../agent/compile-plan.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import { columnsOf, countOf, infos, over, params, query, queryRow, tableOf } from './sql-spec.js';
@@ -90,6 +91,12 @@ function shape(ctx: Ctx, t: Resample): Shape {
     ctes.push(['span', span], ['filled', frame]);
     const sum = measure && isFloat(measure.type) ? 'fsum' : 'sum';
     ctes.push(...topSeries(t, d, s as string, ident(y), count || t.agg === 'sum', sum));
+    if (t.rebase) {
+      // The series so far become "unbased"; the index takes the name "series".
+      const last = ctes.findIndex(([name]) => name === 'series');
+      ctes[last] = ['unbased', ctes[last]?.[1] ?? 'SELECT * FROM filled'];
+      ctes.push(...rebased(d, s as string, ident(y)));
+    }
   }
   return { date, series, y, ctes };
 }
@@ -123,6 +130,21 @@ function topSeries(
   ];
 }
 
+/**
+ * Each series as an index: 100 at the first period in which every series has a value, periods
+ * before it left out (compile-plan's _rebase). No common period: no rows (the analysis fails).
+ */
+function rebased(d: string, s: string, y: string): Cte[] {
+  const common = `SELECT min(${d}) AS start\nFROM (SELECT ${d} FROM unbased WHERE ${y} IS NOT NULL GROUP BY ${d} HAVING count(DISTINCT ${s}) = (SELECT count(DISTINCT ${s}) FROM unbased))`;
+  const base = `SELECT ${s}, ${y} AS base\nFROM unbased\nWHERE ${d} = (SELECT start FROM common)`;
+  const index = `SELECT unbased.${d}, unbased.${s}, 100.0 * unbased.${y} / nullif(base.base, 0) AS ${y}\nFROM unbased\nJOIN base USING (${s})\nWHERE unbased.${d} >= (SELECT start FROM common)`;
+  return [
+    ['common', common],
+    ['base', base],
+    ['series', index],
+  ];
+}
+
 const keysOf = (s: Shape): string[] => [s.date.name, ...(s.series ? [s.series.name] : [])];
 
 function chartParams(ctx: Ctx, t: Resample, y: string): Record<string, unknown> {
@@ -133,6 +155,7 @@ function chartParams(ctx: Ctx, t: Resample, y: string): Record<string, unknown> 
     y,
     color: t.series,
     log_y: a.options?.log_y,
+    y_label: rebaseLabel(t, y),
     note: a.why,
   });
 }
@@ -226,6 +249,13 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
 /** The resample transform of an analysis: its declaration and findings. */
 export async function resampleAnalysis(ctx: Ctx, t: Resample): Promise<Outcome> {
   const s = shape(ctx, t);
+  if (t.rebase && t.series) {
+    const start = await queryRow(ctx, over(ctx, s.ctes, 'SELECT start FROM common'));
+    if (start.start === null)
+      throw new Error(
+        'ValueError: no period in which every series has a value: nothing to rebase on',
+      );
+  }
   let declared: Declared;
   if (ctx.analysis.chart === 'table') {
     const sql = over(ctx, s.ctes, `SELECT *\nFROM series\nORDER BY ${idents(keysOf(s))}`);
