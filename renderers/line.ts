@@ -25,13 +25,23 @@ export function lineFigure(frame: Frame, params: LineParams, fill: boolean): Plo
     const values = columnValues(frame, y);
     for (const [group, rows] of groupRows(frame, params.color)) {
       const name = [ys.length > 1 ? y : '', group].filter(Boolean).join(' · ');
+      const points = pick(values, rows);
+      // A value between two gaps draws no line: it gets a dot of its own, the others none.
+      const alone = points.map(
+        (v, i) =>
+          typeof v === 'number' &&
+          typeof points[i - 1] !== 'number' &&
+          typeof points[i + 1] !== 'number',
+      );
+      const dots = !fill && params.markers === undefined && alone.some(Boolean);
       traces.push({
         type: 'scatter',
-        mode: params.markers ? 'lines+markers' : 'lines',
+        mode: params.markers || dots ? 'lines+markers' : 'lines',
         name: name || y,
         x: pick(xs, rows),
-        y: pick(values, rows),
+        y: points,
         connectgaps: false,
+        ...(dots ? { marker: { size: alone.map((a) => (a ? 6 : 0)) } } : {}),
         ...(fill ? { stackgroup: 'one' } : {}),
       });
     }

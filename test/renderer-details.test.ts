@@ -1,0 +1,113 @@
+/**
+ * What an analyst reads off a chart, checked on the built figures: a value between two gaps
+ * gets a dot, a scatter coloured by a group draws each group's own trend in its colour (and no r
+ * that a sample could contradict), heatmap cells never read "426m" for 0.426, pie labels stay
+ * inside their slices, and log axes label 1, 2, 5 of each decade.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { heatmap } from '../renderers/heatmap.js';
+import { histogram } from '../renderers/histogram.js';
+import { line } from '../renderers/line.js';
+import { pie } from '../renderers/pie.js';
+import { scatter } from '../renderers/scatter.js';
+
+type Figure = { data: Record<string, unknown>[]; layout: Record<string, unknown> };
+
+function figure(built: { type: string; figure?: unknown }): Figure {
+  assert.equal(built.type, 'plotly');
+  return built.figure as Figure;
+}
+
+void test('line: a value with gaps on both sides gets a dot of its own; a whole line gets none', () => {
+  const frame = {
+    columns: ['month', 'kind', 'mm'],
+    data: [
+      ['2024-01', 'rain', 3],
+      ['2024-02', 'rain', 4],
+      ['2024-03', 'rain', 5],
+      ['2024-01', 'snow', null],
+      ['2024-02', 'snow', 7],
+      ['2024-03', 'snow', null],
+    ],
+  };
+  const f = figure(line.build(frame, line.schema.parse({ x: 'month', y: 'mm', color: 'kind' })));
+  const [rain, snow] = f.data;
+  assert.equal(rain?.mode, 'lines');
+  assert.equal(snow?.mode, 'lines+markers');
+  assert.deepEqual((snow?.marker as { size: number[] }).size, [0, 6, 0]);
+  assert.equal(snow?.connectgaps, false);
+});
+
+void test('scatter: coloured by a group, each group gets its own trend in its colour, and the pooled one', () => {
+  const data: unknown[][] = [];
+  for (let k = 0; k < 2; k++)
+    for (let i = 0; i < 20; i++) data.push([i + k * 10, i * 0.5 - k * 20, `g${k}`]);
+  const f = figure(
+    scatter.build(
+      { columns: ['x', 'y', 'g'], data },
+      scatter.schema.parse({ x: 'x', y: 'y', color: 'g', trendline: true }),
+    ),
+  );
+  const markers = f.data.filter((t) => t.mode === 'markers');
+  const trends = f.data.filter((t) => t.mode === 'lines');
+  assert.equal(markers.length, 2);
+  assert.deepEqual(
+    trends.map((t) => t.name),
+    ['g0 trend', 'g1 trend', 'trend, all rows pooled'],
+  );
+  markers.forEach((m, i) =>
+    assert.equal(
+      (trends[i]?.line as { color: string }).color,
+      (m.marker as { color: string }).color,
+    ),
+  );
+  // Within each group y rises by 0.5 a step; the trend lines say so.
+  const slope = (t: Record<string, unknown>): number => {
+    const [x0, x1] = t.x as number[];
+    const [y0, y1] = t.y as number[];
+    return ((y1 ?? 0) - (y0 ?? 0)) / ((x1 ?? 1) - (x0 ?? 0));
+  };
+  assert.ok(Math.abs(slope(trends[0] ?? {}) - 0.5) < 1e-9);
+  assert.ok(slope(trends[2] ?? {}) < 0, 'pooled, the groups slope the other way');
+  for (const t of f.data) assert.doesNotMatch(String(t.name), /r =/);
+});
+
+void test('heatmap: correlations with two decimals, other values to three digits, SI prefixes only when large', () => {
+  const text = (z: number[]): unknown => {
+    const frame = { columns: ['x', 'y', 'z'], data: z.map((v, i) => [`x${i}`, 'row', v]) };
+    return figure(heatmap.build(frame, heatmap.schema.parse({ x: 'x', y: 'y', z: 'z' }))).data[0]
+      ?.texttemplate;
+  };
+  assert.equal(text([0.426, -0.465, 1.0000000000000002]), '%{z:.2f}');
+  assert.equal(text([0.2, 1.5, 3.75]), '%{z:,.3~r}');
+  assert.equal(text([12_000, 2_250_000_000]), '%{z:.3~s}');
+});
+
+void test('pie: labels inside their slices, hidden when a sliver cannot hold them', () => {
+  const frame = {
+    columns: ['c', 'n'],
+    data: [
+      ['USA', 3372],
+      ['Palau', 1],
+      ['Thailand', 1],
+    ],
+  };
+  const f = figure(pie.build(frame, pie.schema.parse({ names: 'c', values: 'n' })));
+  assert.equal(f.data[0]?.textposition, 'inside');
+  assert.deepEqual(f.layout.uniformtext, { minsize: 10, mode: 'hide' });
+});
+
+void test('a log axis labels 1, 2 and 5 of each decade', () => {
+  const frame = {
+    columns: ['bin_start', 'bin_end', 'count'],
+    data: [
+      [0, 1, 1000],
+      [1, 2, 3],
+    ],
+  };
+  const params = histogram.schema.parse({ x: 'v', log_y: true });
+  const built = histogram.build(frame, params);
+  const yaxis = figure(built).layout.yaxis as { type: string; dtick: string };
+  assert.deepEqual([yaxis.type, yaxis.dtick], ['log', 'D2']);
+});
