@@ -95,6 +95,8 @@ export interface TableFacts {
   /**
    * For the small category scatters are coloured by (groupCategory): Pearson r of each pair of
    * measures over all complete pairs, and per category value (group-effect.ts decides from it).
+   * DuckDB measures them over the profile's even sample past 200,000 rows: they only choose which
+   * scatter to draw; its finding is measured over all rows.
    */
   groupPairs?: {
     by: string;

@@ -18,6 +18,7 @@ import {
 import type { TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
+import { CORR_ROWS } from './profile-relations.js';
 import { timeExpr } from './sql-rows.js';
 import type { SourceLocale } from './types.js';
 import { DATA_RELATION } from './types.js';
@@ -65,8 +66,12 @@ async function groupPairFacts(
     `corr(${x(a)}, ${x(b)}) AS r${i}`,
     `regr_count(${x(a)}, ${x(b)}) AS n${i}`,
   ]);
+  // These facts only choose which scatter to draw (its finding is measured over all rows): past
+  // CORR_ROWS they come from the profile's even sample of rows.
+  const every = Math.ceil(profile.rows / CORR_ROWS);
+  const where = every > 1 ? ` WHERE hash(rowid) % ${every} = 0` : '';
   const rows = await db.objects(
-    `SELECT grouping(g) AS pooled, g IS NULL AS unnamed, ${aggregates.join(', ')} FROM (SELECT ${projection.join(', ')} FROM ${data}) GROUP BY GROUPING SETS ((g), ())`,
+    `SELECT grouping(g) AS pooled, g IS NULL AS unnamed, ${aggregates.join(', ')} FROM (SELECT ${projection.join(', ')} FROM ${data}${where}) GROUP BY GROUPING SETS ((g), ())`,
     signal,
   );
   const r = (row: Record<string, unknown>, i: number): number | null => {
