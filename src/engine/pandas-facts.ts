@@ -74,19 +74,22 @@ gp = derived["group"]
 if gp is not None and derived["pairs"]:
     import math
     import numpy as np
-    X = {m: pd.to_numeric(df[m], errors="coerce").astype(float) for m in derived["measures"]}
+    ms = derived["measures"]
+    X = df[ms].apply(pd.to_numeric, errors="coerce").astype(float)
     finite = lambda v: float(v) if v is not None and math.isfinite(v) else None
+    keyed = df[gp].notna()
+    # All pairs at once: pairwise-complete Pearson r pooled and per group, and per group the
+    # complete pairs (the product of the "present" masks).
+    with np.errstate(all="ignore"):
+        pooled = X.corr()
+        grouped = X[keyed].groupby(df[gp][keyed], sort=False)
+        corrs = grouped.corr()
+        present = X[keyed].notna().astype(float)
+        counts = {k: v.T @ v for k, v in present.groupby(df[gp][keyed], sort=False)}
     out = []
     for a, b in derived["pairs"]:
-        ok = X[a].notna() & X[b].notna()
-        pairs = pd.DataFrame({"g": df[gp][ok].to_numpy(), "x": X[a][ok].to_numpy(), "y": X[b][ok].to_numpy()})
-        with np.errstate(all="ignore"):
-            overall = pairs["x"].corr(pairs["y"]) if len(pairs) > 1 else None
-            groups = []
-            for _, part in pairs.dropna(subset=["g"]).groupby("g", sort=False):
-                r = part["x"].corr(part["y"]) if len(part) > 1 else None
-                groups.append({"n": int(len(part)), "r": finite(r)})
-        out.append({"a": a, "b": b, "overall": finite(overall), "groups": groups})
+        groups = [{"n": int(counts[k].at[a, b]), "r": finite(corrs.at[(k, a), b])} for k in counts]
+        out.append({"a": a, "b": b, "overall": finite(pooled.at[a, b]), "groups": groups})
     facts["groupPairs"] = {"by": gp, "pairs": out}
 t = args["time"]
 if t is not None:
