@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { checkPlan, semanticProblems } from '../src/agent/plan.js';
 import type { DataProfile } from '../src/agent/profile.js';
+import { captionOf, derivationOf } from '../src/agent/provenance.js';
 import { timeFrequencyOf } from '../src/agent/roles.js';
 import type { Semantics } from '../src/agent/semantics.js';
 import { DuckDbEngine } from '../src/engine/duckdb-engine.js';
@@ -548,6 +549,14 @@ void test('seasonality: month of year over years, weekday over weeks, weekday ×
     cycle: 'month',
   });
   assert.equal(weather?.chart, 'bar');
+  // The caption, written from the derivation, says how each bar was made.
+  assert.ok(weather);
+  const derivation = derivationOf(weather, undefined, 1461);
+  assert.equal(derivation.cycle, 'month');
+  assert.equal(
+    captionOf(derivation),
+    "Average monthly total precipitation by month of year of date (each month's total, averaged over the months of the span; months without values left out) · 1,461 rows used · all rows",
+  );
   // Yearly data has no season; nor does a panel's level (averaging entities mixes them).
   assert.equal(season(await profiled(join(VEGA, 'global-temp.csv'))), undefined);
   assert.equal(season(await profiled(join(VEGA, 'stocks.csv'))), undefined);

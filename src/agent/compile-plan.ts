@@ -331,7 +331,7 @@ def _insight(n, found):
         _INSIGHTS.append(dict(item, analysis=n))
 
 
-def _fill_gaps(frame, date, series, y, freq, counts):
+def _fill_gaps(frame, date, series, y, freq, zero):
     parts = []
     for key, part in frame.groupby(series, sort=False):
         full = pd.date_range(part[date].min(), part[date].max(), freq=freq)
@@ -341,7 +341,7 @@ def _fill_gaps(frame, date, series, y, freq, counts):
     if not parts:
         return frame
     out = pd.concat(parts, ignore_index=True)[list(frame.columns)]
-    if counts:
+    if zero:
         # Counts, and sums of a category of rows: a period the series lacks holds none of it.
         filled = out[y].fillna(0)
         out[y] = filled.astype("int64") if pd.api.types.is_integer_dtype(frame[y].dtype) else filled

@@ -14,16 +14,16 @@ import { aggFor, partialPeriods, PERIOD_WORD, roles, spansTime, timeFrequency } 
 import type { Roles } from './roles.js';
 import {
   derivedFrom,
+  entityTop,
   placeAnalyses,
   qualityNotes,
   scatterColor,
   seasonAnalyses,
+  TOP_ENTITIES,
   withoutTotals,
 } from './planner-rules.js';
 
 const MAX_ANALYSES = 10;
-/** A panel of more entities than a chart can tell apart is drawn as its largest few. */
-const TOP_SERIES = 8;
 
 const AGG_WORD: Record<string, string> = {
   sum: 'summed',
@@ -57,13 +57,13 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
     });
   // A panel of many entities: the largest few as lines (the rest of a sum as one "Other" line;
   // the rest of a level left out, since averaging them together would mix them).
-  const many = entity && entity.distinct > 12 && /^(object|string)/.test(entity.dtype);
-  const series =
-    entity && (entity.distinct <= 12 || many) ? entity : r.categories.find((c) => c.distinct <= 6);
+  const additive = agg === 'sum' || agg === 'count';
+  // undefined: every entity fits; null: too many, and no way to draw the largest of them.
+  const entityCut = entity ? entityTop(entity, additive) : null;
+  const series = entity && entityCut !== null ? entity : r.categories.find((c) => c.distinct <= 6);
   if (series && measure) {
-    const additive = agg === 'sum' || agg === 'count';
-    const top = many && series === entity ? TOP_SERIES : undefined;
-    const rest = series.distinct - TOP_SERIES;
+    const top = series === entity ? (entityCut ?? undefined) : undefined;
+    const rest = series.distinct - TOP_ENTITIES;
     out.push({
       title: top
         ? `${cap(`${aggWord(agg)}${measure.name}`)} per ${PERIOD_WORD[freq]}: the top ${top} ${series.name}`
@@ -100,7 +100,8 @@ function categoryAnalyses(r: Roles): Analysis[] {
   const measure = r.measures[0];
   // Groups over all rows hold several periods unless the table has no time (a cross-section):
   // a stock (population) adds up across the countries of a region, not across years.
-  const agg = aggFor(measure, r, r.semantics.table.grain !== 'cross_section');
+  const spansAll = r.semantics.table.grain !== 'cross_section';
+  const agg = aggFor(measure, r, spansAll);
   const out: Analysis[] = [];
   for (const category of r.categories.slice(0, 2)) {
     const what = measure
@@ -125,7 +126,6 @@ function categoryAnalyses(r: Roles): Analysis[] {
   }
   // A lead measure that adds up (population) says nothing of the levels beside it (income per
   // person): the first of them gets its own comparison, averaged.
-  const spansAll = r.semantics.table.grain !== 'cross_section';
   const level = r.measures
     .slice(1, 3)
     .find((m) => aggFor(m, r, spansAll) === 'mean' && m.name !== measure?.name);

@@ -5,7 +5,7 @@
  * coordinates.
  */
 import type { Analysis } from './plan.js';
-import type { DataProfile } from './profile.js';
+import type { ColumnProfile, DataProfile } from './profile.js';
 import { aggFor, timeFrequencyOf } from './roles.js';
 import type { Roles } from './roles.js';
 import { qualityFlags } from './semantics.js';
@@ -75,6 +75,20 @@ export function withoutTotals(a: Analysis, r: Roles): Analysis {
   if (totals.length === 0 || a.transform.type === 'missing') return a;
   const filters = totals.map((t) => ({ column: t.column, op: '!=' as const, value: t.value }));
   return { ...a, filters: [...(a.filters ?? []), ...filters].slice(0, 5) };
+}
+
+/** A panel's entities get one line each up to this many; past it, only the largest few. */
+export const ENTITY_LINES = 12;
+/** How many of a big panel's entities are drawn (a resample's `top`). */
+export const TOP_ENTITIES = 8;
+
+/**
+ * The `top` of a line per entity: none while every entity fits, else TOP_ENTITIES. The rest of a
+ * sum becomes an "Other" series, which needs text entity names; a level's rest is only left out.
+ */
+export function entityTop(entity: ColumnProfile, additive: boolean): number | null | undefined {
+  if (entity.distinct <= ENTITY_LINES) return undefined;
+  return !additive || /^(object|string)/.test(entity.dtype) ? TOP_ENTITIES : null;
 }
 
 /**

@@ -171,7 +171,17 @@ function filterText(f: NonNullable<Derivation['filter']>[number]): string {
 
 /** The chart's caption, written from its derivation: what was computed, over which rows. */
 export function captionOf(d: Derivation): string {
-  const parts: string[] = [];
+  const parts = [d.cycle ? cycleHead(d) : head(d)].filter(Boolean);
+  if (d.top) parts.push(`the ${d.top} largest ${d.group_by[0] ?? 'series'}`);
+  if (d.rebased) parts.push('as an index, 100 at the first period every series has a value');
+  if (d.filter) parts.push(`rows where ${d.filter.map(filterText).join(' and ')}`);
+  if (d.rows_used !== null) parts.push(`${d.rows_used.toLocaleString('en-US')} rows used`);
+  parts.push(d.sampled ? 'sampled for drawing' : 'all rows');
+  return parts.join(' · ');
+}
+
+/** What was computed, per which period and by which groups. */
+function head(d: Derivation): string {
   const what =
     d.agg === 'none'
       ? d.measure
@@ -182,33 +192,21 @@ export function captionOf(d: Derivation): string {
       : d.agg === 'count'
         ? AGG_CAPTION.count
         : `${AGG_CAPTION[d.agg]} of ${d.measure ?? 'rows'}`;
-  if (d.cycle) {
-    const unit = FREQ_CAPTION[d.time?.freq ?? ''] ?? 'period';
-    const every = { hour: 'hourly', day: 'daily', month: 'monthly' }[unit] ?? 'per period';
-    const additive = d.agg === 'sum' || d.agg === 'count';
-    const total =
-      d.agg === 'count'
-        ? 'rows'
-        : `${d.agg === 'sum' ? 'total ' : `${AGG_CAPTION[d.agg].toLowerCase()} `}${d.measure ?? 'rows'}`;
-    parts.push(
-      additive
-        ? `Average ${every} ${total} by ${d.group_by.join(' and ')} of ${d.time?.column ?? 'the date'} (each ${unit}'s total, averaged over the ${unit}s of the span; ${d.agg === 'count' ? 'a ' + unit + ' without rows counts 0' : unit + 's without values left out'})`
-        : `${AGG_CAPTION[d.agg]} of ${d.measure ?? 'rows'} by ${d.group_by.join(' and ')} of ${d.time?.column ?? 'the date'}, over rows`,
-    );
-    if (d.filter) parts.push(`rows where ${d.filter.map(filterText).join(' and ')}`);
-    if (d.rows_used !== null) parts.push(`${d.rows_used.toLocaleString('en-US')} rows used`);
-    parts.push('all rows');
-    return parts.join(' · ');
-  }
   const per = [
     ...(d.time ? [`per ${FREQ_CAPTION[d.time.freq] ?? d.time.freq} of ${d.time.column}`] : []),
     ...(d.group_by.length ? [`by ${d.group_by.join(' and ')}`] : []),
   ].join(', ');
-  if (what || per) parts.push([what, per].filter(Boolean).join(' '));
-  if (d.top) parts.push(`the ${d.top} largest ${d.group_by[0] ?? 'series'}`);
-  if (d.rebased) parts.push('as an index, 100 at the first period every series has a value');
-  if (d.filter) parts.push(`rows where ${d.filter.map(filterText).join(' and ')}`);
-  if (d.rows_used !== null) parts.push(`${d.rows_used.toLocaleString('en-US')} rows used`);
-  parts.push(d.sampled ? 'sampled for drawing' : 'all rows');
-  return parts.join(' · ');
+  return [what, per].filter(Boolean).join(' ');
+}
+
+/** A seasonal profile: sums and counts are each period's total, averaged per cycle value. */
+function cycleHead(d: Derivation): string {
+  const unit = FREQ_CAPTION[d.time?.freq ?? ''] ?? 'period';
+  const every = { hour: 'hourly', day: 'daily', month: 'monthly' }[unit] ?? 'per period';
+  const by = `by ${d.group_by.join(' and ')} of ${d.time?.column ?? 'the date'}`;
+  if (d.agg === 'count')
+    return `Average ${every} rows ${by} (each ${unit}'s count, averaged over the ${unit}s of the span; a ${unit} without rows counts 0)`;
+  if (d.agg === 'sum')
+    return `Average ${every} total ${d.measure ?? 'rows'} ${by} (each ${unit}'s total, averaged over the ${unit}s of the span; ${unit}s without values left out)`;
+  return `${AGG_CAPTION[d.agg]} of ${d.measure ?? 'rows'} ${by}, over rows`;
 }

@@ -5,7 +5,7 @@
  */
 import { aggFor, PERIOD_WORD, spansTime, timeFrequency } from './roles.js';
 import type { Roles } from './roles.js';
-import { scatterColor } from './planner-rules.js';
+import { ENTITY_LINES, entityTop, scatterColor } from './planner-rules.js';
 import type { Analysis } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 
@@ -93,11 +93,11 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
     const growth =
       WORDS.growth.test(question) && ofEntity && measure && agg !== 'sum' && agg !== 'count';
     if (growth) {
-      const many = ofEntity.distinct > 12;
+      const top = entityTop(ofEntity, false);
       return [
         {
           title,
-          why: `${why} Each ${ofEntity.name} as an index, 100 at the first ${PERIOD_WORD[freq]} every ${ofEntity.name} has a value${many ? `; the 8 with the highest average ${measure.name}` : ''}.`,
+          why: `${why} Each ${ofEntity.name} as an index, 100 at the first ${PERIOD_WORD[freq]} every ${ofEntity.name} has a value${top ? `; the ${top} with the highest average ${measure.name}` : ''}.`,
           chart: 'line',
           transform: {
             type: 'resample',
@@ -107,12 +107,14 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
             freq,
             series: ofEntity.name,
             rebase: true,
-            ...(many ? { top: 8 } : {}),
+            ...(top ? { top } : {}),
           },
         },
       ];
     }
-    const byEntity = profile.column_profiles.find((c) => c.name === entity && c.distinct <= 12);
+    const byEntity = profile.column_profiles.find(
+      (c) => c.name === entity && c.distinct <= ENTITY_LINES,
+    );
     const series = category && category.distinct <= 8 ? category : byEntity;
     return [
       {

@@ -105,7 +105,7 @@ async function pairFindings(ctx: Ctx, x: Column, y: Column, by: Column | null): 
     yConstant: s.y_constant === true,
   };
   const found = correlationInsights(stats, x.name, y.name);
-  if (!by || found.length === 0 || !(stats.n >= 3)) return found;
+  if (!by || found.length === 0) return found;
   const result = await query(ctx, groupPairsSql(ctx, x, y, by));
   const groups = result.rows.map(([r, n, xConstant, yConstant]) => ({
     n: Number(n),
