@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/src/cli/main.js';
+// The CLI bundled by `npm run build` (src/build/bundle.ts): one file per subcommand loads faster than ~300 modules.
+import '../dist/bundle/main.js';

@@ -387,10 +387,10 @@ void test("a file restored after a failed run is not kept with the failed run's 
   assert.equal(html.match(/data-table-id=/g)?.length, 2, 'with both tables');
 });
 
-/** Live processes of one scenario's batch: `pgrep -f worker-main` and the coordinator, by its OPSMIND_HOME. */
+/** Live processes of one scenario's batch: the bundled workers (`pgrep -f 'worker-main[.]js'`) and the coordinator, by its OPSMIND_HOME. */
 function batchProcesses(home: string): { workers: number[]; all: number[] } {
   const all = pidsWithEnv('OPSMIND_HOME', home);
-  const pgrep = spawnSync('pgrep', ['-f', 'batch/worker-main'], { encoding: 'utf8' });
+  const pgrep = spawnSync('pgrep', ['-f', 'worker-main[.]js'], { encoding: 'utf8' });
   const workers = pgrep.stdout
     .split('\n')
     .filter(Boolean)
