@@ -14,7 +14,10 @@ import { parsePlan, PlanSchema } from './plan.js';
 import { profileText } from './profile-text.js';
 
 /** The JSON schema sent to the model, derived from the zod schema (never a second copy). */
-const PLAN_JSON_SCHEMA = z.toJSONSchema(PlanSchema) as Record<string, unknown>;
+let planJsonSchema: Record<string, unknown> | undefined;
+/** The plan's JSON schema, built on first use (≈ 10 ms at start-up otherwise, in runs without a model). */
+const planSchema = (): Record<string, unknown> =>
+  (planJsonSchema ??= z.toJSONSchema(PlanSchema) as Record<string, unknown>);
 
 const SYSTEM = `You are a senior data analyst planning the charts of a report.
 You get a profile of a dataset. Answer with one JSON object matching the given schema, nothing else.
@@ -57,7 +60,7 @@ export function llmPlanner(model: ChatModel): Planner {
       try {
         const response = await model.chat({
           messages,
-          responseFormat: { name: 'analysis_plan', schema: PLAN_JSON_SCHEMA },
+          responseFormat: { name: 'analysis_plan', schema: planSchema() },
           temperature: 0.2,
           ...(signal ? { signal } : {}),
         });

@@ -99,7 +99,7 @@ function cumulativeRole(x: Seen, grain: Grain, facts: TableFacts): Decided | nul
   if ((grain !== 'panel' && grain !== 'series') || !(x.s.max > x.s.min)) return null;
   return {
     role: 'cumulative',
-    evidence: `never decreases from one period to the next${grain === 'panel' ? ' within an entity' : ''} (${Math.round(monotone * 100)}% of steps): a running total`,
+    evidence: `never decreases from one period to the next${grain === 'panel' ? ' within an entity' : ''} (${Math.round(monotone * 100)}% of steps${facts.stepsSampled ? ' between sampled rows' : ''}): a running total`,
     settled: true,
   };
 }

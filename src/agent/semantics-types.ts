@@ -92,6 +92,8 @@ export interface TableFacts {
   keyDistinct?: Record<string, number>;
   /** Per number column: the share of steps, per entity in time order, that do not decrease. */
   nonDecreasing?: Record<string, number>;
+  /** nonDecreasing was measured over the steps between an even sample of the rows (large tables). */
+  stepsSampled?: boolean;
   /**
    * For the small category scatters are coloured by (groupCategory): Pearson r of each pair of
    * measures over all complete pairs, and per category value (group-effect.ts decides from it).

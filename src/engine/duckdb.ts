@@ -104,6 +104,7 @@ export class DuckDb {
   private readonly connections: DuckDBConnection[];
   private readonly idle: DuckDBConnection[];
   private opened = 1;
+  private keptTables = 0;
   private readonly waiting: {
     resolve: (c: DuckDBConnection) => void;
     reject: (e: Error) => void;
@@ -205,6 +206,26 @@ export class DuckDb {
         rows: reader.getRowsJS().map((row) => row.map(plainValue)),
       };
     });
+  }
+
+  /**
+   * Keeps the result of a read-only query (SELECT, WITH) as a table of the database and returns
+   * its quoted name, so that the queries of one analysis which all start from the same aggregate
+   * (its groups, its periods) read it instead of aggregating every row again. The table is
+   * derived from `data`, which cannot change once locked, so kept results stay valid; it goes
+   * with the database.
+   */
+  async keep(sql: string, signal?: AbortSignal): Promise<string> {
+    if (!this.locked || !/^\s*(SELECT|WITH)\b/i.test(sql))
+      throw new OpsmindError(
+        'only a read-only query of the locked data is kept',
+        ExitCode.INTERNAL,
+      );
+    const name = ident(`_opsmind_kept_${++this.keptTables}`);
+    await this.guard(signal, async (connection) => {
+      await connection.run(`CREATE TABLE ${name} AS ${sql}`);
+    });
+    return name;
   }
 
   /**

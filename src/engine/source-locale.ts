@@ -24,6 +24,13 @@ const COMMA_NUMBER = new RegExp(`^[+-]?(?:\\d{1,3}(?:[.${SPACES}]\\d{3})+|\\d+)(
 const DOT_NUMBER = new RegExp(`^[+-]?(?:\\d{1,3}(?:[,${SPACES}]\\d{3})+|\\d+)(?:\\.\\d+)?$`);
 /** A number that reads either way ("1,234" is 1.234 or 1234). */
 const COMMA_GROUP = /^[+-]?[1-9]\d{0,2},\d{3}$/;
+/** Any character that separates digits in some locale. */
+const SEPARATOR = new RegExp(`[.,${SPACES}]`);
+/** A whole number written without separators. */
+const WHOLE = /^[+-]?\d+$/;
+/** A value holding a possible grouping character, with a decimal comma or point. */
+const POINT_OR_SPACE = new RegExp(`[.${SPACES}]`);
+const COMMA_OR_SPACE = new RegExp(`[,${SPACES}]`);
 /** A whole number grouped with points ("1.234.567"), which a decimal-comma file means. */
 const POINT_GROUPED = /^[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)$/;
 
@@ -34,8 +41,10 @@ function columnVote(values: readonly string[]): '.' | ',' | null {
   let commaOnly = 0;
   let dotOnly = 0;
   for (const value of values) {
-    const isComma = COMMA_NUMBER.test(value);
-    const isDot = DOT_NUMBER.test(value);
+    // Without a separator a value reads the same either way: one test instead of two.
+    const plain = !SEPARATOR.test(value);
+    const isComma = plain ? WHOLE.test(value) : COMMA_NUMBER.test(value);
+    const isDot = plain ? isComma : DOT_NUMBER.test(value);
     comma += Number(isComma);
     dot += Number(isDot);
     commaOnly += Number(isComma && !isDot);
@@ -50,8 +59,10 @@ function columnVote(values: readonly string[]): '.' | ',' | null {
 function thousandsOf(values: readonly string[], decimal: '.' | ','): string | null {
   const candidates = decimal === ',' ? `.${SPACES}` : `,${SPACES}`;
   const pattern = decimal === ',' ? COMMA_NUMBER : DOT_NUMBER;
+  const grouped = decimal === ',' ? POINT_OR_SPACE : COMMA_OR_SPACE;
   const counts = new Map<string, number>();
   for (const value of values) {
+    if (!grouped.test(value)) continue;
     const group = pattern.test(value) ? /\d(\D)\d{3}(?!\d)/.exec(value)?.[1] : undefined;
     if (group && candidates.includes(group)) counts.set(group, (counts.get(group) ?? 0) + 1);
   }

@@ -83,7 +83,14 @@ async function tableColumns(db: DuckDb, samples: string[][], signal?: AbortSigna
 
 /** The sampled text of each column: non-missing values, trimmed. */
 const cleanSamples = (raw: (string | null)[][]): string[][] =>
-  raw.map((values) => values.flatMap((value) => (value?.trim() ? [value.trim()] : [])));
+  raw.map((values) => {
+    const kept: string[] = [];
+    for (const value of values) {
+      const trimmed = value?.trim();
+      if (trimmed) kept.push(trimmed);
+    }
+    return kept;
+  });
 
 /** The locale to report: the separators used, when some column needed them. */
 const usedLocale = (locale: NumberLocale, converted: readonly string[]): NumberLocale =>

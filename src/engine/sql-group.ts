@@ -17,6 +17,7 @@ import {
   columnsOf,
   failedDeclaration,
   infos,
+  keeping,
   over,
   params,
   query,
@@ -184,8 +185,10 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
 }
 
 /** The group transform of an analysis: its declaration and findings. */
-export async function groupAnalysis(ctx: Ctx, t: Group): Promise<Outcome> {
-  const s = shape(ctx, t);
+export async function groupAnalysis(base: Ctx, t: Group): Promise<Outcome> {
+  const s = shape(base, t);
+  // Its queries (sizes, frame, findings) all start from the groups: aggregated once.
+  const ctx = await keeping(base, s.grouped);
   let declared: Declared;
   if (ctx.analysis.chart === 'table') {
     const keys = s.keys.map((k) => k.name);

@@ -12,7 +12,7 @@ import { SPEC_VERSION } from '../spec/schema.js';
 import type { DuckDb, QueryResult } from './duckdb.js';
 import type { Insight } from './insights.js';
 import type { Rows } from './sql-rows.js';
-import { coarseType, withQuery } from './sql-text.js';
+import { coarseType, cteText, withQuery } from './sql-text.js';
 import type { Column, Cte } from './sql-text.js';
 import type { SourceInfo } from './types.js';
 
@@ -58,11 +58,32 @@ export interface Ctx {
   /** The columns that name a panel's entity (gapKeys): a period an entity lacks is a gap, not 0. */
   entityKeys?: readonly string[];
   signal?: AbortSignal;
+  /** CTEs answered from kept tables (`keeping`): the CTE as written, and as run. */
+  kept?: readonly (readonly [string, string])[];
 }
 
-/** Runs a query of the analysis. */
+/** Runs a query of the analysis (a kept CTE read from its table). */
 export function query(ctx: Ctx, sql: string): Promise<QueryResult> {
-  return ctx.db.all(sql, ctx.signal);
+  return ctx.db.all(runnable(ctx, sql), ctx.signal);
+}
+
+/** A query of the analysis as it runs: each kept CTE reading its table. */
+function runnable(ctx: Ctx, sql: string): string {
+  let run = sql;
+  for (const [written, kept] of ctx.kept ?? []) run = run.replaceAll(written, kept);
+  return run;
+}
+
+/**
+ * The analysis' context with `cte` (over its rows) computed once and kept as a table: every query
+ * of the analysis that holds the CTE reads the table instead of aggregating all rows again. The
+ * queries are shown (and exported) as written; only the ones run differ, in that CTE's body.
+ */
+export async function keeping(ctx: Ctx, cte: Cte): Promise<Ctx> {
+  const all = runnable(ctx, over(ctx, [cte], `SELECT * FROM ${cte[0]}`));
+  const table = await ctx.db.keep(all, ctx.signal);
+  const kept = [cteText(cte), cteText([cte[0], `SELECT * FROM ${table}`])] as const;
+  return { ...ctx, kept: [...(ctx.kept ?? []), kept] };
 }
 
 /** The first row of a query as an object. */

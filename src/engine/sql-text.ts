@@ -107,8 +107,13 @@ export type Cte = readonly [name: string, sql: string];
 /** `WITH a AS (…), b AS (…) <body>`: one readable statement. */
 export function withQuery(ctes: readonly Cte[], body: string): string {
   if (ctes.length === 0) return body;
-  const parts = ctes.map(([name, sql]) => `${name} AS (\n${indent(sql)}\n)`);
+  const parts = ctes.map(cteText);
   return `WITH ${parts.join(',\n')}\n${body}`;
+}
+
+/** One CTE as `withQuery` writes it. */
+export function cteText([name, sql]: Cte): string {
+  return `${name} AS (\n${indent(sql)}\n)`;
 }
 
 /** A comma-separated list of quoted identifiers. */

@@ -14,7 +14,17 @@ import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
 import { rebaseLabel } from '../agent/compile-plan.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
-import { columnsOf, countOf, infos, over, params, query, queryRow, tableOf } from './sql-spec.js';
+import {
+  columnsOf,
+  countOf,
+  infos,
+  keeping,
+  over,
+  params,
+  query,
+  queryRow,
+  tableOf,
+} from './sql-spec.js';
 import type { Ctx, Declared, Outcome } from './sql-spec.js';
 import { downsampledSql } from './sql-downsample.js';
 import { capsOf, idents, isFloat, isTemporal } from './sql-text.js';
@@ -247,8 +257,10 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
 }
 
 /** The resample transform of an analysis: its declaration and findings. */
-export async function resampleAnalysis(ctx: Ctx, t: Resample): Promise<Outcome> {
-  const s = shape(ctx, t);
+export async function resampleAnalysis(base: Ctx, t: Resample): Promise<Outcome> {
+  const s = shape(base, t);
+  // Its queries (sizes, frame, findings) all start from the periods: aggregated once.
+  const ctx = await keeping(base, s.ctes[0] as Cte);
   if (t.rebase && t.series) {
     const start = await queryRow(ctx, over(ctx, s.ctes, 'SELECT start FROM common'));
     if (start.start === null)

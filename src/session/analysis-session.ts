@@ -98,6 +98,27 @@ export async function finish<R>(steps: AsyncGenerator<StoredEvent, R>): Promise<
   for (let next = await steps.next(); ; next = await steps.next()) if (next.done) return next.value;
 }
 
+/** Opens fast mode's engine for `settings`: DuckDB over the data file, or pandas in the sandbox `sandbox` gives. */
+async function startEngine(
+  settings: OpenSessionOptions,
+  sandbox?: () => Promise<Sandbox>,
+): Promise<AnalysisEngine> {
+  const choice = settings.engine ?? { name: engineName(undefined) };
+  if (choice.name === 'pandas') {
+    if (!sandbox) throw new OpsmindError('the pandas engine needs the sandbox', ExitCode.INTERNAL);
+    return new PandasEngine(sandbox);
+  }
+  const limits = settings.sandbox.limits;
+  return DuckDbEngine.open({
+    dataPath: settings.dataPath,
+    memoryMb: choice.memoryMb ?? limits.memoryMb,
+    maxTempMb: Math.max(limits.diskMb, Math.ceil((statSync(settings.dataPath).size / 2 ** 20) * 4)),
+    scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-engine-')),
+    ...(choice.sheet ? { sheet: choice.sheet } : {}),
+    ...(choice.threads ? { threads: choice.threads } : {}),
+  });
+}
+
 /** An open session. Close it with `close()`. */
 export class AnalysisSession {
   private closed = false;
@@ -129,12 +150,33 @@ export class AnalysisSession {
    * other one opens on first use.
    */
   static async open(options: OpenSessionOptions): Promise<AnalysisSession> {
-    const { store, dataPath } = options;
+    const { dataPath } = options;
     const name = basename(dataPath);
-    const { sha256, size } = await hashFile(dataPath);
     const engineFirst =
       (options.mode === 'fast' || options.mode === 'mcp') &&
       (options.engine?.name ?? 'duckdb') === 'duckdb';
+    // DuckDB reads the file on its own threads while this one hashes it (0.07 s per 65 MB). A
+    // failure to open is awaited, and recorded, once the session exists.
+    const early = engineFirst ? startEngine(options) : null;
+    early?.catch(() => undefined);
+    try {
+      return await AnalysisSession.create(options, name, early);
+    } catch (error) {
+      void early?.then(
+        (engine) => engine.close(),
+        () => undefined,
+      );
+      throw error;
+    }
+  }
+
+  private static async create(
+    options: OpenSessionOptions,
+    name: string,
+    early: Promise<AnalysisEngine> | null,
+  ): Promise<AnalysisSession> {
+    const { store, dataPath } = options;
+    const { sha256, size } = await hashFile(dataPath);
     const { session: row, lock } = options.continueId
       ? resume(store, options.continueId)
       : store.createSession({
@@ -159,8 +201,9 @@ export class AnalysisSession {
       dataPath,
       options.onEvent,
     );
+    if (early) session.engineOpening = session.adopt(early);
     try {
-      const first = engineFirst ? await session.engine() : await session.sandbox();
+      const first = early ? await session.engine() : await session.sandbox();
       if (!options.continueId) {
         await session.emit({
           type: 'session_started',
@@ -222,31 +265,19 @@ export class AnalysisSession {
 
   /** Fast mode's engine, opened on first use: DuckDB over the data file, or pandas in the sandbox. */
   engine(): Promise<AnalysisEngine> {
-    this.engineOpening ??= (async () => {
-      const choice = this.settings.engine ?? { name: engineName(undefined) };
-      const limits = this.settings.sandbox.limits;
-      const engine =
-        choice.name === 'pandas'
-          ? new PandasEngine(() => this.sandbox())
-          : await DuckDbEngine.open({
-              dataPath: this.dataPath,
-              memoryMb: choice.memoryMb ?? limits.memoryMb,
-              maxTempMb: Math.max(
-                limits.diskMb,
-                Math.ceil((statSync(this.dataPath).size / 2 ** 20) * 4),
-              ),
-              scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-engine-')),
-              ...(choice.sheet ? { sheet: choice.sheet } : {}),
-              ...(choice.threads ? { threads: choice.threads } : {}),
-            });
-      if (this.closed) {
-        engine.close();
-        throw new OpsmindError('the session is closed', ExitCode.INTERNAL);
-      }
-      this.openedEngine = engine;
-      return engine;
-    })();
+    this.engineOpening ??= this.adopt(startEngine(this.settings, () => this.sandbox()));
     return this.engineOpening;
+  }
+
+  /** The session's engine once `opening` gives it (closed instead if the session ended first). */
+  private async adopt(opening: Promise<AnalysisEngine>): Promise<AnalysisEngine> {
+    const engine = await opening;
+    if (this.closed) {
+      engine.close();
+      throw new OpsmindError('the session is closed', ExitCode.INTERNAL);
+    }
+    this.openedEngine = engine;
+    return engine;
   }
 
   /** What computes the session's numbers, as reports name it: the sandbox's isolation, else the engine. */
