@@ -149,6 +149,35 @@ def apply_number_locale(frame, numbers):
     return frame
 
 
+_NUMERIC_DATE = r"\d{1,2}([./-])\d{1,2}\1\d{4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
+_TIMES = ("", " %H:%M", " %H:%M:%S", " %H:%M:%S.%f", "T%H:%M", "T%H:%M:%S", "T%H:%M:%S.%f")
+
+
+def apply_day_first(frame):
+    """Text columns of dates written day first (31.12.2024, 31/12/2024 10:30), parsed as the host's
+    engine parsed them, so df holds the dates the report shows instead of text that pd.to_datetime
+    would read month first. Only a column whose every value is such a date and parses day first."""
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype != object:
+            continue
+        text = column.dropna().astype(str).str.strip()
+        if text.empty or not text.str.fullmatch(_NUMERIC_DATE).all():
+            continue
+        separators = set(text.str.extract(r"^\d{1,2}([./-])", expand=False))
+        times = _TIMES if text.str.contains(":", regex=False).any() else ("",)
+        stripped = column.astype("string").str.strip()
+        parsed = None
+        for sep in separators:
+            for time in times:
+                attempt = pd.to_datetime(stripped, format=f"%d{sep}%m{sep}%Y{time}", errors="coerce")
+                parsed = attempt if parsed is None else parsed.fillna(attempt)
+        if parsed is None or parsed[column.notna()].isna().any():
+            continue
+        frame[name] = parsed
+    return frame
+
+
 def _read_delimited(path, extension, numbers=None):
     with open(path, "rb") as handle:
         head = handle.read(SAMPLE_BYTES)
@@ -164,7 +193,10 @@ def _read_delimited(path, extension, numbers=None):
     except UnicodeDecodeError:
         encoding, warning = detect_encoding(path, head, whole_file=True)
         frame, info, warnings = _parse_delimited(path, extension, head, encoding, warning)
-    return apply_number_locale(frame, numbers), info, warnings
+    frame = apply_number_locale(frame, numbers)
+    if (numbers or {}).get("dates") == "DMY":
+        frame = apply_day_first(frame)
+    return frame, info, warnings
 
 
 def _parse_delimited(path, extension, head, encoding, warning):
@@ -214,7 +246,8 @@ def _require_engine(modules, extension, package):
 
 def read_dataset(path, numbers=None):
     """Read `path` into a DataFrame; return (df, info, warnings). Raises DataLoadError.
-    `numbers` ({"decimal", "thousands"}) is how the host's engine read the numbers of a delimited file."""
+    `numbers` ({"decimal", "thousands", "dates"}) is how the host's engine read the numbers of a delimited
+    file, and "dates": "DMY" that its numeric dates read day first."""
     if not os.path.exists(path):
         raise DataLoadError(f"no such file: {path}")
     if os.path.isdir(path):

@@ -308,7 +308,7 @@ void test('a query past the memory limit ends with one clear line and exit 4, no
   assert.match(lines[0] ?? '', /memory limit \(raise it with --memory-mb\)/);
 });
 
-void test('the sandbox reads decimal commas as the engine does: the pandas twin of a German export re-runs whole', () => {
+void test('the sandbox reads decimal commas and day-first dates as the engine does: the pandas twin of a German export re-runs whole', () => {
   const data = join(ROOT, 'examples', 'umsatz-filialen.csv');
   const r = analyze(data);
   assert.equal(r.status, 0, r.stderr);
@@ -331,11 +331,12 @@ void test('the sandbox reads decimal commas as the engine does: the pandas twin 
   const script = join(dir, 'types.py');
   writeFileSync(
     script,
-    'print(df["Umsatz (EUR)"].dtype, df["Kunden"].dtype, df["Datum"].dtype, round(df["Umsatz (EUR)"].iloc[0], 2))\n',
+    'print(df["Umsatz (EUR)"].dtype, df["Kunden"].dtype, df["Datum"].dtype, round(df["Umsatz (EUR)"].iloc[0], 2), df["Datum"].iloc[0].month, df["Datum"].max().date())\n',
   );
   const types = runCli(['run', script, '--data', data, '-o', join(dir, 'types.html')]);
   assert.equal(types.status, 0, types.stderr);
-  assert.match(types.stdout, /float64 int64 object 12066\.53/);
+  // Day-first dates are dates in df too: 01.01.2024 … 28.12.2024, never 12 January read month first.
+  assert.match(types.stdout, /float64 int64 datetime64\[ns\] 12066\.53 1 2024-12-28/);
   // The pandas engine reads the same numbers, so its findings are the engine's (it has no trend:
   // pandas leaves day-first dates as text).
   const pandas = analyze(data, ['--engine', 'pandas']);

@@ -118,6 +118,33 @@ void test('group: bars keep the top N in key order, the rest is "Other" only if 
   assert.ok(shares.includes(tie), shares.join(' | '));
 });
 
+void test('an analysis aggregates once into a kept table; the SQL shown is as written and gives the frame', async () => {
+  const db = await table(SALES);
+  const days = `SELECT TIMESTAMP '2024-01-01' + INTERVAL (i) DAY AS day, i % 3 AS n FROM range(40) t(i)`;
+  const timed = await table(days);
+  const r = await execute(db, [on('bar', group('sum', { top_n: 2 })), on('table', group('mean'))]);
+  const line = { type: 'resample', date: 'day', freq: 'W', agg: 'sum', measure: 'n' } as const;
+  const t = await execute(timed, [on('line', line)]);
+  const kept = await db.all(
+    "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name LIKE '_opsmind_kept_%'",
+  );
+  assert.equal(kept.rows[0]?.[0], 2, 'one kept table per analysis');
+  for (const [ran, at] of [
+    [r, db],
+    [t, timed],
+  ] as const)
+    for (const [i, decl] of ran.decls.entries()) {
+      const shown = ran.queries[decl.id] ?? '';
+      assert.doesNotMatch(shown, /_opsmind_kept/, 'the report shows the query as written');
+      const rows = (await at.all(shown)).rows;
+      assert.deepEqual(rows, ran.frame(i), `${decl.id}: the shown SQL gives the frame`);
+    }
+  assert.equal(text(r.frame(0)), 'a 10 | b 10 | Other 10');
+  assert.equal(text(r.frame(1)), 'a 10 | c 7 | b 5 | null 2 | d 1 | e null');
+  assert.equal(t.frame(0).length, 6, 'weeks ending Sunday 7 January … Sunday 11 February');
+  await assert.rejects(db.keep('DELETE FROM data'), /read-only query/);
+});
+
 void test('group: a pie of negative values is a declaration error; a series splits bars', async () => {
   const data = `SELECT * FROM (VALUES ('a', -1.0, 'x'), ('b', 2.0, 'y'), ('a', 3.0, 'y'))`;
   const db = await table(`${data} AS t(cat, amount, kind)`);

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import writeXlsxFile from 'write-excel-file/node';
 import { DuckDb, literal } from '../src/engine/duckdb.js';
 import { attachSource } from '../src/engine/source.js';
+import { sampleDayFirst } from '../src/engine/source-dates.js';
 import type { SourceInfo } from '../src/engine/types.js';
 import { ExitCode, OpsmindError } from '../src/shared/exit-codes.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -274,4 +275,16 @@ void test('empty, binary, ragged and mislabelled files are clear BAD_INPUT error
   await rejects('fake.parquet', 'a,b\n1,2\n', /not a Parquet file/);
   await rejects('fake.xlsx', 'a,b\n1,2\n', /not an Excel workbook/);
   await assert.rejects(attachSource(db, join(dir, 'missing.csv'), { scratchDir }), /no such file/);
+});
+
+void test('the sandbox is told day-first dates from the sample as settleDates would decide them', () => {
+  const text = (...sample: string[]) => [{ name: 'd', type: 'VARCHAR', sample }];
+  const none = { dateFormat: null, timestampFormat: null };
+  assert.equal(sampleDayFirst(text('01/02/2024', '13/02/2024'), none), true, 'a day above 12');
+  assert.equal(sampleDayFirst(text('01/02/2024', '02/13/2024'), none), false, 'a month above 12');
+  assert.equal(sampleDayFirst(text('01.02.2024', '03.04.2024 10:30'), none), true, '"." assumed');
+  assert.equal(sampleDayFirst(text('01/02/2024', '03/04/2024'), none), false, '"/" assumed');
+  assert.equal(sampleDayFirst(text('2024-01-02'), none), false, 'ISO dates have no order to tell');
+  const typed = [{ name: 'd', type: 'DATE', sample: ['01/02/2024'] }];
+  assert.equal(sampleDayFirst(typed, { dateFormat: '%d/%m/%Y', timestampFormat: null }), true);
 });

@@ -714,3 +714,24 @@ void test('growth of a panel of prices is compared as an index from the first co
   }
   assert.match(html, /price, index \(100 = the first quarter every symbol has a value\)/);
 });
+
+void test('past 200,000 rows a running total is still found, from the steps between sampled rows', async () => {
+  const dir = tempDir('opsmind-running-');
+  const lines = ['minute,flow,total'];
+  const start = Date.UTC(2024, 0, 1);
+  let total = 0;
+  for (let i = 0; i < 250_000; i++) {
+    const flow = (i * 7919) % 97;
+    total += flow;
+    lines.push(
+      `${new Date(start + i * 60e3).toISOString().slice(0, 16).replace('T', ' ')},${flow},${total}`,
+    );
+  }
+  writeFileSync(join(dir, 'running.csv'), `${lines.join('\n')}\n`);
+  const p = await profileOf(join(dir, 'running.csv'));
+  assert.equal(p.semantics.table.grain, 'series');
+  const totalColumn = p.semantics.columns.find((c) => c.name === 'total');
+  assert.equal(totalColumn?.role, 'cumulative');
+  assert.match(totalColumn?.evidence ?? '', /100% of steps between sampled rows/);
+  assert.notEqual(role(p, 'flow'), 'cumulative');
+});

@@ -129,6 +129,31 @@ function ambiguity(columns: TableColumn[], order: DateOrder): string {
 }
 
 /**
+ * Whether the numeric dates of `columns` read day first, judged from their sampled text alone (no
+ * table): the order settleDates would choose when the sample already shows it. The sandbox's
+ * reader is told, and parses a column only if every value fits day first, so a wrong guess
+ * leaves text, never a wrong date.
+ */
+export function sampleDayFirst(columns: readonly TableColumn[], sniffed: SniffedFormats): boolean {
+  const dates = dateColumns(columns, sniffed);
+  for (const date of dates) {
+    if (date.typed) continue;
+    const fields = date.column.sample.map((v) => v.split(/[./-]/).map(Number));
+    const dmy = fields.every(([day = 0, month = 0]) => day <= 31 && month <= 12);
+    const mdy = fields.every(([month = 0, day = 0]) => day <= 31 && month <= 12);
+    date.fits = [...(dmy ? ['DMY' as const] : []), ...(mdy ? ['MDY' as const] : [])];
+    date.settled = date.fits.length === 1;
+    date.order = date.settled ? (date.fits[0] ?? null) : null;
+  }
+  const settled = dates.find((date) => date.order && (date.settled || date.typed))?.order;
+  const fallback = orderOf(sniffed.dateFormat) ?? orderOf(sniffed.timestampFormat);
+  const first = dates.find((date) => date.typed || date.fits.length > 0);
+  if (!first) return false;
+  const assumed = fallback === 'DMY' || fallback === 'MDY' ? fallback : null;
+  return (settled ?? assumed ?? separatorOrder(first.column.sample[0] ?? '')) === 'DMY';
+}
+
+/**
  * Settles the order of the numeric dates in `data`, converts text columns of them, and returns
  * the order (YMD when the only dates are ISO, null when there are none).
  */

@@ -9,7 +9,7 @@ import { asBadInput, badInput, describeData, toBadInput } from './source-common.
 import type { ReadContext, ReadOutcome, TableColumn } from './source-common.js';
 import { createCsvTable, sampleText, sniffCsv } from './source-csv.js';
 import type { CsvDialect, CsvPlan } from './source-csv.js';
-import { settleDates } from './source-dates.js';
+import { sampleDayFirst, settleDates } from './source-dates.js';
 import { findHeader, pandasNames, parseRows, sniffDelimiter } from './source-dialect.js';
 import type { HeaderPlace } from './source-dialect.js';
 import { convertLocaleNumbers, decideNumberLocale, pointGroupedDoubles } from './source-locale.js';
@@ -160,13 +160,14 @@ export async function readDelimited(
 }
 
 /**
- * How the numbers of a delimited text file are written, from a sample only (no table is made):
- * what the sandbox's pandas reader is told, so its `df` reads the numbers the engine reads.
+ * How the numbers of a delimited text file are written, and whether its numeric dates read day
+ * first, from a sample only (no table is made): what the sandbox's pandas reader is told, so its
+ * `df` reads the numbers and dates the engine reads.
  */
 export async function sniffNumberLocale(
   ctx: ReadContext,
   detected: DetectedFormat,
-): Promise<NumberLocale> {
+): Promise<NumberLocale & { dayFirst: boolean }> {
   const { plan, sniffed, names } = await planRead(ctx, detected);
   const samples = cleanSamples(
     await sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
@@ -177,5 +178,5 @@ export async function sniffNumberLocale(
     sample: samples[i] ?? [],
   }));
   const { decimal, thousands } = decideNumberLocale(columns, plan.delimiter);
-  return { decimal, thousands };
+  return { decimal, thousands, dayFirst: sampleDayFirst(columns, sniffed) };
 }

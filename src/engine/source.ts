@@ -97,15 +97,15 @@ export async function attachSource(
 }
 
 /**
- * How a delimited text file writes its numbers (decimal separator, thousands separator), judged
- * from a sample with a database of its own; null for other formats or when the file cannot be
+ * How a delimited text file writes its numbers (decimal separator, thousands separator) and
+ * whether its numeric dates read day first, judged from a sample with a database of its own; null for other formats or when the file cannot be
  * sniffed (the sandbox's reader then keeps pandas' defaults). The sandbox is told this, so `df`
  * reads "1.234,56" as the number the engine reads.
  */
 export async function numberLocaleOf(
   path: string,
   scratchDir: string,
-): Promise<NumberLocale | null> {
+): Promise<(NumberLocale & { dayFirst: boolean }) | null> {
   const resolved = resolve(path);
   const detected = detectFormat(resolved, await readHead(resolved, 16));
   if (detected.format !== 'csv') return null;

@@ -31,6 +31,16 @@ import { WarmWorker, WorkerLost } from './worker.js';
 import type { WorkerDone } from './worker.js';
 
 /** How to open a sandbox. */
+/**
+ * How the host read the data file's numbers (and, with `dates`, that its numeric dates read day
+ * first), passed to the worker's reader so `df` holds the same numbers and dates.
+ */
+export interface SandboxNumbers {
+  decimal: '.' | ',';
+  thousands: string | null;
+  dates?: 'DMY';
+}
+
 export interface SandboxOptions {
   python: PythonInfo;
   dataPath: string;
@@ -41,8 +51,8 @@ export interface SandboxOptions {
   warm?: boolean;
   /** Have the warm worker profile the data (under this source name) before forking, for get_data_info. */
   profileName?: string;
-  /** How the host's engine reads the file's numbers, so pandas converts the same text columns. */
-  numbers?: { decimal: '.' | ','; thousands: string | null };
+  /** How the host's engine reads the file's numbers and numeric dates, so pandas converts the same text columns. */
+  numbers?: SandboxNumbers;
 }
 
 /** One program to run. */

@@ -39,6 +39,7 @@ import { hashFile } from '../sandbox/data-file.js';
 import type { Limits } from '../sandbox/limits.js';
 import type { PythonInfo } from '../sandbox/python.js';
 import { Sandbox } from '../sandbox/sandbox.js';
+import type { SandboxNumbers } from '../sandbox/sandbox.js';
 import type { SessionEvent, StoredEvent, StreamEvent } from '../shared/events.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import type { HeldLock } from '../store/lock.js';
@@ -246,11 +247,17 @@ export class AnalysisSession {
     return this.sandboxOpening;
   }
 
-  /** How the data file writes its numbers, when not the plain way: the engine's reading, else a sniff. */
-  private async numberLocale(): Promise<{ decimal: '.' | ','; thousands: string | null } | null> {
+  /**
+   * How the data file writes its numbers and numeric dates, when not the plain way: the engine's
+   * reading, else a sniff. Day-first dates are parsed in `df` too, except for the pandas engine,
+   * which reads the file as pandas does (its program parses dates as compile-plan.ts writes).
+   */
+  private async numberLocale(): Promise<SandboxNumbers | null> {
     const engine = this.openedEngine;
-    let locale: { decimal: '.' | ','; thousands: string | null } | null =
-      engine instanceof DuckDbEngine ? engine.source.locale : null;
+    let locale: { decimal: '.' | ','; thousands: string | null; dayFirst: boolean } | null =
+      engine instanceof DuckDbEngine
+        ? { ...engine.source.locale, dayFirst: engine.source.locale.dateOrder === 'DMY' }
+        : null;
     if (!locale) {
       const scratch = mkdtempSync(join(tmpdir(), 'opsmind-sniff-'));
       try {
@@ -259,8 +266,14 @@ export class AnalysisSession {
         removeTree(scratch);
       }
     }
-    if (!locale || (locale.decimal === '.' && locale.thousands === null)) return null;
-    return { decimal: locale.decimal, thousands: locale.thousands };
+    if (!locale) return null;
+    const dayFirst = locale.dayFirst && this.settings.engine?.name !== 'pandas';
+    if (locale.decimal === '.' && locale.thousands === null && !dayFirst) return null;
+    return {
+      decimal: locale.decimal,
+      thousands: locale.thousands,
+      ...(dayFirst ? { dates: 'DMY' as const } : {}),
+    };
   }
 
   /** Fast mode's engine, opened on first use: DuckDB over the data file, or pandas in the sandbox. */
