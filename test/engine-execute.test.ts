@@ -118,7 +118,7 @@ void test('group: bars keep the top N in key order, the rest is "Other" only if 
   assert.ok(shares.includes(tie), shares.join(' | '));
 });
 
-void test('an analysis aggregates once into a kept table; the SQL shown is as written and gives the frame', async () => {
+void test('an analysis aggregates once into a kept table, dropped when it is done; the SQL shown is as written and gives the frame', async () => {
   const db = await table(SALES);
   const days = `SELECT TIMESTAMP '2024-01-01' + INTERVAL (i) DAY AS day, i % 3 AS n FROM range(40) t(i)`;
   const timed = await table(days);
@@ -128,7 +128,7 @@ void test('an analysis aggregates once into a kept table; the SQL shown is as wr
   const kept = await db.all(
     "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name LIKE '_opsmind_kept_%'",
   );
-  assert.equal(kept.rows[0]?.[0], 2, 'one kept table per analysis');
+  assert.equal(kept.rows[0]?.[0], 0, 'each analysis drops the table it kept once it is done');
   for (const [ran, at] of [
     [r, db],
     [t, timed],
@@ -143,6 +143,11 @@ void test('an analysis aggregates once into a kept table; the SQL shown is as wr
   assert.equal(text(r.frame(1)), 'a 10 | c 7 | b 5 | null 2 | d 1 | e null');
   assert.equal(t.frame(0).length, 6, 'weeks ending Sunday 7 January … Sunday 11 February');
   await assert.rejects(db.keep('DELETE FROM data'), /read-only query/);
+  const name = await db.keep('SELECT 41 + 1 AS x');
+  assert.deepEqual((await db.all(`SELECT x FROM ${name}`)).rows, [[42]]);
+  await db.dropKept([name]);
+  await assert.rejects(db.all(`SELECT x FROM ${name}`), /does not exist/);
+  await assert.rejects(db.dropKept(['data']), /not a kept table/);
 });
 
 void test('group: a pie of negative values is a declaration error; a series splits bars', async () => {

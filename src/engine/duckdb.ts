@@ -212,8 +212,8 @@ export class DuckDb {
    * Keeps the result of a read-only query (SELECT, WITH) as a table of the database and returns
    * its quoted name, so that the queries of one analysis which all start from the same aggregate
    * (its groups, its periods) read it instead of aggregating every row again. The table is
-   * derived from `data`, which cannot change once locked, so kept results stay valid; it goes
-   * with the database.
+   * derived from `data`, which cannot change once locked, so kept results stay valid until
+   * `dropKept`.
    */
   async keep(sql: string, signal?: AbortSignal): Promise<string> {
     if (!this.locked || !/^\s*(SELECT|WITH)\b/i.test(sql))
@@ -226,6 +226,18 @@ export class DuckDb {
       await connection.run(`CREATE TABLE ${name} AS ${sql}`);
     });
     return name;
+  }
+
+  /** Drops tables `keep` made (once their analysis is done), and the results kept of queries that read them. */
+  async dropKept(names: readonly string[], signal?: AbortSignal): Promise<void> {
+    for (const name of names) {
+      if (!/^"_opsmind_kept_\d+"$/.test(name))
+        throw new OpsmindError(`not a kept table: ${name}`, ExitCode.INTERNAL);
+      await this.guard(signal, async (connection) => {
+        await connection.run(`DROP TABLE IF EXISTS ${name}`);
+      });
+      for (const sql of [...this.results.keys()]) if (sql.includes(name)) this.results.delete(sql);
+    }
   }
 
   /**

@@ -83,6 +83,7 @@ type Ran =
 
 /** An analysis' declaration and findings, or why it failed; only cancellation throws. */
 async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
+  const keptTables: string[] = [];
   try {
     const rows = rowsFor(run.cleaning, analysis);
     const ctx: Ctx = {
@@ -90,6 +91,7 @@ async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
       rows,
       analysis,
       entityKeys: run.entityKeys,
+      keptTables,
       ...(run.signal ? { signal: run.signal } : {}),
     };
     const outcome = await transformOf(ctx);
@@ -98,6 +100,8 @@ async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
   } catch (error) {
     if (run.signal?.aborted) throw error;
     return { ok: false, error };
+  } finally {
+    if (!run.signal?.aborted) await run.db.dropKept(keptTables);
   }
 }
 

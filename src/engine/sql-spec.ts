@@ -60,6 +60,8 @@ export interface Ctx {
   signal?: AbortSignal;
   /** CTEs answered from kept tables (`keeping`): the CTE as written, and as run. */
   kept?: readonly (readonly [string, string])[];
+  /** The kept tables of the analysis, dropped when it is done (shared by its contexts). */
+  keptTables?: string[];
 }
 
 /** Runs a query of the analysis (a kept CTE read from its table). */
@@ -82,6 +84,7 @@ function runnable(ctx: Ctx, sql: string): string {
 export async function keeping(ctx: Ctx, cte: Cte): Promise<Ctx> {
   const all = runnable(ctx, over(ctx, [cte], `SELECT * FROM ${cte[0]}`));
   const table = await ctx.db.keep(all, ctx.signal);
+  ctx.keptTables?.push(table);
   const kept = [cteText(cte), cteText([cte[0], `SELECT * FROM ${table}`])] as const;
   return { ...ctx, kept: [...(ctx.kept ?? []), kept] };
 }
