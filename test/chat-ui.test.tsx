@@ -21,6 +21,11 @@ const added = (step: number, ids: string[]): StoredEvent => ({
 });
 
 const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits (up to 3 s: a loaded machine renders slowly) until `done` holds, then one more tick. */
+async function settle(done: () => boolean): Promise<void> {
+  for (const until = Date.now() + 3000; !done() && Date.now() < until;) await tick(20);
+  await tick(60);
+}
 
 /** A controller that records questions and finishes each run when told to. */
 function scripted(): ChatController & {
@@ -103,13 +108,17 @@ void test('two submits fired synchronously start exactly one run', async () => {
   await tick();
   app.stdin.write('\r');
   app.stdin.write('\r');
-  await tick(60);
+  await settle(
+    () => controller.asked.length > 0 && /chart for top regions/.test(app.lastFrame() ?? ''),
+  );
   assert.equal(controller.asked.length, 1);
   assert.match(app.lastFrame() ?? '', /chart for top regions/);
   controller.finish();
   await tick(60);
   app.stdin.write('next one\r');
-  await tick(60);
+  await settle(
+    () => controller.asked.length > 1 && /chart for next one/.test(app.lastFrame() ?? ''),
+  );
   assert.equal(
     controller.asked.length,
     2,

@@ -31,14 +31,14 @@ const STATS = [
   '  FROM vals)',
 ].join('\n');
 
+// The sums over the values beside the one row of stats (no values: NULL sums, no outliers). Not a
+// GROUP BY of the stats columns, which hashes every value's row on eight keys.
 const MOMENTS = [
-  'SELECT stats.*,',
-  '  sum((v - mean) * (v - mean)) AS m2,',
-  '  sum((v - mean) * (v - mean) * (v - mean)) AS m3,',
-  '  count(v) FILTER (WHERE v < q1 - 1.5 * (q3 - q1) OR v > q3 + 1.5 * (q3 - q1)) AS outliers',
-  'FROM stats',
-  'LEFT JOIN vals ON TRUE',
-  'GROUP BY ALL',
+  'SELECT stats.*, m.m2, m.m3, m.outliers',
+  'FROM stats, (SELECT sum((v - s.mean) * (v - s.mean)) AS m2,',
+  '  sum((v - s.mean) * (v - s.mean) * (v - s.mean)) AS m3,',
+  '  count(v) FILTER (WHERE v < s.q1 - 1.5 * (s.q3 - s.q1) OR v > s.q3 + 1.5 * (s.q3 - s.q1)) AS outliers',
+  '  FROM vals, stats AS s) AS m',
 ].join('\n');
 
 /** pandas' adjusted Fisher-Pearson skew (number_stats' guards: over two values, a spread that is not noise). */
