@@ -2,9 +2,9 @@
  * The most frequent values of each column and its exact distinct count, ties ordered as pandas'
  * factorize orders them (by value for number columns, else by first appearance) and written as
  * pandas' `str()` writes them. Each column's groups are counted once and its top kept by a
- * bounded max_by (no sort). Small tables stack all their columns' values in one scan (an unnest
- * per row: cheap however wide the table); large ones group each column on its own typed values
- * and turn only the few values kept into text.
+ * bounded max_by (no sort). Small wide tables stack all their columns' values in one scan (an
+ * unnest per row: cheap however wide the table); large or narrow ones group each column on its
+ * own typed values and turn only the few values kept into text.
  */
 import type { SourceFormat } from './types.js';
 import { DATA_RELATION } from './types.js';
@@ -21,8 +21,10 @@ export const TOP_N = 5;
 const GROUPS_READ = 7;
 /** Rows × columns one top-values query may group at once. */
 const GROUP_BUDGET = 4_000_000;
-/** Up to this many rows, a query stacks its columns' values in one scan. */
+/** Up to this many rows, a query stacks its columns' values in one scan… */
 const UNNEST_ROWS = 100_000;
+/** …when the table has more columns than this: a few columns group faster one by one (10,000 rows × 10 columns: 22 ms against 30–45 ms stacked). */
+const NARROW_COLUMNS = 16;
 
 /** A column's value counts. */
 export interface ColumnTop {
@@ -111,7 +113,7 @@ export async function topValues(
 ): Promise<Map<number, ColumnTop>> {
   const out = new Map<number, ColumnTop>();
   const ints = new Set(columns.filter((c) => c.kind === 'int').map((c) => c.index));
-  const stack = rows <= UNNEST_ROWS;
+  const stack = rows <= UNNEST_ROWS && columns.length > NARROW_COLUMNS;
   const most = stack ? 64 : SCAN_COLUMNS;
   const batch = Math.max(1, Math.min(most, Math.floor(GROUP_BUDGET / Math.max(1, rows))));
   for (const chunk of chunked(columns, batch)) {
