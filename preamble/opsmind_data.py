@@ -123,6 +123,17 @@ def title_lines(text, delimiter, cut=False):
 _GROUPS = {".": r"\.", ",": ",", " ": " ", "\u00a0": "\u00a0", "\u202f": "\u202f"}
 
 
+def _text_columns_matching(frame, pattern):
+    """(name, column, stripped text of its values) of each text column whose every value matches `pattern`."""
+    for name in list(frame.columns):
+        column = frame[name]
+        if column.dtype != object:
+            continue
+        text = column.dropna().astype(str).str.strip()
+        if not text.empty and text.str.fullmatch(pattern).all():
+            yield name, column, text
+
+
 def apply_number_locale(frame, numbers):
     """Text columns the host's engine read as numbers (decimal commas, thousands separators), converted
     the same way: only a column whose every value is such a number, so "01.02.2024" or "10.0.0.1" stay
@@ -135,13 +146,7 @@ def apply_number_locale(frame, numbers):
     group = _GROUPS[thousands] if thousands and thousands != decimal else None
     whole = rf"\d{{1,3}}(?:{group}\d{{3}})+|\d+" if group else r"\d+"
     pattern = rf"^[+-]?(?:{whole})(?:{re.escape(decimal)}\d+)?$"
-    for name in frame.columns:
-        column = frame[name]
-        if column.dtype != object:
-            continue
-        text = column.dropna().astype(str).str.strip()
-        if text.empty or not text.str.fullmatch(pattern).all():
-            continue
+    for name, column, _ in _text_columns_matching(frame, pattern):
         plain = column.astype("string").str.strip()
         if group:
             plain = plain.str.replace(thousands, "", regex=False)
@@ -157,13 +162,7 @@ def apply_day_first(frame):
     """Text columns of dates written day first (31.12.2024, 31/12/2024 10:30), parsed as the host's
     engine parsed them, so df holds the dates the report shows instead of text that pd.to_datetime
     would read month first. Only a column whose every value is such a date and parses day first."""
-    for name in frame.columns:
-        column = frame[name]
-        if column.dtype != object:
-            continue
-        text = column.dropna().astype(str).str.strip()
-        if text.empty or not text.str.fullmatch(_NUMERIC_DATE).all():
-            continue
+    for name, column, text in _text_columns_matching(frame, _NUMERIC_DATE):
         separators = set(text.str.extract(r"^\d{1,2}([./-])", expand=False))
         times = _TIMES if text.str.contains(":", regex=False).any() else ("",)
         stripped = column.astype("string").str.strip()
