@@ -361,3 +361,26 @@ void test('the sandbox reads decimal commas and day-first dates as the engine do
   for (const text of pandasFindings.filter(compared))
     assert.ok(duckFindings.has(text), `the pandas engine found "${text}", the engine did not`);
 });
+
+void test('a column named rowid (any case) is refused in one line with a way out, never analysed out of order', () => {
+  const dir = tempDir();
+  for (const [name, values] of [
+    ['rowid', ['x1', 'x2', 'b7']],
+    ['RowID', ['3', '1', '2']],
+  ] as const) {
+    const file = join(dir, `${name}.csv`);
+    writeFileSync(
+      file,
+      `${name},region,amount\n${values.map((v, i) => `${v},r${i % 2},${i + 1}`).join('\n')}\n`,
+    );
+    const r = runCli(['analyze', file, '--no-llm', '-o', join(dir, `${name}.html`)]);
+    assert.equal(r.status, 2, r.stderr);
+    const lines = r.stderr.trim().split('\n');
+    assert.match(
+      lines[0] ?? '',
+      new RegExp(`^opsmind: the column "${name}" has the name DuckDB gives the row number`),
+    );
+    assert.match(r.stderr, /hint: rename the column .*--engine pandas/);
+    assert.doesNotMatch(r.stderr, /Binder Error|Conversion Error/);
+  }
+});

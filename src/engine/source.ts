@@ -71,6 +71,20 @@ async function countRows(db: DuckDb, signal?: AbortSignal): Promise<number> {
  * Reads the data file at `path` into the table `data` of `db` and says how it was read. Errors
  * about the file are one-line OpsmindErrors with ExitCode.BAD_INPUT. Call before `db.lock`.
  */
+/**
+ * A column named rowid (in any case) hides DuckDB's row number, which every first-appearance
+ * order, even sample and file-order scatter is computed from: refused with a way out, rather than
+ * analysed in another order (or, for text, failing inside a query).
+ */
+function refuseRowid(names: readonly string[]): void {
+  const name = names.find((n) => n.toLowerCase() === 'rowid');
+  if (name === undefined) return;
+  throw badInput(
+    `the column ${JSON.stringify(name)} has the name DuckDB gives the row number, which fast mode orders rows by`,
+    'rename the column (for example to "row_id"), or run with --engine pandas',
+  );
+}
+
 export async function attachSource(
   db: DuckDb,
   path: string,
@@ -86,7 +100,9 @@ export async function attachSource(
   try {
     const outcome = await read(ctx, detected);
     await flattenNested(db, options.signal);
-    const columns = (await describeData(db, options.signal)).length;
+    const described = await describeData(db, options.signal);
+    refuseRowid(described.map((c) => c.name));
+    const columns = described.length;
     const rows = await countRows(db, options.signal);
     if (options.sheet !== undefined && detected.format !== 'excel')
       outcome.warnings.push('--sheet applies to Excel workbooks only; ignored');
