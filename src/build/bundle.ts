@@ -8,19 +8,24 @@
  * subcommand (esbuild's code splitting keeps each subcommand's code behind its dynamic import) is
  * read and compiled at once.
  *
- * Kept external, loaded from node_modules as before: native addons (DuckDB, better-sqlite3), the
+ * DuckDB's JavaScript API is bundled in (src/engine/duckdb-api.ts is swapped for an import of it,
+ * which esbuild can follow); its native binding, @duckdb/node-bindings, is a dependency of ours at
+ * the same exact version as the API's, so it resolves from this package in any install layout.
+ *
+ * Kept external, loaded from node_modules as before: native addons (DuckDB's binding, better-sqlite3), the
  * packages loaded on first use with `require` or `import()` (openai, read-excel-file, jsdom,
  * Plotly's bundle, which is read as text), and the ones only the interactive terminal and the
  * MCP server use (ink, react, the MCP SDK). dist/src stays as tsc wrote it: the build's own steps
  * and the tests' tsx runs do not use the bundle.
  */
 import { build } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 
 const EXTERNAL = [
-  '@duckdb/node-api',
+  '@duckdb/node-bindings',
   'better-sqlite3',
   'openai',
   'read-excel-file',
@@ -33,6 +38,39 @@ const EXTERNAL = [
 ];
 
 const root = packageRoot();
+
+/**
+ * zod's `locales` namespace with English alone: `z` re-exports all 64 of zod's locales, which
+ * esbuild cannot leave out of a namespace, and OpsMind writes its messages in English (zod's
+ * default). That is about 300 KB less to compile at every start.
+ */
+const zodEnglishOnly: Plugin = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)
+        ? { path: join(args.resolveDir, '..', 'locales', 'en-only.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(args.path, '..', 'en.js'))};\n`,
+      resolveDir: join(args.path, '..'),
+      loader: 'js',
+    }));
+  },
+};
+
+/** dist/src/engine/duckdb-api.js as the bundle has it: DuckDB's API imported, so it is bundled. */
+const duckdbApiBundled: Plugin = {
+  name: 'duckdb-api',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]engine[\\/]duckdb-api\.js$/ }, () => ({
+      contents: "import * as api from '@duckdb/node-api';\nexport const duckdbApi = api;\n",
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -52,6 +90,7 @@ await build({
   banner: {
     js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
   },
+  plugins: [duckdbApiBundled, zodEnglishOnly],
   sourcemap: 'linked',
   logLevel: 'warning',
 });

@@ -5,17 +5,10 @@
  * data file itself, configuration frozen — so no query, however it was
  * written, can read or write another file, load an extension or lift a limit.
  */
-import type * as DuckDbApi from '@duckdb/node-api';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
-
-/**
- * DuckDB's API, loaded with `require`: imported as ESM, Node would run its CommonJS export lexer
- * over each of the package's 60 files first, which triples the load (≈330 ms against ≈100 ms).
- */
-const duckdb = createRequire(import.meta.url)('@duckdb/node-api') as typeof DuckDbApi;
+import { duckdbApi as duckdb } from './duckdb-api.js';
 
 /** How an engine database is bounded. */
 export interface DuckDbOptions {

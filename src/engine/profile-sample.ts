@@ -35,7 +35,15 @@ export async function sampleValues(
     const branches = columns
       .slice(start, start + COLUMNS_PER_QUERY)
       .map(({ column, nonmissing }) => branchSql(column, nonmissing));
-    for (const row of await db.objects(branches.join(' UNION ALL '), signal)) {
+    // One JSON text of every list: V8 parses it in a fraction of the time that reading each of
+    // up to 5,000 × 32 strings out of the result takes (the columns judged are text).
+    const result = await db.all(
+      `SELECT CAST(to_json(list({'k': k, 'vs': vs})) AS VARCHAR) AS lists FROM (${branches.join(' UNION ALL ')})`,
+      signal,
+    );
+    const text = result.rows[0]?.[0];
+    const lists: unknown = typeof text === 'string' ? JSON.parse(text) : [];
+    for (const row of Array.isArray(lists) ? (lists as { k: unknown; vs: unknown }[]) : []) {
       const values = Array.isArray(row.vs) ? row.vs.map(String) : [];
       out.set(Number(row.k), values);
     }

@@ -88,16 +88,25 @@ export function labelText(expr: string, type: string): string {
   return type === 'VARCHAR' ? expr : `CAST(${expr} AS VARCHAR)`;
 }
 
+const [SINGLE_QUOTE, DOUBLE_QUOTE, NEWLINE] = [39, 34, 10];
+
 /** Lines indented by `spaces`; a line break inside a quoted name or text is part of it and stays as it is. */
 export function indent(text: string, spaces = 2): string {
   const pad = ' '.repeat(spaces);
-  let quote: string | null = null;
+  let quote = 0; // the char code of the open quote, or 0
   let out = pad;
-  for (const ch of text) {
-    if (quote === null && (ch === "'" || ch === '"')) quote = ch;
-    else if (ch === quote) quote = null;
-    out += ch === '\n' && quote === null ? `\n${pad}` : ch;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote === 0) {
+      if (c === SINGLE_QUOTE || c === DOUBLE_QUOTE) quote = c;
+      else if (c === NEWLINE) {
+        out += `${text.slice(from, i + 1)}${pad}`;
+        from = i + 1;
+      }
+    } else if (c === quote) quote = 0;
   }
+  out += text.slice(from);
   return out.replace(/^ +$/gm, '');
 }
 

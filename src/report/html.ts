@@ -14,7 +14,7 @@ import {
   scriptJson,
   warningList,
 } from './html-parts.js';
-import { plotlyBundleSource } from './plotly-validate.js';
+import { plotlyBundleBytes } from './plotly-validate.js';
 import type { RenderedItem } from './render.js';
 
 /** How the report gets Plotly: inlined (default, offline) or from a URL. */
@@ -168,19 +168,29 @@ function errorSection(error: ProgramError | null): string {
 
 const BOOT = `(function(){var els=document.querySelectorAll('.plotly-chart');for(var i=0;i<els.length;i++){var el=els[i];var id=el.id.slice(5);try{var fig=JSON.parse(document.getElementById('fig-'+id).textContent);Plotly.newPlot(el,fig.data,fig.layout,{responsive:true,displaylogo:false});}catch(e){el.textContent='This chart failed to draw: '+e.message;console.error('chart '+id+': '+e.message);}}})();`;
 
-function plotlyTag(plotly: PlotlySource): string {
+/** A piece of a report: text, or bytes embedded as they are (the inlined Plotly bundle). */
+export type HtmlPiece = string | Buffer;
+
+function plotlyTag(plotly: PlotlySource): HtmlPiece[] {
   if (plotly.mode === 'link')
-    return `<script src="${escapeHtml(plotly.url)}" charset="utf-8"></script>`;
-  return `<script>${plotlyBundleSource()}</script>`;
+    return [`<script src="${escapeHtml(plotly.url)}" charset="utf-8"></script>`];
+  return ['<script>', plotlyBundleBytes(), '</script>'];
 }
 
 /** The complete HTML document for a report. */
 export function buildReportHtml(input: ReportInput): string {
+  return reportHtmlPieces(input)
+    .map((piece) => (typeof piece === 'string' ? piece : piece.toString('utf8')))
+    .join('');
+}
+
+/** The report's HTML in pieces, to be written one after the other (`buildReportHtml` joins them). */
+export function reportHtmlPieces(input: ReportInput): HtmlPiece[] {
   const narrative = input.narrative.trim()
     ? `<section class="card narrative" id="narrative"><h2>Output</h2><pre>${escapeHtml(input.narrative.trimEnd())}</pre></section>`
     : '';
   const hasPlots = input.items.some((i) => i.built?.type === 'plotly');
-  return [
+  const lines: (HtmlPiece | HtmlPiece[])[] = [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -206,5 +216,20 @@ export function buildReportHtml(input: ReportInput): string {
     `<footer>Made with ${escapeHtml(input.meta.tool ?? 'OpsMind')}. Charts are interactive: hover for values, drag to zoom, double-click to reset.</footer>`,
     hasPlots ? `<script>${BOOT}</script>` : '',
     '</body></html>',
-  ].join('\n');
+  ];
+  // One line each, as before: text lines are joined, a line of pieces keeps its bytes apart.
+  const pieces: HtmlPiece[] = [];
+  let text = '';
+  for (const [i, line] of lines.entries()) {
+    if (i > 0) text += '\n';
+    for (const piece of Array.isArray(line) ? line : [line]) {
+      if (typeof piece === 'string') text += piece;
+      else {
+        pieces.push(text, piece);
+        text = '';
+      }
+    }
+  }
+  pieces.push(text);
+  return pieces;
 }

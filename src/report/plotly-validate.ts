@@ -17,21 +17,30 @@ interface PlotlyHandle {
   validate: Validate;
 }
 
+let bundleBytes: Buffer | undefined;
 let bundleSource: string | undefined;
 let loading: Promise<PlotlyHandle> | undefined;
 
-/** Reads the inlinable Plotly bundle source text (memoised), for embedding in HTML reports. */
+/**
+ * The inlinable Plotly bundle as bytes (memoised): a report embeds it as they are, without
+ * decoding 4.8 MB to a string and encoding it back (≈ 30 ms of every report).
+ */
+export function plotlyBundleBytes(): Buffer {
+  bundleBytes ??= readFileSync(createRequire(import.meta.url).resolve('plotly.js-dist-min'));
+  return bundleBytes;
+}
+
+/** The Plotly bundle's source text (memoised). */
 export function plotlyBundleSource(): string {
-  bundleSource ??= readFileSync(
-    createRequire(import.meta.url).resolve('plotly.js-dist-min'),
-    'utf8',
-  );
+  bundleSource ??= plotlyBundleBytes().toString('utf8');
   return bundleSource;
 }
 
 /** The plotly.js version string of the bundle (from its `plotly.js vX.Y.Z` banner), e.g. `4.1.2`. */
 export function plotlyVersion(): string {
-  const m = /plotly\.js v(\d+\.\d+\.\d+[\w.-]*)/.exec(plotlyBundleSource().slice(0, 500));
+  const m = /plotly\.js v(\d+\.\d+\.\d+[\w.-]*)/.exec(
+    plotlyBundleBytes().subarray(0, 500).toString('latin1'),
+  );
   if (!m?.[1])
     throw new Error('plotly-validate: cannot find the version banner in the Plotly bundle');
   return m[1];

@@ -4,8 +4,8 @@ import { dirname } from 'node:path';
 import type { RenderSpec } from '../spec/schema.js';
 import type { ValidationIssue } from '../spec/validate.js';
 import { opsmindVersion } from '../util/version.js';
-import { buildReportHtml } from './html.js';
-import type { PlotlySource, ReportExtras } from './html.js';
+import { reportHtmlPieces } from './html.js';
+import type { HtmlPiece, PlotlySource, ReportExtras } from './html.js';
 import { captionOf } from '../agent/provenance.js';
 import type { Derivation, Provenance } from '../agent/provenance.js';
 import type { RenderedItem } from './render.js';
@@ -58,10 +58,15 @@ function titleOf(item: RenderedItem): string | null {
   return typeof item.decl.params.title === 'string' ? item.decl.params.title : null;
 }
 
-function writeAtomic(path: string, text: string): void {
+function writeAtomic(path: string, content: string | readonly HtmlPiece[]): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
+  writeFileSync(
+    tmp,
+    typeof content === 'string'
+      ? content
+      : Buffer.concat(content.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))),
+  );
   renameSync(tmp, path);
 }
 
@@ -95,7 +100,7 @@ export function writeReport(input: WriteReportInput): ReportSummary {
   const target = input.summary ?? summaryTarget(input.outPath, undefined);
   checkSummaryTarget(target, input.outPath);
   const warnings = reportWarnings(input.spec, input.items, input.warnings);
-  const html = buildReportHtml({
+  const html = reportHtmlPieces({
     title: input.title,
     generatedAt: new Date(),
     source: input.spec?.source ?? null,
