@@ -28,6 +28,9 @@ import {
 import { engineName } from '../engine/engine.js';
 import type { SandboxFlags } from './sandbox-options.js';
 import { openStore } from './store-option.js';
+import { importEsm } from '../util/esm-import.js';
+import type * as Ink from 'ink';
+import type * as React from 'react';
 
 /** Chat flags (the same as analyze's). */
 export interface ChatFlags extends SandboxFlags {
@@ -174,11 +177,12 @@ export async function chatCommand(
     );
     // A person is typing at a terminal, so render live even where CI is set (ink would only draw the last frame).
     delete process.env.CI;
-    const [{ render }, { createElement }, { ChatApp }] = await Promise.all([
-      import('ink'),
-      import('react'),
-      import('../ui/chat/ChatApp.js'),
+    // ink first: ChatApp imports it (esm-import.ts).
+    const [{ render }, { createElement }] = await Promise.all([
+      importEsm<typeof Ink>('ink'),
+      importEsm<typeof React>('react'),
     ]);
+    const { ChatApp } = await import('../ui/chat/ChatApp.js');
     const app = render(
       createElement(ChatApp, { controller, initialMode: flags.mode, title: basename(dataPath) }),
       { exitOnCtrlC: false },

@@ -9,12 +9,13 @@ import { Command } from 'commander';
 import { opsmindVersion } from '../util/version.js';
 import { reportError } from './errors.js';
 import { routeUsageErrors } from './usage-errors.js';
-import { subcommandOf } from './subcommand.js';
+import { SUBCOMMANDS, subcommandOf } from './subcommand.js';
+import type { Subcommand } from './subcommand.js';
 
 type Register = (program: Command) => void;
 
-/** Each subcommand's module, in the order `--help` lists them. */
-const COMMANDS: Record<string, () => Promise<Register>> = {
+/** Each subcommand's module (SUBCOMMANDS has the order `--help` lists them in). */
+const COMMANDS: Record<Subcommand, () => Promise<Register>> = {
   analyze: async () => (await import('./analyze.js')).registerAnalyze,
   run: async () => (await import('./run.js')).registerRun,
   ask: async () => (await import('./deep.js')).registerAsk,
@@ -36,16 +37,22 @@ const program = new Command()
   )
   .exitOverride();
 
-try {
-  const args = process.argv.slice(2);
-  const named = subcommandOf(args);
-  const versionOnly = named === undefined && args.some((a) => a === '-V' || a === '--version');
-  const wanted =
-    named !== undefined && named in COMMANDS ? [named] : versionOnly ? [] : Object.keys(COMMANDS);
-  const registers = await Promise.all(wanted.map((name) => COMMANDS[name]!()));
-  for (const register of registers) register(program);
-  routeUsageErrors(program);
-  await program.parseAsync(process.argv);
-} catch (error) {
-  process.exitCode = reportError(error, Boolean(program.opts<{ verbose?: boolean }>().verbose));
+/** Loads the subcommand's module (every one's for help or a typo), then parses the command line. */
+async function main(): Promise<void> {
+  try {
+    const args = process.argv.slice(2);
+    const named = subcommandOf(args);
+    const versionOnly = named === undefined && args.some((a) => a === '-V' || a === '--version');
+    const known = SUBCOMMANDS.find((name) => name === named);
+    const wanted = known ? [known] : versionOnly ? [] : SUBCOMMANDS;
+    const registers = await Promise.all(wanted.map((name) => COMMANDS[name]()));
+    for (const register of registers) register(program);
+    routeUsageErrors(program);
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    process.exitCode = reportError(error, Boolean(program.opts<{ verbose?: boolean }>().verbose));
+  }
 }
+
+// Not a top-level await: the bundle is CommonJS (src/build/bundle.ts), which V8's code cache needs.
+void main();

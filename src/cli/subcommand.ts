@@ -1,5 +1,20 @@
 /** Which subcommand a command line names, found before Commander parses it (so only its module loads). */
 
+/** The subcommands, in the order `--help` lists them (main.ts has a module for each). */
+export const SUBCOMMANDS = [
+  'analyze',
+  'run',
+  'ask',
+  'chat',
+  'doctor',
+  'sessions',
+  'mcp',
+  'batch',
+] as const;
+
+/** One of SUBCOMMANDS. */
+export type Subcommand = (typeof SUBCOMMANDS)[number];
+
 /** The global options that take a value, so the subcommand is found after them. */
 
 const VALUED_GLOBALS: ReadonlySet<string> = new Set(['--db']);

@@ -16,6 +16,8 @@ import { DATA_RELATION } from './types.js';
 import { badInput, DEFAULT_LOCALE, scratchPath } from './source-common.js';
 import type { ReadContext, ReadOutcome } from './source-common.js';
 import { pandasNames } from './source-dialect.js';
+import { importEsm } from '../util/esm-import.js';
+import type * as ReadExcelFile from 'read-excel-file/node';
 
 type Cell = string | number | boolean | Date | null;
 type ColumnType = 'BOOLEAN' | 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'VARCHAR';
@@ -24,7 +26,8 @@ type ColumnType = 'BOOLEAN' | 'BIGINT' | 'DOUBLE' | 'DATE' | 'TIMESTAMP' | 'VARC
 async function loadSheets(path: string): Promise<Sheet[]> {
   try {
     // Loaded here, not at start-up: its 68 modules cost every command that reads no workbook.
-    const { default: readExcelFile } = await import('read-excel-file/node');
+    const { default: readExcelFile } =
+      await importEsm<typeof ReadExcelFile>('read-excel-file/node');
     return await readExcelFile(path, { trim: false });
   } catch (error) {
     if (!/\.xls[xm]$/i.test(path))

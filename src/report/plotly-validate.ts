@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { importEsm } from '../util/esm-import.js';
 
 import type { PlotlyFigure } from '../../renderers/types.js';
+import type * as Jsdom from 'jsdom';
 
 export type { PlotlyFigure };
 
@@ -73,7 +75,7 @@ function memoiseSchema(plotly: Record<string, unknown>): void {
 
 async function loadPlotly(): Promise<PlotlyHandle> {
   // jsdom takes most of a second to import: load it only when a figure is validated.
-  const { JSDOM, VirtualConsole } = await import('jsdom');
+  const { JSDOM, VirtualConsole } = await importEsm<typeof Jsdom>('jsdom');
   const source = plotlyBundleSource();
   // A VirtualConsole with no listeners swallows jsdom noise such as
   // "Not implemented: HTMLCanvasElement's getContext()" and Plotly's own console output.

@@ -6,6 +6,7 @@
 import type { BatchProgress } from '../batch/run.js';
 import { terminalText } from '../util/terminal-text.js';
 import { isInteractive } from './headless.js';
+import { importEsm } from '../util/esm-import.js';
 
 /** What the views show, folded from the batch's progress events. */
 export interface BatchState {
@@ -107,6 +108,7 @@ export async function createBatchView(options: { json: boolean }): Promise<Batch
   if (options.json) return { show: () => undefined, close: () => Promise.resolve() };
   if (!isInteractive(options)) return plainView();
   try {
+    await importEsm('ink'); // BatchView imports it (esm-import.ts)
     const { inkBatchView } = await import('./BatchView.js');
     return await inkBatchView();
   } catch {
