@@ -735,3 +735,27 @@ void test('past 200,000 rows a running total is still found, from the steps betw
   assert.match(totalColumn?.evidence ?? '', /100% of steps between sampled rows/);
   assert.notEqual(role(p, 'flow'), 'cumulative');
 });
+
+void test('past 200,000 rows a category made of ranges is found over all rows, and one overlap anywhere refutes it', async () => {
+  const dir = tempDir('opsmind-bins-');
+  const lines = ['size,band,tier,weight'];
+  // Three rows spread over the file put one tier value inside another's range. None of them is in
+  // the profile's even sample (hash(rowid) % 2 = 1 for each), so only all rows show the overlap.
+  const strays = new Set([1_001, 77_777, 200_003]);
+  for (let i = 0; i < 250_000; i++) {
+    const size = (i * 7919) % 1000;
+    const band = size < 300 ? 'low' : size < 700 ? 'mid' : 'high';
+    const tier = strays.has(i) ? 'bottom' : size < 250 ? 'bottom' : size < 600 ? 'middle' : 'top';
+    lines.push(`${size},${band},${tier},${(i * 31) % 577}`);
+  }
+  writeFileSync(join(dir, 'bins.csv'), `${lines.join('\n')}\n`);
+  const p = await profileOf(join(dir, 'bins.csv'));
+  const band = p.semantics.derived.find((d) => d.column === 'band' && d.how === 'bins');
+  assert.deepEqual(band?.from, ['size'], JSON.stringify(p.semantics.derived));
+  assert.match(band?.evidence ?? '', /each of the 3 band values covers its own range of size/);
+  assert.ok(
+    !p.semantics.derived.some((d) => d.column === 'tier'),
+    JSON.stringify(p.semantics.derived),
+  );
+  assert.ok(!p.semantics.derived.some((d) => d.from.includes('weight')));
+});

@@ -67,11 +67,18 @@ export function measurePairs(measures: readonly string[]): [string, string][] {
   return measures.flatMap((a, i) => measures.slice(i + 1).map((b): [string, string] => [a, b]));
 }
 
+/**
+ * Whether two of the ranges overlap (or touch). Ranges measured on some of the rows only widen on
+ * all of them, so an overlap seen on a sample of rows holds for every row.
+ */
+export function rangesOverlap(ranges: readonly [number, number][]): boolean {
+  const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
+  return sorted.some((r, i) => i > 0 && (sorted[i - 1]?.[1] ?? Infinity) >= r[0]);
+}
+
 /** Whether the categories' ranges of a measure never overlap: the category is computed from it. */
 export function disjointRanges(ranges: readonly [number, number][]): boolean {
-  if (ranges.length < 3) return false;
-  const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
-  return sorted.every((r, i) => i === 0 || (sorted[i - 1]?.[1] ?? Infinity) < r[0]);
+  return ranges.length >= 3 && !rangesOverlap(ranges);
 }
 
 /** The pairs whose relation the groups hide, from the facts (group-effect.ts's rule). */

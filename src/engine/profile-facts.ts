@@ -15,6 +15,7 @@ import {
   measurePairs,
   sumTriples,
 } from '../agent/semantics.js';
+import { rangesOverlap } from '../agent/semantics-derived.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
@@ -127,30 +128,50 @@ async function derivedFacts(
     });
   }
   const categories = measures.length ? binCategories(profile) : [];
+  // Past CORR_ROWS the profile's even sample of rows is read first: where it already shows two
+  // categories' ranges overlapping, all rows do too, so only a measure whose sampled ranges are
+  // apart is measured again over every row (the evidence names the ranges of all rows).
+  const every = Math.ceil(profile.rows / CORR_ROWS);
   const ranges = await Promise.all(
     categories.map(async (category) => {
-      const c = ident(category);
-      const cols = measures.flatMap((m, i) => [
-        `min(${ident(m)}) AS lo${i}`,
-        `max(${ident(m)}) AS hi${i}`,
-      ]);
-      const groups = await db.objects(
-        `SELECT ${cols.join(', ')} FROM ${data} WHERE ${c} IS NOT NULL GROUP BY ${c}`,
-        signal,
-      );
-      const byMeasure = measures.map((m, i): [string, [number, number][]] => [
-        m,
-        groups.flatMap((g): [number, number][] =>
-          g[`lo${i}`] === null || g[`hi${i}`] === null
-            ? []
-            : [[Number(g[`lo${i}`]), Number(g[`hi${i}`])]],
-        ),
-      ]);
-      return [category, Object.fromEntries(byMeasure)] as const;
+      const byMeasure = await categoryRanges(db, category, measures, every, signal);
+      const apart = every > 1 ? measures.filter((m) => !rangesOverlap(byMeasure[m] ?? [])) : [];
+      if (apart.length)
+        Object.assign(byMeasure, await categoryRanges(db, category, apart, 1, signal));
+      return [category, byMeasure] as const;
     }),
   );
   facts.ranges = Object.fromEntries(ranges);
   return facts;
+}
+
+/** Each value of `category`'s min and max of each measure, over every `every`-th row of the even sample (1: all rows). */
+async function categoryRanges(
+  db: DuckDb,
+  category: string,
+  measures: readonly string[],
+  every: number,
+  signal?: AbortSignal,
+): Promise<Record<string, [number, number][]>> {
+  const c = ident(category);
+  const cols = measures.flatMap((m, i) => [
+    `min(${ident(m)}) AS lo${i}`,
+    `max(${ident(m)}) AS hi${i}`,
+  ]);
+  const sampled = every > 1 ? ` AND hash(rowid) % ${every} = 0` : '';
+  const groups = await db.objects(
+    `SELECT ${cols.join(', ')} FROM ${data} WHERE ${c} IS NOT NULL${sampled} GROUP BY ${c}`,
+    signal,
+  );
+  const byMeasure = measures.map((m, i): [string, [number, number][]] => [
+    m,
+    groups.flatMap((g): [number, number][] =>
+      g[`lo${i}`] === null || g[`hi${i}`] === null
+        ? []
+        : [[Number(g[`lo${i}`]), Number(g[`hi${i}`])]],
+    ),
+  ]);
+  return Object.fromEntries(byMeasure);
 }
 
 /**
