@@ -5,6 +5,7 @@
  * application: the MCP SDK, ink, the batch pool…); a line without a known subcommand (`--help`,
  * a typo) loads them all, so help lists every command and a typo gets its suggestion.
  */
+import './zod-config.js';
 import { Command } from 'commander';
 import { opsmindVersion } from '../util/version.js';
 import { reportError } from './errors.js';
