@@ -5,7 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cacheTopic, codeCacheDir } from '../src/cli/code-cache.js';
@@ -126,6 +134,28 @@ void test('a cache that cannot be written, or is turned off, never stops a run',
   assert.equal(none.use, 'off');
   assert.match(none.out, /imported function/);
   assert.equal(existsSync(off), false, 'nothing is written with the cache off');
+});
+
+void test('a cache directory or file others can write is neither read nor written', () => {
+  const dir = tempDir('opsmind-cc-');
+  const home = join(dir, 'home');
+  const bundle = writeBundle(dir);
+  runThrough(bundle, { OPSMIND_HOME: home });
+  const cache = join(home, 'cache');
+  const [name = ''] = cacheFiles(home);
+  assert.equal(statSync(cache).mode & 0o777, 0o700);
+  // A file another user could have replaced: compiled afresh, and then written back privately.
+  chmodSync(join(cache, name), 0o666);
+  assert.equal(runThrough(bundle, { OPSMIND_HOME: home }).use, 'compiled');
+  assert.equal(statSync(join(cache, name)).mode & 0o777, 0o600);
+  assert.equal(runThrough(bundle, { OPSMIND_HOME: home }).use, 'cached');
+  // A directory others can write to: the cache is off, and nothing is written there.
+  chmodSync(cache, 0o777);
+  const before = statSync(join(cache, name)).mtimeMs;
+  const shared = runThrough(bundle, { OPSMIND_HOME: home });
+  assert.equal(shared.use, 'off');
+  assert.match(shared.out, /imported function/);
+  assert.equal(statSync(join(cache, name)).mtimeMs, before);
 });
 
 void test('the built CLI writes one cache per subcommand and prints the same with it', () => {

@@ -12,6 +12,10 @@
  * cannot be written (read-only home, full disk) only means the run compiles as it would have.
  * Files live in `$OPSMIND_HOME/cache`, else `$XDG_CACHE_HOME/opsmind` (default ~/.cache/opsmind),
  * one per subcommand and build, written atomically; `OPSMIND_NO_CODE_CACHE=1` turns it off.
+ *
+ * V8 runs the bytecode of a cache it accepts without checking it, so a cache another user could
+ * have written is never read: the directory and the file must belong to this user and be
+ * writable by nobody else (the directory is created 0700, the files 0600).
  */
 import {
   mkdirSync,
@@ -52,9 +56,26 @@ function cacheFile(dir: string, bundle: string, topic: string): { path: string; 
   return { path: join(dir, `${prefix}${key.replace(/[^\w.-]/g, '_')}.bin`), prefix };
 }
 
+/** Whether `path` is this user's and writable by no one else (true where there is no owner to check). */
+function ownedPrivately(path: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  const { uid: owner, mode } = statSync(path);
+  return owner === uid && (mode & 0o022) === 0;
+}
+
+/** Whether the cache directory may be used: missing (it is created private) or this user's alone. */
+function safeDir(dir: string): boolean {
+  try {
+    return ownedPrivately(dir);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
 function readCache(path: string): Buffer | undefined {
   try {
-    return readFileSync(path);
+    return ownedPrivately(path) ? readFileSync(path) : undefined;
   } catch {
     return undefined;
   }
@@ -75,7 +96,7 @@ function writeCache(script: vm.Script, dir: string, file: { path: string; prefix
   }
 }
 
-/** How a run's code was compiled: from a usable cache, afresh (none yet, or V8 rejected it), or with the cache off. */
+/** How a run's code was compiled: from a usable cache, afresh (none yet, or V8 rejected it), or with the cache off (or in a place others can write). */
 export type CodeCacheUse = 'cached' | 'compiled' | 'rejected' | 'off';
 
 /**
@@ -95,7 +116,7 @@ export function runBundle(
   const require = createRequire(bundle);
   const dir = codeCacheDir(env);
   const importer = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  if (dir === null || importer === undefined) {
+  if (dir === null || importer === undefined || !safeDir(dir)) {
     require(bundle);
     return 'off';
   }

@@ -157,11 +157,12 @@ export class AnalysisSession {
       (options.mode === 'fast' || options.mode === 'mcp') &&
       (options.engine?.name ?? 'duckdb') === 'duckdb';
     // DuckDB reads the file on its own threads while this one hashes it (0.07 s per 65 MB). A
-    // failure to open is awaited, and recorded, once the session exists.
-    const early = engineFirst ? startEngine(options) : null;
+    // failure to open is awaited, and recorded, once the session exists. Not for --continue: a
+    // session another process holds is refused before the file is read.
+    const early = engineFirst && !options.continueId ? startEngine(options) : null;
     early?.catch(() => undefined);
     try {
-      return await AnalysisSession.create(options, name, early);
+      return await AnalysisSession.create(options, name, engineFirst, early);
     } catch (error) {
       void early?.then(
         (engine) => engine.close(),
@@ -174,6 +175,7 @@ export class AnalysisSession {
   private static async create(
     options: OpenSessionOptions,
     name: string,
+    engineFirst: boolean,
     early: Promise<AnalysisEngine> | null,
   ): Promise<AnalysisSession> {
     const { store, dataPath } = options;
@@ -204,7 +206,7 @@ export class AnalysisSession {
     );
     if (early) session.engineOpening = session.adopt(early);
     try {
-      const first = early ? await session.engine() : await session.sandbox();
+      const first = engineFirst ? await session.engine() : await session.sandbox();
       if (!options.continueId) {
         await session.emit({
           type: 'session_started',
