@@ -97,9 +97,10 @@ export function boxSql(ctx: Ctx, y: Column, by: Column | null, cap: number): str
   const groups = by
     ? `SELECT ${ident(by.name)} AS grp, count(*) AS size, min(${ident(ctx.rows.row)}) AS first\nFROM source\nGROUP BY 1\nORDER BY size DESC, first\nLIMIT ${cap}`
     : 'SELECT NULL AS grp, 1 AS size, 0 AS first';
+  // favg: compensated, as the group means are (aggregateSql), rather than a plain sum.
   const stats = [
     'SELECT grp, qs[1] AS q1, qs[2] AS median, qs[3] AS q3, mean, n',
-    'FROM (SELECT grp, quantile_cont(v, [0.25, 0.5, 0.75]) AS qs, avg(v) AS mean, count(*) AS n',
+    'FROM (SELECT grp, quantile_cont(v, [0.25, 0.5, 0.75]) AS qs, favg(v) AS mean, count(*) AS n',
     '  FROM vals',
     '  GROUP BY grp)',
   ].join('\n');

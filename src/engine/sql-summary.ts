@@ -58,7 +58,8 @@ function numeric(column: Column): Described {
     stats: NUMERIC,
     exprs: {
       count: present,
-      mean: `avg(${c})`,
+      // Compensated (favg), as the group means are (aggregateSql) and pandas' pairwise mean is accurate.
+      mean: `favg(${c})`,
       std: `stddev_samp(${c})`,
       min: `min(${c})`,
       '25%': q(0.25),
