@@ -2,9 +2,10 @@
  * get_data_info in SQL: the dataset profile (src/agent/profile.ts) computed by DuckDB over the
  * data relation, with the rules and words of the pandas profile (preamble/opsmind_profile.py).
  * A handful of scans regardless of width: a GROUP BY per column for its top values and exact
- * distinct count, one wide scan of every column's aggregates, a sample of each text column, one
- * parse of the text columns that look like dates or numbers, quartiles, a second scan for centred
- * moments, then frequencies, correlations and duplicate rows. Above EXACT_ROWS the quartiles of columns with
+ * distinct count, one wide scan of every column's aggregates; then, side by side, a sample of each
+ * text column with one parse of those that look like dates or numbers, the quartiles of the number
+ * columns and the gaps between the timestamps of the date columns; a second scan for centred
+ * moments; correlations and duplicate rows. Above EXACT_ROWS the quartiles of columns with
  * many distinct values are approximate (the profile's `approximate` says so).
  */
 import type { ColumnProfile, DataProfile } from '../agent/profile.js';
@@ -33,6 +34,7 @@ import { approximateWarning, datasetWarnings } from './profile-warnings.js';
 /** The typical spacing of timestamps, as the profile infers it (re-exported for the insights port). */
 export { inferFrequency } from './profile-dates.js';
 export type { Frequency } from './profile-dates.js';
+import type { Frequency } from './profile-dates.js';
 
 /**
  * Up to this many rows every figure is exact; beyond it the quartiles of columns with many
@@ -61,45 +63,75 @@ async function both<A, B>(
   return [first, await b()];
 }
 
+/** A column's facts from the first scans (and, for a text column, its judgement). */
+function factOf(
+  column: ProfileColumn,
+  rows: number,
+  source: SourceInfo,
+  scans: ReadonlyMap<number, ColumnFacts['scan']>,
+  tops: ReadonlyMap<number, NonNullable<ColumnFacts['top']>>,
+  judgement?: { verdict: ColumnFacts['verdict']; detail: ColumnFacts['detail'] },
+): ColumnFacts {
+  const scan = scans.get(column.index);
+  if (!scan)
+    throw new OpsmindError(`profile: column ${column.index} was not scanned`, ExitCode.INTERNAL);
+  return {
+    column,
+    rows,
+    format: source.format,
+    scan,
+    top: tops.get(column.index),
+    verdict: judgement?.verdict ?? null,
+    detail: judgement?.detail ?? null,
+  };
+}
+
+/** Every column's facts, and the gaps between the timestamps of the columns read as dates. */
 async function gatherFacts(
   db: DuckDb,
   detailed: readonly ProfileColumn[],
   rows: number,
   source: SourceInfo,
   signal?: AbortSignal,
-): Promise<{ facts: ColumnFacts[]; approximate: boolean }> {
+): Promise<{
+  facts: ColumnFacts[];
+  approximate: boolean;
+  nativeGaps: () => Promise<Map<number, Frequency | null>>;
+}> {
   const approximate = rows > EXACT_ROWS;
   // Independent scans run side by side (the database has a connection per thread once locked),
   // but one after the other on a wide table, whose scans each hold thousands of aggregate states.
+  const together = detailed.length <= WIDE_COLUMNS;
   const [tops, scans] = await both(
-    detailed.length <= WIDE_COLUMNS,
+    together,
     () => topValues(db, detailed, rows, source.format, signal),
     () => firstScan(db, detailed, signal),
   );
-  const judgements = await judgeTexts(db, detailed, scans, tops, signal);
-  const facts = detailed.map((column): ColumnFacts => {
-    const scan = scans.get(column.index);
-    if (!scan)
-      throw new OpsmindError(`profile: column ${column.index} was not scanned`, ExitCode.INTERNAL);
-    const judgement = judgements.get(column.index);
-    return {
-      column,
-      rows,
-      format: source.format,
-      scan,
-      top: tops.get(column.index),
-      verdict: judgement?.verdict ?? null,
-      detail: judgement?.detail ?? null,
-    };
-  });
-  const direct = await completeQuartiles(db, facts, rows, approximate, signal);
-  return { facts, approximate: approximate && direct };
+  // A number or date column is decided by its scan and value counts alone (decide() reads a
+  // judgement only for text), so its quartiles, and the gaps of a date column, need not wait for
+  // the text columns to be judged: they run beside it.
+  const native = detailed
+    .filter((c) => c.kind !== 'text')
+    .map((c) => factOf(c, rows, source, scans, tops));
+  const gapsOf = (): Promise<Map<number, Frequency | null>> =>
+    frequencies(db, frequencyRequests(native, native.map(decide)), signal);
+  const started = together ? gapsOf() : null;
+  started?.catch(() => undefined); // awaited by the caller, where a failure surfaces
+  const [judgements, direct] = await both(
+    together,
+    () => judgeTexts(db, detailed, scans, tops, signal),
+    () => completeQuartiles(db, native, rows, approximate, signal),
+  );
+  const byIndex = new Map(native.map((fact) => [fact.column.index, fact]));
+  const facts = detailed.map(
+    (column) =>
+      byIndex.get(column.index) ??
+      factOf(column, rows, source, scans, tops, judgements.get(column.index)),
+  );
+  // A wide table's gaps are measured when asked for, after its other scans.
+  return { facts, approximate: approximate && direct, nativeGaps: () => started ?? gapsOf() };
 }
 
-/**
- * The number columns that get statistics (decided now) get their quartiles; whether any were
- * computed directly (so approximately, beyond EXACT_ROWS).
- */
 async function completeQuartiles(
   db: DuckDb,
   facts: ColumnFacts[],
@@ -175,12 +207,16 @@ async function columnProfiles(
   source: SourceInfo,
   signal?: AbortSignal,
 ): Promise<{ facts: ColumnFacts[]; profiles: ColumnProfile[]; approximate: boolean }> {
-  const { facts, approximate } = await gatherFacts(db, detailed, rows, source, signal);
+  const { facts, approximate, nativeGaps } = await gatherFacts(db, detailed, rows, source, signal);
   const decisions = facts.map(decide);
+  // The date columns of text: their gaps are measured on the parsed table, now it exists.
+  const textDates = frequencyRequests(facts, decisions).filter(
+    (r) => facts.find((f) => f.column.index === r.key)?.column.kind === 'text',
+  );
   const [moments, timing] = await both(
     detailed.length <= WIDE_COLUMNS,
     () => momentScan(db, momentRequests(facts, decisions), signal),
-    () => frequencies(db, frequencyRequests(facts, decisions), signal),
+    async () => new Map([...(await nativeGaps()), ...(await frequencies(db, textDates, signal))]),
   );
   const profiles = facts.map((fact, i) =>
     columnProfile(fact, decisions[i] ?? decide(fact), {
