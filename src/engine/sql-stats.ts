@@ -24,9 +24,10 @@ export interface ColumnStats extends DistributionStats {
 }
 
 // One quantile state for the three quartiles (three calls would hold every value three times).
+// Means and sums compensated (favg, fsum), as the profile's and the group means are.
 const STATS = [
   'SELECT n, min, max, mean, qs[1] AS q1, qs[2] AS median, qs[3] AS q3, rows',
-  'FROM (SELECT count(v) AS n, min(v) AS min, max(v) AS max, avg(v) AS mean,',
+  'FROM (SELECT count(v) AS n, min(v) AS min, max(v) AS max, favg(v) AS mean,',
   '  quantile_cont(v, [0.25, 0.5, 0.75]) AS qs, (SELECT count(*) FROM source) AS rows',
   '  FROM vals)',
 ].join('\n');
@@ -35,8 +36,8 @@ const STATS = [
 // GROUP BY of the stats columns, which hashes every value's row on eight keys.
 const MOMENTS = [
   'SELECT stats.*, m.m2, m.m3, m.outliers',
-  'FROM stats, (SELECT sum((v - s.mean) * (v - s.mean)) AS m2,',
-  '  sum((v - s.mean) * (v - s.mean) * (v - s.mean)) AS m3,',
+  'FROM stats, (SELECT fsum((v - s.mean) * (v - s.mean)) AS m2,',
+  '  fsum((v - s.mean) * (v - s.mean) * (v - s.mean)) AS m3,',
   '  count(v) FILTER (WHERE v < s.q1 - 1.5 * (s.q3 - s.q1) OR v > s.q3 + 1.5 * (s.q3 - s.q1)) AS outliers',
   '  FROM vals, stats AS s) AS m',
 ].join('\n');
