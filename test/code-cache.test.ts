@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -118,6 +119,20 @@ void test('a changed bundle gets a cache of its own, and the old one is removed'
   const files = cacheFiles(home);
   assert.equal(files.length, 1);
   assert.notEqual(files[0], old);
+});
+
+void test('a bundle of the same size and mtime but other bytes (two npm releases) gets a cache of its own', () => {
+  const dir = tempDir('opsmind-cc-');
+  const home = join(dir, 'home');
+  const bundle = join(dir, 'main.cjs');
+  writeFileSync(bundle, "console.log('release A');\n");
+  const { mtime } = statSync(bundle);
+  assert.match(runThrough(bundle, { OPSMIND_HOME: home }).out, /release A/);
+  writeFileSync(bundle, "console.log('release B');\n");
+  utimesSync(bundle, mtime, mtime);
+  const second = runThrough(bundle, { OPSMIND_HOME: home });
+  assert.equal(second.use, 'compiled');
+  assert.match(second.out, /release B/);
 });
 
 void test('a cache that cannot be written, or is turned off, never stops a run', () => {

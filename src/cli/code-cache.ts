@@ -11,7 +11,7 @@
  * another Node or build (V8 checks its version, flags and the source's length and rejects it), or
  * cannot be written (read-only home, full disk) only means the run compiles as it would have.
  * Files live in `$OPSMIND_HOME/cache`, else `$XDG_CACHE_HOME/opsmind` (default ~/.cache/opsmind),
- * one per subcommand and build, written atomically; `OPSMIND_NO_CODE_CACHE=1` turns it off.
+ * one per subcommand and bundle, written atomically; `OPSMIND_NO_CODE_CACHE=1` turns it off.
  *
  * V8 runs the bytecode of a cache it accepts without checking it, so a cache another user could
  * have written is never read: the directory and the file must belong to this user and be
@@ -26,6 +26,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -48,12 +49,21 @@ export function cacheTopic(args: readonly string[]): string {
   return (SUBCOMMANDS as readonly string[]).includes(word) ? word : 'other';
 }
 
-/** The cache file of `bundle` for `topic`: named by the build (size, mtime) and the Node version. */
-function cacheFile(dir: string, bundle: string, topic: string): { path: string; prefix: string } {
-  const { size, mtimeMs } = statSync(bundle);
+/**
+ * The cache file of `bundle` for `topic`: named by the Node that compiles it and a hash of the
+ * bundle's bytes (2 ms). Not by size and mtime: V8 checks only a source's length, and npm gives
+ * every file it installs the same mtime, so two releases of one size would share a stale cache.
+ */
+function cacheFile(
+  dir: string,
+  bytes: Buffer,
+  bundle: string,
+  topic: string,
+): { path: string; prefix: string } {
   const prefix = `${basename(bundle)}-${topic}-`;
-  const key = `${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}`;
-  return { path: join(dir, `${prefix}${key.replace(/[^\w.-]/g, '_')}.bin`), prefix };
+  const hash = createHash('sha1').update(bytes).digest('hex').slice(0, 16);
+  const key = `${process.version}-${process.arch}-${hash}`.replace(/[^\w.-]/g, '_');
+  return { path: join(dir, `${prefix}${key}.bin`), prefix };
 }
 
 /** Whether `path` is this user's and writable by no one else (true where there is no owner to check). */
@@ -120,9 +130,10 @@ export function runBundle(
     require(bundle);
     return 'off';
   }
-  const file = cacheFile(dir, bundle, cacheTopic(args));
+  const bytes = readFileSync(bundle);
+  const file = cacheFile(dir, bytes, bundle, cacheTopic(args));
   const cachedData = readCache(file.path);
-  const source = readFileSync(bundle, 'utf8');
+  const source = bytes.toString('utf8');
   const script = new vm.Script(
     `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
     { filename: bundle, importModuleDynamically: importer, ...(cachedData ? { cachedData } : {}) },
