@@ -74,9 +74,8 @@ const inkLoadedFirst: Plugin = {
   setup(builder) {
     builder.onResolve({ filter: /^ink$/ }, () => ({ path: 'ink', namespace: 'loaded-esm' }));
     builder.onLoad({ filter: /.*/, namespace: 'loaded-esm' }, (args) => ({
-      contents: `const loaded = globalThis[Symbol.for('opsmind.loadedEsm')]?.get(${JSON.stringify(args.path)});
-if (loaded === undefined) throw new Error(${JSON.stringify(`${args.path} is used before importEsm('${args.path}') loaded it`)});
-module.exports = loaded;\n`,
+      contents: `import { loadedEsm } from ${JSON.stringify(join(root, 'dist', 'src', 'util', 'esm-import.js'))};\nmodule.exports = loadedEsm(${JSON.stringify(args.path)});\n`,
+      resolveDir: root,
       loader: 'js',
     }));
   },

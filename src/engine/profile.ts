@@ -210,9 +210,8 @@ async function columnProfiles(
   const { facts, approximate, nativeGaps } = await gatherFacts(db, detailed, rows, source, signal);
   const decisions = facts.map(decide);
   // The date columns of text: their gaps are measured on the parsed table, now it exists.
-  const textDates = frequencyRequests(facts, decisions).filter(
-    (r) => facts.find((f) => f.column.index === r.key)?.column.kind === 'text',
-  );
+  const texts = new Set(facts.filter((f) => f.column.kind === 'text').map((f) => f.column.index));
+  const textDates = frequencyRequests(facts, decisions).filter((r) => texts.has(r.key));
   const [moments, timing] = await both(
     detailed.length <= WIDE_COLUMNS,
     () => momentScan(db, momentRequests(facts, decisions), signal),

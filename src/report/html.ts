@@ -177,14 +177,7 @@ function plotlyTag(plotly: PlotlySource): HtmlPiece[] {
   return ['<script>', plotlyBundleBytes(), '</script>'];
 }
 
-/** The complete HTML document for a report. */
-export function buildReportHtml(input: ReportInput): string {
-  return reportHtmlPieces(input)
-    .map((piece) => (typeof piece === 'string' ? piece : piece.toString('utf8')))
-    .join('');
-}
-
-/** The report's HTML in pieces, to be written one after the other (`buildReportHtml` joins them). */
+/** The complete HTML document for a report, in pieces written one after the other. */
 export function reportHtmlPieces(input: ReportInput): HtmlPiece[] {
   const narrative = input.narrative.trim()
     ? `<section class="card narrative" id="narrative"><h2>Output</h2><pre>${escapeHtml(input.narrative.trimEnd())}</pre></section>`
