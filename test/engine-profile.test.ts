@@ -175,6 +175,16 @@ void test('a timestamp column is datetime with its frequency', async () => {
   assert.ok(!result.notes.includes('dates stored as text'));
 });
 
+void test('dates far outside the nanosecond range are profiled, not an overflow', async () => {
+  // epoch_ns of the year 1 or 5000 overflows BIGINT; spans and gaps are taken in microseconds.
+  const far = ['0001-01-01T00:00:00Z', '2020-01-01T00:00:00Z', '5000-06-01T00:00:00Z'];
+  const result = await columnOf(far, 'when', 'TIMESTAMP');
+  assert.equal(result.datetime?.min, '0001-01-01T00:00:00');
+  assert.equal(result.datetime?.max, '5000-06-01T00:00:00');
+  const days = (Date.UTC(5000, 5, 1) - new Date('0001-01-01T00:00:00Z').getTime()) / DAY_MS;
+  assert.equal(result.datetime?.span_days, days);
+});
+
 // Numbers stored as text.
 async function assertStyle(values: string[], style: string, expected: number[]): Promise<void> {
   const result = await columnOf(values, 'amount');

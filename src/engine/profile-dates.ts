@@ -169,7 +169,7 @@ export function dateAggregates(timestamp: string, prefix: string): string[] {
     `count(${timestamp}) AS ${prefix}_dn`,
     `strftime(min(${timestamp}), ${iso}) AS ${prefix}_dmin`,
     `strftime(max(${timestamp}), ${iso}) AS ${prefix}_dmax`,
-    `epoch_ns(max(${timestamp})) - epoch_ns(min(${timestamp})) AS ${prefix}_dspan`,
+    `epoch_us(max(${timestamp})) - epoch_us(min(${timestamp})) AS ${prefix}_dspan`,
   ];
 }
 
@@ -195,7 +195,7 @@ export function readDateScan(
     parsed,
     min: iso(row[`${prefix}_dmin`]),
     max: iso(row[`${prefix}_dmax`]),
-    spanDays: Number(row[`${prefix}_dspan`]) / 1e9 / DAY,
+    spanDays: Number(row[`${prefix}_dspan`]) / 1e6 / DAY,
   };
 }
 
@@ -206,7 +206,7 @@ export function frequencySql(key: number, timestamps: string): string {
   );
   return (
     `SELECT ${key} AS k, count(g) AS n, quantile_cont(g, 0.5) AS median, [${bands.join(', ')}] AS bands ` +
-    `FROM (SELECT (t - lag(t) OVER (ORDER BY t)) / 1e9 AS g FROM (SELECT DISTINCT epoch_ns(ts) AS t ` +
+    `FROM (SELECT (t - lag(t) OVER (ORDER BY t)) / 1e6 AS g FROM (SELECT DISTINCT epoch_us(ts) AS t ` +
     `FROM (${timestamps}) WHERE ts IS NOT NULL))`
   );
 }

@@ -92,7 +92,7 @@ const STATS_SQL =
   'coalesce(sum(n) FILTER (WHERE t IS NOT NULL), 0) AS d_dn, ' +
   "strftime(min(t), '%Y-%m-%dT%H:%M:%S.%f') AS d_dmin, " +
   "strftime(max(t), '%Y-%m-%dT%H:%M:%S.%f') AS d_dmax, " +
-  `epoch_ns(max(t)) - epoch_ns(min(t)) AS d_dspan FROM ${ident(PARSED_RELATION)} GROUP BY k`;
+  `epoch_us(max(t)) - epoch_us(min(t)) AS d_dspan FROM ${ident(PARSED_RELATION)} GROUP BY k`;
 
 const QUARTILES_SQL = (() => {
   const numbers = `SELECT k, r AS val, sum(n) AS n FROM ${ident(PARSED_RELATION)} WHERE r IS NOT NULL GROUP BY k, r`;

@@ -18,7 +18,7 @@ import { chunked, SCAN_COLUMNS } from './profile-scan.js';
 /** How many values a profile lists. */
 export const TOP_N = 5;
 /** Groups read per column: one more than a boolean pair check needs to see every value. */
-const GROUPS_READ = 7;
+export const GROUPS_READ = 7;
 /** Rows × columns one top-values query may group at once. */
 const GROUP_BUDGET = 4_000_000;
 /** Up to this many rows, a query stacks its columns' values in one scan… */
@@ -43,7 +43,7 @@ function byValue(column: ProfileColumn): boolean {
 }
 
 /** The value as text and as a number, as pandas' str() writes it (True/False for bools). */
-function valueParts(column: ProfileColumn, format: SourceFormat, v: string): [string, string] {
+export function valueParts(column: ProfileColumn, format: SourceFormat, v: string): [string, string] {
   const none = 'CAST(NULL AS DOUBLE)';
   switch (column.kind) {
     case 'int':

@@ -29,6 +29,7 @@ import { CORR_ROWS, correlations, duplicateRows } from './profile-relations.js';
 import { quartiles } from './profile-quartiles.js';
 import { firstScan, missingCounts } from './profile-scan.js';
 import { topValues } from './profile-top.js';
+import { evenSeries, seriesFrequency } from './profile-series.js';
 import { approximateWarning, datasetWarnings } from './profile-warnings.js';
 
 /** The typical spacing of timestamps, as the profile infers it (re-exported for the insights port). */
@@ -102,19 +103,41 @@ async function gatherFacts(
   // Independent scans run side by side (the database has a connection per thread once locked),
   // but one after the other on a wide table, whose scans each hold thousands of aggregate states.
   const together = detailed.length <= WIDE_COLUMNS;
+  // An evenly spaced date column's value counts and gaps follow from one scan (profile-series).
+  const series = await evenSeries(db, detailed, rows, source.format, signal);
   const [tops, scans] = await both(
     together,
-    () => topValues(db, detailed, rows, source.format, signal),
+    () =>
+      topValues(
+        db,
+        detailed.filter((c) => !series.has(c.index)),
+        rows,
+        source.format,
+        signal,
+      ),
     () => firstScan(db, detailed, signal),
   );
+  for (const [index, { top }] of series) tops.set(index, top);
   // A number or date column is decided by its scan and value counts alone (decide() reads a
   // judgement only for text), so its quartiles, and the gaps of a date column, need not wait for
   // the text columns to be judged: they run beside it.
   const native = detailed
     .filter((c) => c.kind !== 'text')
     .map((c) => factOf(c, rows, source, scans, tops));
-  const gapsOf = (): Promise<Map<number, Frequency | null>> =>
-    frequencies(db, frequencyRequests(native, native.map(decide)), signal);
+  const gapsOf = async (): Promise<Map<number, Frequency | null>> => {
+    const requests = frequencyRequests(native, native.map(decide));
+    const spaced = requests.filter((r) => series.has(r.key));
+    const measured = await frequencies(
+      db,
+      requests.filter((r) => !series.has(r.key)),
+      signal,
+    );
+    for (const { key } of spaced) {
+      const found = series.get(key);
+      if (found) measured.set(key, seriesFrequency(found));
+    }
+    return measured;
+  };
   const started = together ? gapsOf() : null;
   started?.catch(() => undefined); // awaited by the caller, where a failure surfaces
   const [judgements, direct] = await both(
