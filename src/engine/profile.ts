@@ -5,8 +5,10 @@
  * distinct count, one wide scan of every column's aggregates; then, side by side, a sample of each
  * text column with one parse of those that look like dates or numbers, the quartiles of the number
  * columns and the gaps between the timestamps of the date columns; a second scan for centred
- * moments; correlations and duplicate rows. Above EXACT_ROWS the quartiles of columns with
- * many distinct values are approximate (the profile's `approximate` says so).
+ * moments; correlations and duplicate rows. An evenly spaced date column (profile-series.ts) is
+ * neither grouped nor sorted: one scan proves its counts and gaps. Above EXACT_ROWS the
+ * quartiles of columns with many distinct values are approximate (the profile's `approximate`
+ * says so).
  */
 import type { ColumnProfile, DataProfile } from '../agent/profile.js';
 import { DataProfileSchema } from '../agent/profile.js';
