@@ -43,7 +43,11 @@ function byValue(column: ProfileColumn): boolean {
 }
 
 /** The value as text and as a number, as pandas' str() writes it (True/False for bools). */
-export function valueParts(column: ProfileColumn, format: SourceFormat, v: string): [string, string] {
+export function valueParts(
+  column: ProfileColumn,
+  format: SourceFormat,
+  v: string,
+): [string, string] {
   const none = 'CAST(NULL AS DOUBLE)';
   switch (column.kind) {
     case 'int':
