@@ -42,7 +42,10 @@ function candidates(columns: readonly ProfileColumn[]): ProfileColumn[] {
   return columns.filter((c) => c.kind === 'datetime' && EXACT_TYPES.test(c.sqlType));
 }
 
-/** Each candidate's first and last epoch_us (microseconds: TIMESTAMP's own unit, never out of BIGINT), and the step between them when it is a whole number. */
+/**
+ * Each candidate's first and last epoch_us (microseconds: TIMESTAMP's own unit, never out of
+ * BIGINT), and the step between them when it is a whole number.
+ */
 async function steps(
   db: DuckDb,
   columns: readonly ProfileColumn[],
