@@ -1,7 +1,9 @@
 /**
  * Quartiles of the number columns that get statistics. Columns with few distinct values (most
  * ints, rounded prices) take them from their grouped values: a sort of the distinct values only,
- * and exactly np.percentile's linear interpolation. The others use DuckDB's quantile_cont (exact,
+ * and exactly np.percentile's linear interpolation. On tables the profile groups column by column
+ * (profile-top's columnSql), those picks come with the value counts; the grouped query here serves
+ * the rest. The others use DuckDB's quantile_cont (exact,
  * holding every value, so few columns per query) or, beyond EXACT_ROWS, approx_quantile.
  */
 import type { DuckDb } from './duckdb.js';
@@ -16,7 +18,7 @@ import { chunked, SCAN_COLUMNS, scanSql } from './profile-scan.js';
 /** Values exact quantile_cont may hold at once (8 bytes each) before a query is split. */
 export const QUANTILE_BUDGET = 32_000_000;
 /** Columns with at most this share of distinct values per row take quartiles from their groups. */
-const GROUPED_SHARE = 0.25;
+export const GROUPED_SHARE = 0.25;
 const GROUPED_PER_QUERY = 8;
 const QUARTILES = [0.25, 0.5, 0.75] as const;
 

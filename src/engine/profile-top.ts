@@ -13,6 +13,7 @@ import { ident } from './duckdb.js';
 import type { ProfileColumn } from './profile-columns.js';
 import { valueSql } from './profile-columns.js';
 import { capText, pyFloat } from './profile-format.js';
+import { GROUPED_SHARE, quartilePicks } from './profile-quartiles.js';
 import { chunked, SCAN_COLUMNS } from './profile-scan.js';
 
 /** How many values a profile lists. */
@@ -32,6 +33,11 @@ export interface ColumnTop {
   values: { text: string; count: number }[];
   /** The exact number of distinct non-missing values. */
   distinct: number;
+  /**
+   * For a number column with few distinct values: the quartile picks (`quartilePicks`, with
+   * `total`) over the same groups, for `interpolateQuartiles`.
+   */
+  picks?: Record<string, unknown>;
 }
 
 function groupedSql(column: ProfileColumn): string {
@@ -89,8 +95,16 @@ function stackedSql(columns: readonly ProfileColumn[], format: SourceFormat): st
   );
 }
 
-/** Large tables: one column grouped on its typed values; only the values kept become text. */
-function columnSql(column: ProfileColumn, format: SourceFormat): string {
+/** The picks' columns, NULL in the branches of columns that have none. */
+const PICK_COLUMNS = ['total', 'a0', 'b0', 'a1', 'b1', 'a2', 'b2'];
+
+/**
+ * Large tables: one column grouped on its typed values; only the values kept become text. A
+ * number column with at most `fewGroups` groups also has its quartile picks taken from them, the
+ * running counts of its finite values in order (what profile-quartiles' grouped query would
+ * compute, without grouping the column a second time).
+ */
+function columnSql(column: ProfileColumn, format: SourceFormat, fewGroups: number): string {
   const v = groupedSql(column);
   const tie = byValue(column) ? '-CAST(val AS DOUBLE)' : '-min(rowid)';
   const groups =
@@ -98,9 +112,21 @@ function columnSql(column: ProfileColumn, format: SourceFormat): string {
     `WHERE ${v} IS NOT NULL GROUP BY val`;
   const [s, d] = valueParts(column, format, 'x.v');
   const kept = `max_by({'v': val, 'n': n}, {'n': n, 't': t}, ${GROUPS_READ})`;
-  return (
+  const top =
     `SELECT ${column.index} AS k, count(*) AS g, sum(n) AS nm, ` +
-    `list_transform(${kept}, lambda x: {'s': ${s}, 'd': ${d}, 'n': x.n}) AS top FROM (${groups})`
+    `list_transform(${kept}, lambda x: {'s': ${s}, 'd': ${d}, 'n': x.n}) AS top`;
+  if (!byValue(column))
+    return `${top}, ${PICK_COLUMNS.map((c) => `NULL AS ${c}`).join(', ')} FROM (${groups})`;
+  const finite =
+    'SELECT CAST(val AS DOUBLE) AS val, n FROM groups ' +
+    `WHERE isfinite(CAST(val AS DOUBLE)) AND (SELECT count(*) FROM groups) <= ${fewGroups}`;
+  const running =
+    'SELECT val, sum(n) OVER (ORDER BY val ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum, ' +
+    `sum(n) OVER () AS total FROM (${finite})`;
+  const picks = `SELECT any_value(total) AS total, ${quartilePicks().join(', ')} FROM (${running})`;
+  return (
+    `SELECT * FROM (WITH groups AS MATERIALIZED (${groups}), picks AS (${picks}), ` +
+    `tops AS (${top} FROM groups) SELECT tops.*, ${PICK_COLUMNS.map((c) => `picks.${c}`).join(', ')} FROM tops, picks)`
   );
 }
 
@@ -123,7 +149,9 @@ export async function topValues(
   for (const chunk of chunked(columns, batch)) {
     const sql = stack
       ? stackedSql(chunk, format)
-      : chunk.map((column) => columnSql(column, format)).join(' UNION ALL ');
+      : chunk
+          .map((column) => columnSql(column, format, Math.floor(GROUPED_SHARE * rows)))
+          .join(' UNION ALL ');
     for (const row of await db.objects(sql, signal)) {
       const key = Number(row.k);
       const floats = ints.has(key) && Number(row.nm) < rows;
@@ -132,7 +160,8 @@ export async function topValues(
         text: typeof s === 'string' && !floats ? s : pyFloat(Number(d)),
         count: Number(n),
       }));
-      if (values.length > 0) out.set(key, { values, distinct: Number(row.g) });
+      const picks = Number(row.total) > 0 ? { picks: row } : {};
+      if (values.length > 0) out.set(key, { values, distinct: Number(row.g), ...picks });
     }
   }
   return out;

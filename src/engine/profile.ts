@@ -28,7 +28,8 @@ import { judgeTexts } from './profile-judge.js';
 import type { MomentRequest } from './profile-moments.js';
 import { momentScan } from './profile-moments.js';
 import { CORR_ROWS, correlations, duplicateRows } from './profile-relations.js';
-import { quartiles } from './profile-quartiles.js';
+import { interpolateQuartiles, quartiles } from './profile-quartiles.js';
+import type { NumberScan } from './profile-numbers.js';
 import { firstScan, missingCounts } from './profile-scan.js';
 import { topValues } from './profile-top.js';
 import { evenSeries, seriesFrequency } from './profile-series.js';
@@ -164,13 +165,18 @@ async function completeQuartiles(
   approximate: boolean,
   signal?: AbortSignal,
 ): Promise<boolean> {
+  const scans = new Map<number, NumberScan>();
   const wanted = facts.flatMap((fact) => {
     const numbers = fact.scan.numbers;
-    return numbers && decide(fact).numbers === 'own'
-      ? [{ column: fact.column, scan: numbers, distinct: fact.top?.distinct ?? 0 }]
-      : [];
+    if (!numbers || decide(fact).numbers !== 'own') return [];
+    // Picked while its values were counted (profile-top): no second grouping.
+    const picks = fact.top?.picks;
+    if (picks) scans.set(fact.column.index, interpolateQuartiles(picks, numbers));
+    return picks ? [] : [{ column: fact.column, scan: numbers, distinct: fact.top?.distinct ?? 0 }];
   });
-  const { scans, direct } = await quartiles(db, wanted, rows, approximate, signal);
+  const found = await quartiles(db, wanted, rows, approximate, signal);
+  for (const [index, scan] of found.scans) scans.set(index, scan);
+  const direct = found.direct;
   for (const fact of facts) {
     const numbers = scans.get(fact.column.index);
     if (numbers) fact.scan = { ...fact.scan, numbers };
