@@ -42,6 +42,13 @@ function candidates(columns: readonly ProfileColumn[]): ProfileColumn[] {
   return columns.filter((c) => c.kind === 'datetime' && EXACT_TYPES.test(c.sqlType));
 }
 
+/** A candidate whose ends are a whole number of steps apart: its first epoch_us and the step. */
+interface Spaced {
+  column: ProfileColumn;
+  first: bigint;
+  step: bigint;
+}
+
 /**
  * Each candidate's first and last epoch_us (microseconds: TIMESTAMP's own unit, never out of
  * BIGINT), and the step between them when it is a whole number.
@@ -51,7 +58,7 @@ async function steps(
   columns: readonly ProfileColumn[],
   rows: number,
   signal?: AbortSignal,
-): Promise<Map<number, { first: bigint; step: bigint }>> {
+): Promise<Spaced[]> {
   const last = rows - 1;
   const ends = columns.flatMap((c) => {
     const us = `CAST(epoch_us(${timestampSql(c)}) AS VARCHAR)`;
@@ -64,7 +71,7 @@ async function steps(
     `SELECT ${ends.join(', ')} FROM ${ident(DATA_RELATION)} WHERE rowid = 0 OR rowid = ${last}`,
     signal,
   );
-  const out = new Map<number, { first: bigint; step: bigint }>();
+  const out: Spaced[] = [];
   for (const column of columns) {
     const [f, l] = [row?.[`f${column.index}`], row?.[`l${column.index}`]];
     if (typeof f !== 'string' || typeof l !== 'string') continue;
@@ -72,7 +79,7 @@ async function steps(
     const step = span / BigInt(last);
     const safe =
       span <= SAFE_SPAN && -span <= SAFE_SPAN && first <= SAFE_SPAN && -first <= SAFE_SPAN;
-    if (safe && step !== 0n && step * BigInt(last) === span) out.set(column.index, { first, step });
+    if (safe && step !== 0n && step * BigInt(last) === span) out.push({ column, first, step });
   }
   return out;
 }
@@ -106,12 +113,10 @@ export async function evenSeries(
   const out = new Map<number, EvenSeries>();
   const dates = candidates(columns);
   if (rows < SERIES_MIN_ROWS || dates.length === 0) return out;
-  const spaced = await steps(db, dates, rows, signal);
-  const even = dates.filter((c) => spaced.has(c.index));
+  const even = await steps(db, dates, rows, signal);
   if (even.length === 0) return out;
   // Every row at its place: values strictly monotonic, so distinct, and rowids 0 … rows − 1.
-  const checks = even.map((c) => {
-    const { first, step } = spaced.get(c.index) ?? { first: 0n, step: 0n };
+  const checks = even.map(({ column: c, first, step }) => {
     const place = `CAST(${first} AS BIGINT) + rowid * CAST(${step} AS BIGINT)`;
     return `count_if(epoch_us(${timestampSql(c)}) IS DISTINCT FROM ${place}) AS off${c.index}`;
   });
@@ -121,11 +126,15 @@ export async function evenSeries(
   );
   if (!row || Number(row.n) !== rows || Number(row.r0) !== 0 || Number(row.r1) !== rows - 1)
     return out;
-  const proved = even.filter((c) => Number(row[`off${c.index}`]) === 0);
+  const proved = even.filter(({ column }) => Number(row[`off${column.index}`]) === 0);
   if (proved.length === 0) return out;
-  const firsts = await firstValues(db, proved, format, signal);
-  for (const column of proved) {
-    const { step } = spaced.get(column.index) ?? { step: 0n };
+  const firsts = await firstValues(
+    db,
+    proved.map(({ column }) => column),
+    format,
+    signal,
+  );
+  for (const { column, step } of proved) {
     const values = (firsts.get(column.index) ?? []).map((text) => ({ text, count: 1 }));
     out.set(column.index, {
       top: { values, distinct: rows },

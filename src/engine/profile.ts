@@ -129,13 +129,12 @@ async function gatherFacts(
     .map((c) => factOf(c, rows, source, scans, tops));
   const gapsOf = async (): Promise<Map<number, Frequency | null>> => {
     const requests = frequencyRequests(native, native.map(decide));
-    const spaced = requests.filter((r) => series.has(r.key));
     const measured = await frequencies(
       db,
       requests.filter((r) => !series.has(r.key)),
       signal,
     );
-    for (const { key } of spaced) {
+    for (const { key } of requests) {
       const found = series.get(key);
       if (found) measured.set(key, seriesFrequency(found));
     }
