@@ -63,8 +63,23 @@ const SniffRow = z.object({
 
 const unset = (text: string): string => (text === '(empty)' ? '' : text);
 
+const PANDAS_NA_SET: ReadonlySet<string> = new Set(PANDAS_NA);
+
+/** Whether pandas reads this field, exactly as written, as missing. */
+export function isPandasNa(field: string): boolean {
+  return PANDAS_NA_SET.has(field);
+}
+
+/**
+ * Which texts a read takes as missing: all of pandas' (`pandas`), or only the empty field
+ * (`empty`), the rest then left to the query (createCsvTable) or the caller (sampleText). The
+ * reader compares every field with each text of its list, so the short list reads faster.
+ */
+export type CsvNulls = 'pandas' | 'empty';
+
 /** The options every read of the plan shares: no comment lines, no renaming, short rows padded. */
-function planOptions(plan: CsvPlan): string[] {
+function planOptions(plan: CsvPlan, nulls: CsvNulls = 'pandas'): string[] {
+  const missing = nulls === 'pandas' ? PANDAS_NA : [''];
   return [
     `delim=${literal(plan.delimiter)}`,
     'header=true',
@@ -72,7 +87,7 @@ function planOptions(plan: CsvPlan): string[] {
     "comment=''",
     'normalize_names=false',
     'null_padding=true',
-    `nullstr=[${PANDAS_NA.map(literal).join(', ')}]`,
+    `nullstr=[${missing.map(literal).join(', ')}]`,
     `compression=${plan.gzip ? "'gzip'" : "'none'"}`,
   ];
 }
@@ -105,10 +120,15 @@ export async function sniffCsv(
 const placeholder = (index: number): string => `c${index}`;
 
 /** A read_csv call with everything fixed: the dialect, and `types` for the columns in order. */
-function readCsvSql(plan: CsvPlan, dialect: CsvDialect, types: readonly string[]): string {
+function readCsvSql(
+  plan: CsvPlan,
+  dialect: CsvDialect,
+  types: readonly string[],
+  nulls: CsvNulls = 'pandas',
+): string {
   const columns = types.map((type, i) => `${literal(placeholder(i))}: ${literal(type)}`);
   const options = [
-    ...planOptions(plan),
+    ...planOptions(plan, nulls),
     'auto_detect=false',
     `quote=${literal(dialect.quote)}`,
     `escape=${literal(dialect.escape)}`,
@@ -123,7 +143,11 @@ function readCsvSql(plan: CsvPlan, dialect: CsvDialect, types: readonly string[]
 /** Up to this many columns, the sample comes back as one JSON text (each list() holds its own buffers, so not for thousands). */
 const JSON_SAMPLE_COLUMNS = 64;
 
-/** The first `limit` rows as written, every column as text: the evidence for the file's locale. */
+/**
+ * The first `limit` rows as written, every column as text: the evidence for the file's locale.
+ * Only empty fields are missing (null): pandas' other missing texts come back as written, for
+ * the caller to see where they are (isPandasNa).
+ */
 export async function sampleText(
   db: DuckDb,
   plan: CsvPlan,
@@ -133,7 +157,7 @@ export async function sampleText(
 ): Promise<(string | null)[][]> {
   const types = dialect.columns.map(() => 'VARCHAR');
   if (types.length === 0) return [];
-  const rows = `SELECT * FROM ${readCsvSql(plan, dialect, types)} LIMIT ${limit}`;
+  const rows = `SELECT * FROM ${readCsvSql(plan, dialect, types, 'empty')} LIMIT ${limit}`;
   if (types.length > JSON_SAMPLE_COLUMNS) {
     const result = await db.all(rows, signal);
     return dialect.columns.map((_, i) =>
@@ -155,19 +179,48 @@ export async function sampleText(
   });
 }
 
-/** Materialises the file as the `data` table: column i typed `types[i]` and named `names[i]`. */
+/**
+ * Column `i` as the table holds it. Read with `empty` nulls, pandas' other missing texts are made
+ * missing here: in a text column by name; in a DOUBLE column they are the spellings of NaN the
+ * reader parses ('NaN', '-nan', …), so NaN is; in any other type they fail the read.
+ */
+function columnSelect(index: number, type: string, nulls: CsvNulls): string {
+  const c = ident(placeholder(index));
+  if (nulls === 'pandas') return c;
+  if (type === 'VARCHAR') {
+    // A CASE of its own, not `IN (…)`: DuckDB plans a long IN list as a join, and a join in the
+    // read lets the row groups land out of file order (rowid is the file's line order).
+    const whens = PANDAS_NA.filter((text) => text !== '').map(
+      (t) => `WHEN ${literal(t)} THEN NULL`,
+    );
+    return `CASE ${c} ${whens.join(' ')} ELSE ${c} END`;
+  }
+  return type === 'DOUBLE' || type === 'FLOAT'
+    ? `CASE WHEN isnan(${c}) THEN NULL ELSE ${c} END`
+    : c;
+}
+
+/**
+ * Materialises the file as the `data` table: column i typed `types[i]` and named `names[i]`.
+ * With `empty` nulls, a missing text of pandas' in a column of numbers, dates or booleans fails
+ * the read with a Conversion Error, as a value its type cannot hold does.
+ */
 export async function createCsvTable(
   db: DuckDb,
   plan: CsvPlan,
   dialect: CsvDialect,
   columns: readonly { name: string; type: string }[],
+  nulls: CsvNulls,
   signal?: AbortSignal,
 ): Promise<void> {
-  const select = columns.map((column, i) => `${ident(placeholder(i))} AS ${ident(column.name)}`);
+  const select = columns.map(
+    (column, i) => `${columnSelect(i, column.type, nulls)} AS ${ident(column.name)}`,
+  );
   const source = readCsvSql(
     plan,
     dialect,
     columns.map((column) => column.type),
+    nulls,
   );
   await db.run(
     `CREATE OR REPLACE TABLE ${ident(DATA_RELATION)} AS SELECT ${select.join(', ')} FROM ${source}`,

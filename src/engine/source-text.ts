@@ -7,8 +7,8 @@ import type { DuckDb } from './duckdb.js';
 import type { SourceLocale } from './types.js';
 import { asBadInput, badInput, describeData, toBadInput } from './source-common.js';
 import type { ReadContext, ReadOutcome, TableColumn } from './source-common.js';
-import { createCsvTable, sampleText, sniffCsv } from './source-csv.js';
-import type { CsvDialect, CsvPlan } from './source-csv.js';
+import { createCsvTable, isPandasNa, sampleText, sniffCsv } from './source-csv.js';
+import type { CsvDialect, CsvNulls, CsvPlan } from './source-csv.js';
 import { sampleDayFirst, settleDates } from './source-dates.js';
 import { findHeader, pandasNames, parseRows, sniffDelimiter } from './source-dialect.js';
 import type { HeaderPlace } from './source-dialect.js';
@@ -46,9 +46,24 @@ function sniffFailure(sample: string, place: HeaderPlace, delimiter: string, err
 const typesFor = (dialect: CsvDialect, asText: ReadonlySet<number>): string[] =>
   dialect.columns.map((column, i) => (asText.has(i) ? 'VARCHAR' : column.type));
 
+/** Whether a read failed on a value its column's type cannot hold (other failures are the file's). */
+async function converted(attempt: () => Promise<void>, ctx: ReadContext): Promise<boolean> {
+  try {
+    await attempt();
+    return true;
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('Conversion Error'))
+      throw toBadInput(MALFORMED, ctx.signal, error);
+    return false;
+  }
+}
+
 /**
  * Creates `data`; when a value past the sniffer's sample breaks its types, sniffs the whole file
- * and reads again. Returns the dialect the table was read with.
+ * and reads again. `nulls` says how the first read finds pandas' missing texts: by the empty field
+ * alone (`empty`, faster) when the sample shows none of the others in a column typed other than
+ * text; a read that then meets one in such a column is redone with the whole list. Returns the
+ * dialect the table was read with.
  */
 async function materialise(
   ctx: ReadContext,
@@ -56,21 +71,19 @@ async function materialise(
   dialect: CsvDialect,
   names: readonly string[],
   asText: ReadonlySet<number>,
+  nulls: CsvNulls,
 ): Promise<CsvDialect> {
   const columns = (d: CsvDialect) =>
     typesFor(d, asText).map((type, i) => ({ name: names[i] ?? '', type }));
-  try {
-    await createCsvTable(ctx.db, plan, dialect, columns(dialect), ctx.signal);
-    return dialect;
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('Conversion Error'))
-      throw toBadInput(MALFORMED, ctx.signal, error);
-  }
+  const read = (d: CsvDialect, n: CsvNulls) => () =>
+    createCsvTable(ctx.db, plan, d, columns(d), n, ctx.signal);
+  if (await converted(read(dialect, nulls), ctx)) return dialect;
+  if (nulls === 'empty' && (await converted(read(dialect, 'pandas'), ctx))) return dialect;
   return asBadInput(MALFORMED, ctx.signal, async () => {
     const full = await sniffCsv(ctx.db, plan, true, ctx.signal);
     if (full.columns.length !== names.length)
       throw badInput(`${MALFORMED}: its number of columns changes along the file`);
-    await createCsvTable(ctx.db, plan, full, columns(full), ctx.signal);
+    await read(full, 'pandas')();
     return full;
   });
 }
@@ -81,16 +94,31 @@ async function tableColumns(db: DuckDb, samples: string[][], signal?: AbortSigna
   return described.map((column, i): TableColumn => ({ ...column, sample: samples[i] ?? [] }));
 }
 
-/** The sampled text of each column: non-missing values, trimmed. */
-const cleanSamples = (raw: (string | null)[][]): string[][] =>
-  raw.map((values) => {
+/**
+ * The sampled text of each column: the values pandas does not read as missing, trimmed; and the
+ * columns where the sample holds one of pandas' missing texts other than the empty field.
+ */
+function cleanSamples(raw: (string | null)[][]): { samples: string[][]; withNa: Set<number> } {
+  const withNa = new Set<number>();
+  const samples = raw.map((values, column) => {
     const kept: string[] = [];
     for (const value of values) {
+      if (value !== null && isPandasNa(value)) {
+        withNa.add(column);
+        continue;
+      }
       const trimmed = value?.trim();
       if (trimmed) kept.push(trimmed);
     }
     return kept;
   });
+  return { samples, withNa };
+}
+
+/** `empty` when no column typed other than text shows pandas' other missing texts in the sample. */
+function nullsFor(types: readonly string[], withNa: ReadonlySet<number>): CsvNulls {
+  return [...withNa].some((i) => (types[i] ?? 'VARCHAR') !== 'VARCHAR') ? 'pandas' : 'empty';
+}
 
 /** The locale to report: the separators used, when some column needed them. */
 const usedLocale = (locale: NumberLocale, converted: readonly string[]): NumberLocale =>
@@ -135,7 +163,7 @@ export async function readDelimited(
   const raw = await asBadInput(MALFORMED, ctx.signal, () =>
     sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
   );
-  const samples = cleanSamples(raw);
+  const { samples, withNa } = cleanSamples(raw);
   const columns = sniffed.columns.map((c, i) => ({
     name: names[i] ?? '',
     type: c.type,
@@ -143,7 +171,8 @@ export async function readDelimited(
   }));
   const numbers = decideNumberLocale(columns, plan.delimiter);
   const asText = new Set(pointGroupedDoubles(columns, numbers));
-  const dialect = await materialise(ctx, plan, sniffed, names, asText);
+  const nulls = nullsFor(typesFor(sniffed, asText), withNa);
+  const dialect = await materialise(ctx, plan, sniffed, names, asText, nulls);
   const { locale, warnings } = await applyLocale(ctx, samples, numbers, dialect);
   const title =
     place.titleLines > 0 ? [`skipped ${place.titleLines} line(s) above the header (a title?)`] : [];
@@ -169,7 +198,7 @@ export async function sniffNumberLocale(
   detected: DetectedFormat,
 ): Promise<NumberLocale & { dayFirst: boolean }> {
   const { plan, sniffed, names } = await planRead(ctx, detected);
-  const samples = cleanSamples(
+  const { samples } = cleanSamples(
     await sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
   );
   const columns = sniffed.columns.map((c, i) => ({

@@ -1,0 +1,102 @@
+/**
+ * Reading pandas' missing texts ('NA', 'null', 'NaN', …) on a real DuckDB: a read that takes only
+ * the empty field as missing and makes the rest missing in its query (faster), a read redone with
+ * the whole list when a typed column meets one past the sample, and the file's row order kept.
+ */
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { DuckDb } from '../src/engine/duckdb.js';
+import { attachSource } from '../src/engine/source.js';
+import type { SourceInfo } from '../src/engine/types.js';
+import { tempDir } from './helpers/fixtures.js';
+
+const dir = tempDir('opsmind-source-nulls-');
+const scratchDir = join(dir, 'scratch');
+let db: DuckDb;
+
+before(async () => {
+  db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: join(dir, 'spill') });
+});
+after(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function attach(name: string, content: string): Promise<SourceInfo> {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return attachSource(db, path, { scratchDir });
+}
+
+async function schema(): Promise<Record<string, string>> {
+  const result = await db.all('DESCRIBE data');
+  return Object.fromEntries(result.rows.map((row) => [String(row[0]), String(row[1])]));
+}
+
+/** Every row in file order, dates as DuckDB's text. */
+async function rows(): Promise<Record<string, unknown>[]> {
+  const cols = Object.entries(await schema()).map(([name, type]) => {
+    const quoted = `"${name.replaceAll('"', '""')}"`;
+    return /^(DATE|TIMESTAMP)/.test(type) ? `${quoted}::VARCHAR AS ${quoted}` : quoted;
+  });
+  return db.objects(`SELECT ${cols.join(', ')} FROM data ORDER BY rowid`);
+}
+
+const values = async (): Promise<string[]> =>
+  (await rows()).map((row) => JSON.stringify(Object.values(row)));
+
+void test("pandas' missing texts, however the read finds them, read as pandas reads them", async () => {
+  // The sample shows no missing text in a typed column: the table is read with the empty field
+  // as its only missing text, and the query makes the rest missing.
+  const tokens = ['#N/A', '#N/A N/A', '#NA', '-1.#IND', '-1.#QNAN', '-NaN', '-nan', '1.#IND'];
+  const more = ['1.#QNAN', '<NA>', 'N/A', 'NA', 'NULL', 'NaN', 'None', 'n/a', 'nan', 'null'];
+  const texts = [...tokens, ...more, 'NA ', ' null', 'Na', 'x'];
+  const lines = texts.map((t, i) => `${i},${t.includes(' ') ? `"${t}"` : t}`);
+  await attach('tokens.csv', ['n,t', ...lines].join('\n'));
+  assert.deepEqual(await schema(), { n: 'BIGINT', t: 'VARCHAR' });
+  const kept = (await rows()).map((row) => row.t);
+  assert.deepEqual(kept, [...texts.map(() => null).slice(0, 18), 'NA ', ' null', 'Na', 'x']);
+  // NaN's spellings past the sample, in a column of numbers: missing, as pandas reads them; inf
+  // stays a number.
+  const numbers = Array.from({ length: 6000 }, (_, i) => `${i},${i / 4}`);
+  const late = ['n,x', ...numbers, '6000,NaN', '6001,-nan', '6002,inf', '6003,'].join('\n');
+  await attach('nan.csv', late);
+  assert.deepEqual(await schema(), { n: 'BIGINT', x: 'DOUBLE' });
+  const [counts] = await db.objects(
+    'SELECT count(*) FILTER (WHERE x IS NULL) AS missing, count(*) FILTER (WHERE isnan(x)) AS nan, count(*) FILTER (WHERE isinf(x)) AS inf FROM data',
+  );
+  assert.deepEqual(counts, { missing: 3, nan: 0, inf: 1 });
+  // "NA" first met past the sample in columns of whole numbers and dates: the read is redone
+  // with every missing text, and the columns keep their types.
+  const days = Array.from({ length: 6000 }, (_, i) => `${i},2024-01-0${(i % 9) + 1},${i}.5`);
+  await attach('late-na.csv', ['n,d,x', ...days, 'NA,N/A,#N/A', '6001,null,None'].join('\n'));
+  assert.deepEqual(await schema(), { n: 'BIGINT', d: 'DATE', x: 'DOUBLE' });
+  const tail = (await rows()).slice(-2);
+  assert.deepEqual(tail, [
+    { n: null, d: null, x: null },
+    { n: 6001, d: null, x: null },
+  ]);
+  // Seen in the sample, in a typed column: read with every missing text from the start.
+  await attach('early-na.csv', 'n,x\n1,NA\n2,2.5\nNA,nan\n');
+  assert.deepEqual(await schema(), { n: 'BIGINT', x: 'DOUBLE' });
+  assert.deepEqual(await values(), ['[1,null]', '[2,2.5]', '[null,null]']);
+});
+
+void test('rows keep their file order (rowid) across many row groups, whichever missing texts', async () => {
+  // A million rows, read in parallel over several buffers and row groups, as a big file is read
+  // (a join in the read, such as DuckDB plans for a long IN list, lands them out of order here).
+  const lines = (na: string) =>
+    Array.from(
+      { length: 1_000_000 },
+      (_, i) => `${i},${['x', 'y', 'NA'][i % 3]},${i % 7 ? 1 : na}`,
+    );
+  for (const na of ['', 'NA']) {
+    await attach('order.csv', ['i,label,x', ...lines(na)].join('\n'));
+    const [row] = await db.objects(
+      'SELECT count_if(i IS DISTINCT FROM rowid) AS moved, count(label) AS labels, count(x) AS xs FROM data',
+    );
+    assert.deepEqual(row, { moved: 0, labels: 666_667, xs: 857_142 }, `missing x as "${na}"`);
+  }
+});
