@@ -20,7 +20,8 @@ import { DuckDb } from './duckdb.js';
 import type { AnalysisEngine, ExecuteContext, Executed, Profiled, SelectResult } from './engine.js';
 import { executePlan } from './execute.js';
 import { checkedProfile } from './pandas-engine.js';
-import { profileData } from './profile.js';
+import { profileWithStats } from './profile.js';
+import type { ExactStats } from './profile-exact.js';
 import { attachSource } from './source.js';
 import { describeData } from '../agent/semantics.js';
 import { tableFacts } from './profile-facts.js';
@@ -58,6 +59,8 @@ function sqlScript(
 export class DuckDbEngine implements AnalysisEngine {
   readonly name = 'duckdb' as const;
   private steps = 0;
+  /** The last profile's exact statistics of the number columns, for the charts to reuse. */
+  private known: ExactStats | undefined;
 
   private constructor(
     private readonly db: DuckDb,
@@ -89,7 +92,12 @@ export class DuckDbEngine implements AnalysisEngine {
   }
 
   async profile(sourceName: string, signal?: AbortSignal): Promise<Profiled> {
-    const profiled = await profileData(this.db, { ...this.source, name: sourceName }, signal);
+    const { profile: profiled, stats } = await profileWithStats(
+      this.db,
+      { ...this.source, name: sourceName },
+      signal,
+    );
+    this.known = stats;
     const types = new Map((await dataColumns(this.db, signal)).map((c) => [c.name, c.type]));
     const facts = await tableFacts(this.db, profiled, types, this.source.locale.dateOrder, signal);
     const profile = { ...profiled, semantics: describeData(profiled, facts) };
@@ -108,6 +116,7 @@ export class DuckDbEngine implements AnalysisEngine {
       workdir,
       source: this.source,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(this.known ? { known: this.known } : {}),
     });
     const seqOf = new Map(
       [...(outcome.spec?.charts ?? []), ...(outcome.spec?.tables ?? [])].map((d) => [d.id, d]),

@@ -25,6 +25,7 @@ import { missingAnalysis, topRowsAnalysis } from './sql-tables.js';
 import { seasonAnalysis } from './sql-season.js';
 import { resampleAnalysis } from './sql-time.js';
 import type { EngineOutcome, InsightsFile, SourceInfo } from './types.js';
+import type { ExactStats } from './profile-exact.js';
 
 /** Where and for which source a plan is executed. */
 export interface ExecuteOptions {
@@ -32,6 +33,8 @@ export interface ExecuteOptions {
   workdir: string;
   source: SourceInfo;
   signal?: AbortSignal;
+  /** The profile's exact statistics of `data`'s number columns, when it was profiled here. */
+  known?: ExactStats;
 }
 
 function transformOf(ctx: Ctx): Promise<Outcome> {
@@ -75,6 +78,7 @@ interface Run {
   writer: SpecWriter;
   file: InsightsFile;
   signal?: AbortSignal;
+  known?: ExactStats;
 }
 
 type Ran =
@@ -93,6 +97,7 @@ async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
       entityKeys: run.entityKeys,
       keptTables,
       ...(run.signal ? { signal: run.signal } : {}),
+      ...(run.known ? { known: run.known } : {}),
     };
     const outcome = await transformOf(ctx);
     const used = await queryRow(ctx, over(ctx, [], 'SELECT count(*) AS n FROM source'));
@@ -144,7 +149,7 @@ export async function executePlan(
   options: ExecuteOptions,
 ): Promise<EngineOutcome> {
   const started = performance.now();
-  const { workdir, source, signal } = options;
+  const { workdir, source, signal, known } = options;
   const columns = await dataColumns(db, signal);
   const run: Run = {
     db,
@@ -153,6 +158,7 @@ export async function executePlan(
     writer: new SpecWriter(workdir),
     file: { insights: [], failed: [] },
     ...(signal ? { signal } : {}),
+    ...(known ? { known } : {}),
   };
   // Run side by side, recorded in plan order: the spec and the findings do not depend on timing.
   const ran = await inTurn(plan.analyses, CONCURRENT_ANALYSES, (a) => runAnalysis(run, a));

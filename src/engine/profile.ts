@@ -33,6 +33,8 @@ import type { NumberScan } from './profile-numbers.js';
 import { firstScan, missingCounts } from './profile-scan.js';
 import { topValues } from './profile-top.js';
 import { evenSeries, seriesFrequency } from './profile-series.js';
+import type { ExactStats } from './profile-exact.js';
+import { exactStats } from './profile-exact.js';
 import { approximateWarning, datasetWarnings } from './profile-warnings.js';
 
 /** The typical spacing of timestamps, as the profile infers it (re-exported for the insights port). */
@@ -236,7 +238,12 @@ async function columnProfiles(
   rows: number,
   source: SourceInfo,
   signal?: AbortSignal,
-): Promise<{ facts: ColumnFacts[]; profiles: ColumnProfile[]; approximate: boolean }> {
+): Promise<{
+  facts: ColumnFacts[];
+  profiles: ColumnProfile[];
+  approximate: boolean;
+  stats: ExactStats;
+}> {
   const { facts, approximate, nativeGaps } = await gatherFacts(db, detailed, rows, source, signal);
   const decisions = facts.map(decide);
   // The date columns of text: their gaps are measured on the parsed table, now it exists.
@@ -253,18 +260,31 @@ async function columnProfiles(
       frequency: timing.get(fact.column.index) ?? null,
     }),
   );
-  return { facts, profiles, approximate };
+  const stats = exactStats(facts, decisions, moments, rows, rows > EXACT_ROWS);
+  return { facts, profiles, approximate, stats };
+}
+
+/** A profile, and the exact statistics of its number columns (profile-exact). */
+export interface ProfileAndStats {
+  profile: DataProfile;
+  stats: ExactStats;
 }
 
 async function buildProfile(
   db: DuckDb,
   source: SourceInfo,
   signal?: AbortSignal,
-): Promise<DataProfile> {
+): Promise<ProfileAndStats> {
   const columns = await readColumns(db, signal);
   const rows = await countRows(db, signal);
   const detailed = columns.slice(0, DETAIL_LIMIT);
-  const { facts, profiles, approximate } = await columnProfiles(db, detailed, rows, source, signal);
+  const { facts, profiles, approximate, stats } = await columnProfiles(
+    db,
+    detailed,
+    rows,
+    source,
+    signal,
+  );
   const numeric = detailed.filter(
     (_, i) => profiles[i]?.semantic === 'numeric' && profiles[i]?.numeric,
   );
@@ -296,14 +316,15 @@ async function buildProfile(
   const warnings = datasetWarnings(result);
   // Past CORR_ROWS the profile's r comes from an even sample (the charts' findings give r over all rows).
   const sampledR = rows > CORR_ROWS && correlated.length > 0;
-  if (rows <= EXACT_ROWS && !sampledR) return DataProfileSchema.parse({ ...result, warnings });
+  if (rows <= EXACT_ROWS && !sampledR)
+    return { profile: DataProfileSchema.parse({ ...result, warnings }), stats };
   if (approximate && rows > EXACT_ROWS) warnings.push(approximateWarning(EXACT_ROWS));
   const flags = {
     distinct: false,
     quantiles: approximate && rows > EXACT_ROWS,
     ...(sampledR ? { correlations: true } : {}),
   };
-  return DataProfileSchema.parse({ ...result, warnings, approximate: flags });
+  return { profile: DataProfileSchema.parse({ ...result, warnings, approximate: flags }), stats };
 }
 
 /**
@@ -315,6 +336,15 @@ export async function profileData(
   source: SourceInfo,
   signal?: AbortSignal,
 ): Promise<DataProfile> {
+  return (await profileWithStats(db, source, signal)).profile;
+}
+
+/** profileData, with the exact statistics the charts can take instead of scanning again. */
+export async function profileWithStats(
+  db: DuckDb,
+  source: SourceInfo,
+  signal?: AbortSignal,
+): Promise<ProfileAndStats> {
   try {
     return await buildProfile(db, source, signal);
   } finally {

@@ -23,6 +23,10 @@ export interface Rows {
   columns: Column[];
   /** The column holding the row's position in the file (its rowid). */
   row: string;
+  /** Whether the analysis' filters leave out rows (false: every row of `data`). */
+  filtered: boolean;
+  /** The columns whose values the cleaning converted (the rest are `data`'s as read). */
+  cleaned: ReadonlySet<string>;
 }
 
 /** The plan-wide cleaning: each cleaned column's expression over `data`, and the types after it. */
@@ -139,18 +143,19 @@ export function rowsFor(cleaning: Cleaning, analysis: Analysis): Rows {
     ),
   );
   const select = cleanedSelect(cleaning);
-  const row = cleaning.row;
-  if (filters.length === 0) return { ctes: [['source', select]], columns, row };
+  const shape = { columns, row: cleaning.row, cleaned: new Set(cleaning.exprs.keys()) };
+  if (filters.length === 0) return { ctes: [['source', select]], ...shape, filtered: false };
+  const where = `WHERE ${filters.join('\n  AND ')}`;
   if (cleaning.exprs.size === 0)
-    return { ctes: [['source', `${select}\nWHERE ${filters.join('\n  AND ')}`]], columns, row };
-  const source = `SELECT *\nFROM cleaned\nWHERE ${filters.join('\n  AND ')}`;
+    return { ctes: [['source', `${select}\n${where}`]], ...shape, filtered: true };
+  const source = `SELECT *\nFROM cleaned\n${where}`;
   return {
     ctes: [
       ['cleaned', select],
       ['source', source],
     ],
-    columns,
-    row,
+    ...shape,
+    filtered: true,
   };
 }
 

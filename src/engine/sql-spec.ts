@@ -4,6 +4,7 @@
  * one `{columns, data}` frame file per declaration (NaN → null, timestamps
  * ISO), and render_spec.json at the end.
  */
+import type { ExactStats } from './profile-exact.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Analysis } from '../agent/plan.js';
@@ -62,6 +63,8 @@ export interface Ctx {
   kept?: readonly (readonly [string, string])[];
   /** The kept tables of the analysis, dropped when it is done (shared by its contexts). */
   keptTables?: string[];
+  /** What the profile found of `data`'s number columns, exactly (profile-exact). */
+  known?: ExactStats;
 }
 
 /** Runs a query of the analysis (a kept CTE read from its table). */

@@ -54,8 +54,14 @@ export function statsSql(ctx: Ctx, column: Column): string {
   return over(ctx, [valuesCte(column), ['stats', STATS]], MOMENTS);
 }
 
-/** The statistics of a column's finite values (n = 0 when it has none). */
+/**
+ * The statistics of a column's finite values (n = 0 when it has none). Over every row of a column
+ * as read, they are the profile's (ctx.known), which are the same figures: no second scan.
+ */
 export async function columnStats(ctx: Ctx, column: Column): Promise<ColumnStats> {
+  const whole = !ctx.rows.filtered && !ctx.rows.cleaned.has(column.name);
+  const known = whole ? ctx.known?.get(column.name) : undefined;
+  if (known) return known;
   const row = await queryRow(ctx, statsSql(ctx, column));
   const num = (key: string): number => (row[key] === null ? NaN : Number(row[key]));
   const n = num('n');
