@@ -79,6 +79,7 @@ interface Run {
   file: InsightsFile;
   signal?: AbortSignal;
   known?: ExactStats;
+  distinct: ReadonlyMap<string, number>;
 }
 
 type Ran =
@@ -98,6 +99,7 @@ async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
       keptTables,
       ...(run.signal ? { signal: run.signal } : {}),
       ...(run.known ? { known: run.known } : {}),
+      distinct: run.distinct,
     };
     const outcome = await transformOf(ctx);
     const used = await queryRow(ctx, over(ctx, [], 'SELECT count(*) AS n FROM source'));
@@ -159,6 +161,7 @@ export async function executePlan(
     file: { insights: [], failed: [] },
     ...(signal ? { signal } : {}),
     ...(known ? { known } : {}),
+    distinct: new Map(profile.column_profiles.map((c) => [c.name, c.distinct])),
   };
   // Run side by side, recorded in plan order: the spec and the findings do not depend on timing.
   const ran = await inTurn(plan.analyses, CONCURRENT_ANALYSES, (a) => runAnalysis(run, a));

@@ -31,7 +31,7 @@ import {
   isTemporal,
   uniqueNames,
 } from './sql-text.js';
-import type { Column } from './sql-text.js';
+import type { Column, Cte } from './sql-text.js';
 
 type Relationship = Extract<Transform, { type: 'relationship' }>;
 type Correlation = Extract<Transform, { type: 'correlation' }>;
@@ -44,13 +44,43 @@ export function scatterSql(ctx: Ctx, names: readonly string[], rows: number, cap
   return over(ctx, [['sample', sample]], `SELECT ${idents(names)}\nFROM sample\nORDER BY ${row}`);
 }
 
-/** r, Spearman's rho (Pearson r of average ranks) and n over the complete finite pairs of x and y. */
+/** Past this many distinct values (the profile's count), a side is ranked by a sort of its pairs. */
+export const SORTED_RANKS = 10_000;
+
+/** Which side of the pair is ranked by sorting the pairs: the one with more distinct values, if many. */
+function sortedSide(ctx: Ctx, x: Column, y: Column): 'a' | 'b' | null {
+  const [dx, dy] = [ctx.distinct?.get(x.name) ?? 0, ctx.distinct?.get(y.name) ?? 0];
+  if (Math.max(dx, dy) <= SORTED_RANKS) return null;
+  return dy >= dx ? 'b' : 'a';
+}
+
+/**
+ * r, Spearman's rho (Pearson r of average ranks) and n over the complete finite pairs of x and y.
+ * A side's average ranks come from its distinct values (how many are smaller, plus the middle of
+ * the ties), joined back to the pairs: cheap for a side of few values. A side of many values
+ * (sortedSide) is ranked by one sort of the pairs instead: a tie's first rank, rank(), and its
+ * last, the count up to it (cume_dist × n, a whole number once rounded), give the same average
+ * rank without a join as large as the pairs.
+ */
 export function pairStatsSql(ctx: Ctx, x: Column, y: Column): string {
   const [a, b] = [asDouble(ident(x.name), x.type), asDouble(ident(y.name), y.type)];
-  // Average ranks from the distinct values (how many are smaller, plus the middle of the ties),
-  // joined back: about twice as fast as two rank windows per column over every pair.
-  const ranks = (v: 'a' | 'b'): string =>
-    `SELECT ${v}, sum(c) OVER (ORDER BY ${v}) - c + (c + 1) / 2.0 AS rank_${v}\nFROM (SELECT ${v}, count(*) AS c FROM pairs GROUP BY ${v})`;
+  const sorted = sortedSide(ctx, x, y);
+  const grouped = (['a', 'b'] as const).filter((v) => v !== sorted);
+  const ranks = (v: 'a' | 'b'): Cte => [
+    `ranks_${v}`,
+    `SELECT ${v}, sum(c) OVER (ORDER BY ${v}) - c + (c + 1) / 2.0 AS rank_${v}\nFROM (SELECT ${v}, count(*) AS c FROM pairs GROUP BY ${v})`,
+  ];
+  const joins = grouped.map((v) => `JOIN ranks_${v} ON pairs.${v} = ranks_${v}.${v}`);
+  const ranked = sorted
+    ? [
+        'SELECT pairs.a, pairs.b, ' +
+          grouped.map((v) => `rank_${v}, `).join('') +
+          `(rank() OVER w + round(cume_dist() OVER w * (SELECT count(*) FROM pairs))) / 2.0 AS rank_${sorted}`,
+        'FROM pairs',
+        ...joins,
+        `WINDOW w AS (ORDER BY pairs.${sorted})`,
+      ]
+    : ['SELECT pairs.a, pairs.b, rank_a, rank_b', 'FROM pairs', ...joins];
   return over(
     ctx,
     [
@@ -58,15 +88,13 @@ export function pairStatsSql(ctx: Ctx, x: Column, y: Column): string {
         'pairs',
         `SELECT ${a} AS a, ${b} AS b\nFROM source\nWHERE isfinite(${a}) AND isfinite(${b})`,
       ],
-      ['ranks_a', ranks('a')],
-      ['ranks_b', ranks('b')],
+      ...grouped.map(ranks),
+      ['ranked', ranked.join('\n')],
     ],
     [
-      'SELECT corr(pairs.a, pairs.b) AS r, corr(rank_a, rank_b) AS rho, count(*) AS n,',
-      '  min(pairs.a) = max(pairs.a) AS x_constant, min(pairs.b) = max(pairs.b) AS y_constant',
-      'FROM pairs',
-      'JOIN ranks_a ON pairs.a = ranks_a.a',
-      'JOIN ranks_b ON pairs.b = ranks_b.b',
+      'SELECT corr(a, b) AS r, corr(rank_a, rank_b) AS rho, count(*) AS n,',
+      '  min(a) = max(a) AS x_constant, min(b) = max(b) AS y_constant',
+      'FROM ranked',
     ].join('\n'),
   );
 }

@@ -65,6 +65,8 @@ export interface Ctx {
   keptTables?: string[];
   /** What the profile found of `data`'s number columns, exactly (profile-exact). */
   known?: ExactStats;
+  /** The profile's distinct count of each column: a guide to how a query is written, never a figure. */
+  distinct?: ReadonlyMap<string, number>;
 }
 
 /** Runs a query of the analysis (a kept CTE read from its table). */
