@@ -75,14 +75,13 @@ async function queried(analysis: Analysis, column: string): Promise<ColumnStats>
   return columnStats({ db, rows, analysis }, found);
 }
 
-const histogram = (column: string, filters: Analysis['filters'] = []): Analysis =>
-  ({
-    title: `Spread of ${column}`,
-    why: 'Why.',
-    chart: 'histogram',
-    transform: { type: 'distribution', column },
-    filters,
-  });
+const histogram = (column: string, filters: Analysis['filters'] = []): Analysis => ({
+  title: `Spread of ${column}`,
+  why: 'Why.',
+  chart: 'histogram',
+  transform: { type: 'distribution', column },
+  filters,
+});
 
 void test("the profile's exact statistics are the charts' own, figure for figure", async () => {
   assert.deepEqual([...stats.keys()].sort(), [...NUMBERS].sort(), 'numbers as text are not kept');
