@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { DuckDb } from '../src/engine/duckdb.js';
 import { attachSource } from '../src/engine/source.js';
 import type { SourceInfo } from '../src/engine/types.js';
+import { tableRows, tableSchema, tableValues } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const dir = tempDir('opsmind-source-nulls-');
@@ -30,22 +31,9 @@ async function attach(name: string, content: string): Promise<SourceInfo> {
   return attachSource(db, path, { scratchDir });
 }
 
-async function schema(): Promise<Record<string, string>> {
-  const result = await db.all('DESCRIBE data');
-  return Object.fromEntries(result.rows.map((row) => [String(row[0]), String(row[1])]));
-}
-
-/** Every row in file order, dates as DuckDB's text. */
-async function rows(): Promise<Record<string, unknown>[]> {
-  const cols = Object.entries(await schema()).map(([name, type]) => {
-    const quoted = `"${name.replaceAll('"', '""')}"`;
-    return /^(DATE|TIMESTAMP)/.test(type) ? `${quoted}::VARCHAR AS ${quoted}` : quoted;
-  });
-  return db.objects(`SELECT ${cols.join(', ')} FROM data ORDER BY rowid`);
-}
-
-const values = async (): Promise<string[]> =>
-  (await rows()).map((row) => JSON.stringify(Object.values(row)));
+const schema = () => tableSchema(db);
+const rows = () => tableRows(db);
+const values = () => tableValues(db);
 
 void test("pandas' missing texts, however the read finds them, read as pandas reads them", async () => {
   // The sample shows no missing text in a typed column: the table is read with the empty field

@@ -10,6 +10,7 @@ import { attachSource } from '../src/engine/source.js';
 import { sampleDayFirst } from '../src/engine/source-dates.js';
 import type { SourceInfo } from '../src/engine/types.js';
 import { ExitCode, OpsmindError } from '../src/shared/exit-codes.js';
+import { tableRows, tableSchema, tableValues } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const dir = tempDir('opsmind-source-');
@@ -31,25 +32,9 @@ async function attach(name: string, content: string | Buffer, sheet?: string): P
   return attachSource(db, path, sheet === undefined ? { scratchDir } : { scratchDir, sheet });
 }
 
-/** The table's column names and DuckDB types. */
-async function schema(): Promise<Record<string, string>> {
-  const result = await db.all('DESCRIBE data');
-  return Object.fromEntries(result.rows.map((row) => [String(row[0]), String(row[1])]));
-}
-
-/** Every row in file order, dates as DuckDB's text. */
-async function rows(): Promise<Record<string, unknown>[]> {
-  const cols = Object.entries(await schema()).map(([name, type]) => {
-    const quoted = `"${name.replaceAll('"', '""')}"`;
-    return /^(DATE|TIMESTAMP)/.test(type) ? `${quoted}::VARCHAR AS ${quoted}` : quoted;
-  });
-  return db.objects(`SELECT ${cols.join(', ')} FROM data ORDER BY rowid`);
-}
-
-/** Every row in file order as a JSON array of its values (dates as text). */
-async function values(): Promise<string[]> {
-  return (await rows()).map((row) => JSON.stringify(Object.values(row)));
-}
+const schema = () => tableSchema(db);
+const rows = () => tableRows(db);
+const values = () => tableValues(db);
 
 /** Asserts that attaching `content` fails with BAD_INPUT matching `message`. */
 async function rejects(name: string, content: string | Buffer, message: RegExp): Promise<void> {
