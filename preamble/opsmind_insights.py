@@ -249,6 +249,11 @@ def share_insights(frame, category, value, label=None):
     return out
 
 
+def _unsigned_zero(text):
+    """'0.00' for '-0.00': a skew rounding to zero is summation noise whose sign depends on the order of the sum."""
+    return text[1:] if re.fullmatch(r"-0(\.0*)?", text) else text
+
+
 @never_raises
 def distribution_insights(values, label):
     """Median and IQR, skew direction in words, outliers beyond 1.5 IQR."""
@@ -263,7 +268,7 @@ def distribution_insights(values, label):
     if skew is not None:
         shape = ("right-skewed: a long tail of large values" if skew >= 0.5 else
                  "left-skewed: a long tail of small values" if skew <= -0.5 else "roughly symmetric")
-        out.append(_insight(f"{_capital(label)} is {shape} (skew {skew:.2f}; mean {fmt_number(mean)} vs median {fmt_number(median)}).",
+        out.append(_insight(f"{_capital(label)} is {shape} (skew {_unsigned_zero(f'{skew:.2f}')}; mean {fmt_number(mean)} vs median {fmt_number(median)}).",
                             "skew", skew=skew, mean=mean, median=median))
     low, high, outliers = q1 - 1.5 * iqr, q3 + 1.5 * iqr, stats["outliers"]
     if outliers:

@@ -22,6 +22,7 @@ import {
   shareInsights,
   spearman,
   trendInsights,
+  unsignedZero,
 } from '../src/engine/insights.js';
 import type { Insight } from '../src/engine/insights.js';
 
@@ -281,6 +282,17 @@ void test('distribution: skew direction in words', () => {
   const symmetric = byKind(distributionInsights(numberStats(range), 'x'));
   assert.ok(symmetric.skew?.text.includes('roughly symmetric'));
   assert.ok(!('outliers' in symmetric));
+});
+
+void test('distribution: a skew that rounds to zero is printed without a sign', () => {
+  const slightlyLeft = [...Array.from({ length: 100 }, (_, i) => i + 1), 52];
+  const kinds = byKind(distributionInsights(numberStats(slightlyLeft), 'x'));
+  near(kinds.skew?.numbers.skew, -0.0015732180086799516); // pandas' Series.skew()
+  assert.ok(kinds.skew?.text.includes('(skew 0.00;'), kinds.skew?.text);
+  assert.equal(unsignedZero('-0.00'), '0.00');
+  assert.equal(unsignedZero('-0'), '0');
+  assert.equal(unsignedZero('-0.01'), '-0.01');
+  assert.equal(unsignedZero('-10.00'), '-10.00');
 });
 
 void test('distribution: unusable inputs give nothing', () => {

@@ -148,6 +148,13 @@ class DistributionTests(unittest.TestCase):
         self.assertIn("roughly symmetric", symmetric["skew"]["text"])
         self.assertNotIn("outliers", symmetric)
 
+    def test_skew_that_rounds_to_zero_has_no_sign(self):
+        slightly_left = pd.Series(list(range(1, 101)) + [52])
+        self.assertLess(slightly_left.skew(), 0)
+        kinds = by_kind(distribution_insights(slightly_left, "x"))
+        self.assertIn("(skew 0.00;", kinds["skew"]["text"])
+        self.assertLess(kinds["skew"]["numbers"]["skew"], 0)
+
     def test_unusable_inputs_give_nothing(self):
         self.assertEqual(distribution_insights([], "x"), [])
         self.assertEqual(distribution_insights([5.0], "x"), [])

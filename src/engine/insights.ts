@@ -178,6 +178,14 @@ export const rankingInsights = neverThrows(
   },
 );
 
+/**
+ * "0.00" for a "-0.00": a skew that rounds to zero is summation noise whose sign changes with the
+ * order rows are added in, so it is printed without one (opsmind_insights does the same).
+ */
+export function unsignedZero(text: string): string {
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}
+
 function skewSentence(stats: DistributionStats, label: string, skew: number): Insight {
   const shape =
     skew >= 0.5
@@ -186,7 +194,7 @@ function skewSentence(stats: DistributionStats, label: string, skew: number): In
         ? 'left-skewed: a long tail of small values'
         : 'roughly symmetric';
   const text =
-    `${capital(label)} is ${shape} (skew ${pyFixed(skew, 2)}; mean ${fmtNumber(stats.mean)} ` +
+    `${capital(label)} is ${shape} (skew ${unsignedZero(pyFixed(skew, 2))}; mean ${fmtNumber(stats.mean)} ` +
     `vs median ${fmtNumber(stats.median)}).`;
   return insight(text, 'skew', { skew, mean: stats.mean, median: stats.median });
 }
