@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import writeXlsxFile from 'write-excel-file/node';
 import { DuckDb, literal } from '../src/engine/duckdb.js';
 import { attachSource } from '../src/engine/source.js';
+import { scanEncoding } from '../src/engine/source-encoding.js';
 import { sampleDayFirst } from '../src/engine/source-dates.js';
 import type { SourceInfo } from '../src/engine/types.js';
 import { ExitCode, OpsmindError } from '../src/shared/exit-codes.js';
@@ -56,6 +57,23 @@ void test('comma, semicolon, tab and pipe delimiters, with types and file order'
     assert.deepEqual(await schema(), { id: 'BIGINT', city: 'VARCHAR', score: 'DOUBLE' });
     assert.deepEqual(await values(), ['[2,"Oslo",1.5]', '[1,"Rome",null]', '[3,"Nice",2]']);
   }
+});
+
+void test('encodings: a cp1252 hole is found in any chunk, ASCII ones skipped, valid UTF-8 ones not', async () => {
+  const ascii = Buffer.from('name,n\nabc,1\n');
+  const aHole = Buffer.from('x\x81\xe9\n', 'latin1');
+  assert.equal((await scanEncoding([ascii, ascii])).encoding, 'utf-8');
+  assert.equal((await scanEncoding([ascii, aHole, ascii])).encoding, 'latin-1');
+  // "Á" is C3 81 in UTF-8: a hole byte in a chunk that is valid UTF-8 still counts once a later chunk is not.
+  const utf8WithHole = Buffer.from('Á,1\n');
+  assert.equal(
+    (await scanEncoding([utf8WithHole, Buffer.from('caf\xe9\n', 'latin1')])).encoding,
+    'latin-1',
+  );
+  assert.equal(
+    (await scanEncoding([ascii, Buffer.from('caf\xe9\n', 'latin1')])).encoding,
+    'cp1252',
+  );
 });
 
 void test('encodings: UTF-8 BOM, UTF-16 LE BOM, Windows-1252 and Latin-1 with warnings', async () => {
