@@ -218,6 +218,36 @@ void test('column names that try to change a query are only names', () => {
   assert.ok(charted(r.summary).has('x; DROP TABLE data; --') || charted(r.summary).has("it's"));
 });
 
+void test("column names the engine's own queries use as aliases (val, n, t, grp, …) are only names", () => {
+  const dir = tempDir();
+  // Narrow (one grouped query per column) and wide (all columns stacked in one): both profile paths.
+  const narrow = ['region', 'val', 'n', 't'];
+  const wide = ['val', 'n', 't', 'k', 's', 'd', 'g', 'nm', 'top', 'grp', 'cum', 'total', 'a', 'b'];
+  wide.push('v', 'x', 'p', 'rid', 'size', 'first', 'series', 'group', 'lo', 'hi');
+  for (const [name, header] of [
+    ['narrow', narrow],
+    ['wide', wide],
+  ] as const) {
+    const lines = [header.join(',')];
+    for (let i = 0; i < 80; i += 1)
+      lines.push(
+        header
+          .map((_, c): string => (c === 0 ? `R${i % 3}` : String(((i * (c + 1)) % 17) + 0.5)))
+          .join(','),
+      );
+    const file = join(dir, `${name}.csv`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const r = analyze(file);
+    assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+    assert.ok(r.summary);
+    assert.equal(r.summary.spec.source?.columns, header.length);
+    assert.ok(
+      charted(r.summary).has('val'),
+      `${name}: val is charted: ${[...charted(r.summary)].join(', ')}`,
+    );
+  }
+});
+
 void test('sessions export writes analysis.sql and its pandas twin, which opsmind run re-runs', () => {
   const r = analyze(SALES);
   assert.equal(r.status, 0, r.stderr);

@@ -44,7 +44,7 @@ export function quartilePicks(): string[] {
 function groupedSql(column: ProfileColumn): string {
   const x = finiteSql(column);
   const picks = quartilePicks();
-  const groups = `SELECT ${x} AS val, count(*) AS n FROM ${ident(DATA_RELATION)} WHERE ${x} IS NOT NULL GROUP BY val`;
+  const groups = `SELECT ${x} AS val, count(*) AS n FROM ${ident(DATA_RELATION)} WHERE ${x} IS NOT NULL GROUP BY 1`;
   const running =
     'SELECT val, sum(n) OVER (ORDER BY val ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum, ' +
     `sum(n) OVER () AS total FROM (${groups})`;

@@ -106,10 +106,14 @@ const PICK_COLUMNS = ['total', 'a0', 'b0', 'a1', 'b1', 'a2', 'b2'];
  */
 function columnSql(column: ProfileColumn, format: SourceFormat, fewGroups: number): string {
   const v = groupedSql(column);
-  const tie = byValue(column) ? '-CAST(val AS DOUBLE)' : '-min(rowid)';
-  const groups =
-    `SELECT ${v} AS val, count(*) AS n, ${tie} AS t FROM ${ident(DATA_RELATION)} ` +
-    `WHERE ${v} IS NOT NULL GROUP BY val`;
+  // Grouped by position, and the value tie taken outside: a data column named val (or t, n)
+  // would otherwise be what GROUP BY val and CAST(val …) bind to.
+  const grouped =
+    `SELECT ${v} AS val, count(*) AS n${byValue(column) ? '' : ', -min(rowid) AS t'} ` +
+    `FROM ${ident(DATA_RELATION)} WHERE ${v} IS NOT NULL GROUP BY 1`;
+  const groups = byValue(column)
+    ? `SELECT val, n, -CAST(val AS DOUBLE) AS t FROM (${grouped})`
+    : grouped;
   const [s, d] = valueParts(column, format, 'x.v');
   const kept = `max_by({'v': val, 'n': n}, {'n': n, 't': t}, ${GROUPS_READ})`;
   const top =
