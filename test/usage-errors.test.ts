@@ -1,7 +1,9 @@
 /** Usage errors from the built binary look like every other error: one `opsmind:` line, a hint naming --help, exit 2. */
 import assert from 'node:assert/strict';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { runCli } from './helpers/fixtures.js';
+import { runCli, tempDir } from './helpers/fixtures.js';
 
 const CASES: { args: string[]; message: string; hint: string }[] = [
   {
@@ -59,4 +61,29 @@ void test('--help and --version still print to stdout and exit 0', () => {
   const version = runCli(['--version']);
   assert.equal(version.status, 0);
   assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+});
+
+void test('a report or summary aimed at an input file is refused before any work, the input kept', () => {
+  const dir = tempDir();
+  const data = join(dir, 'data.csv');
+  const original = 'k,v\na,1\nb,2\nc,3\n';
+  writeFileSync(data, original);
+  symlinkSync(data, join(dir, 'link.csv'));
+  const script = join(dir, 'script.py');
+  writeFileSync(script, 'print(len(df))\n');
+  const attempts = [
+    ['analyze', data, '-o', data],
+    ['analyze', data, '-o', join(dir, 'r.html'), '--summary', data],
+    ['analyze', data, '-o', join(dir, 'link.csv')],
+    ['run', script, '--data', data, '-o', script],
+    ['run', script, '--data', data, '-o', join(dir, 'r.html'), '--summary', data],
+  ];
+  for (const args of attempts) {
+    const r = runCli(args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /refusing to write the report over its input/);
+    assert.equal(r.stderr.trim().split('\n')[0]?.startsWith('opsmind:'), true, r.stderr);
+  }
+  assert.equal(readFileSync(data, 'utf8'), original);
+  assert.equal(readFileSync(script, 'utf8'), 'print(len(df))\n');
 });

@@ -219,6 +219,7 @@ async function analyzeCommand(
   checkSummaryTarget(
     summaryTarget(fastOutPath(dataPath, options), options.summary),
     fastOutPath(dataPath, options),
+    [dataPath],
   );
   const limits = limitsFrom(options);
   const isolation = isolationFrom(options);

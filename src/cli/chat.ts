@@ -155,7 +155,7 @@ export async function chatCommand(
     flags.output ?? `${basename(dataPath, extname(dataPath))}-chat-report.html`,
   );
   const summary = summaryTarget(outPath, flags.summary);
-  checkSummaryTarget(summary, outPath);
+  checkSummaryTarget(summary, outPath, [dataPath]);
   const config = llmConfig(flags);
   const model = flags.llm && llmConfigured(config) ? createChatModel(config) : null;
   const python = await findPython();

@@ -164,6 +164,7 @@ export async function deepCommand(
   checkSummaryTarget(
     summaryTarget(deepOutPath(dataPath, flags), flags.summary),
     deepOutPath(dataPath, flags),
+    [dataPath],
   );
   const limits = limitsFrom(flags);
   const isolation = isolationFrom(flags);

@@ -70,7 +70,7 @@ async function runCommand(
     options.output ?? `${basename(scriptPath, extname(scriptPath))}-report.html`,
   );
   const summaryFile = summaryTarget(outPath, options.summary);
-  checkSummaryTarget(summaryFile, outPath);
+  checkSummaryTarget(summaryFile, outPath, [dataPath, scriptPath]);
   const limits = limitsFrom(options);
   const isolation = isolationFrom(options);
   const plotly = parsePlotlyOption(options.plotly);

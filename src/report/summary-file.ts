@@ -5,7 +5,7 @@
  * A file that is already there is replaced only when it carries OpsMind's
  * marker (or is a summary from before the marker); anything else is refused.
  */
-import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { z } from 'zod';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
@@ -80,7 +80,38 @@ function exists(path: string): boolean {
 }
 
 /** Throws (exit 2) when writing the summary would clobber the report itself or a file OpsMind did not write. */
-export function checkSummaryTarget(target: SummaryTarget, htmlPath: string): void {
+/** True when `a` and `b` name one file: the same path, or (through a link) the same inode. */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses (exit 2, before any work) an output that is one of the command's inputs: `-o data.csv`
+ * or `--summary data.csv` would replace the dataset (or the script) with the report.
+ */
+function refuseInputAsOutput(outputs: readonly string[], inputs: readonly string[]): void {
+  for (const output of outputs)
+    for (const input of inputs)
+      if (sameFile(output, input))
+        throw new OpsmindError(
+          `refusing to write the report over its input ${input}`,
+          ExitCode.BAD_INPUT,
+          'name another file with -o FILE (and --summary FILE)',
+        );
+}
+
+export function checkSummaryTarget(
+  target: SummaryTarget,
+  htmlPath: string,
+  inputs: readonly string[] = [],
+): void {
+  refuseInputAsOutput([htmlPath, target.path], inputs);
   if (resolve(target.path) === resolve(htmlPath)) {
     throw new OpsmindError(
       `the report and its JSON summary would both be ${htmlPath}`,
