@@ -152,7 +152,15 @@ def trend_insights(frame, x, y, label=None, how="sum"):
 def _change(label, when, first, last):
     """The first-to-last change sentence."""
     out = []
-    if first != 0:
+    if first < 0 or last < 0:
+        # A percentage of a signed quantity (an anomaly, a net change, a return) means nothing:
+        # -0.17 -> 1.17 is not "grew 788%". The difference is said instead.
+        difference = last - first
+        moved = (f"rose by {fmt_number(difference)}" if difference > 0 else
+                 f"fell by {fmt_number(-difference)}" if difference < 0 else "was unchanged")
+        out.append(_insight(f"{_capital(label)} {moved} from {when[0]} to {when[-1]} ({fmt_number(first)} → {fmt_number(last)}).",
+                            "change", first=first, last=last, change=difference))
+    elif first != 0:
         change = (last - first) / abs(first)
         verb = "grew" if change > 0 else "fell" if change < 0 else "was unchanged"
         amount = f" {fmt_pct(abs(change))}" if change else ""

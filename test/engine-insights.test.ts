@@ -192,6 +192,19 @@ void test('trend: a fall is worded as fell', () => {
   assert.equal(change.text, 'Units fell 50.0% from 2020 to 2022 (200 → 100).');
 });
 
+void test('trend: signed values get a difference, not a percentage', () => {
+  const temps = [2021, 2022, 2023].map((x, i) => ({ x, y: [-0.17, 0.02, 1.17][i] }));
+  const rose = kind(trendInsights(temps, 'temp', 'mean'), 'change');
+  assert.equal(rose.text, 'Temp rose by 1.34 from 2021 to 2023 (-0.17 → 1.17).');
+  assert.ok(!('change_pct' in rose.numbers));
+  near(rose.numbers.change, 1.34);
+  const net = [2020, 2021, 2022].map((x, i) => ({ x, y: [5, 1, -4][i] }));
+  assert.equal(
+    kind(trendInsights(net, 'net', 'sum'), 'change').text,
+    'Net fell by 9 from 2020 to 2022 (5 → -4).',
+  );
+});
+
 void test('trend: unusable inputs give nothing', () => {
   assert.deepEqual(trendInsights(monthly(2), 'revenue', 'sum'), []);
   assert.deepEqual(trendInsights([], 'v', 'sum'), []);

@@ -79,6 +79,16 @@ class TrendTests(unittest.TestCase):
         kinds = by_kind(trend_insights(frame, "year", "units"))
         self.assertEqual(kinds["change"]["text"], "Units fell 50.0% from 2020 to 2022 (200 → 100).")
 
+    def test_signed_values_get_a_difference_not_a_percentage(self):
+        frame = pd.DataFrame({"year": [2021, 2022, 2023], "temp": [-0.17, 0.02, 1.17]})
+        kinds = by_kind(trend_insights(frame, "year", "temp"))
+        self.assertEqual(kinds["change"]["text"], "Temp rose by 1.34 from 2021 to 2023 (-0.17 → 1.17).")
+        self.assertNotIn("change_pct", kinds["change"]["numbers"])
+        self.assertAlmostEqual(kinds["change"]["numbers"]["change"], 1.34)
+        frame = pd.DataFrame({"year": [2020, 2021, 2022], "net": [5.0, 1.0, -4.0]})
+        kinds = by_kind(trend_insights(frame, "year", "net"))
+        self.assertEqual(kinds["change"]["text"], "Net fell by 9 from 2020 to 2022 (5 → -4).")
+
     def test_unusable_inputs_give_nothing(self):
         self.assertEqual(trend_insights(self.monthly(periods=2), "month", "revenue"), [])
         self.assertEqual(trend_insights(pd.DataFrame({"m": [], "v": []}), "m", "v"), [])

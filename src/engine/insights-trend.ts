@@ -42,6 +42,22 @@ function change(label: string, when: string[], first: number, last: number): Ins
       { first, last },
     );
   }
+  if (first < 0 || last < 0) {
+    // A percentage of a signed quantity (an anomaly, a net change, a return) means nothing:
+    // -0.17 -> 1.17 is not "grew 788%". The difference is said instead.
+    const difference = last - first;
+    const moved =
+      difference > 0
+        ? `rose by ${fmtNumber(difference)}`
+        : difference < 0
+          ? `fell by ${fmtNumber(-difference)}`
+          : 'was unchanged';
+    return insight(
+      `${capital(label)} ${moved} from ${from} to ${to} (${fmtNumber(first)} → ${fmtNumber(last)}).`,
+      'change',
+      { first, last, change: difference },
+    );
+  }
   const ratio = (last - first) / Math.abs(first);
   const verb = ratio > 0 ? 'grew' : ratio < 0 ? 'fell' : 'was unchanged';
   const amount = ratio ? ` ${fmtPct(Math.abs(ratio))}` : '';
