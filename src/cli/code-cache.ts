@@ -23,6 +23,7 @@ import {
   readFileSync,
   renameSync,
   statSync,
+  rmSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -93,16 +94,21 @@ function readCache(path: string): Buffer | undefined {
 
 /** Writes the cache atomically and removes the topic's caches of other builds; errors are ignored. */
 function writeCache(script: vm.Script, dir: string, file: { path: string; prefix: string }): void {
+  const tmp = `${file.path}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const tmp = `${file.path}.${process.pid}.tmp`;
     writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
     renameSync(tmp, file.path);
     for (const name of readdirSync(dir))
       if (name.startsWith(file.prefix) && name.endsWith('.bin') && join(dir, name) !== file.path)
         unlinkSync(join(dir, name));
   } catch {
-    // The cache only saves time; a run never fails for it.
+    // The cache only saves time; a run never fails for it, nor leaves a partial file (a full disk).
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing more to do
+    }
   }
 }
 

@@ -6,7 +6,7 @@
  * marker (or is a summary from before the marker); anything else is refused.
  */
 import { closeSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 
@@ -80,6 +80,14 @@ function exists(path: string): boolean {
 }
 
 /** Throws (exit 2) when writing the summary would clobber the report itself or a file OpsMind did not write. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** True when `a` and `b` name one file: the same path, or (through a link) the same inode. */
 function sameFile(a: string, b: string): boolean {
   if (resolve(a) === resolve(b)) return true;
@@ -112,6 +120,12 @@ export function checkSummaryTarget(
   inputs: readonly string[] = [],
 ): void {
   refuseInputAsOutput([htmlPath, target.path], inputs);
+  if (isDirectory(htmlPath))
+    throw new OpsmindError(
+      `cannot write the report to ${htmlPath}: it is a directory`,
+      ExitCode.BAD_INPUT,
+      `name a file, for example -o ${join(htmlPath, 'report.html')}`,
+    );
   if (resolve(target.path) === resolve(htmlPath)) {
     throw new OpsmindError(
       `the report and its JSON summary would both be ${htmlPath}`,

@@ -1,6 +1,7 @@
 /** Writing a report: the HTML file and its JSON summary, atomically; the summary never clobbers a file OpsMind did not write. */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import type { RenderSpec } from '../spec/schema.js';
 import type { ValidationIssue } from '../spec/validate.js';
 import { opsmindVersion } from '../util/version.js';
@@ -58,16 +59,46 @@ function titleOf(item: RenderedItem): string | null {
   return typeof item.decl.params.title === 'string' ? item.decl.params.title : null;
 }
 
-function writeAtomic(path: string, content: string | readonly HtmlPiece[]): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(
-    tmp,
-    typeof content === 'string'
-      ? content
-      : Buffer.concat(content.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))),
+/** A one-line error for a report file that cannot be written: a full disk (exit 3), else the path (exit 2). */
+function unwritable(path: string, error: unknown): OpsmindError {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return new OpsmindError(
+      `cannot write ${path}: no space left on its disk`,
+      ExitCode.CONFIG,
+      'free some space, or write the report elsewhere with -o FILE; the session is kept (opsmind sessions replay rebuilds the report)',
+    );
+  const why =
+    code === 'EISDIR'
+      ? 'it is a directory'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'permission denied'
+        : code === 'ENOTDIR' || code === 'ENOENT'
+          ? 'its directory cannot be made'
+          : (error as Error).message;
+  return new OpsmindError(
+    `cannot write ${path}: ${why}`,
+    ExitCode.BAD_INPUT,
+    'name another file with -o FILE',
   );
-  renameSync(tmp, path);
+}
+
+function writeAtomic(path: string, content: string | readonly HtmlPiece[]): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(
+      tmp,
+      typeof content === 'string'
+        ? content
+        : Buffer.concat(content.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))),
+    );
+    renameSync(tmp, path);
+  } catch (error) {
+    // A half-written temp file would keep a full disk full: it goes, whatever failed.
+    rmSync(tmp, { force: true });
+    throw unwritable(path, error);
+  }
 }
 
 /**
