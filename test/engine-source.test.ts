@@ -117,6 +117,22 @@ void test('gzip-compressed CSV, UTF-8 and Windows-1252', async () => {
   );
 });
 
+void test('a truncated or damaged gzip stream is refused, small or large, CSV or JSON lines', async () => {
+  const lines = ['k,v', ...Array.from({ length: 20_000 }, (_, i) => `r${i % 97},${i * 0.37}`)];
+  const whole = gzipSync(`${lines.join('\n')}\n`);
+  assert.ok(whole.length > 60_000, 'large enough that the sample is cut');
+  await rejects('big.csv.gz', whole.subarray(0, 30_000), /gzip stream is truncated or damaged/);
+  const small = gzipSync('k,v\na,1\nb,2\nc,3\n');
+  await rejects('small.csv.gz', small.subarray(0, small.length - 6), /truncated or damaged/);
+  const jsonl = gzipSync('{"a":1}\n{"a":2}\n{"a":3}\n');
+  await rejects('x.jsonl.gz', jsonl.subarray(0, jsonl.length - 4), /truncated or damaged/);
+  const flipped = Buffer.from(whole);
+  flipped[flipped.length - 6] = (flipped[flipped.length - 6] ?? 0) ^ 0xff; // the CRC32
+  await rejects('crc.csv.gz', flipped, /truncated or damaged/);
+  const info = await attach('whole.csv.gz', whole);
+  assert.equal(info.rows, 20_000);
+});
+
 void test('JSON records and JSON lines; nested values become JSON text', async () => {
   const records = [
     { id: 1, tags: ['a', 'b'], meta: { x: 1 } },

@@ -103,11 +103,31 @@ async function sampleBytes(path: string, gzip: boolean): Promise<{ head: Buffer;
  * Detects the encoding of a text data file and makes it readable by DuckDB; refuses an empty or
  * binary file. `suffix` names the scratch copy's extension (".csv", ".json").
  */
+/**
+ * Decompresses the whole gzip stream and drops the bytes, refusing a truncated or damaged one:
+ * DuckDB reads a cut-off stream without a word, which would report on the rows before the cut
+ * (the last one half-written) as if they were the file.
+ */
+async function verifyGzip(path: string, signal: AbortSignal | undefined): Promise<void> {
+  const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  try {
+    await pipeline(file, createGunzip(), async (chunks: AsyncIterable<Buffer>) => {
+      for await (const _ of chunks) signal?.throwIfAborted();
+    });
+  } catch (error) {
+    signal?.throwIfAborted();
+    throw badInput(
+      `the gzip stream is truncated or damaged (${(error as Error).message}), so not every row could be read`,
+    );
+  }
+}
+
 export async function prepareText(
   ctx: ReadContext,
   gzip: boolean,
   suffix: string,
 ): Promise<PreparedText> {
+  if (gzip) await verifyGzip(ctx.path, ctx.signal);
   const { head, cut } = await sampleBytes(ctx.path, gzip);
   const binary = binaryReason(head);
   if (binary) throw badInput(binary);
