@@ -1,6 +1,7 @@
 /** Usage errors from the built binary look like every other error: one `opsmind:` line, a hint naming --help, exit 2. */
 import assert from 'node:assert/strict';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli, tempDir } from './helpers/fixtures.js';
@@ -86,4 +87,24 @@ void test('a report or summary aimed at an input file is refused before any work
   }
   assert.equal(readFileSync(data, 'utf8'), original);
   assert.equal(readFileSync(script, 'utf8'), 'print(len(df))\n');
+});
+
+void test('a file fast mode cannot read leaves nothing in the temp dir', () => {
+  const dir = tempDir();
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
+  const bad: [string, string | Buffer][] = [
+    ['ragged.csv', 'a,b\n1,2,3,4\n'],
+    ['header-only.csv', 'a,b\n'],
+    ['cut.csv.gz', gzipSync('k,v\na,1\nb,2\nc,3\n').subarray(0, 20)],
+    ['broken.json', '[{"a": 1}, {"a": '],
+  ];
+  for (const [name, content] of bad) {
+    writeFileSync(join(dir, name), content);
+    const r = runCli(['analyze', join(dir, name), '-o', join(dir, 'r.html')], {
+      env: { TMPDIR: tmp },
+    });
+    assert.equal(r.status, 2, `${name}: ${r.stderr}`);
+    assert.deepEqual(readdirSync(tmp), [], `${name} left its scratch dir behind`);
+  }
 });

@@ -71,12 +71,18 @@ export class DuckDbEngine implements AnalysisEngine {
 
   /** Opens the database, reads the data source into it, and locks it. */
   static async open(options: DuckDbEngineOptions): Promise<DuckDbEngine> {
-    const db = await DuckDb.open({
-      memoryMb: options.memoryMb,
-      threads: options.threads ?? availableParallelism(),
-      tempDir: join(options.scratchDir, 'spill'),
-      maxTempMb: options.maxTempMb,
-    });
+    let db: DuckDb;
+    try {
+      db = await DuckDb.open({
+        memoryMb: options.memoryMb,
+        threads: options.threads ?? availableParallelism(),
+        tempDir: join(options.scratchDir, 'spill'),
+        maxTempMb: options.maxTempMb,
+      });
+    } catch (error) {
+      removeTree(options.scratchDir);
+      throw error;
+    }
     try {
       const source = await attachSource(db, options.dataPath, {
         scratchDir: options.scratchDir,
@@ -86,7 +92,10 @@ export class DuckDbEngine implements AnalysisEngine {
       await db.lock([]);
       return new DuckDbEngine(db, source, `DuckDB ${await db.version()}`, options.scratchDir);
     } catch (error) {
+      // The engine owns its scratch dir (spill, transcoded copies) from here: a file it could not
+      // read leaves nothing in the temp dir.
       db.close();
+      removeTree(options.scratchDir);
       throw error;
     }
   }
