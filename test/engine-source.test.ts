@@ -133,6 +133,15 @@ void test('a truncated or damaged gzip stream is refused, small or large, CSV or
   assert.equal(info.rows, 20_000);
 });
 
+void test('a quoted field holding a line break is read (the parallel reader refuses it; a serial one does not)', async () => {
+  await attach('q.csv', 'a,b,d\n1,"x\ny",3\n4,z,6\n7,w,9\n');
+  assert.deepEqual(await values(), ['[1,"x\\ny",3]', '[4,"z",6]', '[7,"w",9]']);
+  const info = await attach('crlf.csv', 'id,note\r\n1,"two\r\nlines"\r\n2,plain\r\n');
+  assert.equal(info.rows, 2);
+  assert.deepEqual(await values(), ['[1,"two\\r\\nlines"]', '[2,"plain"]']);
+  await rejects('ragged.csv', 'a,b\n1,"x\ny",3,4\n5,6\n', /not a well-formed delimited file/);
+});
+
 void test('JSON records and JSON lines; nested values become JSON text', async () => {
   const records = [
     { id: 1, tags: ['a', 'b'], meta: { x: 1 } },

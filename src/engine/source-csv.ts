@@ -16,6 +16,11 @@ export interface CsvPlan {
   delimiter: string;
   /** Physical lines before the header row. */
   skip: number;
+  /**
+   * Read on one thread: DuckDB's parallel scanner refuses a quoted field holding a line break
+   * together with the padding of short rows, which a serial read allows.
+   */
+  serial?: boolean;
 }
 
 /** What DuckDB's sniffer found, given the plan. */
@@ -89,6 +94,7 @@ function planOptions(plan: CsvPlan, nulls: CsvNulls = 'pandas'): string[] {
     'null_padding=true',
     `nullstr=[${missing.map(literal).join(', ')}]`,
     `compression=${plan.gzip ? "'gzip'" : "'none'"}`,
+    ...(plan.serial ? ['parallel=false'] : []),
   ];
 }
 

@@ -3,6 +3,7 @@
  * encoding and dialect decided as the pandas reader decides them, DuckDB's sniffer for quoting
  * and types, then the locale pass (decimal commas, thousands, day-first dates) on what stayed text.
  */
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import type { DuckDb } from './duckdb.js';
 import type { SourceLocale } from './types.js';
 import { asBadInput, badInput, describeData, toBadInput } from './source-common.js';
@@ -154,12 +155,45 @@ async function applyLocale(
   return { locale, warnings: dates.warnings };
 }
 
+type PlannedRead = Awaited<ReturnType<typeof planRead>>;
+
+/**
+ * Runs `read` on the plan, and once more on one thread when it fails as a malformed file while
+ * the dialect quotes fields: a quoted line break fails the parallel reader only (the serial
+ * attempt's own error is the one reported when that fails too).
+ */
+async function withSerialRetry<T>(
+  ctx: ReadContext,
+  planned: PlannedRead,
+  read: (planned: PlannedRead) => Promise<T>,
+): Promise<T> {
+  try {
+    return await read(planned);
+  } catch (error) {
+    const malformed =
+      error instanceof OpsmindError &&
+      error.exitCode === ExitCode.BAD_INPUT &&
+      !ctx.signal?.aborted;
+    if (!malformed || planned.sniffed.quote === '' || planned.plan.serial) throw error;
+    return read({ ...planned, plan: { ...planned.plan, serial: true } });
+  }
+}
+
 /** Reads the delimited text file of `ctx` into `data`. */
 export async function readDelimited(
   ctx: ReadContext,
   detected: DetectedFormat,
 ): Promise<ReadOutcome> {
-  const { text, place, plan, sniffed, names } = await planRead(ctx, detected);
+  return withSerialRetry(ctx, await planRead(ctx, detected), (planned) =>
+    readPlanned(ctx, detected, planned),
+  );
+}
+
+async function readPlanned(
+  ctx: ReadContext,
+  detected: DetectedFormat,
+  { text, place, plan, sniffed, names }: PlannedRead,
+): Promise<ReadOutcome> {
   const raw = await asBadInput(MALFORMED, ctx.signal, () =>
     sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
   );
@@ -197,9 +231,14 @@ export async function sniffNumberLocale(
   ctx: ReadContext,
   detected: DetectedFormat,
 ): Promise<NumberLocale & { dayFirst: boolean }> {
-  const { plan, sniffed, names } = await planRead(ctx, detected);
+  const planned = await planRead(ctx, detected);
+  const { plan, sniffed, names } = planned;
   const { samples } = cleanSamples(
-    await sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
+    await withSerialRetry(ctx, planned, (p) =>
+      asBadInput(MALFORMED, ctx.signal, () =>
+        sampleText(ctx.db, p.plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
+      ),
+    ),
   );
   const columns = sniffed.columns.map((c, i) => ({
     name: names[i] ?? '',
