@@ -38,6 +38,9 @@ const program = new Command()
   )
   .exitOverride();
 
+/** How long a failed command may take to drain before the process is ended. */
+const EXIT_GRACE_MS = 3_000;
+
 /** Loads the subcommand's module (every one's for help or a typo), then parses the command line. */
 async function main(): Promise<void> {
   try {
@@ -52,6 +55,10 @@ async function main(): Promise<void> {
     await program.parseAsync(process.argv);
   } catch (error) {
     process.exitCode = reportError(error, Boolean(program.opts<{ verbose?: boolean }>().verbose));
+    // A failure can leave work in flight (a query the engine was running beside the one that
+    // failed): the error is out, so the process ends even if that never settles. Unref'd: a run
+    // that drains on its own exits at once, as before.
+    setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   }
 }
 
