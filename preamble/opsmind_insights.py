@@ -127,14 +127,41 @@ def _series_xy(frame, x, y):
     return None if data["x"].duplicated().any() else data
 
 
+def _year_starts(stamps):
+    """Whether every timestamp is at the start of a year (midnight, January 1)."""
+    index = pd.DatetimeIndex(stamps)
+    return bool(((index.month == 1) & (index.day == 1) & (index == index.normalize())).all())
+
+
+def _gaps(frame, x, y):
+    """The timestamps, sorted, of the periods without a value: gaps in the line."""
+    stamps, values = as_datetime(frame[x]), numbers(frame[y])
+    return sorted(pd.Timestamp(t) for t, v in zip(stamps, values) if pd.notna(t) and np.isnan(v))
+
+
+def _gaps_insight(label, gaps, frequency):
+    """The periods without a value, said as gaps (never zeros): listed up to three, else counted."""
+    if not gaps:
+        return []
+    when = [fmt_date(t, frequency) for t in gaps]
+    listed = (f"{len(when)} periods (the first {when[0]}, the last {when[-1]})" if len(when) > 3 else
+              when[0] if len(when) == 1 else f"{', '.join(when[:-1])} and {when[-1]}")
+    what = f"No rows in {listed}" if label == "count" else f"{_capital(label)} has no value in {listed}"
+    shown = "a gap there, not a zero" if len(gaps) == 1 else "gaps there, not zeros"
+    return [_insight(f"{what}: the line has {shown}.", "gaps", gaps=len(gaps))]
+
+
 @never_raises
-def trend_insights(frame, x, y, label=None, how="sum"):
+def trend_insights(frame, x, y, label=None, how="sum", period=None):
     """Change first→last, peak and trough, and year-over-year growth of the last full year (monthly or quarterly).
     `how` says what each period holds: "sum" (totals, compared by summing a year) or "mean" (levels, averaged)."""
     data = _series_xy(frame, x, y)
     if data is None or len(data) < 3 or data["y"].nunique() < 2:
         return []
-    label, frequency = str(label or y), infer_frequency(data["x"])
+    # `period`: the series' frequency ("M", "Q", "Y", ...) when the caller knows it, else inferred.
+    label, frequency = str(label or y), period or infer_frequency(data["x"])
+    if frequency is None and _year_starts(data["x"]):
+        frequency = "Y"  # periods years apart (a census), said as years
     when = [fmt_date(t, frequency) for t in data["x"]]
     first, last, out = float(data["y"].iloc[0]), float(data["y"].iloc[-1]), []
     yearly = _year_over_year(data, label, frequency, how)
@@ -146,7 +173,8 @@ def trend_insights(frame, x, y, label=None, how="sum"):
     for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
         latest = ", the latest period" if i == len(values) - 1 else ""
         out.append(_insight(f"{_capital(label)} {words} {fmt_number(values[i])} in {when[i]}{latest}.", kind, **{kind: values[i]}))
-    return yearly + out  # the yearly comparison, when there is one, matters most
+    # The yearly comparison, when there is one, matters most; the gaps come last.
+    return yearly + out + _gaps_insight(label, _gaps(frame, x, y), frequency)
 
 
 def _change(label, when, first, last):

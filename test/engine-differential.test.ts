@@ -371,3 +371,102 @@ void test(
     );
   },
 );
+
+/** Each engine's frames of `plan` over `data`: one row per period as "YYYY-MM-DD[ series] value". */
+async function bothFrames(data: string, plan: Plan, k: number): Promise<string[][][]> {
+  const profile = await pythonProfile(data);
+  const db = await DuckDb.open({ memoryMb: 256, threads: 1, tempDir: join(dir, `spill-c${k}`) });
+  try {
+    await db.run(`CREATE TABLE data AS SELECT * FROM read_csv(${literal(data)})`);
+    await db.lock([data]);
+    const file: File = { data, profile, db };
+    const sides = [
+      await pandasSide(file, plan, join(dir, `c${k}-pandas`)),
+      await duckSide(file, plan, join(dir, `c${k}-duckdb`)),
+    ];
+    return sides.map((s) => {
+      assert.deepEqual(s.insights.failed, [], 'no analysis fails');
+      return [...s.spec.charts, ...s.spec.tables]
+        .sort((x, y) => x.seq - y.seq)
+        .map((decl) =>
+          s
+            .frame(decl.data.file ?? '')
+            .data.map((row) =>
+              row.map((v, i) => (i === 0 ? String(v).slice(0, 10) : String(v))).join(' '),
+            ),
+        );
+    });
+  } finally {
+    db.close();
+  }
+}
+
+const resample = (freq: string, measure: string | null, agg: string, series?: string): object => ({
+  title: `${agg} ${measure ?? 'rows'} per ${freq}`,
+  why: 'Why.',
+  chart: 'table',
+  transform: { type: 'resample', date: 'when', freq, measure, agg, ...(series ? { series } : {}) },
+});
+const planOf = (...analyses: object[]): Plan => ({ notes: [], analyses: analyses as Analysis[] });
+
+void test('a period without rows is a gap, a quiet day of a sparse log 0, on the data’s own calendar (both engines)', async () => {
+  // Events, 20 a year, none in 2005: a missing year, not a year with no events.
+  const years = write('years.csv', 'when,kind,amount', 220, (i) =>
+    Math.floor(i / 20) === 5
+      ? null
+      : `${2000 + Math.floor(i / 20)}-0${1 + (i % 9)}-1${i % 10},${pick('a|b', i)},${i % 7}`,
+  );
+  const [py, dk] = await bothFrames(
+    years,
+    planOf(resample('Y', null, 'count'), resample('Y', 'amount', 'sum', 'kind')),
+    0,
+  );
+  assert.deepEqual(py, dk);
+  assert.equal(py?.[0]?.[5], '2005-01-01 null', 'the missing year is a gap, not 0 rows');
+  assert.equal(py?.[0]?.length, 11);
+  assert.deepEqual(py?.[1]?.slice(10, 12), ['2005-01-01 a null', '2005-01-01 b null']);
+  // A census every ten years, 1950 lost: decades, not 91 mostly empty years.
+  const census = write(
+    'census.csv',
+    'when,people',
+    10,
+    (i) => `${1900 + 10 * (i < 5 ? i : i + 1)}-01-01,${1000 + i}`,
+  );
+  const [cp, cd] = await bothFrames(census, planOf(resample('Y', 'people', 'sum')), 1);
+  assert.deepEqual(cp, cd);
+  assert.deepEqual(cp?.[0]?.slice(4, 7), ['1940-01-01 1004', '1950-01-01 null', '1960-01-01 1005']);
+  assert.equal(cp?.[0]?.length, 11);
+  // A sparse log of events at odd times (40 over 59 days, two on some): a day without one is 0.
+  const quiet = write('quiet.csv', 'when,amount', 40, (i) => {
+    const on = i + Math.floor(i / 2) - (i % 4 === 3 ? 1 : 0);
+    return `${day(on)} ${String(i % 24).padStart(2, '0')}:1${i % 6}:00,${i + 1}`;
+  });
+  const twice = planOf(resample('D', null, 'count'), resample('D', 'amount', 'sum'));
+  const [qp, qd] = await bothFrames(quiet, twice, 2);
+  assert.deepEqual(qp, qd);
+  assert.deepEqual(qp?.[0]?.slice(0, 4), [
+    '2023-01-01 1',
+    '2023-01-02 1',
+    '2023-01-03 0',
+    '2023-01-04 2',
+  ]);
+  assert.deepEqual(qp?.[1]?.slice(0, 4), [
+    '2023-01-01 1',
+    '2023-01-02 2',
+    '2023-01-03 0',
+    '2023-01-04 7',
+  ]);
+  // Prices on weekdays only, one holiday: the weekends are not on the calendar, the holiday is a gap.
+  const business = write('business.csv', 'when,price', 40, (i) =>
+    [0, 6].includes(new Date(day(i)).getUTCDay()) ? null : `${day(i)},${i === 16 ? '' : 100 + i}`,
+  );
+  const [bp, bd] = await bothFrames(business, planOf(resample('D', 'price', 'mean')), 3);
+  assert.deepEqual(bp, bd);
+  assert.deepEqual(bp?.[0]?.slice(3, 7), [
+    '2023-01-05 104',
+    '2023-01-06 105',
+    '2023-01-09 108',
+    '2023-01-10 109',
+  ]);
+  assert.ok(bp?.[0]?.includes('2023-01-17 null'), 'a weekday without a price is a gap');
+});

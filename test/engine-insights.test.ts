@@ -186,6 +186,25 @@ void test('trend: date strings out of order are parsed and sorted', () => {
   assert.ok(change.text.includes('Jan 1, 2024 to Jan 3, 2024'));
 });
 
+void test('trend: gaps are said as gaps, census years as years (as in Python)', () => {
+  const census = [1970, 1980, 1990, 2000, 2010].map((year, i) => ({
+    x: iso(Date.UTC(year, 0, 1)),
+    y: [10, 12, null, 15, 20][i],
+  }));
+  const kinds = byKind(trendInsights(census, 'count', 'sum'));
+  assert.equal(kinds.gaps?.text, 'No rows in 1990: the line has a gap there, not a zero.');
+  assert.equal(kinds.change?.text, 'Count grew 100% from 1970 to 2010 (10 → 20).');
+  const months = [1, null, 3, null, null, 6, null, 8].map((y, i) => ({
+    x: iso(Date.UTC(2024, i, 1)),
+    y,
+  }));
+  assert.equal(
+    byKind(trendInsights(months, 'mean v', 'mean', 'M')).gaps?.text,
+    'Mean v has no value in 4 periods (the first Feb 2024, the last Jul 2024): the line has gaps there, not zeros.',
+  );
+  assert.ok(!('gaps' in byKind(trendInsights(monthly(), 'revenue', 'sum'))));
+});
+
 void test('trend: a fall is worded as fell', () => {
   const frame = [2020, 2021, 2022].map((x, i) => ({ x, y: [200, 150, 100][i] }));
   const change = kind(trendInsights(frame, 'units', 'sum'), 'change');

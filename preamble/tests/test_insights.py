@@ -89,6 +89,19 @@ class TrendTests(unittest.TestCase):
         kinds = by_kind(trend_insights(frame, "year", "net"))
         self.assertEqual(kinds["change"]["text"], "Net fell by 9 from 2020 to 2022 (5 → -4).")
 
+    def test_gaps_are_said_as_gaps_and_census_years_as_years(self):
+        frame = pd.DataFrame({"year": pd.to_datetime(["1970", "1980", "1990", "2000", "2010"]),
+                              "count": [10.0, 12.0, float("nan"), 15.0, 20.0]})
+        kinds = by_kind(trend_insights(frame, "year", "count"))
+        self.assertEqual(kinds["gaps"]["text"], "No rows in 1990: the line has a gap there, not a zero.")
+        self.assertEqual(kinds["change"]["text"], "Count grew 100% from 1970 to 2010 (10 → 20).")
+        frame = pd.DataFrame({"month": pd.date_range("2024-01-01", periods=8, freq="MS"),
+                              "v": [1.0, None, 3.0, None, None, 6.0, None, 8.0]})
+        kinds = by_kind(trend_insights(frame, "month", "v", "mean v", how="mean", period="M"))
+        self.assertEqual(kinds["gaps"]["text"],
+                         "Mean v has no value in 4 periods (the first Feb 2024, the last Jul 2024): the line has gaps there, not zeros.")
+        self.assertNotIn("gaps", by_kind(trend_insights(self.monthly(), "month", "revenue")))
+
     def test_unusable_inputs_give_nothing(self):
         self.assertEqual(trend_insights(self.monthly(periods=2), "month", "revenue"), [])
         self.assertEqual(trend_insights(pd.DataFrame({"m": [], "v": []}), "m", "v"), [])

@@ -79,6 +79,24 @@ export function entityKeys(profile: DataProfile): string[] {
   return table.grain === 'panel' ? [...table.keys] : [];
 }
 
+/** Whether a row is an event (a sale, a crash, a tweet): what makes a period without rows a quiet one. */
+export function eventLog(profile: DataProfile): boolean {
+  return semanticsOf(profile).table.grain === 'event';
+}
+
+/**
+ * An event log with fewer rows than this per period on average (over the span) has quiet periods:
+ * one without rows holds none of a count or sum (0). Busier logs, and tables of any other grain,
+ * leave such a period as a gap: no rows there is missing data, not a zero.
+ */
+export const QUIET_ROWS = 5;
+
+/** What the program knows of the table's grain: a panel's entity keys, and whether rows are events. */
+interface Grain {
+  entities: readonly string[];
+  events: boolean;
+}
+
 /** The y axis of a rebased resample: what 100 is (both engines). */
 export function rebaseLabel(
   t: Extract<Transform, { type: 'resample' }>,
@@ -190,7 +208,7 @@ function grouped(keys: string[], measure: string | null, agg: string): { code: s
 }
 
 /** The statements of one analysis (without the try wrapper). */
-function analysisBody(a: Analysis, n: number, entities: readonly string[]): string[] {
+function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
   const t = a.transform;
   const o = a.options ?? {};
   const common = { title: a.title, note: a.why };
@@ -214,19 +232,33 @@ function analysisBody(a: Analysis, n: number, entities: readonly string[]): stri
       // Period starts ("MS", not pandas' month-end "M"), so December's total is drawn at December, not at the edge of January.
       const keys = `[pd.Grouper(key=${py(t.date)}, freq=${py(PERIOD_START[t.freq] ?? t.freq)})${t.series ? `, ${py(t.series)}` : ''}]`;
       const y = t.measure ?? 'count';
-      // A period without rows is a gap, not a zero: sum it with min_count=1 (counts stay 0).
+      // A period without rows is a gap, not a zero: sum it with min_count=1, its count NaN (unless
+      // it is a quiet period of a sparse event log: 0 then, see QUIET_ROWS).
       const agg = !t.measure
         ? '.size().reset_index(name="count")'
         : t.agg === 'sum'
           ? `[${py(t.measure)}].sum(min_count=1).reset_index()`
           : `[${py(t.measure)}].agg(${py(t.agg)}).reset_index()`;
+      const count = !t.measure || t.agg === 'count';
+      const events = grain.events ? 'True' : 'False';
+      const freq = py(PERIOD_START[t.freq] ?? t.freq);
       // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.
-      const lines = [`frame = data.groupby(${keys})${agg}`];
-      // Each series over its own span: a period inside it without rows is a gap, not a join.
-      if (t.series)
+      const lines = [`grouped = data.groupby(${keys})`, `frame = grouped${agg}`];
+      if (!t.series) {
         lines.push(
-          `frame = _fill_gaps(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${py(PERIOD_START[t.freq] ?? t.freq)}, ${!t.measure || t.agg === 'count' || (t.agg === 'sum' && !entities.includes(t.series)) ? 'True' : 'False'})`,
+          `frame, empty = _spaced(frame, grouped.size().to_numpy() > 0, ${py(t.date)}, ${freq})`,
         );
+        if (count || (t.agg === 'sum' && grain.events))
+          lines.push(
+            `frame = _empty_periods(frame, empty, ${py(y)}, ${events} and _quiet(data, [${py(t.date)}], len(frame), ${freq}))`,
+          );
+      } else {
+        // Each series over its own span: a period inside it without rows is a gap, not a join.
+        const zeroable = count || (t.agg === 'sum' && !grain.entities.includes(t.series));
+        lines.push(
+          `frame = _fill_gaps(frame, data, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${freq}, ${zeroable ? 'True' : 'False'}, ${events})`,
+        );
+      }
       if (t.series && t.top)
         lines.push(
           `frame = _top_series(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${t.top}, ${!t.measure || t.agg === 'count' || t.agg === 'sum' ? 'True' : 'False'})`,
@@ -239,7 +271,7 @@ function analysisBody(a: Analysis, n: number, entities: readonly string[]): stri
       const trend = t.series
         ? []
         : [
-            `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(how === 'mean' ? `${t.agg} ${y}` : y)}, how=${py(how)}))`,
+            `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(how === 'mean' ? `${t.agg} ${y}` : y)}, how=${py(how)}, period=${py(t.freq)}))`,
           ];
       return [
         ...lines,
@@ -324,6 +356,7 @@ import sys as _sys
 import opsmind_insights as _ins
 
 _INSIGHTS, _FAILED = [], []
+QUIET_ROWS = ${QUIET_ROWS}
 
 
 def _insight(n, found):
@@ -331,20 +364,69 @@ def _insight(n, found):
         _INSIGHTS.append(dict(item, analysis=n))
 
 
-def _fill_gaps(frame, date, series, y, freq, zero):
+def _quiet(data, present, periods, freq):
+    """Whether an event log's periods are quiet ones: fewer than QUIET_ROWS rows each on average,
+    some period holding two or more (one row in each period it has is a series with periods missing)."""
+    rows = data[data[present].notna().all(axis=1)]
+    if len(rows) >= QUIET_ROWS * periods:
+        return False
+    return int(rows.groupby(pd.Grouper(key=present[0], freq=freq)).size().max()) >= 2
+
+
+def _step(found):
+    """The data's own spacing, in periods: the gcd of the places of the periods with rows, when
+    three or more have rows (else 1)."""
+    places = np.flatnonzero(found)
+    return max(int(np.gcd.reduce(places)), 1) if len(places) >= 3 else 1
+
+
+def _on_calendar(dates, found, freq):
+    """Which periods of a span are on the data's calendar: at its own spacing (every 5 years for a
+    census), and for days of a business calendar (rows on weekdays only, over two weekends or more)
+    weekdays only."""
+    keep = np.arange(len(dates)) % _step(found) == 0
+    if freq == "D":
+        weekend = pd.DatetimeIndex(dates).dayofweek.to_numpy() >= 5
+        if weekend.sum() >= 4 and not (found & weekend).any():
+            keep &= ~weekend
+    return keep
+
+
+def _spaced(frame, found, date, freq):
+    """A resample's periods on the data's calendar, and which of them have no rows."""
+    keep = _on_calendar(frame[date], found, freq)
+    return frame[keep].reset_index(drop=True), ~found[keep]
+
+
+def _empty_periods(frame, empty, y, quiet):
+    """Periods without rows: 0 of a count or sum when they are quiet ones, else gaps (NaN)."""
+    if quiet:
+        frame.loc[empty, y] = 0
+    else:
+        frame[y] = frame[y].where(~empty)
+    return frame
+
+
+def _fill_gaps(frame, data, date, series, y, freq, zero, events):
+    if frame.empty:
+        return frame
+    full = pd.date_range(frame[date].min(), frame[date].max(), freq=freq)
+    calendar = full[_on_calendar(full, full.isin(frame[date]), freq)]
     parts = []
     for key, part in frame.groupby(series, sort=False):
-        full = pd.date_range(part[date].min(), part[date].max(), freq=freq)
-        part = part.set_index(date).reindex(full).rename_axis(date).reset_index()
+        own = pd.date_range(part[date].min(), part[date].max(), freq=freq)
+        part = part.assign(_found=True).set_index(date).reindex(own[own.isin(calendar)]).rename_axis(date).reset_index()
         part[series] = key
         parts.append(part)
-    if not parts:
-        return frame
-    out = pd.concat(parts, ignore_index=True)[list(frame.columns)]
+    out = pd.concat(parts, ignore_index=True)
     if zero:
-        # Counts, and sums of a category of rows: a period the series lacks holds none of it.
-        filled = out[y].fillna(0)
-        out[y] = filled.astype("int64") if pd.api.types.is_integer_dtype(frame[y].dtype) else filled
+        # Counts, and sums of a category of rows: a period the series lacks holds none of it when
+        # other series have rows then (or it is a quiet period of a sparse event log).
+        quiet = events and _quiet(data, [date, series], len(calendar), freq)
+        fill = out["_found"].isna() & (out[date].isin(frame[date]) | quiet)
+        filled = out[y].mask(fill, 0)
+        out[y] = filled.astype("int64") if pd.api.types.is_integer_dtype(frame[y].dtype) and filled.notna().all() else filled
+    out = out[list(frame.columns)]
     return out.sort_values([date, series], kind="mergesort").reset_index(drop=True)
 
 
@@ -420,10 +502,10 @@ export function compilePlan(
   planner: string,
   options: CompileOptions = {},
 ): string {
-  const keys = entityKeys(profile);
+  const grain = { entities: entityKeys(profile), events: eventLog(profile) };
   const blocks = plan.analyses.map((a, i) => {
     const n = i + 1;
-    const body = [filterCode(a), ...analysisBody(a, n, keys)].map((line) => `    ${line}`);
+    const body = [filterCode(a), ...analysisBody(a, n, grain)].map((line) => `    ${line}`);
     return [
       `# ${n}. ${oneLine(a.title)} (${a.chart})`,
       'try:',

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
-import { entityKeys } from '../agent/compile-plan.js';
+import { entityKeys, eventLog } from '../agent/compile-plan.js';
 import { RenderSpecSchema } from '../spec/schema.js';
 import type { DuckDb } from './duckdb.js';
 import { distributionAnalysis } from './sql-distribution.js';
@@ -75,6 +75,7 @@ interface Run {
   db: DuckDb;
   cleaning: Cleaning;
   entityKeys: readonly string[];
+  eventLog: boolean;
   writer: SpecWriter;
   file: InsightsFile;
   signal?: AbortSignal;
@@ -96,6 +97,7 @@ async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
       rows,
       analysis,
       entityKeys: run.entityKeys,
+      eventLog: run.eventLog,
       keptTables,
       ...(run.signal ? { signal: run.signal } : {}),
       ...(run.known ? { known: run.known } : {}),
@@ -157,6 +159,7 @@ export async function executePlan(
     db,
     cleaning: planCleaning(plan, profile, columns, source.locale.dateOrder),
     entityKeys: entityKeys(profile),
+    eventLog: eventLog(profile),
     writer: new SpecWriter(workdir),
     file: { insights: [], failed: [] },
     ...(signal ? { signal } : {}),

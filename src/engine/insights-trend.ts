@@ -19,18 +19,51 @@ interface Point {
 
 const PERIODS_PER_YEAR: Record<string, number> = { M: 12, Q: 4 };
 
+interface Series {
+  data: Point[];
+  /** The timestamps of the points without a value: gaps in the line. */
+  gaps: number[];
+}
+
 /** The points with a timestamp and a finite value, sorted by time; null when x is not dates or repeats. */
-function seriesXY(points: readonly { x: unknown; y: unknown }[]): Point[] | null {
+function seriesXY(points: readonly { x: unknown; y: unknown }[]): Series | null {
   if (points.length === 0) return null;
   const stamps = asDatetime(points.map((p) => p.x));
   if (stamps === null) return null;
   const data: Point[] = [];
+  const gaps: number[] = [];
   points.forEach((p, i) => {
     const [x, y] = [stamps[i] ?? null, measure(p.y)];
     if (x !== null && Number.isFinite(y)) data.push({ x, y });
+    else if (x !== null && Number.isNaN(y)) gaps.push(x);
   });
   data.sort((a, b) => a.x - b.x);
-  return data.some((p, i) => i > 0 && p.x === data[i - 1]?.x) ? null : data;
+  gaps.sort((a, b) => a - b);
+  return data.some((p, i) => i > 0 && p.x === data[i - 1]?.x) ? null : { data, gaps };
+}
+
+/** Whether every point is at the start of a year: periods years apart (a census), said as years. */
+function yearStarts(data: Point[]): boolean {
+  return data.every((p) => {
+    const t = new Date(p.x);
+    return t.getUTCMonth() === 0 && t.getUTCDate() === 1 && p.x % 86_400_000 === 0;
+  });
+}
+
+/** The periods without a value, said as gaps (never zeros): listed up to three, else counted. */
+function gapsInsight(label: string, gaps: number[], frequency: string | null): Insight[] {
+  if (gaps.length === 0) return [];
+  const when = gaps.map((x) => fmtDate(x, frequency));
+  const listed =
+    when.length > 3
+      ? `${when.length} periods (the first ${when[0] ?? ''}, the last ${when[when.length - 1] ?? ''})`
+      : when.length === 1
+        ? (when[0] ?? '')
+        : `${when.slice(0, -1).join(', ')} and ${when[when.length - 1] ?? ''}`;
+  const what =
+    label === 'count' ? `No rows in ${listed}` : `${capital(label)} has no value in ${listed}`;
+  const shown = gaps.length === 1 ? 'a gap there, not a zero' : 'gaps there, not zeros';
+  return [insight(`${what}: the line has ${shown}.`, 'gaps', { gaps: gaps.length })];
 }
 
 function change(label: string, when: string[], first: number, last: number): Insight {
@@ -150,7 +183,8 @@ function extremes(label: string, when: string[], values: number[]): Insight[] {
  * Change first→last, peak and trough, and year-over-year growth of the last
  * full year (monthly or quarterly) of a series; the yearly comparison, when
  * there is one, comes first and replaces first→last (which would compare
- * different seasons). x: dates, ISO date strings or years; [] below three
+ * different seasons). x: dates, ISO date strings or years; `period` the series' frequency
+ * ("M", "Q", "Y", …) when the caller knows it, else inferred from x; [] below three
  * usable points, for a flat series, or when x is not dates or repeats.
  */
 export const trendInsights = neverThrows(
@@ -158,16 +192,20 @@ export const trendInsights = neverThrows(
     points: readonly { x: unknown; y: unknown }[],
     label: string,
     how: TrendHow = 'sum',
+    period: string | null = null,
   ): Insight[] => {
-    const data = seriesXY(points);
+    const series = seriesXY(points);
+    const data = series?.data ?? null;
     const values = data?.map((p) => p.y) ?? [];
-    if (data === null || data.length < 3 || new Set(values).size < 2) return [];
-    const frequency = inferFrequency(data.map((p) => p.x));
+    if (series === null || data === null || data.length < 3 || new Set(values).size < 2) return [];
+    const frequency =
+      period ?? inferFrequency(data.map((p) => p.x)) ?? (yearStarts(data) ? 'Y' : null);
     const when = data.map((p) => fmtDate(p.x, frequency));
     const yearly = yearOverYear(data, label, frequency, how);
     const first = yearly.length
       ? []
       : [change(label, when, values[0] ?? NaN, values[values.length - 1] ?? NaN)];
-    return [...yearly, ...first, ...extremes(label, when, values)];
+    const gaps = gapsInsight(label, series.gaps, frequency);
+    return [...yearly, ...first, ...extremes(label, when, values), ...gaps];
   },
 );

@@ -58,6 +58,8 @@ export interface Ctx {
   analysis: Analysis;
   /** The columns that name a panel's entity (gapKeys): a period an entity lacks is a gap, not 0. */
   entityKeys?: readonly string[];
+  /** Whether a row is an event (compile-plan's eventLog): a period without rows may be a quiet one. */
+  eventLog?: boolean;
   signal?: AbortSignal;
   /** CTEs answered from kept tables (`keeping`): the CTE as written, and as run. */
   kept?: readonly (readonly [string, string])[];

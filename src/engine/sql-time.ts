@@ -2,8 +2,9 @@
  * The resample transform: pd.Grouper buckets at period starts (month,
  * quarter, year, day, hour) or, for weeks, pandas' "W" — weeks ending on
  * Sunday, labelled at that Sunday — one row per period over the whole span
- * (a period without rows is a gap: NULL, but 0 for counts); with a series,
- * each series over its own span, its gaps the same way (compile-plan's _fill_gaps).
+ * (a period without rows is a gap: NULL, or 0 of a count or sum in a quiet period of a sparse
+ * event log); with a series, each series over its own span, its gaps the same way, and a category
+ * of rows holds 0 of a count or sum in a period with rows of others (compile-plan's _fill_gaps).
  */
 import type { Transform } from '../agent/plan.js';
 import { OTHER } from '../../renderers/frame.js';
@@ -11,7 +12,7 @@ import { ident, literal } from './duckdb.js';
 import { trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
-import { rebaseLabel } from '../agent/compile-plan.js';
+import { QUIET_ROWS, rebaseLabel } from '../agent/compile-plan.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import {
@@ -58,6 +59,29 @@ export function periodSql(date: string, freq: Resample['freq']): string {
   return freq === 'W' ? `${start} + INTERVAL 6 DAY` : `CAST(${start} AS TIMESTAMP)`;
 }
 
+/**
+ * The periods a line is drawn over, `calendar`: the span of `periods` at the data's own spacing
+ * (periods every 5 or 10 years, a census, step by that many, so only a period the data skips
+ * inside its spacing is a gap; a spacing is seen in three periods or more), and for days of a
+ * business calendar (rows on weekdays only, over two weekends or more) weekdays only.
+ */
+function calendarCtes(d: string, freq: Resample['freq']): Cte[] {
+  const full = `SELECT ${d}, row_number() OVER (ORDER BY ${d}) - 1 AS i\nFROM (SELECT unnest(generate_series(min(${d}), max(${d}), ${STEP[freq]})) AS ${d} FROM periods)`;
+  const weekend = `isodow(${d}) >= 6`;
+  const business =
+    freq === 'D'
+      ? `,\n  count(*) FILTER (WHERE ${weekend}) = 0 AND (SELECT count(*) FROM timeline WHERE ${weekend}) >= 4 AS business`
+      : '';
+  const spacing = `SELECT CASE WHEN count(*) >= 3 THEN coalesce(nullif(list_reduce(list(i), lambda a, b: gcd(a, b)), 0), 1) ELSE 1 END AS step${business}\nFROM timeline\nWHERE ${d} IN (SELECT ${d} FROM periods)`;
+  const workdays = freq === 'D' ? ` AND NOT (${weekend} AND (SELECT business FROM spacing))` : '';
+  const calendar = `SELECT ${d}\nFROM timeline\nWHERE i % (SELECT step FROM spacing) = 0${workdays}`;
+  return [
+    ['timeline', full],
+    ['spacing', spacing],
+    ['calendar', calendar],
+  ];
+}
+
 interface Shape {
   date: Column;
   series: Column | null;
@@ -85,20 +109,36 @@ function shape(ctx: Ctx, t: Resample): Shape {
   ].join('\n');
   const count = !measure || t.agg === 'count';
   const ctes: Cte[] = [['periods', periods]];
+  // A period without rows (the LEFT JOIN finds none): 0 of a count or sum only where it is a quiet
+  // period of a sparse event log, or (for a category of rows) where other series have rows.
+  const missing = `periods.${d} IS NULL`;
+  // Quiet: under QUIET_ROWS rows a period, some period holding two or more (one row in each
+  // period it has is a series with periods missing, as a census without 1950).
+  const quiet = ctx.eventLog
+    ? `((SELECT count(*) FROM source WHERE ${present}) < ${QUIET_ROWS} * (SELECT count(*) FROM calendar) AND (SELECT max(n) FROM (SELECT count(*) AS n FROM source WHERE ${present} GROUP BY ${periodSql(d, t.freq)})) >= 2)`
+    : null;
+  const filledAs = (zero: string | null): string =>
+    zero === null
+      ? `periods.${ident(y)}`
+      : `CASE WHEN ${missing} AND ${zero} THEN 0 ELSE periods.${ident(y)} END`;
+  ctes.push(...calendarCtes(d, t.freq));
   if (!series) {
-    const span = `SELECT unnest(generate_series(min(${d}), max(${d}), ${STEP[t.freq]})) AS ${d}\nFROM periods`;
-    const value = count ? `coalesce(periods.${ident(y)}, 0)` : `periods.${ident(y)}`;
-    const frame = `SELECT ${d}, ${value} AS ${ident(y)}\nFROM span\nLEFT JOIN periods USING (${d})`;
-    ctes.push(['span', span], ['series', frame]);
+    const zero = quiet !== null && (count || t.agg === 'sum') ? quiet : null;
+    const frame = `SELECT ${d}, ${filledAs(zero)} AS ${ident(y)}\nFROM calendar\nLEFT JOIN periods USING (${d})`;
+    ctes.push(['series', frame]);
   } else {
-    // Each series over its own span: a period inside it without rows is a gap (NULL; 0 for
-    // counts), so its line breaks there instead of joining across the missing periods.
-    const span = `SELECT ${s}, unnest(generate_series(min(${d}), max(${d}), ${STEP[t.freq]})) AS ${d}\nFROM periods\nGROUP BY ${s}`;
-    // A category of rows (not a panel's entity) holds none of a sum in a period it lacks: 0.
-    const zero = count || (t.agg === 'sum' && !(ctx.entityKeys ?? []).includes(series.name));
-    const value = zero ? `coalesce(periods.${ident(y)}, 0)` : `periods.${ident(y)}`;
-    const frame = `SELECT ${d}, ${s}, ${value} AS ${ident(y)}\nFROM span\nLEFT JOIN periods USING (${d}, ${s})`;
-    ctes.push(['span', span], ['filled', frame]);
+    // Each series over its own span: a period inside it without rows is a gap (NULL), so its line
+    // breaks there instead of joining across the missing periods.
+    const own = `SELECT ${s}, unnest(generate_series(min(${d}), max(${d}), ${STEP[t.freq]})) AS ${d}\nFROM periods\nGROUP BY ${s}`;
+    const span = `SELECT ${s}, ${d}\nFROM (${own})\nWHERE ${d} IN (SELECT ${d} FROM calendar)`;
+    // A category of rows (not a panel's entity) holds none of a count or sum in a period that has
+    // rows of other categories: 0 there.
+    const zeroable = count || (t.agg === 'sum' && !(ctx.entityKeys ?? []).includes(series.name));
+    const seen = `span.${d} IN (SELECT ${d} FROM periods)`;
+    const zero = zeroable ? (quiet === null ? seen : `(${seen} OR ${quiet})`) : null;
+    const frame = `SELECT ${d}, ${s}, ${filledAs(zero)} AS ${ident(y)}\nFROM span\nLEFT JOIN periods USING (${d}, ${s})`;
+    ctes.push(['span', span]);
+    ctes.push(['filled', frame]);
     const sum = measure && isFloat(measure.type) ? 'fsum' : 'sum';
     ctes.push(...topSeries(t, d, s as string, ident(y), count || t.agg === 'sum', sum));
     if (t.rebase) {
@@ -240,11 +280,7 @@ async function barDeclared(ctx: Ctx, t: Resample, s: Shape): Promise<Declared> {
 async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
   if (t.series || ctx.analysis.chart === 'table') return [];
   const [d, y] = [ident(s.date.name), ident(s.y)];
-  const sql = over(
-    ctx,
-    s.ctes,
-    `SELECT ${d}, ${y}\nFROM series\nWHERE ${y} IS NOT NULL\nORDER BY ${d}`,
-  );
+  const sql = over(ctx, s.ctes, `SELECT ${d}, ${y}\nFROM series\nORDER BY ${d}`);
   const points = await query(ctx, `${sql}\nLIMIT ${TREND_POINTS + 1}`);
   if (points.rows.length > TREND_POINTS) return [];
   const how = t.agg === 'sum' || t.agg === 'count' ? 'sum' : 'mean';
@@ -253,6 +289,7 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
     points.rows.map(([x, value]) => ({ x, y: value })),
     label,
     how,
+    t.freq,
   );
 }
 
