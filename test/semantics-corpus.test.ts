@@ -283,6 +283,7 @@ void test('both engines describe a table alike: the pandas engine measures the s
       'cars.json',
       'penguins.json',
       'gapminder-health-income.csv',
+      'income.json',
     ].map((f) => join(VEGA, f)),
     join(ROOT, 'examples', 'air-quality.csv'),
   ]) {
@@ -308,6 +309,44 @@ void test('both engines describe a table alike: the pandas engine measures the s
     };
     assert.deepEqual(describe('pandas'), describe('duckdb'), name);
   }
+});
+
+void test('a value repeated on each row of its entity is averaged, never summed, and grouped only by what holds one value per entity', async () => {
+  // income.json: a state's total households on each of its 10 income brackets.
+  const profile = await profiled(join(VEGA, 'income.json'));
+  const total = profile.semantics.columns.find((c) => c.name === 'total');
+  assert.equal(total?.role, 'level');
+  assert.match(
+    total?.evidence ?? '',
+    /^one value per name, repeated on each of its rows \(10 on average\)/,
+  );
+  assert.deepEqual(profile.semantics.repeated?.[0]?.within, ['region', 'id']);
+  const plan = heuristicPlan(profile);
+  for (const a of plan.analyses) {
+    const t = a.transform as { measure?: string; column?: string; agg?: string; by?: string };
+    if (t.measure !== 'total' && t.column !== 'total') continue;
+    assert.notEqual(t.agg, 'sum', a.title);
+    assert.notEqual(t.by, 'group', a.title);
+  }
+  assert.ok(plan.analyses.some((a) => a.title === 'Top 10 name by average total'));
+  const group = (by: string, agg: 'sum' | 'mean') => ({
+    title: `${agg} total by ${by}`,
+    why: 'x',
+    chart: 'bar' as const,
+    transform: { type: 'group' as const, by, measure: 'total', agg },
+  });
+  const problems = checkPlan(
+    {
+      notes: [],
+      analyses: [group('region', 'sum'), group('group', 'mean'), group('region', 'mean')],
+    },
+    profile,
+  );
+  assert.equal(problems.length, 2, problems.join('\n'));
+  assert.match(
+    problems[1] ?? '',
+    /"total" is one value per name, repeated on each of its rows, and "group" varies within each name: .*group it by "name" or "region" or "id"/,
+  );
 });
 
 void test('derived columns are found from the rows and never charted against their sources', async () => {
@@ -758,4 +797,28 @@ void test('past 200,000 rows a category made of ranges is found over all rows, a
     JSON.stringify(p.semantics.derived),
   );
   assert.ok(!p.semantics.derived.some((d) => d.from.includes('weight')));
+});
+
+void test('past 200,000 rows a value repeated per entity is found over all rows, and one differing row refutes it', async () => {
+  const dir = tempDir('opsmind-repeated-');
+  // 5,000 stores × 50 lines: each store's floor area on every line of it; units vary.
+  const lines = ['store,region,area,units'];
+  for (let i = 0; i < 250_000; i++) {
+    const store = i % 5000;
+    const area = i === 249_999 ? 1 : 100 + ((store * 37) % 900);
+    lines.push(`s${store},${['N', 'S', 'E', 'W'][store % 4]},${area},${(i * 13) % 41}`);
+  }
+  writeFileSync(join(dir, 'stores.csv'), `${lines.join('\n')}\n`);
+  const refuted = await profileOf(join(dir, 'stores.csv'));
+  assert.equal(refuted.semantics.repeated, undefined, 'one line differs: not one value per store');
+  const area = refuted.semantics.columns.find((c) => c.name === 'area');
+  assert.doesNotMatch(area?.evidence ?? '', /one value per/);
+  lines[250_000] = lines[250_000]?.replace(/,1,(\d+)$/, `,${100 + ((4999 * 37) % 900)},$1`) ?? '';
+  writeFileSync(join(dir, 'stores.csv'), `${lines.join('\n')}\n`);
+  const p = await profileOf(join(dir, 'stores.csv'));
+  assert.equal(role(p, 'area'), 'level');
+  assert.deepEqual(p.semantics.repeated, [
+    { measure: 'area', entity: 'store', rows: 50, within: ['region'] },
+  ]);
+  assert.notEqual(role(p, 'units'), 'level');
 });

@@ -12,6 +12,7 @@ import type { DataProfile } from './profile.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
 import { aggFor, partialPeriods, PERIOD_WORD, roles, spansTime, timeFrequency } from './roles.js';
 import type { Roles } from './roles.js';
+import { repeatedProblem } from './semantics.js';
 import {
   derivedFrom,
   entityTop,
@@ -103,7 +104,9 @@ function categoryAnalyses(r: Roles): Analysis[] {
   const spansAll = r.semantics.table.grain !== 'cross_section';
   const agg = aggFor(measure, r, spansAll);
   const out: Analysis[] = [];
-  for (const category of r.categories.slice(0, 2)) {
+  // A measure with one value per entity is compared across groups of entities only.
+  const usable = r.categories.filter((c) => !repeatedProblem(r.semantics, measure?.name, c.name));
+  for (const category of usable.slice(0, 2)) {
     const what = measure
       ? `${aggWord(agg)}${measure.name} by ${category.name}`
       : `rows by ${category.name}`;
@@ -129,7 +132,7 @@ function categoryAnalyses(r: Roles): Analysis[] {
   const level = r.measures
     .slice(1, 3)
     .find((m) => aggFor(m, r, spansAll) === 'mean' && m.name !== measure?.name);
-  const first = r.categories[0];
+  const first = r.categories.find((c) => !repeatedProblem(r.semantics, level?.name, c.name));
   if (measure && (agg === 'sum' || agg === 'count') && level && first)
     out.push({
       title: `Average ${level.name} by ${first.name}`,
@@ -190,7 +193,9 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
     };
   });
   const measure = r.measures[0];
-  const by = r.categories.find((c) => c.distinct <= 30);
+  const by = r.categories.find(
+    (c) => c.distinct <= 30 && !repeatedProblem(r.semantics, measure?.name, c.name),
+  );
   if (measure && by) {
     out.push({
       title: `Spread of ${measure.name} within each ${by.name}`,

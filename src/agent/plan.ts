@@ -10,7 +10,7 @@ import { AggSchema } from '../../renderers/params.js';
 import { didYouMean, nearest } from '../spec/suggest.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { PERIOD_ORDER, PERIOD_WORD, spansTime, timeFrequencyOf } from './roles.js';
-import { roleOf, semanticsOf, sumProblem } from './semantics.js';
+import { repeatedProblem, roleOf, semanticsOf, sumProblem } from './semantics.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
 
@@ -262,6 +262,13 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   const sem = semanticsOf(profile);
   const t = a.transform;
   if (t.type === 'season') return seasonProblems(a, t, profile);
+  if (t.type === 'group' || t.type === 'distribution') {
+    const measure = t.type === 'group' ? t.measure : t.column;
+    const within = [t.by, t.type === 'group' ? t.series : null].map((by) =>
+      repeatedProblem(sem, measure, by),
+    );
+    if (within.some(Boolean)) return within.filter((p): p is string => p !== null);
+  }
   if (t.type !== 'group' && t.type !== 'resample') return [];
   const problems: string[] = [];
   const measure = roleOf(sem, t.measure);

@@ -4,7 +4,8 @@
  */
 import { groupEffect } from './group-effect.js';
 import type { DataProfile } from './profile.js';
-import { number, statsOf } from './semantics-evidence.js';
+import { isNumberColumn, number, statsOf } from './semantics-evidence.js';
+import { entityCandidates, timeColumn } from './semantics-grain.js';
 import type { Semantics, TableFacts } from './semantics-types.js';
 
 /** At most this many number columns are tried as totals and parts (pairs of them: 28). */
@@ -45,6 +46,37 @@ export function sumTriples(
       }
   return out;
 }
+
+/**
+ * The columns whose measures may be one value per entity, repeated on its rows (a state's total
+ * on each of its income brackets): the two finest non-number entity candidates, coarser first
+ * (of two as fine, a name before an identifier).
+ */
+export function attributeEntities(profile: DataProfile): string[] {
+  return entityCandidates(profile, timeColumn(profile)?.column.name ?? null)
+    .filter((c) => !isNumberColumn(c))
+    .sort((a, b) => b.distinct - a.distinct)
+    .slice(0, 2)
+    .sort(
+      (a, b) =>
+        a.distinct - b.distinct ||
+        Number(a.semantic === 'identifier') - Number(b.semantic === 'identifier'),
+    )
+    .map((c) => c.name);
+}
+
+/** The categories checked for one value per entity beside a repeated measure (its `within`). */
+export function withinCandidates(profile: DataProfile, entity: string): string[] {
+  return [...new Set([...binCategories(profile), ...attributeEntities(profile)])].filter(
+    (c) => c !== entity,
+  );
+}
+
+/**
+ * A measure is one value per entity when at least REPEATED_GROUPS of the entity's values hold two
+ * or more of its values, and in every such group they are all equal.
+ */
+export const REPEATED_GROUPS = 3;
 
 /** Categories tried as bins of a measure: 3 to 20 values. */
 export function binCategories(profile: DataProfile): string[] {

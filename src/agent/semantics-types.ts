@@ -38,6 +38,15 @@ export const ColumnRoleSchema = z.object({
 });
 export type ColumnRole = z.infer<typeof ColumnRoleSchema>;
 
+/** A measure with one value per entity, repeated on each of its rows (TableFacts.repeated). */
+export const RepeatedSchema = z.object({
+  measure: z.string(),
+  entity: z.string(),
+  rows: z.number(),
+  within: z.array(z.string()),
+});
+export type Repeated = z.infer<typeof RepeatedSchema>;
+
 export const SemanticsSchema = z.object({
   table: z.object({
     grain: z.enum(GRAINS),
@@ -56,6 +65,8 @@ export const SemanticsSchema = z.object({
   }),
   columns: z.array(ColumnRoleSchema),
   skipped: z.array(z.object({ column: z.string(), reason: z.string() })),
+  /** Measures with one value per entity, repeated on its rows (TableFacts.repeated). */
+  repeated: z.array(RepeatedSchema).optional(),
   /** Category values that are the total of the others (left out of charts of their parts). */
   totals: z.array(z.object({ column: z.string(), value: z.string(), measure: z.string() })),
   /** Columns computed from others: a total of two parts, or a category made of ranges of a measure. */
@@ -113,6 +124,12 @@ export interface TableFacts {
   totals?: { column: string; value: string; measure: string }[];
   /** Number columns equal to the sum of two others on (nearly) every complete row: total = a + b. */
   sums?: { total: string; parts: [string, string] }[];
+  /**
+   * Measures with one value per entity (attributeEntities), repeated on each of its rows: the
+   * entity, its rows on average (a sum over rows counts each entity's value that many times), and
+   * the categories with one value per entity too (grouping by one of them compares entities).
+   */
+  repeated?: Repeated[];
   /** Per candidate category, per measure: the [min, max] of the measure in each category value. */
   ranges?: Record<string, Record<string, [number, number][]>>;
 }

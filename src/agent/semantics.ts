@@ -16,14 +16,17 @@ import type { ColumnRole, Role, Semantics, TableFacts } from './semantics-types.
 export * from './semantics-types.js';
 export { candidateKeys, keyLabel } from './semantics-grain.js';
 export {
+  attributeEntities,
   binCategories,
   DERIVED_MEASURES,
   derivedMeasures,
+  REPEATED_GROUPS,
   disjointRanges,
   groupCategory,
   measurePairs,
   qualityFlags,
   sumTriples,
+  withinCandidates,
 } from './semantics-derived.js';
 
 /** pandas offset aliases for the data's own spacing. */
@@ -63,8 +66,11 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
             : otherRole(c);
     return { name: c.name, ...decided };
   });
+  const attributed = judged.map((c) => perEntity(c, facts));
   const columns =
-    grained.grain === 'cross_section' ? perUnitLevels(judged, profile.correlations) : judged;
+    grained.grain === 'cross_section'
+      ? perUnitLevels(attributed, profile.correlations)
+      : attributed;
   const skipped = profile.column_profiles.flatMap((c, i) => {
     const reason = skipReason(columns[i] as ColumnRole, c, grained);
     return reason ? [{ column: c.name, reason }] : [];
@@ -81,10 +87,43 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     },
     columns,
     skipped,
+    ...(facts.repeated?.length ? { repeated: facts.repeated } : {}),
     totals: facts.totals ?? [],
     derived: derivedColumns(facts, profile),
     groupEffects: groupEffects(facts),
   };
+}
+
+/**
+ * A measure summed per row (an amount or a count) that holds one value per entity, repeated on
+ * each of its rows, is that entity's level: a sum over rows would count each value once per row.
+ */
+function perEntity(c: ColumnRole, facts: TableFacts): ColumnRole {
+  const found = facts.repeated?.find((r) => r.measure === c.name);
+  if (!found || (c.role !== 'amount' && c.role !== 'count')) return c;
+  const times = Number(found.rows.toPrecision(2));
+  return {
+    name: c.name,
+    role: 'level',
+    evidence: `one value per ${found.entity}, repeated on each of its rows (${times} on average): summed over rows it would count each ${found.entity}'s value ${times} times, so it is averaged`,
+    settled: true,
+  };
+}
+
+/**
+ * Why grouping `measure` by `by` compares nothing, or null: the measure holds one value per
+ * entity, repeated on its rows, and `by` varies within an entity, so every `by` value would hold
+ * the same entities (a state's total by income bracket).
+ */
+export function repeatedProblem(
+  sem: Semantics,
+  measure: string | null | undefined,
+  by: string | null | undefined,
+): string | null {
+  const found = sem.repeated?.find((r) => r.measure === measure);
+  if (!found || !by || by === found.entity || found.within.includes(by)) return null;
+  const groupings = [found.entity, ...found.within].map((c) => `"${c}"`).join(' or ');
+  return `"${measure ?? ''}" is one value per ${found.entity}, repeated on each of its rows, and "${by}" varies within each ${found.entity}: every ${by} would hold the same ${found.entity}s; group it by ${groupings}`;
 }
 
 /** Semantics described from a profile alone, once per profile object (checkPlan asks per column). */

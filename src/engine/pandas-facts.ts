@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { DataProfile } from '../agent/profile.js';
 import {
+  attributeEntities,
   binCategories,
   candidateKeys,
   derivedMeasures,
@@ -15,7 +16,10 @@ import {
   groupCategory,
   keyLabel,
   measurePairs,
+  REPEATED_GROUPS,
+  RepeatedSchema,
   sumTriples,
+  withinCandidates,
 } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -26,6 +30,7 @@ const FactsSchema = z.object({
   timeDistinct: z.number().int().nonnegative().optional(),
   keyDistinct: z.record(z.string(), z.number().int().nonnegative()).optional(),
   sums: z.array(z.object({ total: z.string(), parts: z.tuple([z.string(), z.string()]) })),
+  repeated: z.array(RepeatedSchema),
   ranges: z.record(z.string(), z.record(z.string(), z.array(z.tuple([z.number(), z.number()])))),
   nonDecreasing: z.record(z.string(), z.number()).optional(),
   totals: z
@@ -70,6 +75,18 @@ for c in derived["categories"] if derived["measures"] else []:
         m: [[float(lo.at[k, m]), float(hi.at[k, m])] for k in lo.index if pd.notna(lo.at[k, m]) and pd.notna(hi.at[k, m])]
         for m in derived["measures"]
     }
+facts["repeated"] = []
+for e, candidates in derived["entities"]:
+    part = df[df[e].notna()]
+    X = part[derived["measures"]].apply(pd.to_numeric, errors="coerce")
+    grouped = X.groupby(part[e])
+    n, lo, hi = grouped.count(), grouped.min(), grouped.max()
+    rows = float(part.groupby(e).size().mean())
+    repeated = [m for m in derived["measures"]
+                if int((n[m] >= 2).sum()) >= REPEATED and not bool(((n[m] >= 2) & (lo[m] < hi[m])).any())]
+    within = [c for c in candidates if bool((part.groupby(e)[c].nunique() <= 1).all())] if repeated else []
+    for m in repeated:
+        facts["repeated"].append({"measure": m, "entity": e, "rows": rows, "within": within})
 gp = derived["group"]
 if gp is not None and derived["pairs"]:
     import math
@@ -178,6 +195,10 @@ export async function sandboxFacts(
       categories: binCategories(profile),
       group: groupCategory(profile),
       pairs: measurePairs(derivable),
+      entities: (derivable.length ? attributeEntities(profile) : []).map((e) => [
+        e,
+        withinCandidates(profile, e),
+      ]),
     },
     dayfirst: dayFirst,
     regular: time?.kind === 'year' || (column?.datetime?.frequency ?? null) !== null,
@@ -185,7 +206,7 @@ export async function sandboxFacts(
     distinct: Object.fromEntries(profile.column_profiles.map((c) => [c.name, c.distinct])),
     measures,
   };
-  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\n${PROGRAM}`;
+  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\n${PROGRAM}`;
   const run = await sandbox.run({
     code,
     scriptName: 'table_facts.py',

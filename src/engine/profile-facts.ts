@@ -6,6 +6,7 @@
  */
 import type { DataProfile } from '../agent/profile.js';
 import {
+  attributeEntities,
   binCategories,
   candidateKeys,
   derivedMeasures,
@@ -13,7 +14,9 @@ import {
   groupCategory,
   keyLabel,
   measurePairs,
+  REPEATED_GROUPS,
   sumTriples,
+  withinCandidates,
 } from '../agent/semantics.js';
 import { rangesOverlap } from '../agent/semantics-derived.js';
 import type { TableFacts } from '../agent/semantics.js';
@@ -39,12 +42,96 @@ export async function tableFacts(
 ): Promise<TableFacts> {
   if (profile.rows === 0) return {};
   // Independent scans, side by side on the database's connections.
-  const [derived, timed, grouped] = await Promise.all([
+  const [derived, timed, grouped, repeated] = await Promise.all([
     derivedFacts(db, profile, types, signal),
     timeFacts(db, profile, types, order, signal),
     groupPairFacts(db, profile, types, signal),
+    repeatedFacts(db, profile, types, signal),
   ]);
-  return { ...derived, ...timed, ...grouped };
+  return { ...derived, ...timed, ...grouped, ...repeated };
+}
+
+/**
+ * The measures with one value per entity, repeated on its rows (a grouping per entity column).
+ * Past CORR_ROWS the profile's even sample of rows is read first: a measure that varies within
+ * an entity there varies over all rows, so only the others are measured again over every row.
+ */
+async function repeatedFacts(
+  db: DuckDb,
+  profile: DataProfile,
+  types: ReadonlyMap<string, string>,
+  signal?: AbortSignal,
+): Promise<Pick<TableFacts, 'repeated'>> {
+  const measures = derivedMeasures(profile).filter((m) => NUMBER_TYPE.test(types.get(m) ?? ''));
+  const entities = measures.length ? attributeEntities(profile) : [];
+  const every = Math.ceil(profile.rows / CORR_ROWS);
+  const found = await Promise.all(
+    entities.map(async (entity) => {
+      const sampled = every > 1 ? await perEntity(db, entity, measures, every, signal) : null;
+      const left = sampled ? measures.filter((_, i) => sampled.varies[i] === 0) : measures;
+      if (left.length === 0) return [];
+      const all = await perEntity(db, entity, left, 1, signal);
+      const repeated = left.filter(
+        (_, i) => (all.groups[i] ?? 0) >= REPEATED_GROUPS && all.varies[i] === 0,
+      );
+      const within = repeated.length ? await constantWithin(db, profile, entity, signal) : [];
+      return repeated.map((measure) => ({ measure, entity, rows: all.rows, within }));
+    }),
+  );
+  return { repeated: found.flat() };
+}
+
+/**
+ * Per measure, over every `every`-th row of the even sample (1: all rows): the values of `entity`
+ * holding two or more of its values (groups), and those among them where it varies; and the
+ * entity's rows on average.
+ */
+async function perEntity(
+  db: DuckDb,
+  entity: string,
+  measures: readonly string[],
+  every: number,
+  signal?: AbortSignal,
+): Promise<{ rows: number; groups: number[]; varies: number[] }> {
+  const per = measures.flatMap((m, i) => [
+    `count(${ident(m)}) AS n${i}`,
+    `min(${ident(m)}) AS lo${i}`,
+    `max(${ident(m)}) AS hi${i}`,
+  ]);
+  const counts = measures.flatMap((_, i) => [
+    `count(*) FILTER (WHERE n${i} >= 2) AS g${i}`,
+    `count(*) FILTER (WHERE n${i} >= 2 AND lo${i} < hi${i}) AS v${i}`,
+  ]);
+  const e = ident(entity);
+  const sampled = every > 1 ? ` AND hash(rowid) % ${every} = 0` : '';
+  const [row = {}] = await db.objects(
+    `SELECT avg(r) AS rows, ${counts.join(', ')} FROM (SELECT count(*) AS r, ${per.join(', ')} FROM ${data} WHERE ${e} IS NOT NULL${sampled} GROUP BY ${e})`,
+    signal,
+  );
+  return {
+    rows: Number(row.rows ?? 0),
+    groups: measures.map((_, i) => Number(row[`g${i}`] ?? 0)),
+    varies: measures.map((_, i) => Number(row[`v${i}`] ?? 1)),
+  };
+}
+
+/** The categories (withinCandidates) with one value in each value of `entity`. */
+async function constantWithin(
+  db: DuckDb,
+  profile: DataProfile,
+  entity: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const candidates = withinCandidates(profile, entity);
+  if (candidates.length === 0) return [];
+  const e = ident(entity);
+  const per = candidates.map((c, i) => `min(${ident(c)}) < max(${ident(c)}) AS m${i}`);
+  const counts = candidates.map((_, i) => `count_if(m${i}) AS v${i}`);
+  const [row = {}] = await db.objects(
+    `SELECT ${counts.join(', ')} FROM (SELECT ${per.join(', ')} FROM ${data} WHERE ${e} IS NOT NULL GROUP BY ${e})`,
+    signal,
+  );
+  return candidates.filter((_, i) => Number(row[`v${i}`] ?? 1) === 0);
 }
 
 /** Pearson r of each pair of measures, pooled and per value of the small category (one scan). */
