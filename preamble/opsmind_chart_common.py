@@ -69,10 +69,14 @@ def aggregate(frame, keys, ys, agg, sort=True):
 
 def fold_top(frame, key, value, n, group=None, additive=True):
     """Keep the n largest `key` categories by |value| total; sum the rest into "Other"
-    (only for additive values: the rest of a mean or a median is dropped, not summed)."""
+    (only for additive values: the rest of a mean or a median is dropped, not summed). The data's
+    own "Other" is part of that rest, so the chart never holds two bars named "Other"."""
     totals = frame.groupby(key, dropna=False, sort=False)[value].sum().abs().sort_values(ascending=False)
     if len(totals) <= n:
         return frame, False
+    if additive:
+        own = totals.index.map(lambda k: isinstance(k, str) and k == contract.OTHER).to_numpy(dtype=bool)
+        totals = pd.concat([totals[~own], totals[own]])
     keep = set(totals.index[:n])
     inside = frame[key].isin(keep)
     if not additive:

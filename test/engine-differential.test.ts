@@ -470,3 +470,49 @@ void test('a period without rows is a gap, a quiet day of a sparse log 0, on the
   ]);
   assert.ok(bp?.[0]?.includes('2023-01-17 null'), 'a weekday without a price is a gap');
 });
+
+void test('the data’s own "Other" joins the rest summed as "Other": never two bars, slices or lines of it (both engines)', async () => {
+  // "Other" is the largest kind; five more kinds; two days.
+  const sizes: [string, number][] = [
+    ['Other', 9],
+    ['a', 8],
+    ['b', 6],
+    ['c', 3],
+    ['d', 2],
+    ['e', 1],
+  ];
+  const rows = sizes.flatMap(([kind, n]) =>
+    Array.from({ length: n }, (_, i) => `${day(i % 2)},${kind},${10 + i}`),
+  );
+  const file = write('other.csv', 'when,kind,amount', rows.length, (i) => rows[i] ?? null);
+  const group = (chart: string, top_n: number) => ({
+    title: `amount by kind (${chart})`,
+    why: 'Why.',
+    chart,
+    transform: { type: 'group', by: 'kind', measure: 'amount', agg: 'sum', top_n },
+  });
+  const lines = {
+    ...resample('D', 'amount', 'sum', 'kind'),
+    chart: 'line',
+    transform: {
+      type: 'resample',
+      date: 'when',
+      freq: 'D',
+      measure: 'amount',
+      agg: 'sum',
+      series: 'kind',
+      top: 2,
+    },
+  };
+  const [py, dk] = await bothFrames(file, planOf(group('bar', 3), group('pie', 3), lines), 4);
+  assert.deepEqual(py, dk);
+  const others = (frame: string[] | undefined) =>
+    (frame ?? []).filter((r) => / Other( |$)/.test(` ${r}`));
+  assert.equal(others(py?.[0]).length, 1, `one "Other" bar: ${String(py?.[0])}`);
+  assert.equal(others(py?.[1]).length, 1, 'one "Other" slice');
+  assert.equal(others(py?.[2]).length, 2, 'one "Other" line (two days)');
+  assert.ok(
+    py?.[0]?.some((r) => r.startsWith('a ')),
+    'the largest kind but "Other" is kept',
+  );
+});

@@ -436,6 +436,10 @@ def _top_series(frame, date, series, y, n, additive):
     order = weights.sort_values(ascending=False, kind="mergesort", na_position="last")
     if len(order) <= n:
         return frame
+    if additive:
+        # A sum's own "Other" series ranks last: it joins the rest summed as "Other" (never two).
+        own = order.index.map(lambda k: isinstance(k, str) and k == "Other").to_numpy(dtype=bool)
+        order = pd.concat([order[~own], order[own]])
     inside = frame[series].isin(list(order.index[:n]))
     if not additive:
         return frame[inside].reset_index(drop=True)

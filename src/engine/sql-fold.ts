@@ -40,12 +40,17 @@ export function unfoldedSql(f: Fold): string {
   return `SELECT *\nFROM ${f.frame}\nORDER BY ${orderBy(f, '')}`;
 }
 
-/** The ranking CTE: each category's rank by |sum of values|, ties in frame order. */
+/**
+ * The ranking CTE: each category's rank by |sum of values|, ties in frame order. A sum's own
+ * "Other" category ranks last, so it joins the rest summed as "Other" (never two "Other" bars).
+ */
 function rankedCte(f: Fold, rank: string): Cte {
   const k = ident(f.key.name);
   const tie = f.order === 'values' ? `max(${ident(f.value)}) DESC NULLS LAST, ` : '';
+  const own =
+    f.additive && f.key.type === 'VARCHAR' ? `${k} IS NOT DISTINCT FROM ${literal(OTHER)}, ` : '';
   const sql = [
-    `SELECT ${k}, row_number() OVER (ORDER BY abs(coalesce(sum(${ident(f.value)}), 0)) DESC, ${tie}${k} ASC NULLS LAST) AS ${ident(rank)}`,
+    `SELECT ${k}, row_number() OVER (ORDER BY ${own}abs(coalesce(sum(${ident(f.value)}), 0)) DESC, ${tie}${k} ASC NULLS LAST) AS ${ident(rank)}`,
     `FROM ${f.frame}`,
     `GROUP BY ${k}`,
   ].join('\n');

@@ -166,7 +166,9 @@ function topSeries(
 ): Cte[] {
   if (!t.top) return [['series', 'SELECT *\nFROM filled']];
   const weight = additive ? `coalesce(sum(abs(${y})), 0)` : `avg(${y})`;
-  const ranked = `SELECT ${s}\nFROM filled\nGROUP BY ${s}\nORDER BY ${weight} DESC NULLS LAST, ${s}\nLIMIT ${t.top}`;
+  // A sum's own "Other" series ranks last: it joins the rest summed as "Other" (never two).
+  const own = additive ? `coalesce(CAST(${s} AS VARCHAR) = ${literal(OTHER)}, false), ` : '';
+  const ranked = `SELECT ${s}\nFROM filled\nGROUP BY ${s}\nORDER BY ${own}${weight} DESC NULLS LAST, ${s}\nLIMIT ${t.top}`;
   const kept = `SELECT * FROM filled WHERE ${s} IN (SELECT ${s} FROM ranked)`;
   if (!additive)
     return [
