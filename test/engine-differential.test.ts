@@ -516,3 +516,21 @@ void test('the data’s own "Other" joins the rest summed as "Other": never two 
     'the largest kind but "Other" is kept',
   );
 });
+
+void test('a date column named like a cycle (month) still gets its month-of-year profile (both engines)', async () => {
+  const file = write(
+    'months.csv',
+    'month,v',
+    36,
+    (i) => `${2021 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01,${i % 12}`,
+  );
+  const season = {
+    title: 'v by month of year',
+    why: 'Why.',
+    chart: 'bar',
+    transform: { type: 'season', date: 'month', measure: 'v', agg: 'mean', cycle: 'month' },
+  };
+  const [py, dk] = await bothFrames(file, planOf(season), 5);
+  assert.deepEqual(py, dk);
+  assert.deepEqual(py?.[0]?.slice(0, 2), ['Jan 0', 'Feb 1']);
+});

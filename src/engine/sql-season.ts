@@ -35,7 +35,8 @@ export function seasonSql(ctx: Ctx, t: Season): { sql: string; y: string } {
     throw new Error(`TypeError: "${t.date}" holds ${date.type}, not dates, so it has no seasons`);
   const measure = t.measure ? columnOf(ctx.rows, t.measure) : null;
   const y = measure ? measure.name : 'count';
-  distinctColumns([date.name, y, 'month', 'weekday', 'hour']);
+  // The date column is not in the frame: only the measure may collide with the cycle's keys.
+  distinctColumns([y, 'month', 'weekday', 'hour']);
   const d = ident(date.name);
   const unit = UNIT[CYCLE_PERIOD[t.cycle]];
   const additive = !measure || t.agg === 'sum' || t.agg === 'count';
