@@ -45,7 +45,9 @@ void test("pandas' missing texts, however the read finds them, read as pandas re
   await attach('tokens.csv', ['n,t', ...lines].join('\n'));
   assert.deepEqual(await schema(), { n: 'BIGINT', t: 'VARCHAR' });
   const kept = (await rows()).map((row) => row.t);
-  assert.deepEqual(kept, [...texts.map(() => null).slice(0, 18), 'NA ', ' null', 'Na', 'x']);
+  // "None" in a column of words is a level (damage: None), not a missing value.
+  const level = (t: string): string | null => (t === 'None' ? t : null);
+  assert.deepEqual(kept, [...texts.slice(0, 18).map(level), 'NA ', ' null', 'Na', 'x']);
   // NaN's spellings past the sample, in a column of numbers: missing, as pandas reads them; inf
   // stays a number.
   const numbers = Array.from({ length: 6000 }, (_, i) => `${i},${i / 4}`);
@@ -66,7 +68,15 @@ void test("pandas' missing texts, however the read finds them, read as pandas re
     { n: null, d: null, x: null },
     { n: 6001, d: null, x: null },
   ]);
-  // Seen in the sample, in a typed column: read with every missing text from the start.
+  // Seen in the sample, in a typed column: read with every missing text from the start. A text
+  // column beside it keeps "None" as a word, its empty field and "NA" missing; unless the file
+  // writes None for a missing number (a Python export): then None is its missing marker.
+  await attach('mixed-na.csv', 'n,damage\n1,None\nNA,Minor\n3,\n4,NA\n');
+  assert.deepEqual(await schema(), { n: 'BIGINT', damage: 'VARCHAR' });
+  assert.deepEqual(await values(), ['[1,"None"]', '[null,"Minor"]', '[3,null]', '[4,null]']);
+  await attach('python-na.csv', 'n,damage\n1,None\nNone,Minor\n3,\n');
+  assert.deepEqual(await schema(), { n: 'BIGINT', damage: 'VARCHAR' });
+  assert.deepEqual(await values(), ['[1,null]', '[null,"Minor"]', '[3,null]']);
   await attach('early-na.csv', 'n,x\n1,NA\n2,2.5\nNA,nan\n');
   assert.deepEqual(await schema(), { n: 'BIGINT', x: 'DOUBLE' });
   assert.deepEqual(await values(), ['[1,null]', '[2,2.5]', '[null,null]']);

@@ -57,6 +57,14 @@ const PANDAS_NA = [
   'null',
 ];
 
+/**
+ * pandas' missing texts but "None": in a column of words "None" is a level (birdstrikes.csv's
+ * "Effect Amount of damage": None on 89% of rows, beside Minor and Medium). Only a file that
+ * writes None where a number, a date or a boolean is missing (a Python export) uses it as its
+ * missing marker, in every column.
+ */
+const TEXT_NA = PANDAS_NA.filter((text) => text !== 'None');
+
 const SniffRow = z.object({
   Quote: z.string(),
   Escape: z.string(),
@@ -76,15 +84,16 @@ export function isPandasNa(field: string): boolean {
 }
 
 /**
- * Which texts a read takes as missing: all of pandas' (`pandas`), or only the empty field
- * (`empty`), the rest then left to the query (createCsvTable) or the caller (sampleText). The
- * reader compares every field with each text of its list, so the short list reads faster.
+ * Which texts a read takes as missing: all of pandas' (`pandas`, a file that writes None for a
+ * missing number), all but "None" (`words`), or only the empty field (`empty`), the rest of
+ * TEXT_NA then left to the query (createCsvTable) or the caller (sampleText). The reader compares
+ * every field with each text of its list, so the short list reads faster.
  */
-export type CsvNulls = 'pandas' | 'empty';
+export type CsvNulls = 'pandas' | 'words' | 'empty';
 
 /** The options every read of the plan shares: no comment lines, no renaming, short rows padded. */
 function planOptions(plan: CsvPlan, nulls: CsvNulls = 'pandas'): string[] {
-  const missing = nulls === 'pandas' ? PANDAS_NA : [''];
+  const missing = nulls === 'pandas' ? PANDAS_NA : nulls === 'words' ? TEXT_NA : [''];
   return [
     `delim=${literal(plan.delimiter)}`,
     'header=true',
@@ -206,13 +215,11 @@ export async function sampleText(
  */
 function columnSelect(index: number, type: string, nulls: CsvNulls): string {
   const c = ident(placeholder(index));
-  if (nulls === 'pandas') return c;
+  if (nulls !== 'empty') return c;
   if (type === 'VARCHAR') {
     // A CASE of its own, not `IN (…)`: DuckDB plans a long IN list as a join, and a join in the
     // read lets the row groups land out of file order (rowid is the file's line order).
-    const whens = PANDAS_NA.filter((text) => text !== '').map(
-      (t) => `WHEN ${literal(t)} THEN NULL`,
-    );
+    const whens = TEXT_NA.filter((text) => text !== '').map((t) => `WHEN ${literal(t)} THEN NULL`);
     return `CASE ${c} ${whens.join(' ')} ELSE ${c} END`;
   }
   return type === 'DOUBLE' || type === 'FLOAT'

@@ -79,7 +79,10 @@ async function materialise(
   const read = (d: CsvDialect, n: CsvNulls) => () =>
     createCsvTable(ctx.db, plan, d, columns(d), n, ctx.signal);
   if (await converted(read(dialect, nulls), ctx)) return dialect;
-  if (nulls === 'empty' && (await converted(read(dialect, 'pandas'), ctx))) return dialect;
+  // A missing text past the sample, in a typed column: the longer lists, in turn.
+  const longer: CsvNulls[] =
+    nulls === 'empty' ? ['words', 'pandas'] : nulls === 'words' ? ['pandas'] : [];
+  for (const n of longer) if (await converted(read(dialect, n), ctx)) return dialect;
   return asBadInput(MALFORMED, ctx.signal, async () => {
     const full = await sniffCsv(ctx.db, plan, true, ctx.signal);
     if (full.columns.length !== names.length)
@@ -99,13 +102,18 @@ async function tableColumns(db: DuckDb, samples: string[][], signal?: AbortSigna
  * The sampled text of each column: the values pandas does not read as missing, trimmed; and the
  * columns where the sample holds one of pandas' missing texts other than the empty field.
  */
-function cleanSamples(raw: (string | null)[][]): { samples: string[][]; withNa: Set<number> } {
-  const withNa = new Set<number>();
+function cleanSamples(raw: (string | null)[][]): {
+  samples: string[][];
+  withNa: Set<number>;
+  withNone: Set<number>;
+} {
+  const [withNa, withNone] = [new Set<number>(), new Set<number>()];
   const samples = raw.map((values, column) => {
     const kept: string[] = [];
     for (const value of values) {
       if (value !== null && isPandasNa(value)) {
         withNa.add(column);
+        if (value === 'None') withNone.add(column);
         continue;
       }
       const trimmed = value?.trim();
@@ -113,12 +121,21 @@ function cleanSamples(raw: (string | null)[][]): { samples: string[][]; withNa: 
     }
     return kept;
   });
-  return { samples, withNa };
+  return { samples, withNa, withNone };
 }
 
-/** `empty` when no column typed other than text shows pandas' other missing texts in the sample. */
-function nullsFor(types: readonly string[], withNa: ReadonlySet<number>): CsvNulls {
-  return [...withNa].some((i) => (types[i] ?? 'VARCHAR') !== 'VARCHAR') ? 'pandas' : 'empty';
+/**
+ * `empty` when no column typed other than text shows pandas' other missing texts in the sample;
+ * else `pandas` when one shows None (the file's missing marker), else `words`.
+ */
+function nullsFor(
+  types: readonly string[],
+  withNa: ReadonlySet<number>,
+  withNone: ReadonlySet<number>,
+): CsvNulls {
+  const typed = (set: ReadonlySet<number>): boolean =>
+    [...set].some((i) => (types[i] ?? 'VARCHAR') !== 'VARCHAR');
+  return typed(withNone) ? 'pandas' : typed(withNa) ? 'words' : 'empty';
 }
 
 /** The locale to report: the separators used, when some column needed them. */
@@ -197,7 +214,7 @@ async function readPlanned(
   const raw = await asBadInput(MALFORMED, ctx.signal, () =>
     sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
   );
-  const { samples, withNa } = cleanSamples(raw);
+  const { samples, withNa, withNone } = cleanSamples(raw);
   const columns = sniffed.columns.map((c, i) => ({
     name: names[i] ?? '',
     type: c.type,
@@ -205,7 +222,7 @@ async function readPlanned(
   }));
   const numbers = decideNumberLocale(columns, plan.delimiter);
   const asText = new Set(pointGroupedDoubles(columns, numbers));
-  const nulls = nullsFor(typesFor(sniffed, asText), withNa);
+  const nulls = nullsFor(typesFor(sniffed, asText), withNa, withNone);
   const dialect = await materialise(ctx, plan, sniffed, names, asText, nulls);
   const { locale, warnings } = await applyLocale(ctx, samples, numbers, dialect);
   const title =
