@@ -372,8 +372,13 @@ void test(
   },
 );
 
-/** Each engine's frames of `plan` over `data`: one row per period as "YYYY-MM-DD[ series] value". */
-async function bothFrames(data: string, plan: Plan, k: number): Promise<string[][][]> {
+/** Each engine's frames of `plan` over `data`; `texts` gets each engine's findings. */
+async function bothFrames(
+  data: string,
+  plan: Plan,
+  k: number,
+  texts: string[][] = [],
+): Promise<string[][][]> {
   const profile = await pythonProfile(data);
   const db = await DuckDb.open({ memoryMb: 256, threads: 1, tempDir: join(dir, `spill-c${k}`) });
   try {
@@ -386,6 +391,7 @@ async function bothFrames(data: string, plan: Plan, k: number): Promise<string[]
     ];
     return sides.map((s) => {
       assert.deepEqual(s.insights.failed, [], 'no analysis fails');
+      texts.push(s.insights.insights.map((x) => x.text));
       return [...s.spec.charts, ...s.spec.tables]
         .sort((x, y) => x.seq - y.seq)
         .map((decl) =>
@@ -533,4 +539,30 @@ void test('a date column named like a cycle (month) still gets its month-of-year
   const [py, dk] = await bothFrames(file, planOf(season), 5);
   assert.deepEqual(py, dk);
   assert.deepEqual(py?.[0]?.slice(0, 2), ['Jan 0', 'Feb 1']);
+});
+
+void test('a measure called "count" is its total count in the findings, never rows (both engines)', async () => {
+  const file = write(
+    'counted.csv',
+    'when,industry,count',
+    48,
+    (i) =>
+      `${2020 + Math.floor(i / 24)}-${String((Math.floor(i / 2) % 12) + 1).padStart(2, '0')}-01,${pick('farms|mines', i)},${100 + i}`,
+  );
+  const texts: string[][] = [];
+  const plan = planOf(
+    { ...resample('M', 'count', 'sum'), chart: 'line' },
+    {
+      title: 'count by industry',
+      why: 'Why.',
+      chart: 'bar',
+      transform: { type: 'group', by: 'industry', measure: 'count', agg: 'sum' },
+    },
+  );
+  await bothFrames(file, plan, 6, texts);
+  assert.deepEqual(texts[0], texts[1]);
+  const said = (texts[0] ?? []).join(' | ');
+  assert.match(said, /mines accounts for 50\.2% of total count \(2,976 of 5,928\)/);
+  assert.match(said, /Total count peaked at/);
+  assert.doesNotMatch(said, /rows/);
 });

@@ -97,6 +97,14 @@ interface Grain {
   events: boolean;
 }
 
+/**
+ * The findings' name of an additive y (both engines): "count" says rows, so a measure that is
+ * itself called "count" (unemployed people per month) is its "total count", never rows.
+ */
+export function additiveLabel(measure: string | null | undefined): string {
+  return !measure ? 'count' : measure === 'count' ? 'total count' : measure;
+}
+
 /** The y axis of a rebased resample: what 100 is (both engines). */
 export function rebaseLabel(
   t: Extract<Transform, { type: 'resample' }>,
@@ -224,7 +232,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const share = t.series
         ? []
         : [
-            `_insight(${n}, _ins.${additive ? 'share_insights' : 'ranking_insights'}(frame, ${py(t.by)}, ${py(y)}, ${py(additive ? y : `${t.agg} ${y}`)}))`,
+            `_insight(${n}, _ins.${additive ? 'share_insights' : 'ranking_insights'}(frame, ${py(t.by)}, ${py(y)}, ${py(additive ? additiveLabel(t.measure) : `${t.agg} ${y}`)}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }
@@ -271,7 +279,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const trend = t.series
         ? []
         : [
-            `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(how === 'mean' ? `${t.agg} ${y}` : y)}, how=${py(how)}, period=${py(t.freq)}))`,
+            `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(how === 'mean' ? `${t.agg} ${y}` : additiveLabel(t.measure))}, how=${py(how)}, period=${py(t.freq)}))`,
           ];
       return [
         ...lines,

@@ -5,7 +5,7 @@
  * it pre-aggregated): a table sorted largest first, ties in key order; a bar
  * in key order and a pie largest first, both folded to their top N.
  */
-import { groupChartParams } from '../agent/compile-plan.js';
+import { additiveLabel, groupChartParams } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
 import { rankingInsights, shareInsights } from './insights.js';
@@ -181,7 +181,9 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
   const additive = t.agg === 'sum' || t.agg === 'count';
   const rows = await insightRows(ctx, s, additive);
   if (!rows) return [];
-  return additive ? shareInsights(rows, s.y) : rankingInsights(rows, `${t.agg} ${s.y}`);
+  return additive
+    ? shareInsights(rows, additiveLabel(t.measure))
+    : rankingInsights(rows, `${t.agg} ${s.y}`);
 }
 
 /** The group transform of an analysis: its declaration and findings. */

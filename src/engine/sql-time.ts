@@ -12,7 +12,7 @@ import { ident, literal } from './duckdb.js';
 import { trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
-import { QUIET_ROWS, rebaseLabel } from '../agent/compile-plan.js';
+import { additiveLabel, QUIET_ROWS, rebaseLabel } from '../agent/compile-plan.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import {
@@ -286,7 +286,7 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
   const points = await query(ctx, `${sql}\nLIMIT ${TREND_POINTS + 1}`);
   if (points.rows.length > TREND_POINTS) return [];
   const how = t.agg === 'sum' || t.agg === 'count' ? 'sum' : 'mean';
-  const label = how === 'mean' ? `${t.agg} ${s.y}` : s.y;
+  const label = how === 'mean' ? `${t.agg} ${s.y}` : additiveLabel(t.measure);
   return trendInsights(
     points.rows.map(([x, value]) => ({ x, y: value })),
     label,
