@@ -421,6 +421,20 @@ void test('partial first and last periods are left out of charts at a coarser pe
   // Monthly data charted per quarter from January to March: whole quarters, nothing left out.
   const stocks = heuristicPlan(await profiled(join(VEGA, 'stocks.csv')));
   assert.ok(!stocks.notes.some((n) => /partly covered/.test(n)));
+  // A partial month that holds the most rows is where the events are: la-riots.csv's deaths
+  // start 1992-04-29 and 36 of 63 fall in April. It is kept; the partial last month (one death
+  // in November 1993) is left out.
+  const riots = heuristicPlan(await profiled(join(VEGA, 'la-riots.csv')));
+  const monthly = riots.analyses.filter(
+    (a) => a.transform.type === 'resample' && a.transform.freq === 'M',
+  );
+  assert.ok(monthly.length > 0);
+  for (const a of monthly)
+    assert.deepEqual(
+      a.filters?.map((f) => [f.op, f.value]),
+      [['<', '1993-11-01 00:00:00']],
+      a.title,
+    );
 });
 
 void test('a category with many members is ranked (top 10), not dropped', async () => {

@@ -235,15 +235,45 @@ function slack(own: Period | 'min' | null, freq: Period): number {
 
 const iso = (t: number): string => new Date(t).toISOString().slice(0, 19).replace('T', ' ');
 
+/** The note for partial periods kept because they hold more rows than an average period. */
+function kept(freq: Period, first: boolean, last: boolean): { filters: []; note: string } | null {
+  if (!first && !last) return null;
+  const unit = PERIOD_WORD[freq];
+  const which =
+    first && last
+      ? `the first and the last ${unit} are`
+      : `the ${first ? 'first' : 'last'} ${unit} is`;
+  return {
+    filters: [],
+    note: `Per ${unit}, ${which} only partly covered but ${first && last ? 'hold' : 'holds'} more rows than an average ${unit}: kept in the charts`,
+  };
+}
+
+/**
+ * The rows the column's most frequent values put in the period starting at `start`: a lower
+ * bound of the rows in it.
+ */
+function rowsIn(date: ColumnProfile, start: number, freq: Period): number {
+  const end = nextPeriod(start, freq);
+  return date.top.reduce((sum, t) => {
+    const at = Date.parse(`${t.value.replace(' ', 'T').slice(0, 19)}Z`);
+    return at >= start && at < end ? sum + t.count : sum;
+  }, 0);
+}
+
 /**
  * The first and last periods at `freq` that the data covers only in part (a year of daily data
  * starting on a Wednesday has a short first week): the filters that leave them out, and a note.
- * Nothing when the periods are the data's own, or fewer than three full periods would remain.
+ * Nothing when the periods are the data's own, or fewer than three full periods would remain. A
+ * partial period that holds more rows than a period does on average (its most frequent values
+ * alone show it: la-riots.csv's deaths, 36 in the last 2 days of April 1992) is where the events
+ * are, not a short period: it is kept, and the note says so.
  */
 export function partialPeriods(
   date: ColumnProfile,
   freq: Period,
   r: Pick<Roles, 'semantics'>,
+  rows = 0,
 ): { filters: { column: string; op: '>=' | '<'; value: string }[]; note: string } | null {
   const own = timeFrequencyOf(date, r);
   const seen = date.datetime?.frequency === 'min' ? 'min' : own;
@@ -258,9 +288,16 @@ export function partialPeriods(
   const tolerance = slack(seen, freq);
   const firstStart = periodStart(min, freq);
   const lastStart = periodStart(max, freq);
-  const partialFirst = min - firstStart >= tolerance && tolerance > 0;
-  const partialLast = nextPeriod(lastStart, freq) - max > tolerance && tolerance > 0;
-  if (!partialFirst && !partialLast) return null;
+  const shortFirst = min - firstStart >= tolerance && tolerance > 0;
+  const shortLast = nextPeriod(lastStart, freq) - max > tolerance && tolerance > 0;
+  if (!shortFirst && !shortLast) return null;
+  let periods = 0;
+  for (let t = firstStart; t <= lastStart && periods <= rows; t = nextPeriod(t, freq)) periods += 1;
+  const average = (rows - date.missing) / Math.max(periods, 1);
+  const busy = (start: number): boolean => rows > 0 && rowsIn(date, start, freq) > average;
+  const [busyFirst, busyLast] = [shortFirst && busy(firstStart), shortLast && busy(lastStart)];
+  const [partialFirst, partialLast] = [shortFirst && !busyFirst, shortLast && !busyLast];
+  if (!partialFirst && !partialLast) return kept(freq, busyFirst, busyLast);
   const from = partialFirst ? nextPeriod(firstStart, freq) : firstStart;
   const to = partialLast ? lastStart : nextPeriod(lastStart, freq);
   let full = 0;
