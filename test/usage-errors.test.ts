@@ -108,3 +108,20 @@ void test('a file fast mode cannot read leaves nothing in the temp dir', () => {
     assert.deepEqual(readdirSync(tmp), [], `${name} left its scratch dir behind`);
   }
 });
+
+void test('--max-steps that is not a whole number of turns from 1 to 200 is refused (exit 2), before the model is looked for', () => {
+  for (const value of ['0', '-3', 'abc', '1.5', '201']) {
+    const r = runCli(['analyze', 'examples/sales.csv', '--mode', 'deep', '--max-steps', value], {
+      env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    });
+    assert.equal(r.status, 2, value);
+    assert.equal(
+      r.stderr.split('\n')[0],
+      `opsmind: --max-steps must be a whole number from 1 to 200, got "${value}"`,
+    );
+  }
+  const fine = runCli(['analyze', 'examples/sales.csv', '--mode', 'deep', '--max-steps', '5'], {
+    env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+  });
+  assert.equal(fine.status, 3, 'a valid value goes on to the missing model');
+});

@@ -331,7 +331,8 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
     const t = a.transform;
     const date =
       t.type === 'resample' ? profile.column_profiles.find((c) => c.name === t.date) : undefined;
-    const edges = date && t.type === 'resample' ? partialPeriods(date, t.freq, r, profile.rows) : null;
+    const edges =
+      date && t.type === 'resample' ? partialPeriods(date, t.freq, r, profile.rows) : null;
     if (!edges) return a;
     partial.add(edges.note);
     return { ...a, filters: [...(a.filters ?? []), ...edges.filters].slice(0, 5) };

@@ -19,7 +19,7 @@ import { printErr, printJson, printOut } from '../ui/print.js';
 import { chartsAndTables, count } from '../util/plural.js';
 import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
-import { parsePlotlyOption } from './options.js';
+import { parseMaxSteps, parsePlotlyOption } from './options.js';
 import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.js';
 import type { SandboxFlags } from './sandbox-options.js';
 import { guarded } from './session-guard.js';
@@ -89,7 +89,7 @@ export async function runDeep(run: DeepRun): Promise<number> {
       const result = await finish(
         session.deep({
           question,
-          maxTurns: Math.max(1, Number(flags.maxSteps) || 20),
+          maxTurns: parseMaxSteps(flags.maxSteps),
           stream: flags.stream,
         }),
       );
@@ -159,6 +159,8 @@ export async function deepCommand(
   flags: DeepFlags,
   continueId?: string,
 ): Promise<number> {
+  // A bad value is a usage error (exit 2), before the missing model (exit 3).
+  parseMaxSteps(flags.maxSteps);
   const model = requireModel(flags);
   const dataPath = checkDataFile(file);
   checkSummaryTarget(

@@ -11,3 +11,16 @@ export function parsePlotlyOption(value: string): PlotlySource {
     ExitCode.BAD_INPUT,
   );
 }
+
+/** Model turns deep mode allows at most. */
+export const MAX_STEPS = 200;
+
+/** --max-steps: a whole number of model turns, 1 to MAX_STEPS. */
+export function parseMaxSteps(value: string): number {
+  const steps = Number(value);
+  if (Number.isInteger(steps) && steps >= 1 && steps <= MAX_STEPS) return steps;
+  throw new OpsmindError(
+    `--max-steps must be a whole number from 1 to ${MAX_STEPS}, got "${value}"`,
+    ExitCode.BAD_INPUT,
+  );
+}
