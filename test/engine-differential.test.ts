@@ -462,6 +462,16 @@ void test('a period without rows is a gap, a quiet day of a sparse log 0, on the
     '2023-01-03 0',
     '2023-01-04 7',
   ]);
+  // Events in even years only (6 a quarter): a run of 4 empty quarters is more than chance leaves
+  // at that rate, so the odd years are gaps, not quiet.
+  const even = write('even.csv', 'when,amount', 120, (i) => {
+    const [year, quarter] = [2000 + 2 * Math.floor(i / 24), Math.floor(i / 6) % 4];
+    // Two events at each time: rows share times, so each row is an event.
+    return `${year}-${String(3 * quarter + 1).padStart(2, '0')}-0${1 + Math.floor((i % 6) / 2)} 10:00:00,${i}`;
+  });
+  const [ep, ed] = await bothFrames(even, planOf(resample('Q', null, 'count')), 7);
+  assert.deepEqual(ep, ed);
+  assert.deepEqual(ep?.[0]?.slice(3, 6), ['2000-10-01 6', '2001-01-01 null', '2001-04-01 null']);
   // Prices on weekdays only, one holiday: the weekends are not on the calendar, the holiday is a gap.
   const business = write('business.csv', 'when,price', 40, (i) =>
     [0, 6].includes(new Date(day(i)).getUTCDay()) ? null : `${day(i)},${i === 16 ? '' : 100 + i}`,

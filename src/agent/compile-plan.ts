@@ -258,7 +258,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         );
         if (count || (t.agg === 'sum' && grain.events))
           lines.push(
-            `frame = _empty_periods(frame, empty, ${py(y)}, ${events} and _quiet(data, [${py(t.date)}], len(frame), ${freq}))`,
+            `frame = _empty_periods(frame, empty, ${py(y)}, ${events} and _quiet(data, [${py(t.date)}], len(frame), int(empty.sum()), ${freq}))`,
           );
       } else {
         // Each series over its own span: a period inside it without rows is a gap, not a join.
@@ -372,11 +372,15 @@ def _insight(n, found):
         _INSIGHTS.append(dict(item, analysis=n))
 
 
-def _quiet(data, present, periods, freq):
-    """Whether an event log's periods are quiet ones: fewer than QUIET_ROWS rows each on average,
-    some period holding two or more (one row in each period it has is a series with periods missing)."""
+def _quiet(data, present, periods, empty, freq):
+    """Whether an event log's empty periods are quiet ones: fewer than QUIET_ROWS rows a period on
+    average, some period holding two or more (one row in each period it has is a series with
+    periods missing), and no more empty periods than chance leaves at that rate (Poisson: twice
+    the expected number, plus 2)."""
     rows = data[data[present].notna().all(axis=1)]
-    if len(rows) >= QUIET_ROWS * periods:
+    if not periods or len(rows) >= QUIET_ROWS * periods:
+        return False
+    if empty > 2 * periods * np.exp(-len(rows) / periods) + 2:
         return False
     return int(rows.groupby(pd.Grouper(key=present[0], freq=freq)).size().max()) >= 2
 
@@ -430,7 +434,7 @@ def _fill_gaps(frame, data, date, series, y, freq, zero, events):
     if zero:
         # Counts, and sums of a category of rows: a period the series lacks holds none of it when
         # other series have rows then (or it is a quiet period of a sparse event log).
-        quiet = events and _quiet(data, [date, series], len(calendar), freq)
+        quiet = events and _quiet(data, [date, series], len(calendar), int((~calendar.isin(frame[date])).sum()), freq)
         fill = out["_found"].isna() & (out[date].isin(frame[date]) | quiet)
         filled = out[y].mask(fill, 0)
         out[y] = filled.astype("int64") if pd.api.types.is_integer_dtype(frame[y].dtype) and filled.notna().all() else filled

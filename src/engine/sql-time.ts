@@ -112,16 +112,26 @@ function shape(ctx: Ctx, t: Resample): Shape {
   // A period without rows (the LEFT JOIN finds none): 0 of a count or sum only where it is a quiet
   // period of a sparse event log, or (for a category of rows) where other series have rows.
   const missing = `periods.${d} IS NULL`;
-  // Quiet: under QUIET_ROWS rows a period, some period holding two or more (one row in each
-  // period it has is a series with periods missing, as a census without 1950).
-  const quiet = ctx.eventLog
-    ? `((SELECT count(*) FROM source WHERE ${present}) < ${QUIET_ROWS} * (SELECT count(*) FROM calendar) AND (SELECT max(n) FROM (SELECT count(*) AS n FROM source WHERE ${present} GROUP BY ${periodSql(d, t.freq)})) >= 2)`
-    : null;
+  // Quiet (compile-plan's _quiet): under QUIET_ROWS rows a period, some period holding two or
+  // more (one row in each period it has is a series with periods missing, as a census without
+  // 1950), and no more empty periods than chance leaves at that rate (Poisson: twice the expected
+  // number, plus 2), so a run of empty years among busy ones stays a gap.
+  const quiet = ctx.eventLog ? '(SELECT quiet FROM quiet)' : null;
+  const quietCte: Cte = [
+    'quiet',
+    [
+      `SELECT rows < ${QUIET_ROWS} * n AND busiest >= 2 AND empty <= 2 * n * exp(-rows / n) + 2 AS quiet`,
+      `FROM (SELECT CAST((SELECT count(*) FROM source WHERE ${present}) AS DOUBLE) AS rows,`,
+      '  (SELECT count(*) FROM calendar) AS n,',
+      `  (SELECT count(*) FROM calendar WHERE ${d} NOT IN (SELECT ${d} FROM periods)) AS empty,`,
+      `  (SELECT max(c) FROM (SELECT count(*) AS c FROM source WHERE ${present} GROUP BY ${periodSql(d, t.freq)})) AS busiest)`,
+    ].join('\n'),
+  ];
   const filledAs = (zero: string | null): string =>
     zero === null
       ? `periods.${ident(y)}`
       : `CASE WHEN ${missing} AND ${zero} THEN 0 ELSE periods.${ident(y)} END`;
-  ctes.push(...calendarCtes(d, t.freq));
+  ctes.push(...calendarCtes(d, t.freq), ...(quiet === null ? [] : [quietCte]));
   if (!series) {
     const zero = quiet !== null && (count || t.agg === 'sum') ? quiet : null;
     const frame = `SELECT ${d}, ${filledAs(zero)} AS ${ident(y)}\nFROM calendar\nLEFT JOIN periods USING (${d})`;
