@@ -186,9 +186,11 @@ void test('crash test: kill -9 at random points (12 times) leaves a sound databa
   );
   for (let i = 0; i < 12; i += 1) {
     const child = spawnRun(s);
+    // Listen before the kill: a run that finishes first has already closed.
+    const closed = new Promise((resolve) => child.once('close', resolve));
     await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 2600));
     child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('close', resolve));
+    await closed;
   }
   const list = runCli(['--db', s.db, 'sessions', 'list', '--json']);
   assert.equal(list.status, 0, list.stderr);
