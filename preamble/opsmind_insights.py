@@ -154,7 +154,9 @@ def _gaps_insight(label, gaps, frequency):
 @never_raises
 def trend_insights(frame, x, y, label=None, how="sum", period=None):
     """Change first→last, peak and trough, and year-over-year growth of the last full year (monthly or quarterly).
-    `how` says what each period holds: "sum" (totals, compared by summing a year) or "mean" (levels, averaged)."""
+    `how` says what each period holds: "sum" (totals, compared by summing a year), "stock" (totals of a
+    standing number, compared by averaging a year: summing counts the same things again) or "mean" (levels,
+    averaged)."""
     data = _series_xy(frame, x, y)
     if data is None or len(data) < 3 or data["y"].nunique() < 2:
         return []
@@ -210,7 +212,7 @@ def _year_over_year(data, label, frequency, how="sum"):
     if len(complete) < 2 or complete[-1] - 1 not in complete:
         return []
     year = complete[-1]
-    combine = (lambda v: v.mean()) if how == "mean" else (lambda v: v.sum())
+    combine = (lambda v: v.sum()) if how == "sum" else (lambda v: v.mean())
     total, previous = float(combine(data["y"][years == year])), float(combine(data["y"][years == year - 1]))
     if previous <= 0 or total < 0:
         return []
@@ -219,7 +221,7 @@ def _year_over_year(data, label, frequency, how="sum"):
     amount = f"{fmt_pct(abs(growth))} " if growth else ""
     periods = "12 months" if frequency == "M" else "4 quarters"
     than = " than" if growth else ""
-    verb = "averaging" if how == "mean" else "summing"
+    verb = "summing" if how == "sum" else "averaging"
     return [_insight(f"In {year}, {label} was {amount}{word}{than} in {year - 1} ({verb} the {periods} of each year: "
                      f"{fmt_number(total)} vs {fmt_number(previous)}).", "year_over_year",
                      yoy_pct=growth * 100, year=year, total=total, previous_total=previous)]

@@ -165,6 +165,19 @@ void test('trend: year over year of the last full year', () => {
   assert.ok(yoy.text.includes('In 2023'));
 });
 
+void test('trend: a stock compares years by their average period, never their sum', () => {
+  // People unemployed each month: twelve months summed count the same people twelve times.
+  const frame = monthly(30, 2022);
+  const meanOf = (year: string): number => {
+    const ys = frame.filter((p) => String(p.x).startsWith(year)).map((p) => p.y as number);
+    return ys.reduce((s, y) => s + y, 0) / ys.length;
+  };
+  const yoy = kind(trendInsights(frame, 'total count', 'stock'), 'year_over_year');
+  near(yoy.numbers.total, meanOf('2023'));
+  near(yoy.numbers.previous_total, meanOf('2022'));
+  assert.match(yoy.text, /averaging the 12 months of each year/);
+});
+
 void test('trend: whole years replace first-to-last with year over year', () => {
   const kinds = byKind(trendInsights(monthly(24), 'revenue', 'sum'));
   assert.ok('year_over_year' in kinds);

@@ -35,6 +35,7 @@ const CORPUS = [
   'population.json',
   'seattle-weather.csv',
   'stocks.csv',
+  'unemployment-across-industries.json',
   'us-employment.csv',
   'zipcodes.csv',
 ].map((f) => join(VEGA, f));
@@ -835,4 +836,49 @@ void test('past 200,000 rows a value repeated per entity is found over all rows,
     { measure: 'area', entity: 'store', rows: 50, within: ['region'] },
   ]);
   assert.notEqual(role(p, 'units'), 'level');
+});
+
+void test('a count per entity and month, named only, is a stock: summed across entities in a month, never across months', async () => {
+  // unemployment-across-industries.json: people unemployed in each of 14 industries, monthly.
+  // The values cannot say whether a count per period is a flow or a standing number; summing
+  // three months of the unemployed into a quarter counts the same people three times.
+  const file = join(VEGA, 'unemployment-across-industries.json');
+  const profile = await profiled(file);
+  const count = profile.semantics.columns.find((c) => c.name === 'count');
+  assert.equal(count?.role, 'stock');
+  assert.equal(count?.settled, false, 'the name alone does not settle it: the report says so');
+  const plan = heuristicPlan(profile);
+  assert.ok(
+    plan.notes.some((n) =>
+      /^summed across entities within each period but averaged over periods.*: count$/.test(n),
+    ),
+    plan.notes.join('\n'),
+  );
+  const lines = plan.analyses.filter((a) => a.transform.type === 'resample');
+  assert.ok(lines.length > 0, 'the stock is still charted over time');
+  for (const a of plan.analyses) {
+    const t = a.transform as { measure?: string; agg?: string; freq?: string; type: string };
+    if (t.measure !== 'count') continue;
+    if (t.type === 'resample') {
+      assert.equal(t.freq, 'M', `${a.title}: at the data's own month, not summed into quarters`);
+      assert.equal(t.agg, 'sum', `${a.title}: summed across industries within each month`);
+    } else if (t.type === 'group') assert.equal(t.agg, 'mean', `${a.title}: averaged over months`);
+  }
+  const out = join(tempDir(), 'unemployment.html');
+  const r = runCli(['analyze', file, '--json', '-o', out], {
+    env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(r.stdout) as {
+    insights: { kind: string; text: string; numbers: Record<string, number> }[];
+  };
+  const yearly = json.insights.find((i) => i.kind === 'year_over_year');
+  assert.ok(yearly, 'ten whole years of months: a year-over-year finding');
+  assert.match(yearly.text, /averaging the 12 months of each year/);
+  // 2009: the 14 industries' unemployed summed per month, averaged over the 12 months.
+  assert.ok(Math.abs((yearly.numbers.total ?? 0) - 158759 / 12) < 1e-6, yearly.text);
+  for (const i of json.insights) {
+    assert.doesNotMatch(i.text, /summing the 12 months|of total count/, i.text);
+    assert.notEqual(i.kind, 'share', i.text);
+  }
 });

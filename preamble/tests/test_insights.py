@@ -60,6 +60,15 @@ class TrendTests(unittest.TestCase):
         self.assertAlmostEqual(kinds["year_over_year"]["numbers"]["yoy_pct"], (total / previous - 1) * 100)
         self.assertIn("In 2023", kinds["year_over_year"]["text"])
 
+    def test_year_over_year_of_a_stock_averages_each_year(self):
+        # People unemployed each month: twelve months summed count the same people twelve times.
+        frame = self.monthly(periods=30, start="2022-01-01")
+        kinds = by_kind(trend_insights(frame, "month", "revenue", "total count", how="stock"))
+        years = frame["month"].dt.year
+        self.assertAlmostEqual(kinds["year_over_year"]["numbers"]["total"], frame["revenue"][years == 2023].mean())
+        self.assertAlmostEqual(kinds["year_over_year"]["numbers"]["previous_total"], frame["revenue"][years == 2022].mean())
+        self.assertIn("averaging the 12 months of each year", kinds["year_over_year"]["text"])
+
     def test_whole_years_replace_first_to_last_with_year_over_year(self):
         kinds = by_kind(trend_insights(self.monthly(periods=24), "month", "revenue"))
         self.assertIn("year_over_year", kinds)

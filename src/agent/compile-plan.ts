@@ -79,6 +79,29 @@ export function entityKeys(profile: DataProfile): string[] {
   return table.grain === 'panel' ? [...table.keys] : [];
 }
 
+/**
+ * The measures that are standing numbers (people unemployed this month): summed across entities
+ * within a period, but a year of them is compared by its average period, never by its sum.
+ */
+export function stockMeasures(profile: DataProfile): string[] {
+  return semanticsOf(profile)
+    .columns.filter((c) => c.role === 'stock')
+    .map((c) => c.name);
+}
+
+/**
+ * What each period of a resampled line holds, for its findings (both engines): a total ("sum",
+ * a year is the sum of its periods), a total of a stock ("stock", a year is their average), or a
+ * level ("mean").
+ */
+export function trendHow(
+  t: Extract<Transform, { type: 'resample' }>,
+  stocks: readonly string[],
+): 'sum' | 'mean' | 'stock' {
+  if (t.agg !== 'sum' && t.agg !== 'count') return 'mean';
+  return t.agg === 'sum' && t.measure && stocks.includes(t.measure) ? 'stock' : 'sum';
+}
+
 /** Whether a row is an event (a sale, a crash, a tweet): what makes a period without rows a quiet one. */
 export function eventLog(profile: DataProfile): boolean {
   return semanticsOf(profile).table.grain === 'event';
@@ -95,6 +118,7 @@ export const QUIET_ROWS = 5;
 interface Grain {
   entities: readonly string[];
   events: boolean;
+  stocks: readonly string[];
 }
 
 /**
@@ -275,7 +299,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         lines.push(`frame = _rebase(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)})`);
       if (a.chart === 'table')
         return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
-      const how = t.agg === 'sum' || t.agg === 'count' ? 'sum' : 'mean';
+      const how = trendHow(t, grain.stocks);
       const trend = t.series
         ? []
         : [
@@ -518,7 +542,11 @@ export function compilePlan(
   planner: string,
   options: CompileOptions = {},
 ): string {
-  const grain = { entities: entityKeys(profile), events: eventLog(profile) };
+  const grain = {
+    entities: entityKeys(profile),
+    events: eventLog(profile),
+    stocks: stockMeasures(profile),
+  };
   const blocks = plan.analyses.map((a, i) => {
     const n = i + 1;
     const body = [filterCode(a), ...analysisBody(a, n, grain)].map((line) => `    ${line}`);

@@ -10,9 +10,16 @@
 import type { Analysis, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
-import { aggFor, partialPeriods, PERIOD_WORD, roles, spansTime, timeFrequency } from './roles.js';
+import {
+  aggFor,
+  measureFrequency,
+  partialPeriods,
+  PERIOD_WORD,
+  roles,
+  spansTime,
+} from './roles.js';
 import type { Roles } from './roles.js';
-import { repeatedProblem } from './semantics.js';
+import { repeatedProblem, roleOf } from './semantics.js';
 import {
   derivedFrom,
   entityTop,
@@ -37,7 +44,7 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   const date = r.dates[0];
   const measure = r.measures[0];
   if (!date) return [];
-  const freq = timeFrequency(date, r);
+  const freq = measureFrequency(date, measure, r);
   const spans = spansTime(date, freq, r);
   const agg = aggFor(measure, r, spans);
   const table = r.semantics.table;
@@ -127,13 +134,14 @@ function categoryAnalyses(r: Roles): Analysis[] {
       },
     });
   }
-  // A lead measure that adds up (population) says nothing of the levels beside it (income per
+  // A lead measure that adds up (population, summed across entities) says nothing of the levels beside it (income per
   // person): the first of them gets its own comparison, averaged.
   const level = r.measures
     .slice(1, 3)
     .find((m) => aggFor(m, r, spansAll) === 'mean' && m.name !== measure?.name);
   const first = r.categories.find((c) => !repeatedProblem(r.semantics, level?.name, c.name));
-  if (measure && (agg === 'sum' || agg === 'count') && level && first)
+  const stock = measure && roleOf(r.semantics, measure.name)?.role === 'stock';
+  if (measure && (agg === 'sum' || agg === 'count' || stock) && level && first)
     out.push({
       title: `Average ${level.name} by ${first.name}`,
       chart: 'bar',

@@ -28,15 +28,24 @@ export function qualityNotes(profile: DataProfile, r: Roles): string[] {
     const shown = sem.skipped.slice(0, 6).map((s) => `${s.column} (${s.reason})`);
     notes.push(`not charted: ${shown.join('; ')}${sem.skipped.length > 6 ? '; …' : ''}`);
   }
-  const assumed = sem.columns.filter(
+  const unsettled = sem.columns.filter(
     (c) => !c.settled && r.measures.some((m) => m.name === c.name),
   );
+  const listed = (cs: typeof unsettled): string =>
+    `${cs
+      .slice(0, 6)
+      .map((c) => c.name)
+      .join(', ')}${cs.length > 6 ? ', …' : ''}`;
+  const assumed = unsettled.filter((c) => c.role !== 'stock');
   if (assumed.length)
     notes.push(
-      `averaged, not summed, because the data does not show whether they add up (the safe choice): ${assumed
-        .slice(0, 6)
-        .map((c) => c.name)
-        .join(', ')}${assumed.length > 6 ? ', …' : ''}`,
+      `averaged, not summed, because the data does not show whether they add up (the safe choice): ${listed(assumed)}`,
+    );
+  // A count that may stand (people unemployed) rather than flow: summed only within a period.
+  const standing = unsettled.filter((c) => c.role === 'stock');
+  if (standing.length)
+    notes.push(
+      `summed across entities within each period but averaged over periods, because the data does not show whether they flow or stand (the safe choice: a standing number summed over months counts the same things again): ${listed(standing)}`,
     );
   if (profile.omitted_columns.count)
     notes.push(

@@ -3,7 +3,7 @@
  * whether it asks about a trend, a ranking, a share, a distribution or a
  * relationship. The analysis that answers it goes first in the plan.
  */
-import { aggFor, PERIOD_WORD, spansTime, timeFrequency } from './roles.js';
+import { aggFor, measureFrequency, PERIOD_WORD, spansTime } from './roles.js';
 import type { Roles } from './roles.js';
 import { ENTITY_LINES, entityTop, scatterColor } from './planner-rules.js';
 import type { Analysis } from './plan.js';
@@ -84,7 +84,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
     ];
   }
   if (date) {
-    const freq = timeFrequency(date, r);
+    const freq = measureFrequency(date, measure, r);
     const entity = r.semantics.table.grain === 'panel' ? r.semantics.table.entity : null;
     const agg = measure ? aggOf(question, measure, r, spansTime(date, freq, r)) : 'count';
     // Growth of a panel's levels (prices per symbol): each entity as an index from the first

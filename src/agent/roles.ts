@@ -170,6 +170,35 @@ export function timeFrequency(date: ColumnProfile, r: Pick<Roles, 'semantics'>):
   return frequencyFor(date.datetime?.span_days ?? 0, own);
 }
 
+/** The most points a line at the data's own spacing may have before it is charted coarser. */
+const OWN_PERIODS_MAX = 3000;
+const PERIOD_DAYS: Readonly<Record<Period, number>> = {
+  H: 1 / 24,
+  D: 1,
+  W: 7,
+  M: 30.44,
+  Q: 91.31,
+  Y: 365.25,
+};
+
+/**
+ * The frequency to chart a measure over a time column at. A stock (people unemployed this month)
+ * summed over a coarser period counts the same people again and averaged it mixes entities, so
+ * it is charted at the data's own spacing, summed across entities within each period, unless
+ * that makes more than 3,000 points.
+ */
+export function measureFrequency(
+  date: ColumnProfile,
+  measure: ColumnProfile | undefined,
+  r: Pick<Roles, 'semantics'>,
+): Period {
+  const own = timeFrequencyOf(date, r);
+  const chart = timeFrequency(date, r);
+  if (!measure || own === null || roleOf(r.semantics, measure.name)?.role !== 'stock') return chart;
+  const points = (date.datetime?.span_days ?? 0) / PERIOD_DAYS[own];
+  return points <= OWN_PERIODS_MAX ? own : chart;
+}
+
 /** Whether a period at `freq` holds several of the data's own periods (or the data has no spacing). */
 export function spansTime(date: ColumnProfile, freq: Period, r: Pick<Roles, 'semantics'>): boolean {
   const own = timeFrequencyOf(date, r);

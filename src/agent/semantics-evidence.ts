@@ -12,6 +12,11 @@ export const LEVEL_WORDS = words(
 export const ADDITIVE_WORDS = words(
   'revenue revenues sales turnover income profit amount spend gmv units qty quantity volume orders visits deaths cases count number generation production consumption births total sum people population pop employment employed jobs headcount flights passengers votes umsatz erlös erloes menge anzahl kunden betrag ventes chiffre ventas ingresos importe cantidad',
 );
+/**
+ * Words that say a column counts things without saying whether they flow (cases this month) or
+ * stand (people unemployed this month): over time, such a column is summed only within a period.
+ */
+export const COUNT_WORDS = words('count counts number total sum anzahl');
 export const STOCK_WORDS = words(
   'population pop people headcount employment employed inventory stock balance',
 );
@@ -46,6 +51,10 @@ export function nameWords(name: string): string[] {
 
 export const named = (name: string, set: ReadonlySet<string>): boolean =>
   nameWords(name).some((w) => set.has(w));
+
+/** Whether a name says what flows (sales, deaths, volume), beyond a bare count or a stock. */
+export const flowName = (name: string): boolean =>
+  nameWords(name).some((w) => ADDITIVE_WORDS.has(w) && !COUNT_WORDS.has(w) && !STOCK_WORDS.has(w));
 
 export function statsOf(c: ColumnProfile): NonNullable<ColumnProfile['numeric']> | null {
   return c.numeric ?? c.numeric_text?.stats ?? null;

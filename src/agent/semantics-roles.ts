@@ -6,6 +6,8 @@ import type { ColumnProfile } from './profile.js';
 import {
   ADDITIVE_WORDS,
   CODE_WORDS,
+  COUNT_WORDS,
+  flowName,
   integral,
   isNumberColumn,
   LAT_WORDS,
@@ -185,6 +187,16 @@ function overTimeRole(x: Seen, grain: Grain): Decided {
       role: 'stock',
       evidence: `${range}, a standing quantity per ${grain === 'panel' ? 'entity and ' : ''}period: summed across entities, never across time`,
       settled: stockName,
+    };
+  // A count that does not say what it counts may be a flow (cases this month) or a standing number
+  // (people unemployed this month), and neither the values nor a heavy tail (which says only that
+  // the entities differ in size) tell them apart. Summed over periods a standing number counts the
+  // same people again, so it is summed only within one period (the safe choice).
+  if (s.min >= 0 && named(c.name, COUNT_WORDS) && !flowName(c.name))
+    return {
+      role: 'stock',
+      evidence: `${range}, named as a count, one value per ${grain === 'panel' ? 'entity and ' : ''}period: the name and values cannot tell a flow from a standing number, so it is summed across ${grain === 'panel' ? 'entities' : 'the rows'} within one period and averaged over time (the safe choice)`,
+      settled: false,
     };
   if (s.min >= 0 && (heavy || additiveName))
     return {

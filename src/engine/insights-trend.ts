@@ -9,8 +9,12 @@ import { pairwiseSum } from './insights-stats.js';
 import { insight, measure, neverThrows } from './insights-values.js';
 import type { Insight } from './insights-values.js';
 
-/** What each period of a series holds: a total (years compare by summing) or a level (by averaging). */
-export type TrendHow = 'sum' | 'mean';
+/**
+ * What each period of a series holds: a total (years compare by summing), a total of a standing
+ * number (a stock: years compare by averaging, since summing counts the same things again) or a
+ * level (by averaging).
+ */
+export type TrendHow = 'sum' | 'mean' | 'stock';
 
 interface Point {
   x: number;
@@ -129,7 +133,7 @@ function yearOverYear(
   if (complete.length < 2 || !complete.includes(year - 1)) return [];
   const combine = (y: number): number => {
     const values = data.filter((p) => new Date(p.x).getUTCFullYear() === y).map((p) => p.y);
-    return how === 'mean' ? pairwiseSum(values) / values.length : pairwiseSum(values);
+    return how === 'sum' ? pairwiseSum(values) : pairwiseSum(values) / values.length;
   };
   const [total, previous] = [combine(year), combine(year - 1)];
   if (previous <= 0 || total < 0) return [];
@@ -137,7 +141,7 @@ function yearOverYear(
   const word = growth > 0 ? 'higher' : growth < 0 ? 'lower' : 'the same as';
   const amount = growth ? `${fmtPct(Math.abs(growth))} ` : '';
   const periods = frequency === 'M' ? '12 months' : '4 quarters';
-  const verb = how === 'mean' ? 'averaging' : 'summing';
+  const verb = how === 'sum' ? 'summing' : 'averaging';
   const text =
     `In ${year}, ${label} was ${amount}${word}${growth ? ' than' : ''} in ${year - 1} (${verb} the ${periods} of each year: ` +
     `${fmtNumber(total)} vs ${fmtNumber(previous)}).`;

@@ -58,6 +58,8 @@ export interface Ctx {
   analysis: Analysis;
   /** The columns that name a panel's entity (gapKeys): a period an entity lacks is a gap, not 0. */
   entityKeys?: readonly string[];
+  /** The measures that are stocks (compile-plan's stockMeasures): a year compares by its average period. */
+  stocks?: readonly string[];
   /** Whether a row is an event (compile-plan's eventLog): a period without rows may be a quiet one. */
   eventLog?: boolean;
   signal?: AbortSignal;
