@@ -139,6 +139,17 @@ def _gaps(frame, x, y):
     return sorted(pd.Timestamp(t) for t, v in zip(stamps, values) if pd.notna(t) and np.isnan(v))
 
 
+# The label of a line of row counts: "The number of rows peaked at 61 in 1982", never "Count".
+ROWS_LABEL = "the number of rows"
+
+
+def _in_period(when, frequency):
+    """A period as a sentence says it: on a day or an hour, in the week ending on its label (a Sunday, as pandas labels "W"), in a month or a year."""
+    if frequency in ("D", "H"):
+        return f"on {when}"
+    return f"in the week ending {when}" if frequency == "W" else f"in {when}"
+
+
 def _gaps_insight(label, gaps, frequency):
     """The periods without a value, said as gaps (never zeros): listed up to three, else counted."""
     if not gaps:
@@ -146,7 +157,7 @@ def _gaps_insight(label, gaps, frequency):
     when = [fmt_date(t, frequency) for t in gaps]
     listed = (f"{len(when)} periods (the first {when[0]}, the last {when[-1]})" if len(when) > 3 else
               when[0] if len(when) == 1 else f"{', '.join(when[:-1])} and {when[-1]}")
-    what = f"No rows in {listed}" if label == "count" else f"{_capital(label)} has no value in {listed}"
+    what = f"No rows in {listed}" if label in (ROWS_LABEL, "count") else f"{_capital(label)} has no value in {listed}"
     shown = "a gap there, not a zero" if len(gaps) == 1 else "gaps there, not zeros"
     return [_insight(f"{what}: the line has {shown}.", "gaps", gaps=len(gaps))]
 
@@ -174,7 +185,8 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None):
     values = data["y"].to_numpy()
     for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
         latest = ", the latest period" if i == len(values) - 1 else ""
-        out.append(_insight(f"{_capital(label)} {words} {fmt_number(values[i])} in {when[i]}{latest}.", kind, **{kind: values[i]}))
+        out.append(_insight(f"{_capital(label)} {words} {fmt_number(values[i])} {_in_period(when[i], frequency)}{latest}.",
+                            kind, **{kind: values[i]}))
     # The yearly comparison, when there is one, matters most; the gaps come last.
     return yearly + out + _gaps_insight(label, _gaps(frame, x, y), frequency)
 

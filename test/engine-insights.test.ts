@@ -24,6 +24,7 @@ import {
   trendInsights,
   unsignedZero,
 } from '../src/engine/insights.js';
+import { ROWS_LABEL } from '../src/agent/compile-plan.js';
 import type { Insight } from '../src/engine/insights.js';
 
 const byKind = (insights: Insight[]): Record<string, Insight> =>
@@ -176,6 +177,22 @@ void test('trend: a stock compares years by their average period, never their su
   near(yoy.numbers.total, meanOf('2023'));
   near(yoy.numbers.previous_total, meanOf('2022'));
   assert.match(yoy.text, /averaging the 12 months of each year/);
+});
+
+void test('trend: a day is said "on", a week "in the week ending" (its Sunday), and a line of rows as the number of rows', () => {
+  const days = [3, 9, 4, 5].map((y, i) => ({ x: iso(Date.UTC(2024, 0, 1 + i)), y }));
+  const d = byKind(trendInsights(days, ROWS_LABEL, 'sum', 'D'));
+  assert.equal(d.peak?.text, 'The number of rows peaked at 9 on Jan 2, 2024.');
+  assert.equal(d.trough?.text, 'The number of rows was lowest at 3 on Jan 1, 2024.');
+  const weeks = [3, 9, null, 5].map((y, i) => ({ x: iso(Date.UTC(2024, 0, 7 + 7 * i)), y }));
+  const w = byKind(trendInsights(weeks, ROWS_LABEL, 'sum', 'W'));
+  assert.equal(w.peak?.text, 'The number of rows peaked at 9 in the week ending Jan 14, 2024.');
+  assert.equal(w.gaps?.text, 'No rows in Jan 21, 2024: the line has a gap there, not a zero.');
+  const months = [3, 9, 4].map((y, i) => ({ x: iso(Date.UTC(2024, i, 1)), y }));
+  assert.equal(
+    byKind(trendInsights(months, 'revenue', 'sum', 'M')).peak?.text,
+    'Revenue peaked at 9 in Feb 2024.',
+  );
 });
 
 void test('trend: whole years replace first-to-last with year over year', () => {
@@ -540,7 +557,7 @@ function calendarCases(uniform: () => number): Case[] {
   days.sort(() => uniform() - 0.5);
   const gappy = days.map((_, i) => (i % 7 === 3 ? null : round(uniform() * 50)));
   const hours = Array.from({ length: 30 }, (_, i) => iso(Date.UTC(2024, 4, 1, i)));
-  const weeks = Array.from({ length: 20 }, (_, i) => iso(Date.UTC(2024, 0, 1 + 7 * i)));
+  const weeks = Array.from({ length: 20 }, (_, i) => iso(Date.UTC(2024, 0, 7 + 7 * i)));
   const years = Array.from({ length: 10 }, (_, i) => 2015 + i);
   const twelve = noisy(12);
   return [

@@ -115,6 +115,13 @@ void test('roles come from the values: levels, amounts, stocks, ratios, codes, c
   assert.equal(role(gap, 'cluster'), 'code');
   assert.equal(role(gap, 'year'), 'year');
   assert.equal(role(await p('jobs.json'), 'perc'), 'ratio');
+  // Burtin's antibiotics: the least concentration that stops each bacterium, heavy-tailed across
+  // 16 bacteria and fractional. A level as far as anyone can tell: its shares would mean nothing.
+  const burtin = await p('burtin.json');
+  for (const c of ['Penicillin', 'Neomycin']) {
+    assert.equal(role(burtin, c), 'level', `burtin ${c}`);
+    assert.equal(burtin.semantics.columns.find((x) => x.name === c)?.settled, false, c);
+  }
   const airports = await p('airports.csv');
   assert.equal(role(airports, 'latitude'), 'latitude');
   assert.equal(role(airports, 'longitude'), 'longitude');

@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from opsmind_insights import (correlation_insights, distribution_insights, fmt_date, fmt_number, fmt_pct,  # noqa: E402
-                              share_insights, trend_insights)
+                              share_insights, trend_insights, ROWS_LABEL)
 
 
 def by_kind(insights):
@@ -68,6 +68,16 @@ class TrendTests(unittest.TestCase):
         self.assertAlmostEqual(kinds["year_over_year"]["numbers"]["total"], frame["revenue"][years == 2023].mean())
         self.assertAlmostEqual(kinds["year_over_year"]["numbers"]["previous_total"], frame["revenue"][years == 2022].mean())
         self.assertIn("averaging the 12 months of each year", kinds["year_over_year"]["text"])
+
+    def test_days_are_said_on_weeks_in_the_week_ending_and_rows_as_the_number_of_rows(self):
+        days = pd.DataFrame({"day": pd.date_range("2024-01-01", periods=4, freq="D"), "n": [3, 9, 4, 5]})
+        kinds = by_kind(trend_insights(days, "day", "n", ROWS_LABEL, period="D"))
+        self.assertEqual(kinds["peak"]["text"], "The number of rows peaked at 9 on Jan 2, 2024.")
+        self.assertEqual(kinds["trough"]["text"], "The number of rows was lowest at 3 on Jan 1, 2024.")
+        weeks = pd.DataFrame({"week": pd.date_range("2024-01-07", periods=4, freq="7D"), "n": [3, 9, None, 5]})
+        kinds = by_kind(trend_insights(weeks, "week", "n", ROWS_LABEL, period="W"))
+        self.assertEqual(kinds["peak"]["text"], "The number of rows peaked at 9 in the week ending Jan 14, 2024.")
+        self.assertEqual(kinds["gaps"]["text"], "No rows in Jan 21, 2024: the line has a gap there, not a zero.")
 
     def test_whole_years_replace_first_to_last_with_year_over_year(self):
         kinds = by_kind(trend_insights(self.monthly(periods=24), "month", "revenue"))

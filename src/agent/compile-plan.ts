@@ -129,6 +129,18 @@ export function additiveLabel(measure: string | null | undefined): string {
   return !measure ? 'count' : measure === 'count' ? 'total count' : measure;
 }
 
+/** The findings' name of a line of row counts (both engines): "The number of rows peaked at 61 in 1982". */
+export const ROWS_LABEL = 'the number of rows';
+
+/**
+ * The findings' name of a resampled line (both engines): its aggregate and measure for a level,
+ * the number of rows for a count, else the measure (additiveLabel).
+ */
+export function trendLabel(t: Extract<Transform, { type: 'resample' }>, y: string): string {
+  if (t.agg === 'count') return t.measure ? `the number of rows with ${t.measure}` : ROWS_LABEL;
+  return t.agg === 'sum' ? additiveLabel(t.measure) : `${t.agg} ${y}`;
+}
+
 /** The y axis of a rebased resample: what 100 is (both engines). */
 export function rebaseLabel(
   t: Extract<Transform, { type: 'resample' }>,
@@ -303,7 +315,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const trend = t.series
         ? []
         : [
-            `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(how === 'mean' ? `${t.agg} ${y}` : additiveLabel(t.measure))}, how=${py(how)}, period=${py(t.freq)}))`,
+            `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(trendLabel(t, y))}, how=${py(how)}, period=${py(t.freq)}))`,
           ];
       return [
         ...lines,

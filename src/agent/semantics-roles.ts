@@ -134,9 +134,19 @@ function levelRole(x: Seen): Decided | null {
 /** One row per entity: a heavy-tailed size adds up across entities; other attributes do not. */
 function crossSectionRole(x: Seen): Decided {
   const { c, s, range, whole } = x;
+  const stockName = named(c.name, STOCK_WORDS);
+  // Fractional values with a heavy tail and a name that says nothing: a size (GDP, area) or a
+  // level that differs widely between entities (a concentration, a price), which the values
+  // cannot tell apart. Summed, a level's shares mean nothing; averaged, a size still ranks.
+  if (x.heavy && s.min >= 0 && !whole && !x.additiveName && !stockName)
+    return {
+      role: 'level',
+      evidence: `${range}, heavy right tail (max ${number(s.max / Math.max(s.median, 1e-12))}× the median) of fractional values with a name that does not say they add up: a size or a level that differs between entities, averaged (the safe choice)`,
+      settled: false,
+    };
   if (x.heavy && s.min >= 0)
     return {
-      role: named(c.name, STOCK_WORDS) ? 'stock' : 'amount',
+      role: stockName ? 'stock' : 'amount',
       evidence: `${range}, heavy right tail (max ${number(s.max / Math.max(s.median, 1e-12))}× the median): a size that adds up across entities`,
       settled: true,
     };

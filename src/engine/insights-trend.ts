@@ -3,6 +3,7 @@
  * preamble/opsmind_insights.py): change first→last, peak and trough, and
  * year-over-year growth of the last full year of a monthly or quarterly series.
  */
+import { ROWS_LABEL } from '../agent/compile-plan.js';
 import { asDatetime, inferFrequency } from './insights-dates.js';
 import { capital, fmtDate, fmtNumber, fmtPct } from './insights-format.js';
 import { pairwiseSum } from './insights-stats.js';
@@ -65,7 +66,9 @@ function gapsInsight(label: string, gaps: number[], frequency: string | null): I
         ? (when[0] ?? '')
         : `${when.slice(0, -1).join(', ')} and ${when[when.length - 1] ?? ''}`;
   const what =
-    label === 'count' ? `No rows in ${listed}` : `${capital(label)} has no value in ${listed}`;
+    label === ROWS_LABEL || label === 'count'
+      ? `No rows in ${listed}`
+      : `${capital(label)} has no value in ${listed}`;
   const shown = gaps.length === 1 ? 'a gap there, not a zero' : 'gaps there, not zeros';
   return [insight(`${what}: the line has ${shown}.`, 'gaps', { gaps: gaps.length })];
 }
@@ -164,7 +167,18 @@ function firstBest(values: number[], better: (a: number, b: number) => boolean):
   return best;
 }
 
-function extremes(label: string, when: string[], values: number[]): Insight[] {
+/** A period as a sentence says it: on a day or an hour, in the week ending on its label (a Sunday, as pandas labels "W"), in a month or a year. */
+function inPeriod(when: string, frequency: string | null): string {
+  if (frequency === 'D' || frequency === 'H') return `on ${when}`;
+  return frequency === 'W' ? `in the week ending ${when}` : `in ${when}`;
+}
+
+function extremes(
+  label: string,
+  when: string[],
+  values: number[],
+  frequency: string | null,
+): Insight[] {
   const peak = firstBest(values, (a, b) => a > b);
   const trough = firstBest(values, (a, b) => a < b);
   return (
@@ -176,7 +190,7 @@ function extremes(label: string, when: string[], values: number[]): Insight[] {
     const latest = i === values.length - 1 ? ', the latest period' : '';
     const value = values[i] ?? NaN;
     return insight(
-      `${capital(label)} ${words} ${fmtNumber(value)} in ${when[i] ?? ''}${latest}.`,
+      `${capital(label)} ${words} ${fmtNumber(value)} ${inPeriod(when[i] ?? '', frequency)}${latest}.`,
       kind,
       { [kind]: value },
     );
@@ -210,6 +224,6 @@ export const trendInsights = neverThrows(
       ? []
       : [change(label, when, values[0] ?? NaN, values[values.length - 1] ?? NaN)];
     const gaps = gapsInsight(label, series.gaps, frequency);
-    return [...yearly, ...first, ...extremes(label, when, values), ...gaps];
+    return [...yearly, ...first, ...extremes(label, when, values, frequency), ...gaps];
   },
 );

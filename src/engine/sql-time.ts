@@ -12,7 +12,7 @@ import { ident, literal } from './duckdb.js';
 import { trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
-import { additiveLabel, QUIET_ROWS, rebaseLabel, trendHow } from '../agent/compile-plan.js';
+import { QUIET_ROWS, rebaseLabel, trendHow, trendLabel } from '../agent/compile-plan.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import {
@@ -296,10 +296,9 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
   const points = await query(ctx, `${sql}\nLIMIT ${TREND_POINTS + 1}`);
   if (points.rows.length > TREND_POINTS) return [];
   const how = trendHow(t, ctx.stocks ?? []);
-  const label = how === 'mean' ? `${t.agg} ${s.y}` : additiveLabel(t.measure);
   return trendInsights(
     points.rows.map(([x, value]) => ({ x, y: value })),
-    label,
+    trendLabel(t, s.y),
     how,
     t.freq,
   );
