@@ -166,8 +166,8 @@ def _gaps_insight(label, gaps, frequency):
 def trend_insights(frame, x, y, label=None, how="sum", period=None):
     """Change first→last, peak and trough, and year-over-year growth of the last full year (monthly or quarterly).
     `how` says what each period holds: "sum" (totals, compared by summing a year), "stock" (totals of a
-    standing number, compared by averaging a year: summing counts the same things again) or "mean" (levels,
-    averaged)."""
+    standing number, compared by averaging a year: summing counts the same things again), "mean" (levels,
+    averaged) or "interval" (levels whose zero is not "none", a temperature in °C: averaged, said as differences)."""
     data = _series_xy(frame, x, y)
     if data is None or len(data) < 3 or data["y"].nunique() < 2:
         return []
@@ -181,7 +181,7 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None):
     # With whole years to compare, first-to-last compares different seasons (January against December):
     # the year-over-year sentence says the same thing honestly, so it replaces it.
     if not yearly:
-        out.extend(_change(label, when, first, last))
+        out.extend(_change(label, when, first, last, interval=how == "interval"))
     values = data["y"].to_numpy()
     for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
         latest = ", the latest period" if i == len(values) - 1 else ""
@@ -191,10 +191,10 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None):
     return yearly + out + _gaps_insight(label, _gaps(frame, x, y), frequency)
 
 
-def _change(label, when, first, last):
+def _change(label, when, first, last, interval=False):
     """The first-to-last change sentence."""
     out = []
-    if first < 0 or last < 0:
+    if first < 0 or last < 0 or interval:
         # A percentage of a signed quantity (an anomaly, a net change, a return) means nothing:
         # -0.17 -> 1.17 is not "grew 788%". The difference is said instead.
         difference = last - first
@@ -226,12 +226,20 @@ def _year_over_year(data, label, frequency, how="sum"):
     year = complete[-1]
     combine = (lambda v: v.sum()) if how == "sum" else (lambda v: v.mean())
     total, previous = float(combine(data["y"][years == year])), float(combine(data["y"][years == year - 1]))
+    periods = "12 months" if frequency == "M" else "4 quarters"
+    if how == "interval":
+        # A level whose zero is not "none" (a temperature in °C): the difference, never a percentage.
+        difference = total - previous
+        moved = "higher than" if difference > 0 else "lower than" if difference < 0 else "the same as"
+        by = f"{fmt_number(abs(difference))} " if difference else ""
+        return [_insight(f"In {year}, {label} was {by}{moved} in {year - 1} (averaging the {periods} of each year: "
+                         f"{fmt_number(total)} vs {fmt_number(previous)}).", "year_over_year",
+                         change=difference, year=year, total=total, previous_total=previous)]
     if previous <= 0 or total < 0:
         return []
     growth = total / previous - 1
     word = "higher" if growth > 0 else "lower" if growth < 0 else "the same as"
     amount = f"{fmt_pct(abs(growth))} " if growth else ""
-    periods = "12 months" if frequency == "M" else "4 quarters"
     than = " than" if growth else ""
     verb = "summing" if how == "sum" else "averaging"
     return [_insight(f"In {year}, {label} was {amount}{word}{than} in {year - 1} ({verb} the {periods} of each year: "
@@ -244,8 +252,9 @@ def _is_other(name):
 
 
 @never_raises
-def ranking_insights(frame, category, value, label=None):
-    """For averages and other non-additive values: the highest and lowest category, and how far apart they are."""
+def ranking_insights(frame, category, value, label=None, interval=False):
+    """For averages and other non-additive values: the highest and lowest category, and how far apart they are
+    (a ratio; a difference when `interval`: on an interval scale, 9.3 °C is not 64× 0.15 °C)."""
     data = frame[[category, value]].copy()
     data[value] = pd.to_numeric(data[value], errors="coerce")
     data = data[data[value].notna() & ~data[category].map(_is_other)]
@@ -256,7 +265,10 @@ def ranking_insights(frame, category, value, label=None):
     label = str(label or value)
     text = f"{top[category]} has the highest {label} ({fmt_number(top[value])}); {bottom[category]} the lowest ({fmt_number(bottom[value])})"
     numbers = {"highest": float(top[value]), "lowest": float(bottom[value])}
-    if bottom[value] > 0:
+    if interval:
+        numbers["difference"] = float(top[value]) - float(bottom[value])
+        text += f", {fmt_number(numbers['difference'])} apart"
+    elif bottom[value] > 0:
         ratio = float(top[value]) / float(bottom[value])
         text += f", {fmt_ratio(ratio)} apart"
         numbers["ratio"] = ratio

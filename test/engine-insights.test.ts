@@ -25,7 +25,7 @@ import {
   unsignedZero,
 } from '../src/engine/insights.js';
 import { ROWS_LABEL } from '../src/agent/compile-plan.js';
-import type { Insight } from '../src/engine/insights.js';
+import type { Insight, TrendHow } from '../src/engine/insights.js';
 
 const byKind = (insights: Insight[]): Record<string, Insight> =>
   Object.fromEntries(insights.map((i) => [i.kind, i]));
@@ -429,6 +429,33 @@ void test('ranking: highest, lowest and how far apart', () => {
   assert.deepEqual(rankingInsights(rows.slice(0, 1), 'x'), []);
 });
 
+void test('interval scale: a temperature is compared by differences, never by percentages or ratios', () => {
+  const rows = ['sun', 'snow', 'rain'].map((category, i) => ({
+    category,
+    value: [9.34, 0.15, 5][i],
+  }));
+  const [ranked] = rankingInsights(rows, 'mean temp_min', true);
+  assert.equal(
+    ranked?.text,
+    'sun has the highest mean temp_min (9.34); snow the lowest (0.15), 9.19 apart.',
+  );
+  assert.deepEqual(Object.keys(ranked?.numbers ?? {}).sort(), ['difference', 'highest', 'lowest']);
+  const weeks = [5.22, 18.9, 11, 4.14].map((y, i) => ({
+    x: iso(Date.UTC(2010, 0, 10 + 7 * i)),
+    y,
+  }));
+  const change = kind(trendInsights(weeks, 'mean temperature', 'interval', 'W'), 'change');
+  assert.equal(
+    change.text,
+    'Mean temperature fell by 1.08 from Jan 10, 2010 to Jan 31, 2010 (5.22 → 4.14).',
+  );
+  const frame = monthly(30, 2022);
+  const yoy = kind(trendInsights(frame, 'mean temp', 'interval'), 'year_over_year');
+  near(yoy.numbers.change, yoy.numbers.total - yoy.numbers.previous_total);
+  assert.match(yoy.text, /^In 2023, mean temp was [\d.,]+ (higher|lower) than in 2022 \(averaging/);
+  assert.doesNotMatch(yoy.text, /%/);
+});
+
 /** Runs opsmind_insights on each case (kind + args) in one Python process; prints their results as JSON. */
 const PARITY_SCRIPT = `
 import json, sys
@@ -448,7 +475,8 @@ def run(kind, a):
     if kind == "share":
         return ins.share_insights(pd.DataFrame({"c": a["category"], "v": a["value"]}), "c", "v", a["label"])
     if kind == "ranking":
-        return ins.ranking_insights(pd.DataFrame({"c": a["category"], "v": a["value"]}), "c", "v", a["label"])
+        return ins.ranking_insights(pd.DataFrame({"c": a["category"], "v": a["value"]}), "c", "v", a["label"],
+                                    interval=a.get("interval", False))
     if kind == "trend":
         return ins.trend_insights(pd.DataFrame({"x": a["x"], "y": a["y"]}), "x", "y", a["label"], how=a["how"])
     if kind == "distribution":
@@ -466,8 +494,11 @@ print(json.dumps([run(c["kind"], c["args"]) for c in json.load(sys.stdin)], allo
 
 type Values = (number | null)[];
 type Case = { name: string } & (
-  | { kind: 'share' | 'ranking'; args: { category: unknown[]; value: unknown[]; label: string } }
-  | { kind: 'trend'; args: { x: unknown[]; y: unknown[]; label: string; how: 'sum' | 'mean' } }
+  | {
+      kind: 'share' | 'ranking';
+      args: { category: unknown[]; value: unknown[]; label: string; interval?: boolean };
+    }
+  | { kind: 'trend'; args: { x: unknown[]; y: unknown[]; label: string; how: TrendHow } }
   | { kind: 'distribution'; args: { values: Values; label: string } }
   | { kind: 'correlation'; args: { x: Values; y: Values; a: string; b: string } }
   | {
@@ -487,15 +518,21 @@ const share = (name: string, category: unknown[], value: unknown[], label = 'rev
   kind: 'share',
   args: { category, value, label },
 });
-const ranking = (name: string, category: unknown[], value: unknown[]): Case => ({
+const ranking = (name: string, category: unknown[], value: unknown[], interval = false): Case => ({
   name,
   kind: 'ranking',
-  args: { category, value, label: 'mean price' },
+  args: { category, value, label: interval ? 'mean temp' : 'mean price', interval },
 });
-const trend = (name: string, x: unknown[], y: unknown[], how: 'sum' | 'mean' = 'sum'): Case => ({
+const TREND_LABEL: Record<TrendHow, string> = {
+  sum: 'revenue',
+  mean: 'mean price',
+  stock: 'total count',
+  interval: 'mean temp',
+};
+const trend = (name: string, x: unknown[], y: unknown[], how: TrendHow = 'sum'): Case => ({
   name,
   kind: 'trend',
-  args: { x, y, label: how === 'mean' ? 'mean price' : 'revenue', how },
+  args: { x, y, label: TREND_LABEL[how], how },
 });
 const distribution = (name: string, values: Values): Case => ({
   name,
@@ -547,6 +584,8 @@ function categoryCases(uniform: () => number): Case[] {
     ),
     ranking('null category and Other', [null, 'Other', 'x', 'y'], [1.5, 100, 3, 2]),
     ranking('all equal', ['a', 'b', 'c'], [2, 2, 2]),
+    ranking('temperatures: differences, not ratios', labels(6), averages, true),
+    ranking('temperatures below zero', ['a', 'b', 'c'], [9.34, -2.63, 0.146], true),
   ];
 }
 
@@ -576,6 +615,9 @@ function calendarCases(uniform: () => number): Case[] {
     trend('hourly', hours, noisy(30, 10)),
     trend('weekly', weeks, noisy(20)),
     trend('monthly means', months(36), noisy(36, 20), 'mean'),
+    trend('monthly stock', months(30), noisy(30, 500), 'stock'),
+    trend('monthly temperatures', months(30), noisy(30, -20), 'interval'),
+    trend('quarterly temperatures, short', months(7, 2021, 3), noisy(7, 2), 'interval'),
     trend('declining', months(24), noisy(24).reverse()),
     trend('the same two years', months(24), [...twelve, ...twelve]),
     trend(
@@ -725,7 +767,7 @@ function runTs(c: Case): unknown {
     case 'share':
       return shareInsights(pairs(c.args), c.args.label);
     case 'ranking':
-      return rankingInsights(pairs(c.args), c.args.label);
+      return rankingInsights(pairs(c.args), c.args.label, c.args.interval);
     case 'trend': {
       const points = c.args.x.map((x, i) => ({ x, y: c.args.y[i] }));
       return trendInsights(points, c.args.label, c.args.how);

@@ -13,6 +13,7 @@ import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { checkPlan, semanticProblems } from '../src/agent/plan.js';
 import type { DataProfile } from '../src/agent/profile.js';
 import { captionOf, derivationOf } from '../src/agent/provenance.js';
+import { intervalMeasures } from '../src/agent/compile-plan.js';
 import { timeFrequencyOf } from '../src/agent/roles.js';
 import type { Semantics } from '../src/agent/semantics.js';
 import { DuckDbEngine } from '../src/engine/duckdb-engine.js';
@@ -887,5 +888,26 @@ void test('a count per entity and month, named only, is a stock: summed across e
   for (const i of json.insights) {
     assert.doesNotMatch(i.text, /summing the 12 months|of total count/, i.text);
     assert.notEqual(i.kind, 'share', i.text);
+  }
+});
+
+void test('levels whose zero is not "none" (below zero, or temperatures) are compared by differences in both engines', async () => {
+  const intervals = async (f: string) => intervalMeasures(await profiled(join(VEGA, f)));
+  assert.deepEqual((await intervals('seattle-weather.csv')).sort(), ['temp_max', 'temp_min']);
+  // Hourly normals stay above 0 °C all year: only the name says it is a temperature.
+  assert.ok((await intervals('seattle-weather-hourly-normals.csv')).includes('temperature'));
+  assert.deepEqual(await intervals('stocks.csv'), [], 'a price is on a ratio scale');
+  assert.deepEqual(await intervals('cars.json'), []);
+  for (const engine of ['duckdb', 'pandas']) {
+    const out = join(tempDir(), `${engine}.html`);
+    const r = runCli(
+      ['analyze', join(VEGA, 'seattle-weather.csv'), '--engine', engine, '--json', '-o', out],
+      { env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const { insights } = JSON.parse(r.stdout) as { insights: { kind: string; text: string }[] };
+    const ranked = insights.find((i) => i.kind === 'ranking' && i.text.includes('temp_min'));
+    assert.ok(ranked, `${engine}: the average temp_min by weather is ranked`);
+    assert.match(ranked.text, /, 9\.2 apart\.$/, `${engine}: ${ranked.text}`);
   }
 });

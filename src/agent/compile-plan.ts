@@ -11,6 +11,7 @@ import type { Analysis, Plan, Transform } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { PERIOD_WORD } from './roles.js';
 import { semanticsOf } from './semantics.js';
+import { named, statsOf, TEMPERATURE_WORDS } from './semantics-evidence.js';
 
 /** Text safe inside a Python comment: no line breaks of any kind (Python also ends lines at \r). */
 function oneLine(text: string): string {
@@ -90,16 +91,49 @@ export function stockMeasures(profile: DataProfile): string[] {
 }
 
 /**
+ * The levels on an interval scale, whose zero is not "none": a temperature in °C or °F, or any
+ * level with values below zero (an anomaly, a return). Their findings say differences, never
+ * percentages or ratios (9.3 °C is not "64×" 0.15 °C). The name breaks the tie only for
+ * temperatures that stay above zero.
+ */
+export function intervalMeasures(profile: DataProfile): string[] {
+  const levels = new Set(
+    semanticsOf(profile)
+      .columns.filter((c) => c.role === 'level')
+      .map((c) => c.name),
+  );
+  return profile.column_profiles
+    .filter((c) => levels.has(c.name))
+    .filter((c) => (statsOf(c)?.min ?? 0) < 0 || named(c.name, TEMPERATURE_WORDS))
+    .map((c) => c.name);
+}
+
+/** What the findings need of the table's measures (both engines): stocks and interval levels. */
+export interface Scales {
+  stocks: readonly string[];
+  intervals: readonly string[];
+}
+
+export const NO_SCALES: Scales = { stocks: [], intervals: [] };
+
+/**
  * What each period of a resampled line holds, for its findings (both engines): a total ("sum",
- * a year is the sum of its periods), a total of a stock ("stock", a year is their average), or a
- * level ("mean").
+ * a year is the sum of its periods), a total of a stock ("stock", a year is their average), a
+ * level ("mean"), or a level on an interval scale ("interval": said as differences).
  */
 export function trendHow(
   t: Extract<Transform, { type: 'resample' }>,
-  stocks: readonly string[],
-): 'sum' | 'mean' | 'stock' {
-  if (t.agg !== 'sum' && t.agg !== 'count') return 'mean';
+  scales: Scales,
+): 'sum' | 'mean' | 'stock' | 'interval' {
+  const { stocks, intervals } = scales;
+  if (t.agg !== 'sum' && t.agg !== 'count')
+    return t.measure && intervals.includes(t.measure) ? 'interval' : 'mean';
   return t.agg === 'sum' && t.measure && stocks.includes(t.measure) ? 'stock' : 'sum';
+}
+
+/** Whether a group's or line's measure is a level on an interval scale (both engines). */
+export function intervalOf(t: { measure?: string | null }, scales: Scales): boolean {
+  return Boolean(t.measure && scales.intervals.includes(t.measure));
 }
 
 /** Whether a row is an event (a sale, a crash, a tweet): what makes a period without rows a quiet one. */
@@ -118,7 +152,7 @@ export const QUIET_ROWS = 5;
 interface Grain {
   entities: readonly string[];
   events: boolean;
-  stocks: readonly string[];
+  scales: Scales;
 }
 
 /**
@@ -268,7 +302,9 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const share = t.series
         ? []
         : [
-            `_insight(${n}, _ins.${additive ? 'share_insights' : 'ranking_insights'}(frame, ${py(t.by)}, ${py(y)}, ${py(additive ? additiveLabel(t.measure) : `${t.agg} ${y}`)}))`,
+            additive
+              ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure))}))`
+              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(`${t.agg} ${y}`)}${intervalOf(t, grain.scales) ? ', interval=True' : ''}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }
@@ -311,7 +347,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         lines.push(`frame = _rebase(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)})`);
       if (a.chart === 'table')
         return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
-      const how = trendHow(t, grain.stocks);
+      const how = trendHow(t, grain.scales);
       const trend = t.series
         ? []
         : [
@@ -557,7 +593,7 @@ export function compilePlan(
   const grain = {
     entities: entityKeys(profile),
     events: eventLog(profile),
-    stocks: stockMeasures(profile),
+    scales: { stocks: stockMeasures(profile), intervals: intervalMeasures(profile) },
   };
   const blocks = plan.analyses.map((a, i) => {
     const n = i + 1;

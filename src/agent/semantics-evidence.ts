@@ -12,6 +12,10 @@ export const LEVEL_WORDS = words(
 export const ADDITIVE_WORDS = words(
   'revenue revenues sales turnover income profit amount spend gmv units qty quantity volume orders visits deaths cases count number generation production consumption births total sum people population pop employment employed jobs headcount flights passengers votes umsatz erlös erloes menge anzahl kunden betrag ventes chiffre ventas ingresos importe cantidad',
 );
+/** Words of a temperature: a level whose zero is not "none" (°C, °F), said as differences. */
+export const TEMPERATURE_WORDS = words(
+  'temp temperature temperatures celsius fahrenheit tmax tmin tavg',
+);
 /**
  * Words that say a column counts things without saying whether they flow (cases this month) or
  * stand (people unemployed this month): over time, such a column is summed only within a period.

@@ -10,7 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
-import { entityKeys, eventLog, stockMeasures } from '../agent/compile-plan.js';
+import { entityKeys, eventLog, intervalMeasures, stockMeasures } from '../agent/compile-plan.js';
+import type { Scales } from '../agent/compile-plan.js';
 import { RenderSpecSchema } from '../spec/schema.js';
 import type { DuckDb } from './duckdb.js';
 import { distributionAnalysis } from './sql-distribution.js';
@@ -76,7 +77,7 @@ interface Run {
   cleaning: Cleaning;
   entityKeys: readonly string[];
   eventLog: boolean;
-  stocks: readonly string[];
+  scales: Scales;
   writer: SpecWriter;
   file: InsightsFile;
   signal?: AbortSignal;
@@ -99,7 +100,7 @@ async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
       analysis,
       entityKeys: run.entityKeys,
       eventLog: run.eventLog,
-      stocks: run.stocks,
+      scales: run.scales,
       keptTables,
       ...(run.signal ? { signal: run.signal } : {}),
       ...(run.known ? { known: run.known } : {}),
@@ -162,7 +163,7 @@ export async function executePlan(
     cleaning: planCleaning(plan, profile, columns, source.locale.dateOrder),
     entityKeys: entityKeys(profile),
     eventLog: eventLog(profile),
-    stocks: stockMeasures(profile),
+    scales: { stocks: stockMeasures(profile), intervals: intervalMeasures(profile) },
     writer: new SpecWriter(workdir),
     file: { insights: [], failed: [] },
     ...(signal ? { signal } : {}),

@@ -13,9 +13,10 @@ import type { Insight } from './insights-values.js';
 /**
  * What each period of a series holds: a total (years compare by summing), a total of a standing
  * number (a stock: years compare by averaging, since summing counts the same things again) or a
- * level (by averaging).
+ * level (by averaging), or a level on an interval scale (a temperature in °C: averaged, and said
+ * as differences, since its zero is not "none" and a percentage of it means nothing).
  */
-export type TrendHow = 'sum' | 'mean' | 'stock';
+export type TrendHow = 'sum' | 'mean' | 'stock' | 'interval';
 
 interface Point {
   x: number;
@@ -73,16 +74,22 @@ function gapsInsight(label: string, gaps: number[], frequency: string | null): I
   return [insight(`${what}: the line has ${shown}.`, 'gaps', { gaps: gaps.length })];
 }
 
-function change(label: string, when: string[], first: number, last: number): Insight {
+function change(
+  label: string,
+  when: string[],
+  first: number,
+  last: number,
+  interval: boolean,
+): Insight {
   const [from, to] = [when[0] ?? '', when[when.length - 1] ?? ''];
-  if (first === 0) {
+  if (first === 0 && !interval) {
     return insight(
       `${capital(label)} went from 0 in ${from} to ${fmtNumber(last)} in ${to}.`,
       'change',
       { first, last },
     );
   }
-  if (first < 0 || last < 0) {
+  if (first < 0 || last < 0 || interval) {
     // A percentage of a signed quantity (an anomaly, a net change, a return) means nothing:
     // -0.17 -> 1.17 is not "grew 788%". The difference is said instead.
     const difference = last - first;
@@ -139,11 +146,27 @@ function yearOverYear(
     return how === 'sum' ? pairwiseSum(values) : pairwiseSum(values) / values.length;
   };
   const [total, previous] = [combine(year), combine(year - 1)];
+  const periods = frequency === 'M' ? '12 months' : '4 quarters';
+  if (how === 'interval') {
+    const difference = total - previous;
+    const moved = difference > 0 ? 'higher than' : difference < 0 ? 'lower than' : 'the same as';
+    const by = difference ? `${fmtNumber(Math.abs(difference))} ` : '';
+    const said =
+      `In ${year}, ${label} was ${by}${moved} in ${year - 1} (averaging the ${periods} of each year: ` +
+      `${fmtNumber(total)} vs ${fmtNumber(previous)}).`;
+    return [
+      insight(said, 'year_over_year', {
+        change: difference,
+        year,
+        total,
+        previous_total: previous,
+      }),
+    ];
+  }
   if (previous <= 0 || total < 0) return [];
   const growth = total / previous - 1;
   const word = growth > 0 ? 'higher' : growth < 0 ? 'lower' : 'the same as';
   const amount = growth ? `${fmtPct(Math.abs(growth))} ` : '';
-  const periods = frequency === 'M' ? '12 months' : '4 quarters';
   const verb = how === 'sum' ? 'summing' : 'averaging';
   const text =
     `In ${year}, ${label} was ${amount}${word}${growth ? ' than' : ''} in ${year - 1} (${verb} the ${periods} of each year: ` +
@@ -222,7 +245,15 @@ export const trendInsights = neverThrows(
     const yearly = yearOverYear(data, label, frequency, how);
     const first = yearly.length
       ? []
-      : [change(label, when, values[0] ?? NaN, values[values.length - 1] ?? NaN)];
+      : [
+          change(
+            label,
+            when,
+            values[0] ?? NaN,
+            values[values.length - 1] ?? NaN,
+            how === 'interval',
+          ),
+        ];
     const gaps = gapsInsight(label, series.gaps, frequency);
     return [...yearly, ...first, ...extremes(label, when, values, frequency), ...gaps];
   },

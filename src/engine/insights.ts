@@ -156,7 +156,7 @@ export const shareInsights = neverThrows(
  * pandas' sort_values does. "Other"-like categories are left out.
  */
 export const rankingInsights = neverThrows(
-  (rows: readonly CategoryValue[], label: string): Insight[] => {
+  (rows: readonly CategoryValue[], label: string, interval = false): Insight[] => {
     const data = rows
       .map((row) => ({ category: row.category, value: toNumber(row.value) }))
       .filter((row) => !Number.isNaN(row.value) && !isOther(row.category));
@@ -170,7 +170,11 @@ export const rankingInsights = neverThrows(
       `${pyStr(top.category)} has the highest ${name} (${fmtNumber(top.value)}); ` +
       `${pyStr(bottom.category)} the lowest (${fmtNumber(bottom.value)})`;
     const numbers: Record<string, number> = { highest: top.value, lowest: bottom.value };
-    if (bottom.value > 0) {
+    // On an interval scale (°C) a ratio means nothing: 9.3 °C is not 64× 0.15 °C.
+    if (interval) {
+      numbers.difference = top.value - bottom.value;
+      text += `, ${fmtNumber(numbers.difference)} apart`;
+    } else if (bottom.value > 0) {
       numbers.ratio = top.value / bottom.value;
       text += `, ${fmtRatio(numbers.ratio)} apart`;
     }

@@ -5,7 +5,7 @@
  * it pre-aggregated): a table sorted largest first, ties in key order; a bar
  * in key order and a pie largest first, both folded to their top N.
  */
-import { additiveLabel, groupChartParams } from '../agent/compile-plan.js';
+import { additiveLabel, groupChartParams, intervalOf, NO_SCALES } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
 import { rankingInsights, shareInsights } from './insights.js';
@@ -183,7 +183,7 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
   if (!rows) return [];
   return additive
     ? shareInsights(rows, additiveLabel(t.measure))
-    : rankingInsights(rows, `${t.agg} ${s.y}`);
+    : rankingInsights(rows, `${t.agg} ${s.y}`, intervalOf(t, ctx.scales ?? NO_SCALES));
 }
 
 /** The group transform of an analysis: its declaration and findings. */

@@ -7,6 +7,7 @@
 import type { ExactStats } from './profile-exact.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Scales } from '../agent/compile-plan.js';
 import type { Analysis } from '../agent/plan.js';
 import type { ColumnDtype, ColumnInfo, Declaration, RenderSpec } from '../spec/schema.js';
 import { SPEC_VERSION } from '../spec/schema.js';
@@ -58,8 +59,8 @@ export interface Ctx {
   analysis: Analysis;
   /** The columns that name a panel's entity (gapKeys): a period an entity lacks is a gap, not 0. */
   entityKeys?: readonly string[];
-  /** The measures that are stocks (compile-plan's stockMeasures): a year compares by its average period. */
-  stocks?: readonly string[];
+  /** The stocks and interval levels of the table (compile-plan's Scales), for the findings. */
+  scales?: Scales;
   /** Whether a row is an event (compile-plan's eventLog): a period without rows may be a quiet one. */
   eventLog?: boolean;
   signal?: AbortSignal;

@@ -12,7 +12,7 @@ import { ident, literal } from './duckdb.js';
 import { trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
-import { QUIET_ROWS, rebaseLabel, trendHow, trendLabel } from '../agent/compile-plan.js';
+import { NO_SCALES, QUIET_ROWS, rebaseLabel, trendHow, trendLabel } from '../agent/compile-plan.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import {
@@ -295,7 +295,7 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
   const sql = over(ctx, s.ctes, `SELECT ${d}, ${y}\nFROM series\nORDER BY ${d}`);
   const points = await query(ctx, `${sql}\nLIMIT ${TREND_POINTS + 1}`);
   if (points.rows.length > TREND_POINTS) return [];
-  const how = trendHow(t, ctx.stocks ?? []);
+  const how = trendHow(t, ctx.scales ?? NO_SCALES);
   return trendInsights(
     points.rows.map(([x, value]) => ({ x, y: value })),
     trendLabel(t, s.y),
