@@ -451,7 +451,7 @@ void test('interval scale: a temperature is compared by differences, never by pe
   );
   const frame = monthly(30, 2022);
   const yoy = kind(trendInsights(frame, 'mean temp', 'interval'), 'year_over_year');
-  near(yoy.numbers.change, yoy.numbers.total - yoy.numbers.previous_total);
+  near(yoy.numbers.change, (yoy.numbers.total ?? NaN) - (yoy.numbers.previous_total ?? NaN));
   assert.match(yoy.text, /^In 2023, mean temp was [\d.,]+ (higher|lower) than in 2022 \(averaging/);
   assert.doesNotMatch(yoy.text, /%/);
 });
