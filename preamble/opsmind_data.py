@@ -7,6 +7,8 @@ computed on a plain `pd.read_csv` of a clean file.
 import codecs
 import csv
 import io
+import json
+import math
 import os
 import re
 
@@ -230,7 +232,50 @@ def _read_json(path, lines):
             except DataLoadError:
                 pass
         raise DataLoadError(f"not a JSON {'lines' if lines else 'records'} file: {error}") from error
+    frame = _nested_as_text(_spread_objects(frame))
     return frame, {"format": "jsonl" if lines else "json", "encoding": "utf-8", "delimiter": None}, []
+
+
+# An object column is spread into at most this many columns, objects followed this deep (as the DuckDB engine).
+SPREAD_FIELDS, SPREAD_DEPTH = 20, 3
+
+
+def _objects_only(series):
+    present = [v for v in series if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    return bool(present) and all(isinstance(v, dict) for v in present)
+
+
+def _spread_objects(frame):
+    """Each column of objects becomes one column per field, "record.high" and "record.low" in its place (as
+    pandas' json_normalize names them), three objects deep; an object of more than 20 fields, or whose spread
+    names are taken, stays whole. Without it a column of objects is one category per distinct object."""
+    level, kept = {}, set()
+    while True:
+        target = next((c for c in frame.columns
+                       if c not in kept and level.get(c, 0) < SPREAD_DEPTH and _objects_only(frame[c])), None)
+        if target is None:
+            return frame
+        keys = list(dict.fromkeys(k for v in frame[target] if isinstance(v, dict) for k in v))
+        names = [f"{target}.{k}" for k in keys]
+        if not keys or len(keys) > SPREAD_FIELDS or any(n in frame.columns for n in names):
+            kept.add(target)
+            continue
+        spread = {n: pd.Series([v.get(k) if isinstance(v, dict) else None for v in frame[target]], index=frame.index)
+                  for n, k in zip(names, keys)}
+        parts = []
+        for c in frame.columns:
+            parts.extend(spread.items() if c == target else [(c, frame[c])])
+        frame = pd.DataFrame(dict(parts), index=frame.index)
+        level.update({n: level.get(target, 0) + 1 for n in names})
+
+
+def _nested_as_text(frame):
+    """Objects and lists left in a column become compact JSON text, as DuckDB's to_json writes them."""
+    for c in frame.columns:
+        if frame[c].dtype == object and frame[c].map(lambda v: isinstance(v, (dict, list))).any():
+            frame[c] = frame[c].map(lambda v: json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+                                    if isinstance(v, (dict, list)) else v)
+    return frame
 
 
 def _require_engine(modules, extension, package):

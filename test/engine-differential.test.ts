@@ -18,6 +18,7 @@ import type { DataProfile } from '../src/agent/profile.js';
 import { roles } from '../src/agent/roles.js';
 import { DuckDb, literal } from '../src/engine/duckdb.js';
 import { executePlan } from '../src/engine/execute.js';
+import { attachSource } from '../src/engine/source.js';
 import { usedColumns } from '../src/agent/compile-plan.js';
 import type { Declaration, RenderSpec } from '../src/spec/schema.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
@@ -55,6 +56,20 @@ function write(name: string, header: string, n: number, row: Row): string {
   return join(dir, name);
 }
 
+/** JSON records whose values are objects (spread into "reading.high", …), some missing, one list. */
+function nestedJson(): string {
+  const records = Array.from({ length: 160 }, (_, i) => ({
+    day: day(i),
+    site: pick('north|south|east', i),
+    reading: i % 11 === 0 ? null : { high: 40 + (i % 23), low: i % 7 ? 10 + (i % 13) : null },
+    meta: { source: { name: pick('a|b', i), rank: i % 5 } },
+    tags: i % 3 ? ['x', 'y'] : [],
+    units: 1 + (i % 9),
+  }));
+  writeFileSync(join(dir, 'nested.json'), JSON.stringify(records));
+  return join(dir, 'nested.json');
+}
+
 /** Real and awkward files: dates, categories and amounts with gaps, ties, numbers as text, unicode. */
 function corpus(): string[] {
   const vega = ['seattle-weather.csv', 'stocks.csv', 'iowa-electricity.csv', 'disasters.csv'];
@@ -80,6 +95,7 @@ function corpus(): string[] {
     write('wide.csv', 'idx,a,b,c,d,e,f', 300, wide),
     write('hours.csv', 'when,line,load', 500, hour),
     write('names.csv', '"a""b",x; DROP TABLE data; --,"line\nbreak"', 40, named),
+    nestedJson(),
     ...vega.map((f) => join(ROOT, 'node_modules', 'vega-datasets', 'data', f)),
   ];
 }
@@ -334,7 +350,10 @@ async function differences(
   const profile = await pythonProfile(data);
   const db = await DuckDb.open({ memoryMb: 512, threads: 1, tempDir: join(dir, `spill-${k}`) });
   try {
-    await db.run(`CREATE TABLE data AS SELECT * FROM read_csv(${literal(data)})`);
+    // JSON goes through the engine's reader, which spreads objects into columns as pandas' does.
+    if (data.endsWith('.json'))
+      await attachSource(db, data, { scratchDir: join(dir, `scratch-${k}`) });
+    else await db.run(`CREATE TABLE data AS SELECT * FROM read_csv(${literal(data)})`);
     await db.lock([data]);
     const file: File = { data, profile, db };
     const plans = [heuristicPlan(profile), ...coveragePlans(profile)].filter(

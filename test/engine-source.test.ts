@@ -142,18 +142,37 @@ void test('a quoted field holding a line break is read (the parallel reader refu
   await rejects('ragged.csv', 'a,b\n1,"x\ny",3,4\n5,6\n', /not a well-formed delimited file/);
 });
 
-void test('JSON records and JSON lines; nested values become JSON text', async () => {
+void test('JSON records and JSON lines; objects spread into columns, lists become JSON text', async () => {
   const records = [
-    { id: 1, tags: ['a', 'b'], meta: { x: 1 } },
-    { id: 2, tags: [], meta: { x: 2 } },
+    { id: 1, tags: ['a', 'b'], meta: { x: 1, at: { lat: 1.5 } } },
+    { id: 2, tags: [], meta: { x: 2, at: null } },
+    { id: 3, tags: ['c'], meta: null },
   ];
   const info = await attach('r.json', JSON.stringify(records));
   assert.equal(info.format, 'json');
-  assert.deepEqual(await schema(), { id: 'BIGINT', tags: 'VARCHAR', meta: 'VARCHAR' });
+  assert.deepEqual(await schema(), {
+    id: 'BIGINT',
+    tags: 'VARCHAR',
+    'meta.x': 'BIGINT',
+    'meta.at.lat': 'DOUBLE',
+  });
   assert.deepEqual(await values(), [
-    JSON.stringify([1, '["a","b"]', '{"x":1}']),
-    JSON.stringify([2, '[]', '{"x":2}']),
+    JSON.stringify([1, '["a","b"]', 1, 1.5]),
+    JSON.stringify([2, '[]', 2, null]),
+    JSON.stringify([3, '["c"]', null, null]),
   ]);
+  // Past three objects deep, or past 20 fields, or where a spread name is taken: JSON text.
+  const wide = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`f${i}`, i]));
+  const awkward = [{ deep: { a: { b: { c: { d: 1 } } } }, wide, clash: { y: 1 }, 'clash.y': 0 }];
+  await attach('a.json', JSON.stringify(awkward));
+  assert.deepEqual(await schema(), {
+    'deep.a.b.c': 'VARCHAR',
+    wide: 'VARCHAR',
+    clash: 'VARCHAR',
+    'clash.y': 'BIGINT',
+  });
+  const [first] = JSON.parse((await values())[0] ?? '[]') as unknown[];
+  assert.equal(first, '{"d":1}');
   const lines = await attach('l.jsonl', '{"a":1,"b":"x"}\n{"a":2.5,"c":true}\n');
   assert.equal(lines.format, 'jsonl');
   assert.deepEqual(await rows(), [

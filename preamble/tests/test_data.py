@@ -157,6 +157,22 @@ class JsonTests(DataTestCase):
         assert_frame_equal(df, self.expected())
         self.assertEqual(info["format"], "json")
 
+    def test_json_objects_spread_into_columns_as_the_duckdb_engine(self):
+        records = [{"id": 1, "tags": ["a", "b"], "meta": {"x": 1, "at": {"lat": 1.5}}},
+                   {"id": 2, "tags": [], "meta": {"x": 2, "at": None}},
+                   {"id": 3, "tags": ["c"], "meta": None}]
+        df, _, _ = read_dataset(self.write("nested.json", json.dumps(records)))
+        self.assertEqual(list(df.columns), ["id", "tags", "meta.x", "meta.at.lat"])
+        self.assertEqual(df["tags"].tolist(), ['["a","b"]', "[]", '["c"]'])
+        self.assertEqual(df["meta.x"].tolist()[:2], [1, 2])
+        self.assertTrue(pd.isna(df["meta.x"].iloc[2]) and pd.isna(df["meta.at.lat"].iloc[1]))
+        # Past three objects deep, past 20 fields, or where a spread name is taken: JSON text.
+        awkward = [{"deep": {"a": {"b": {"c": {"d": 1}}}}, "wide": {f"f{i}": i for i in range(21)},
+                    "clash": {"y": 1}, "clash.y": 0}]
+        df, _, _ = read_dataset(self.write("awkward.json", json.dumps(awkward)))
+        self.assertEqual(list(df.columns), ["deep.a.b.c", "wide", "clash", "clash.y"])
+        self.assertEqual(df["deep.a.b.c"].iloc[0], '{"d":1}')
+
     def test_jsonl(self):
         df, info, _ = read_dataset(self.write("records.jsonl", "\n".join(json.dumps(r) for r in self.RECORDS) + "\n"))
         assert_frame_equal(df, self.expected())

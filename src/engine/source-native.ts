@@ -108,8 +108,80 @@ function asText(column: string, type: string): string | null {
   return null;
 }
 
-/** Turns every nested or JSON column of `data` into VARCHAR, so every column is scalar. */
+/** The most columns one object column is spread into, and how deep objects are followed. */
+export const SPREAD_FIELDS = 20;
+const SPREAD_DEPTH = 3;
+
+/**
+ * The columns `data` would have with `column` (a STRUCT) spread into one per field, named
+ * "column.field" as pandas' json_normalize names them, in its place; null when it has too many
+ * fields or a spread name is taken.
+ */
+async function spreadColumns(
+  db: DuckDb,
+  columns: readonly { name: string; type: string }[],
+  column: string,
+  signal?: AbortSignal,
+): Promise<string[] | null> {
+  const fields = await db.all(
+    `DESCRIBE SELECT ${ident(column)}.* FROM ${ident(DATA_RELATION)}`,
+    signal,
+  );
+  const names = fields.rows.map((row) => String(row[0]));
+  const taken = new Set(columns.map((c) => c.name));
+  const spread = names.map((f) => `${column}.${f}`);
+  if (names.length === 0 || names.length > SPREAD_FIELDS || spread.some((n) => taken.has(n)))
+    return null;
+  return columns.flatMap((c) =>
+    c.name === column
+      ? names.map(
+          (f, i) => `struct_extract(${ident(column)}, ${literal(f)}) AS ${ident(spread[i] ?? f)}`,
+        )
+      : [ident(c.name)],
+  );
+}
+
+/**
+ * Spreads each object column of `data` (a STRUCT: every value an object) into one column per
+ * field, "record.high" and "record.low", following objects three levels deep; an object of more
+ * than 20 fields stays one column, of JSON text. Without it, a column of objects is one category
+ * per distinct object ('{"high":50,"low":38} accounts for 60% of rows').
+ */
+async function spreadObjects(db: DuckDb, signal?: AbortSignal): Promise<void> {
+  // How many objects deep each spread column lies; a column that is not spread again is kept.
+  const level = new Map<string, number>();
+  const kept = new Set<string>();
+  for (;;) {
+    const columns = await describeData(db, signal);
+    const object = columns.find(
+      (c) =>
+        c.type.startsWith('STRUCT(') &&
+        !kept.has(c.name) &&
+        (level.get(c.name) ?? 0) < SPREAD_DEPTH,
+    );
+    if (!object) return;
+    const select = await spreadColumns(db, columns, object.name, signal);
+    if (!select) {
+      kept.add(object.name);
+      continue;
+    }
+    const before = new Set(columns.map((c) => c.name));
+    await db.run(
+      `CREATE OR REPLACE TABLE ${ident(DATA_RELATION)} AS SELECT ${select.join(', ')} FROM ${ident(DATA_RELATION)}`,
+      signal,
+    );
+    const deeper = (level.get(object.name) ?? 0) + 1;
+    for (const c of await describeData(db, signal))
+      if (!before.has(c.name)) level.set(c.name, deeper);
+  }
+}
+
+/**
+ * Spreads object columns into their fields (spreadObjects), then turns every other nested or
+ * JSON column of `data` into VARCHAR, so every column is scalar.
+ */
 export async function flattenNested(db: DuckDb, signal?: AbortSignal): Promise<void> {
+  await spreadObjects(db, signal);
   for (const column of await describeData(db, signal)) {
     const name = ident(column.name);
     const text = asText(name, column.type);
