@@ -365,7 +365,9 @@ def correlation_insights(frame, a, b):
         return []
     direction = "positive" if r > 0 else "negative" if r < 0 else "no"
     out = [_insight(f"There is a {_strength(r)} {direction} correlation between {a} and {b} (Pearson r = {r:.2f}, Spearman ρ = {rho:.2f}, "
-                    f"n = {n:,} pairs); this is an association, not evidence that one causes the other.", "correlation", r=r, rho=rho, n=n)]
+                    f"n = {n:,} pairs); this is an association, not evidence that one causes the other."
+                    + (f" With only {n} pairs, chance alone could give it." if n < FEW_PAIRS else ""),
+                    "correlation", r=r, rho=rho, n=n)]
     if abs(rho) - abs(r) >= 0.2:
         out.append(_insight(f"The rank correlation (ρ = {rho:.2f}) is stronger than the linear one (r = {r:.2f}): {a} and {b} move together "
                             f"consistently but not along a straight line.", "correlation_shape", r=r, rho=rho))
@@ -376,6 +378,8 @@ def correlation_insights(frame, a, b):
 
 
 _GROUP_PAIRS = 10
+# Below this many pairs, a correlation finding says chance alone could give it.
+FEW_PAIRS = 10
 
 
 @never_raises

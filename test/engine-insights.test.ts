@@ -391,6 +391,24 @@ void test('correlation: Pearson and Spearman over complete pairs', () => {
   assert.ok(found.text.includes('not evidence that one causes the other'));
 });
 
+void test('correlation: on fewer than 10 pairs the finding says chance could give it', () => {
+  const [few] = correlationInsights(correlationStats([1, 2, 3, 4, 5], [2, 4, 5, 4, 6]), 'a', 'b');
+  assert.match(
+    few?.text ?? '',
+    /n = 5 pairs\); .* With only 5 pairs, chance alone could give it\.$/,
+  );
+  const ten = Array.from({ length: 10 }, (_, i) => i);
+  const [enough] = correlationInsights(
+    correlationStats(
+      ten,
+      ten.map((v) => v * v),
+    ),
+    'a',
+    'b',
+  );
+  assert.doesNotMatch(enough?.text ?? '', /chance/);
+});
+
 void test('correlation: strength words', () => {
   const { normal } = random(5);
   const x = Array.from({ length: 2000 }, normal);

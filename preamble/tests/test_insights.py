@@ -205,6 +205,12 @@ class DistributionTests(unittest.TestCase):
 
 
 class CorrelationTests(unittest.TestCase):
+    def test_few_pairs_say_chance_could_give_it(self):
+        few = correlation_insights(pd.DataFrame({"a": [1, 2, 3, 4, 5], "b": [2, 4, 5, 4, 6]}), "a", "b")[0]
+        self.assertTrue(few["text"].endswith("With only 5 pairs, chance alone could give it."))
+        ten = pd.DataFrame({"a": range(10), "b": [v * v for v in range(10)]})
+        self.assertNotIn("chance", correlation_insights(ten, "a", "b")[0]["text"])
+
     def test_pearson_and_spearman_match_pandas(self):
         rng = np.random.default_rng(4)
         x = rng.normal(size=100)

@@ -248,6 +248,9 @@ const clip = (r: number): number => Math.min(1, Math.max(-1, r));
  * words, and whether the two disagree (correlation_insights); an association,
  * not a cause. [] below three pairs, for a constant side, or non-finite r/rho.
  */
+/** Below this many pairs, a correlation finding says chance alone could give it (as in Python). */
+export const FEW_PAIRS = 10;
+
 export const correlationInsights = neverThrows(
   (stats: CorrelationStats, a: string, b: string): Insight[] => {
     const { n } = stats;
@@ -260,7 +263,8 @@ export const correlationInsights = neverThrows(
       insight(
         `There is a ${strength(r)} ${direction} correlation between ${a} and ${b} (Pearson r = ${rText}, ` +
           `Spearman ρ = ${rhoText}, n = ${groupThousands(String(n))} pairs); this is an association, ` +
-          'not evidence that one causes the other.',
+          'not evidence that one causes the other.' +
+          (n < FEW_PAIRS ? ` With only ${n} pairs, chance alone could give it.` : ''),
         'correlation',
         { r, rho, n },
       ),
