@@ -116,6 +116,11 @@ export interface Scales {
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
 
+/** The table's stocks and interval levels, as both engines' findings read them. */
+export function scalesOf(profile: DataProfile): Scales {
+  return { stocks: stockMeasures(profile), intervals: intervalMeasures(profile) };
+}
+
 /**
  * What each period of a resampled line holds, for its findings (both engines): a total ("sum",
  * a year is the sum of its periods), a total of a stock ("stock", a year is their average), a
@@ -125,10 +130,8 @@ export function trendHow(
   t: Extract<Transform, { type: 'resample' }>,
   scales: Scales,
 ): 'sum' | 'mean' | 'stock' | 'interval' {
-  const { stocks, intervals } = scales;
-  if (t.agg !== 'sum' && t.agg !== 'count')
-    return t.measure && intervals.includes(t.measure) ? 'interval' : 'mean';
-  return t.agg === 'sum' && t.measure && stocks.includes(t.measure) ? 'stock' : 'sum';
+  if (t.agg !== 'sum' && t.agg !== 'count') return intervalOf(t, scales) ? 'interval' : 'mean';
+  return t.agg === 'sum' && t.measure && scales.stocks.includes(t.measure) ? 'stock' : 'sum';
 }
 
 /** Whether a group's or line's measure is a level on an interval scale (both engines). */
@@ -593,7 +596,7 @@ export function compilePlan(
   const grain = {
     entities: entityKeys(profile),
     events: eventLog(profile),
-    scales: { stocks: stockMeasures(profile), intervals: intervalMeasures(profile) },
+    scales: scalesOf(profile),
   };
   const blocks = plan.analyses.map((a, i) => {
     const n = i + 1;

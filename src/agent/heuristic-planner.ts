@@ -134,8 +134,8 @@ function categoryAnalyses(r: Roles): Analysis[] {
       },
     });
   }
-  // A lead measure that adds up (population, summed across entities) says nothing of the levels beside it (income per
-  // person): the first of them gets its own comparison, averaged.
+  // A lead measure that adds up (population; a stock, within each period) says nothing of the
+  // levels beside it (income per person): the first of them gets its own comparison, averaged.
   const level = r.measures
     .slice(1, 3)
     .find((m) => aggFor(m, r, spansAll) === 'mean' && m.name !== measure?.name);

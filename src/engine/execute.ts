@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
-import { entityKeys, eventLog, intervalMeasures, stockMeasures } from '../agent/compile-plan.js';
+import { entityKeys, eventLog, scalesOf } from '../agent/compile-plan.js';
 import type { Scales } from '../agent/compile-plan.js';
 import { RenderSpecSchema } from '../spec/schema.js';
 import type { DuckDb } from './duckdb.js';
@@ -163,7 +163,7 @@ export async function executePlan(
     cleaning: planCleaning(plan, profile, columns, source.locale.dateOrder),
     entityKeys: entityKeys(profile),
     eventLog: eventLog(profile),
-    scales: { stocks: stockMeasures(profile), intervals: intervalMeasures(profile) },
+    scales: scalesOf(profile),
     writer: new SpecWriter(workdir),
     file: { insights: [], failed: [] },
     ...(signal ? { signal } : {}),
