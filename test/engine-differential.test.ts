@@ -20,6 +20,7 @@ import { DuckDb, literal } from '../src/engine/duckdb.js';
 import { executePlan } from '../src/engine/execute.js';
 import { attachSource } from '../src/engine/source.js';
 import { usedColumns } from '../src/agent/compile-plan.js';
+import { provenance } from '../src/report/html-parts.js';
 import type { Declaration, RenderSpec } from '../src/spec/schema.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
 
@@ -397,6 +398,7 @@ async function bothFrames(
   plan: Plan,
   k: number,
   texts: string[][] = [],
+  decls: Declaration[][] = [],
 ): Promise<string[][][]> {
   const profile = await pythonProfile(data);
   const db = await DuckDb.open({ memoryMb: 256, threads: 1, tempDir: join(dir, `spill-c${k}`) });
@@ -411,15 +413,15 @@ async function bothFrames(
     return sides.map((s) => {
       assert.deepEqual(s.insights.failed, [], 'no analysis fails');
       texts.push(s.insights.insights.map((x) => x.text));
-      return [...s.spec.charts, ...s.spec.tables]
-        .sort((x, y) => x.seq - y.seq)
-        .map((decl) =>
-          s
-            .frame(decl.data.file ?? '')
-            .data.map((row) =>
-              row.map((v, i) => (i === 0 ? String(v).slice(0, 10) : String(v))).join(' '),
-            ),
-        );
+      const ordered = [...s.spec.charts, ...s.spec.tables].sort((x, y) => x.seq - y.seq);
+      decls.push(ordered);
+      return ordered.map((decl) =>
+        s
+          .frame(decl.data.file ?? '')
+          .data.map((row) =>
+            row.map((v, i) => (i === 0 ? String(v).slice(0, 10) : String(v))).join(' '),
+          ),
+      );
     });
   } finally {
     db.close();
@@ -550,6 +552,36 @@ void test('the data’s own "Other" joins the rest summed as "Other": never two 
     py?.[0]?.some((r) => r.startsWith('a ')),
     'the largest kind but "Other" is kept',
   );
+});
+
+void test('a bar of more periods than it holds: the rest of a sum is summed as "Other", of a mean left out (both engines)', async () => {
+  // 80 days, one row each, no two amounts alike (no ties at the cut): a bar holds 50 of them.
+  const file = write('days.csv', 'when,amount', 80, (i) => `${day(i)},${100 + ((i * 37) % 80)}`);
+  const bar = (agg: string) => ({ ...resample('D', 'amount', agg), chart: 'bar' });
+  const decls: Declaration[][] = [];
+  const [py, dk] = await bothFrames(file, planOf(bar('sum'), bar('mean')), 9, [], decls);
+  assert.deepEqual(py, dk);
+  const [sums, means] = [py?.[0] ?? [], py?.[1] ?? []];
+  assert.equal(sums.length, 51);
+  assert.ok(
+    sums.some((r) => / Other /.test(` ${r} `)),
+    'the rest of the sums is one "Other" bar',
+  );
+  assert.equal(means.length, 50, 'the rest of the means is left out');
+  assert.ok(!means.some((r) => /Other/.test(r)), `no summed means: ${means.join(', ')}`);
+  const meta = (d: Declaration | undefined) => [d?.params.agg, d?.data.reductions];
+  for (const side of decls) {
+    assert.deepEqual(meta(side[0]), [undefined, ['top_n']]);
+    assert.deepEqual(meta(side[1]), ['mean', ['aggregated', 'top_n']]);
+    assert.match(
+      provenance(side[0] as Declaration, null),
+      /the 50 largest categories kept, the rest summed as &#34;Other&#34;/,
+    );
+    assert.match(
+      provenance(side[1] as Declaration, null),
+      /the 50 largest categories kept, the rest left out \(a mean cannot be summed\)/,
+    );
+  }
 });
 
 void test('a date column named like a cycle (month) still gets its month-of-year profile (both engines)', async () => {

@@ -283,3 +283,38 @@ void test('levels and rates are averaged, never summed, and never made into a pi
   assert.equal(plan.analyses[0]?.title, 'Average pm25 per month');
   assert.deepEqual(heuristicPlan(air, 'share of pm25 by city').analyses[0]?.chart, 'bar');
 });
+
+void test('a bar of more periods than it holds is sent back: a line, or a coarser freq', () => {
+  const bar = (freq: string, filters: object[] = []): Plan =>
+    ({
+      notes: [],
+      analyses: [
+        {
+          title: 'Revenue per period',
+          why: 'Why.',
+          chart: 'bar',
+          transform: {
+            type: 'resample',
+            date: 'order_date',
+            measure: 'revenue',
+            agg: 'mean',
+            freq,
+          },
+          ...(filters.length ? { filters } : {}),
+        },
+      ],
+    }) as Plan;
+  // 2023-01-01 … 2024-12-31: 105 weeks, 24 months.
+  assert.deepEqual(checkPlan(bar('W'), SALES), [
+    'analysis 1 ("Revenue per period"): a bar holds at most 50 periods and "order_date" spans more than 50 weeks: draw a line, or use a coarser freq',
+  ]);
+  assert.deepEqual(checkPlan(bar('M'), SALES), []);
+  const line = {
+    ...bar('W'),
+    analyses: bar('W').analyses.map((a) => ({ ...a, chart: 'line' as const })),
+  };
+  assert.deepEqual(checkPlan(line, SALES), []);
+  // A filter on the date may narrow the span: the fold (the rest left out for a mean) decides.
+  const since = [{ column: 'order_date', op: '>=', value: '2024-11-01' }];
+  assert.deepEqual(checkPlan(bar('W', since), SALES), []);
+});

@@ -134,6 +134,18 @@ export function trendHow(
   return t.agg === 'sum' && t.measure && scales.stocks.includes(t.measure) ? 'stock' : 'sum';
 }
 
+/**
+ * The agg a bar of periods is declared with (both engines): a mean, median, min or max, so that
+ * past the bar's cap the rest of the periods is left out, not summed into "Other"; nothing for a
+ * sum or count (the default, whose rest is summed) and for other charts.
+ */
+export function periodAgg(
+  chart: Analysis['chart'],
+  t: Extract<Transform, { type: 'resample' }>,
+): string | undefined {
+  return chart === 'bar' && t.measure && t.agg !== 'sum' && t.agg !== 'count' ? t.agg : undefined;
+}
+
 /** Whether a group's or line's measure is a level on an interval scale (both engines). */
 export function intervalOf(t: { measure?: string | null }, scales: Scales): boolean {
   return Boolean(t.measure && scales.intervals.includes(t.measure));
@@ -358,7 +370,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           ];
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, log_y: o.log_y, y_label: rebaseLabel(t, y), ...common })})`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, agg: periodAgg(a.chart, t), log_y: o.log_y, y_label: rebaseLabel(t, y), ...common })})`,
         ...trend,
       ];
     }

@@ -5,11 +5,11 @@
  * model can act on, and the compiler turns it into pandas code.
  */
 import { z } from 'zod';
-import { KINDS } from '../../renderers/index.js';
+import { KINDS, RENDERERS } from '../../renderers/index.js';
 import { AggSchema } from '../../renderers/params.js';
 import { didYouMean, nearest } from '../spec/suggest.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
-import { PERIOD_ORDER, PERIOD_WORD, spansTime, timeFrequencyOf } from './roles.js';
+import { PERIOD_ORDER, PERIOD_WORD, periodsSpanned, spansTime, timeFrequencyOf } from './roles.js';
 import { repeatedProblem, roleOf, semanticsOf, sumProblem } from './semantics.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
@@ -293,6 +293,13 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
     if (own && PERIOD_ORDER.indexOf(t.freq) < PERIOD_ORDER.indexOf(own))
       problems.push(
         `"${t.date}" has one value per ${PERIOD_WORD[own]}; a period finer than that (per ${PERIOD_WORD[t.freq]}) shows empty periods: use freq "${own}" or coarser`,
+      );
+    const most = RENDERERS.bar?.caps.categories ?? 50;
+    const periods = a.chart === 'bar' ? periodsSpanned(date, t.freq, most) : null;
+    const narrowed = (a.filters ?? []).some((f) => f.column === t.date);
+    if (periods !== null && periods > most && !narrowed)
+      problems.push(
+        `a bar holds at most ${most} periods and "${t.date}" spans more than ${most} ${PERIOD_WORD[t.freq]}s: draw a line, or use a coarser freq`,
       );
     const entity = sem.table.grain === 'panel' ? sem.table.entity : null;
     const mixing = entity && measure && t.agg !== 'sum' && t.agg !== 'count' && !t.series;

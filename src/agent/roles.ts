@@ -249,6 +249,22 @@ function nextPeriod(start: number, freq: Period): number {
   }
 }
 
+/**
+ * How many periods at `freq` the column's span touches, first to last (periods without rows
+ * count), stopping once past `most`; null when the column has no span.
+ */
+export function periodsSpanned(date: ColumnProfile, freq: Period, most: number): number | null {
+  const [min, max] = [date.datetime?.min, date.datetime?.max].map((v) =>
+    v ? Date.parse(`${v.replace(' ', 'T').slice(0, 19)}Z`) : NaN,
+  );
+  if (min === undefined || max === undefined || !Number.isFinite(min) || !Number.isFinite(max))
+    return null;
+  let periods = 0;
+  for (let t = periodStart(min, freq); t <= max && periods <= most; t = nextPeriod(t, freq))
+    periods += 1;
+  return periods;
+}
+
 /** How far from a period's edge the data's first or last time may be, the period still full. */
 function slack(own: Period | 'min' | null, freq: Period): number {
   if (own === 'min') return 60_000;

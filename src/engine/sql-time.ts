@@ -12,7 +12,14 @@ import { ident, literal } from './duckdb.js';
 import { trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
-import { NO_SCALES, QUIET_ROWS, rebaseLabel, trendHow, trendLabel } from '../agent/compile-plan.js';
+import {
+  NO_SCALES,
+  QUIET_ROWS,
+  periodAgg,
+  rebaseLabel,
+  trendHow,
+  trendLabel,
+} from '../agent/compile-plan.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import {
@@ -216,6 +223,7 @@ function chartParams(ctx: Ctx, t: Resample, y: string): Record<string, unknown> 
     x: t.date,
     y,
     color: t.series,
+    agg: periodAgg(a.chart, t),
     log_y: a.options?.log_y,
     y_label: rebaseLabel(t, y),
     note: a.why,
@@ -255,6 +263,9 @@ async function lineDeclared(ctx: Ctx, t: Resample, s: Shape): Promise<Declared> 
 // A bar of periods: the bar preparer's fold (the 50 largest periods kept, the rest summed into "Other").
 async function barDeclared(ctx: Ctx, t: Resample, s: Shape): Promise<Declared> {
   const cap = capsOf('bar').categories ?? 50;
+  // A mean's periods are declared with their agg, as the preamble's bar aggregates them (again,
+  // one row each): the rest of them past the cap is left out, not summed.
+  const agg = periodAgg('bar', t);
   const d = ident(s.date.name);
   const fold = {
     frame: 'series',
@@ -262,7 +273,7 @@ async function barDeclared(ctx: Ctx, t: Resample, s: Shape): Promise<Declared> {
     series: s.series,
     value: s.y,
     n: cap,
-    additive: true,
+    additive: agg === undefined,
     order: 'keys' as const,
   };
   const periods = await queryRow(
@@ -281,7 +292,10 @@ async function barDeclared(ctx: Ctx, t: Resample, s: Shape): Promise<Declared> {
     frame: await query(ctx, sql),
     sourceColumns: infos(await columnsOf(ctx, all)),
     sourceRows: await countOf(ctx, all),
-    reductions: folded ? ['top_n'] : [],
+    reductions: [
+      ...(agg ? (['aggregated'] as const) : []),
+      ...(folded ? (['top_n'] as const) : []),
+    ],
     sampled: false,
     cap,
     error: null,

@@ -18,13 +18,37 @@ export function scriptJson(value: unknown): string {
 
 const REDUCTION_WORDS: Record<string, string> = {
   aggregated: 'aggregated',
-  top_n: 'top categories kept, the rest summed as "Other"',
   downsampled: 'downsampled keeping peaks and troughs',
   sampled: 'randomly sampled',
   binned: 'binned over all rows',
   summarized: 'summary statistics over all rows',
   truncated: 'first rows shown',
 };
+
+/** The aggregates whose rest the bar and pie preparers sum into "Other" (the preamble's is_additive). */
+const ADDITIVE = new Set([undefined, null, 'sum', 'count']);
+
+/**
+ * What a top_n cap did to a declaration, by its kind: a bar's or pie's rest of a sum or count is
+ * summed as "Other", the rest of a mean, median, min or max is left out; a box keeps its most
+ * frequent groups, a line its largest series, a heatmap its largest rows and columns.
+ */
+function topWords(decl: Declaration): string {
+  const cap = decl.data.cap === null ? '' : ` ${int.format(decl.data.cap)}`;
+  switch (decl.kind) {
+    case 'bar':
+    case 'pie':
+      return ADDITIVE.has(decl.params.agg as string | undefined)
+        ? `the${cap} largest categories kept, the rest summed as "Other"`
+        : `the${cap} largest categories kept, the rest left out (a ${String(decl.params.agg)} cannot be summed)`;
+    case 'box':
+      return `the${cap} most frequent groups kept, the rest left out`;
+    case 'heatmap':
+      return 'the largest rows and columns kept, the rest left out';
+    default:
+      return 'the largest series kept, the rest left out';
+  }
+}
 
 /** One line saying where a declaration's numbers come from and whether they are exact. */
 export function provenance(decl: Declaration, source: Source | null): string {
@@ -34,7 +58,9 @@ export function provenance(decl: Declaration, source: Source | null): string {
   parts.push(
     `${int.format(d.rows)} ${decl.kind === 'table' ? 'rows shown' : 'points plotted'} from ${int.format(d.source_rows)} rows declared`,
   );
-  const words = d.reductions.filter((r) => r !== 'none').map((r) => REDUCTION_WORDS[r] ?? r);
+  const words = d.reductions
+    .filter((r) => r !== 'none')
+    .map((r) => (r === 'top_n' ? topWords(decl) : (REDUCTION_WORDS[r] ?? r)));
   if (words.length) parts.push(escapeHtml(words.join(', ')));
   parts.push(d.sampled ? '<strong>sampled, not exact</strong>' : 'exact');
   return parts.join(' · ');
