@@ -49,6 +49,10 @@ const numericText = (c: string): string =>
 const TIMES = ['', ' %H:%M', ' %H:%M:%S'];
 const DAY_MONTH = ['%m/%d/%Y', '%m/%d/%y', '%m-%d-%Y', '%m.%d.%Y'];
 const WORDS = ['%b %d %Y', '%b %d, %Y', '%B %d %Y', '%B %d, %Y', '%d %b %Y', '%d %B %Y'];
+// A month alone (2024-01, 2024/1, Jan 2024, 01/2024): pandas reads it as the month's first day,
+// as the profile's parse does (a superset of profile-dates.ts' LENIENT_PARTS). Tried after the full dates, whose
+// extra fields these formats refuse.
+const MONTHS = ['%Y-%m', '%Y/%m', '%Y.%m', '%m/%Y', '%b %Y', '%B %Y', '%b-%Y', '%B-%Y', '%Y %b'];
 
 /** The formats pd.to_datetime reads beyond ISO, month first as dateutil reads them unless the file is day-first. */
 function dateFormats(order: SourceLocale['dateOrder']): string {
@@ -57,7 +61,7 @@ function dateFormats(order: SourceLocale['dateOrder']): string {
     f.replace('%m', '%!').replace('%d', '%m').replace('%!', '%d'),
   );
   const numeric = order === 'DMY' ? [...dayFirst, ...monthFirst] : [...monthFirst, ...dayFirst];
-  const list = [...numeric, '%Y/%m/%d', '%Y/%m/%d %H:%M', '%Y/%m/%d %H:%M:%S', ...WORDS];
+  const list = [...numeric, '%Y/%m/%d', '%Y/%m/%d %H:%M', '%Y/%m/%d %H:%M:%S', ...WORDS, ...MONTHS];
   return `[${list.map(literal).join(', ')}]`;
 }
 
