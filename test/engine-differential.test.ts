@@ -584,6 +584,23 @@ void test('a bar of more periods than it holds: the rest of a sum is summed as "
   }
 });
 
+void test('a month written alone (2024-01, 2024/3, Jan-2025) is its first day in both engines, never an empty chart', async () => {
+  const months = ['2024-01', '2024-02', '2024/3', '2024/4', '2024-05', '2024-06'];
+  const numeric = write('months-alone.csv', 'when,amount', 36, (i) => `${months[i % 6]},${10 + i}`);
+  const [py, dk] = await bothFrames(numeric, planOf(resample('M', 'amount', 'sum')), 10);
+  assert.deepEqual(py, dk);
+  // Each month holds rows i, i + 6, … i + 30: 6 × (10 + i) + 90.
+  assert.deepEqual(
+    py?.[0],
+    months.map((_, i) => `2024-0${i + 1}-01 ${6 * (10 + i) + 90}`),
+  );
+  const words = ['Jan-2025', 'Feb-2025', 'Mar-2025'];
+  const named = write('months-named.csv', 'when,amount', 12, (i) => `${words[i % 3]},${i}`);
+  const [pn, dn] = await bothFrames(named, planOf(resample('M', 'amount', 'sum')), 11);
+  assert.deepEqual(pn, dn);
+  assert.deepEqual(pn?.[0], ['2025-01-01 18', '2025-02-01 22', '2025-03-01 26']);
+});
+
 void test('a date column named like a cycle (month) still gets its month-of-year profile (both engines)', async () => {
   const file = write(
     'months.csv',

@@ -11,6 +11,10 @@ import type { ChatMessage, ChatModel } from '../llm/index.js';
 import type { PlanResult, Planner } from './fast-pipeline.js';
 import { heuristicPlan } from './heuristic-planner.js';
 import { parsePlan, PlanSchema } from './plan.js';
+import type { Plan } from './plan.js';
+import { qualityNotes, withoutTotals } from './planner-rules.js';
+import type { DataProfile } from './profile.js';
+import { roles } from './roles.js';
 import { profileText } from './profile-text.js';
 
 /** The JSON schema sent to the model, derived from the zod schema (never a second copy). */
@@ -77,7 +81,7 @@ export function llmPlanner(model: ChatModel): Planner {
         const parsed = parsePlan(extractJson(text), profile);
         if (parsed.ok)
           return {
-            plan: parsed.plan,
+            plan: withoutTotalRows(parsed.plan, profile),
             planner: 'llm',
             model: model.model,
             attempts: attempt,
@@ -104,6 +108,20 @@ export function llmPlanner(model: ChatModel): Planner {
       2,
     );
   };
+}
+
+/**
+ * A model's plan with the table's total rows left out of every analysis, as the heuristic plan
+ * leaves them out (the profile tells the model; a summed chart must not depend on it listening).
+ */
+function withoutTotalRows(plan: Plan, profile: DataProfile): Plan {
+  const r = roles(profile);
+  if (r.semantics.totals.length === 0) return plan;
+  const analyses = plan.analyses.map((a) => withoutTotals(a, r));
+  const notes = qualityNotes(profile, r).filter(
+    (n) => / is the total of the other /.test(n) && !plan.notes.includes(n),
+  );
+  return { ...plan, analyses, notes: [...notes, ...plan.notes].slice(0, 10) };
 }
 
 /** The heuristic planner as a Planner. */

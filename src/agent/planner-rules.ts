@@ -16,7 +16,7 @@ export function qualityNotes(profile: DataProfile, r: Roles): string[] {
   const notes: string[] = [...profile.warnings, ...qualityFlags(profile, sem)];
   for (const total of sem.totals)
     notes.push(
-      `"${total.value}" in ${total.column} is the total of the other ${total.column} values (its ${total.measure} equals their sum in nearly every period): left out of every chart, so nothing is counted twice`,
+      `"${total.value}" in ${total.column} is the total of the other ${total.column} values (its ${total.measure} equals their sum ${total.within === 'table' ? 'over the table' : 'in nearly every period'}): left out of every chart, so nothing is counted twice`,
     );
   for (const d of sem.derived)
     notes.push(
@@ -82,8 +82,12 @@ export function derivedFrom(a: Analysis, r: Roles): boolean {
 export function withoutTotals(a: Analysis, r: Roles): Analysis {
   const totals = r.semantics.totals;
   if (totals.length === 0 || a.transform.type === 'missing') return a;
-  const filters = totals.map((t) => ({ column: t.column, op: '!=' as const, value: t.value }));
-  return { ...a, filters: [...(a.filters ?? []), ...filters].slice(0, 5) };
+  const own = a.filters ?? [];
+  const filters = totals
+    .map((t) => ({ column: t.column, op: '!=' as const, value: t.value }))
+    .filter((f) => !own.some((o) => o.column === f.column && o.op === f.op && o.value === f.value));
+  // The totals' filters first: past the plan's five, another filter gives way, never them.
+  return filters.length ? { ...a, filters: [...filters, ...own].slice(0, 5) } : a;
 }
 
 /** A panel's entities get one line each up to this many; past it, only the largest few. */

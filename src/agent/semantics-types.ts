@@ -68,7 +68,15 @@ export const SemanticsSchema = z.object({
   /** Measures with one value per entity, repeated on its rows (TableFacts.repeated). */
   repeated: z.array(RepeatedSchema).optional(),
   /** Category values that are the total of the others (left out of charts of their parts). */
-  totals: z.array(z.object({ column: z.string(), value: z.string(), measure: z.string() })),
+  totals: z.array(
+    z.object({
+      column: z.string(),
+      value: z.string(),
+      measure: z.string(),
+      /** Where it adds up the rest: in each period (a panel's total entity), or over the table. */
+      within: z.enum(['period', 'table']).optional(),
+    }),
+  ),
   /** Columns computed from others: a total of two parts, or a category made of ranges of a measure. */
   derived: z.array(
     z.object({
@@ -122,6 +130,12 @@ export interface TableFacts {
   };
   /** Category values whose measure equals the sum of the other values' in (nearly) every period. */
   totals?: { column: string; value: string; measure: string }[];
+  /**
+   * For the text columns and measures of splitCandidates: each value whose sum of a measure
+   * (`part`) is within LOOSE_SHARE of the rest's (`whole` − `part`, the whole column's sum less
+   * it), as semantics-totals.ts decides from.
+   */
+  splits?: { column: string; value: string; measure: string; part: number; whole: number }[];
   /** Number columns equal to the sum of two others on (nearly) every complete row: total = a + b. */
   sums?: { total: string; parts: [string, string] }[];
   /**

@@ -11,10 +11,12 @@ import { derivedColumns, groupEffects } from './semantics-derived.js';
 import { isNumberColumn } from './semantics-evidence.js';
 import { decideGrain, timeColumn } from './semantics-grain.js';
 import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-roles.js';
+import { tableTotals } from './semantics-totals.js';
 import type { ColumnRole, Role, Semantics, TableFacts } from './semantics-types.js';
 
 export * from './semantics-types.js';
 export { candidateKeys, keyLabel } from './semantics-grain.js';
+export { LOOSE_SHARE, splitCandidates, TOTAL_LABEL } from './semantics-totals.js';
 export {
   attributeEntities,
   binCategories,
@@ -88,7 +90,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     columns,
     skipped,
     ...(facts.repeated?.length ? { repeated: facts.repeated } : {}),
-    totals: facts.totals ?? [],
+    totals: facts.totals?.length ? facts.totals : tableTotals(facts.splits ?? []),
     derived: derivedColumns(facts, profile),
     groupEffects: groupEffects(facts),
   };

@@ -15,8 +15,10 @@ import {
   describeData,
   groupCategory,
   keyLabel,
+  LOOSE_SHARE,
   measurePairs,
   REPEATED_GROUPS,
+  splitCandidates,
   RepeatedSchema,
   sumTriples,
   withinCandidates,
@@ -35,6 +37,17 @@ const FactsSchema = z.object({
   nonDecreasing: z.record(z.string(), z.number()).optional(),
   totals: z
     .array(z.object({ column: z.string(), value: z.string(), measure: z.string() }))
+    .optional(),
+  splits: z
+    .array(
+      z.object({
+        column: z.string(),
+        value: z.string(),
+        measure: z.string(),
+        part: z.number(),
+        whole: z.number(),
+      }),
+    )
     .optional(),
   groupPairs: z
     .object({
@@ -163,6 +176,22 @@ if t is not None:
                     found.append({"column": keys[0], "value": str(g.iloc[0]["k"]), "measure": m})
                     break
             facts["totals"] = found
+sp = args["splits"]
+if sp["columns"]:
+    import math
+    X = pd.DataFrame({m: pd.to_numeric(df[m], errors="coerce").astype(float) for m in sp["measures"]})
+    wholes = {m: float(X[m].sum()) for m in sp["measures"]}
+    facts["splits"] = []
+    for c in sp["columns"]:
+        parts = X.groupby(df[c].astype("string"), sort=True).sum(min_count=1)
+        for m in sp["measures"]:
+            p, w = parts[m], wholes[m]
+            if not math.isfinite(w):
+                continue
+            near = p.notna() & (p != 0) & ((p - (w - p)).abs() <= LOOSE * p.abs() + 1e-9)
+            for v, part in p[near].items():
+                if math.isfinite(part):
+                    facts["splits"].append({"column": c, "value": str(v), "measure": m, "part": float(part), "whole": w})
 with open("facts.json", "w") as out:
     json.dump(facts, out)
 `;
@@ -205,8 +234,9 @@ export async function sandboxFacts(
     keys: candidateKeys(profile).map((key) => [keyLabel(key), key]),
     distinct: Object.fromEntries(profile.column_profiles.map((c) => [c.name, c.distinct])),
     measures,
+    splits: splitCandidates(profile),
   };
-  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\n${PROGRAM}`;
+  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\n${PROGRAM}`;
   const run = await sandbox.run({
     code,
     scriptName: 'table_facts.py',

@@ -14,7 +14,9 @@ import {
   groupCategory,
   keyLabel,
   measurePairs,
+  LOOSE_SHARE,
   REPEATED_GROUPS,
+  splitCandidates,
   sumTriples,
   withinCandidates,
 } from '../agent/semantics.js';
@@ -42,13 +44,51 @@ export async function tableFacts(
 ): Promise<TableFacts> {
   if (profile.rows === 0) return {};
   // Independent scans, side by side on the database's connections.
-  const [derived, timed, grouped, repeated] = await Promise.all([
+  const [derived, timed, grouped, repeated, splits] = await Promise.all([
     derivedFacts(db, profile, types, signal),
     timeFacts(db, profile, types, order, signal),
     groupPairFacts(db, profile, types, signal),
     repeatedFacts(db, profile, types, signal),
+    splitFacts(db, profile, signal),
   ]);
-  return { ...derived, ...timed, ...grouped, ...repeated };
+  return { ...derived, ...timed, ...grouped, ...repeated, ...splits };
+}
+
+/**
+ * For each candidate text column (splitCandidates), the values whose sum of a measure is within
+ * LOOSE_SHARE of the sum of the column's other rows (missing values among them): one grouping per
+ * column, in one query. semantics-totals.ts decides which of them are totals.
+ */
+async function splitFacts(
+  db: DuckDb,
+  profile: DataProfile,
+  signal?: AbortSignal,
+): Promise<TableFacts> {
+  const { columns, measures } = splitCandidates(profile);
+  if (columns.length === 0) return {};
+  const sums = measures.map((m, j) => `sum(CAST(${ident(m)} AS DOUBLE)) AS p${j}`);
+  const groups = columns.map(
+    (c, k) =>
+      `SELECT ${k} AS k, CAST(${ident(c)} AS VARCHAR) AS v, ${sums.join(', ')} FROM ${data} GROUP BY ALL`,
+  );
+  const wholes = measures.map((_, j) => `p${j}, sum(p${j}) OVER (PARTITION BY k) AS w${j}`);
+  const near = (j: number) =>
+    `(p${j} <> 0 AND abs(p${j} - (w${j} - p${j})) <= ${LOOSE_SHARE} * abs(p${j}) + 1e-9)`;
+  const rows = await db.objects(
+    `SELECT * FROM (SELECT k, v, ${wholes.join(', ')} FROM (${groups.join('\nUNION ALL\n')})) WHERE v IS NOT NULL AND (${measures.map((_, j) => near(j)).join(' OR ')}) ORDER BY k, v LIMIT 100`,
+    signal,
+  );
+  const splits = rows.flatMap((row) =>
+    measures.flatMap((measure, j) => {
+      const [part, whole] = [Number(row[`p${j}`]), Number(row[`w${j}`])];
+      const rest = whole - part;
+      const near = part !== 0 && Math.abs(part - rest) <= LOOSE_SHARE * Math.abs(part) + 1e-9;
+      return near && Number.isFinite(part) && Number.isFinite(whole)
+        ? [{ column: columns[Number(row.k)] as string, value: String(row.v), measure, part, whole }]
+        : [];
+    }),
+  );
+  return { splits };
 }
 
 /**
