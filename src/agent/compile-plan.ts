@@ -112,13 +112,31 @@ export function intervalMeasures(profile: DataProfile): string[] {
 export interface Scales {
   stocks: readonly string[];
   intervals: readonly string[];
+  /** Measures whose quantity a column names (a long table's value, named by its indicator). */
+  facets?: readonly { column: string; measure: string }[];
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
 
 /** The table's stocks and interval levels, as both engines' findings read them. */
 export function scalesOf(profile: DataProfile): Scales {
-  return { stocks: stockMeasures(profile), intervals: intervalMeasures(profile) };
+  const facets = (semanticsOf(profile).facets ?? []).map(({ column, measure }) => ({
+    column,
+    measure,
+  }));
+  return { stocks: stockMeasures(profile), intervals: intervalMeasures(profile), facets };
+}
+
+/**
+ * How the findings of analysis `a` name a column (both engines): a long table's measure by the
+ * value of the column naming it that the analysis keeps ("Population", not "value").
+ */
+export function namedAs(a: Pick<Analysis, 'filters'>, scales: Scales): (name: string) => string {
+  return (name) => {
+    const facet = scales.facets?.find((f) => f.measure === name);
+    const kept = facet && a.filters?.find((f) => f.column === facet.column && f.op === '==');
+    return typeof kept?.value === 'string' ? kept.value : name;
+  };
 }
 
 /**
@@ -185,9 +203,14 @@ export const ROWS_LABEL = 'the number of rows';
  * The findings' name of a resampled line (both engines): its aggregate and measure for a level,
  * the number of rows for a count, else the measure (additiveLabel).
  */
-export function trendLabel(t: Extract<Transform, { type: 'resample' }>, y: string): string {
-  if (t.agg === 'count') return t.measure ? `the number of rows with ${t.measure}` : ROWS_LABEL;
-  return t.agg === 'sum' ? additiveLabel(t.measure) : `${t.agg} ${y}`;
+export function trendLabel(
+  t: Extract<Transform, { type: 'resample' }>,
+  y: string,
+  name: (column: string) => string = (c) => c,
+): string {
+  if (t.agg === 'count')
+    return t.measure ? `the number of rows with ${name(t.measure)}` : ROWS_LABEL;
+  return t.agg === 'sum' ? additiveLabel(t.measure && name(t.measure)) : `${t.agg} ${name(y)}`;
 }
 
 /** The y axis of a rebased resample: what 100 is (both engines). */
@@ -304,6 +327,7 @@ function grouped(keys: string[], measure: string | null, agg: string): { code: s
 function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
   const t = a.transform;
   const o = a.options ?? {};
+  const name = namedAs(a, grain.scales);
   const common = { title: a.title, note: a.why };
   switch (t.type) {
     case 'group': {
@@ -318,8 +342,8 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         ? []
         : [
             additive
-              ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure))}))`
-              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(`${t.agg} ${y}`)}${intervalOf(t, grain.scales) ? ', interval=True' : ''}))`,
+              ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}))`
+              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(`${t.agg} ${name(y)}`)}${intervalOf(t, grain.scales) ? ', interval=True' : ''}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }
@@ -366,7 +390,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const trend = t.series
         ? []
         : [
-            `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(trendLabel(t, y))}, how=${py(how)}, period=${py(t.freq)}))`,
+            `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${py(trendLabel(t, y, name))}, how=${py(how)}, period=${py(t.freq)}))`,
           ];
       return [
         ...lines,
@@ -401,7 +425,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, ...common })})`;
       return [
         chart,
-        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(t.column)}))`,
+        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}))`,
       ];
     }
     case 'relationship':

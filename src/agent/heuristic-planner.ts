@@ -21,6 +21,7 @@ import {
 import type { Roles } from './roles.js';
 import { repeatedProblem, roleOf } from './semantics.js';
 import {
+  byFacet,
   derivedFrom,
   entityTop,
   placeAnalyses,
@@ -285,7 +286,7 @@ function cap(text: string): string {
 }
 
 function key(a: Analysis): string {
-  return `${a.chart}:${JSON.stringify(a.transform)}`;
+  return `${a.chart}:${JSON.stringify(a.transform)}:${JSON.stringify(a.filters ?? [])}`;
 }
 
 /** The heuristic plan for a profile (and an optional question, answered first). */
@@ -296,15 +297,18 @@ function secondHistogram(a: Analysis, all: readonly Analysis[]): boolean {
 
 export function heuristicPlan(profile: DataProfile, question?: string): Plan {
   const r = roles(profile);
-  const candidates = [
-    ...(question ? questionAnalysis(question, profile, r) : []),
-    ...timeAnalyses(r, profile),
-    ...placeAnalyses(r),
-    ...categoryAnalyses(r),
-    ...seasonAnalyses(r),
-    ...distributionAnalyses(r, profile),
-    ...qualityAnalyses(profile, r),
-  ];
+  const candidates = byFacet(
+    [
+      ...(question ? questionAnalysis(question, profile, r) : []),
+      ...timeAnalyses(r, profile),
+      ...placeAnalyses(r),
+      ...categoryAnalyses(r),
+      ...seasonAnalyses(r),
+      ...distributionAnalyses(r, profile),
+      ...qualityAnalyses(profile, r),
+    ],
+    r,
+  );
   if (candidates.length === 0) {
     const first = profile.column_profiles.find((c) => c.semantic !== 'empty');
     if (first)

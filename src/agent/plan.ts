@@ -261,6 +261,8 @@ export function checkPlan(
 export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   const sem = semanticsOf(profile);
   const t = a.transform;
+  const facet = facetProblem(a, sem.facets?.[0]);
+  if (facet) return [facet];
   if (t.type === 'season') return seasonProblems(a, t, profile);
   if (t.type === 'group' || t.type === 'distribution') {
     const measure = t.type === 'group' ? t.measure : t.column;
@@ -310,6 +312,31 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
       );
   }
   return problems;
+}
+
+/**
+ * An analysis of a long table's measure must take one value of the column naming what it holds
+ * (semantics-facets.ts): pooled, or grouped by that column, it adds or compares different
+ * quantities (population with life expectancy).
+ */
+function facetProblem(
+  a: Analysis,
+  facet: { column: string; measure: string; values: string[] } | undefined,
+): string | null {
+  if (!facet) return null;
+  const used = columnsOf(a.transform).map((c) => c.name);
+  if (!used.includes(facet.measure)) return null;
+  const what = `"${facet.measure}" holds a different quantity per ${facet.column} (${facet.values.map((v) => JSON.stringify(v)).join(', ')}…)`;
+  if (used.includes(facet.column))
+    return `${what}: grouping it by ${facet.column} compares different quantities; chart one ${facet.column} at a time with a filter`;
+  const one = (a.filters ?? []).some(
+    (f) =>
+      f.column === facet.column &&
+      (f.op === '==' || (f.op === 'in' && Array.isArray(f.value) && f.value.length === 1)),
+  );
+  return one
+    ? null
+    : `${what}: add the filter {"column": ${JSON.stringify(facet.column)}, "op": "==", "value": ${JSON.stringify(facet.values[0] ?? '')}} (one analysis per ${facet.column})`;
 }
 
 /** A seasonal profile: the right chart for its cycle, totals of additive measures only, data fine enough. */

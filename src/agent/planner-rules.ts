@@ -4,6 +4,7 @@
  * its sources, a total row filtered out of every analysis; and where the rows are, when they have
  * coordinates.
  */
+import { usedColumns } from './compile-plan.js';
 import type { Analysis } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { aggFor, timeFrequencyOf } from './roles.js';
@@ -17,6 +18,10 @@ export function qualityNotes(profile: DataProfile, r: Roles): string[] {
   for (const total of sem.totals)
     notes.push(
       `"${total.value}" in ${total.column} is the total of the other ${total.column} values (its ${total.measure} equals their sum ${total.within === 'table' ? 'over the table' : 'in nearly every period'}): left out of every chart, so nothing is counted twice`,
+    );
+  for (const f of sem.facets ?? [])
+    notes.push(
+      `${f.column} names what ${f.measure} holds (its values live on scales of their own): each chart shows one ${f.column} (${f.values.join(', ')}), and ${f.measure} is averaged, the safe statistic`,
     );
   for (const d of sem.derived)
     notes.push(
@@ -76,6 +81,37 @@ export function derivedFrom(a: Analysis, r: Roles): boolean {
       ([x, y]) => (d.column === x && d.from.includes(y)) || (d.column === y && d.from.includes(x)),
     ),
   );
+}
+
+/**
+ * A long table's analyses of its measure, one per value of the column naming what it holds
+ * (semantics-facets.ts): "Population per year by country", then "Life expectancy …", each
+ * filtered to its value; an analysis grouping the measure by that column (which compares
+ * different quantities) is left out. In place, so the plan's order is kept.
+ */
+export function byFacet(analyses: readonly Analysis[], r: Roles): Analysis[] {
+  const facet = r.semantics.facets?.[0];
+  if (!facet) return [...analyses];
+  return analyses.flatMap((a) => {
+    const used = usedColumns(a.transform);
+    if (!used.includes(facet.measure)) return [a];
+    if (used.includes(facet.column)) return [];
+    return facet.values.map((value) => {
+      const at = a.title.toLowerCase().indexOf(facet.measure.toLowerCase());
+      const title =
+        at >= 0
+          ? `${a.title.slice(0, at)}${value}${a.title.slice(at + facet.measure.length)}`
+          : `${a.title} (${value})`;
+      return {
+        ...a,
+        title: title.slice(0, 120),
+        filters: [{ column: facet.column, op: '==' as const, value }, ...(a.filters ?? [])].slice(
+          0,
+          5,
+        ),
+      };
+    });
+  });
 }
 
 /** A total row (a category value that is the sum of the others) left out of an analysis. */

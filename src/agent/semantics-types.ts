@@ -86,6 +86,13 @@ export const SemanticsSchema = z.object({
       evidence: z.string(),
     }),
   ),
+  /**
+   * A column naming what a measure holds (indicator = "Population", "Life expectancy"): the
+   * measure is charted for one of its first values at a time (semantics-facets.ts).
+   */
+  facets: z
+    .array(z.object({ column: z.string(), measure: z.string(), values: z.array(z.string()) }))
+    .optional(),
   /** Pairs of measures whose relation pooling the groups of `by` hides (group-effect.ts). */
   groupEffects: z
     .array(

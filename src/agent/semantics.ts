@@ -11,6 +11,8 @@ import { derivedColumns, groupEffects } from './semantics-derived.js';
 import { isNumberColumn } from './semantics-evidence.js';
 import { decideGrain, timeColumn } from './semantics-grain.js';
 import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-roles.js';
+import { facetOf, withoutFacet } from './semantics-facets.js';
+import type { Facet } from './semantics-facets.js';
 import { tableTotals } from './semantics-totals.js';
 import type { ColumnRole, Role, Semantics, TableFacts } from './semantics-types.js';
 
@@ -45,8 +47,10 @@ const FREQ_ALIAS: Record<string, string> = {
 /** The table's grain, each column's role and what is not charted, from the profile and the facts. */
 export function describeData(profile: DataProfile, facts: TableFacts = {}): Semantics {
   const time = timeColumn(profile);
-  const grained = decideGrain(profile, time, facts);
   const timeName = time?.column.name ?? null;
+  const keyed = decideGrain(profile, time, facts);
+  const facet = facetOf(profile, keyed, facts, timeName);
+  const grained = facet ? withoutFacet(keyed, facet, profile) : keyed;
   const judged = profile.column_profiles.map((c): ColumnRole => {
     const decided =
       c.name === timeName && time?.kind === 'date'
@@ -68,7 +72,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
             : otherRole(c);
     return { name: c.name, ...decided };
   });
-  const attributed = judged.map((c) => perEntity(c, facts));
+  const attributed = judged.map((c) => facetRole(c, facet) ?? perEntity(c, facts));
   const columns =
     grained.grain === 'cross_section'
       ? perUnitLevels(attributed, profile.correlations)
@@ -91,8 +95,23 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     skipped,
     ...(facts.repeated?.length ? { repeated: facts.repeated } : {}),
     totals: facts.totals?.length ? facts.totals : tableTotals(facts.splits ?? []),
-    derived: derivedColumns(facts, profile),
+    // The naming column is not "made of ranges" of the measure: it says what the measure is.
+    derived: derivedColumns(facts, profile).filter(
+      (d) => !(facet && d.column === facet.column && d.from.includes(facet.measure)),
+    ),
+    ...(facet ? { facets: [facet] } : {}),
     groupEffects: groupEffects(facts),
+  };
+}
+
+/** A long table's measure: a level, unsettled (each indicator is averaged, the safe statistic). */
+function facetRole(c: ColumnRole, facet: Facet | null): ColumnRole | null {
+  if (!facet || c.name !== facet.measure) return null;
+  return {
+    name: c.name,
+    role: 'level',
+    evidence: `holds a different quantity per ${facet.column}: averaged, the safe statistic (whether one adds up is not known from a column holding all of them)`,
+    settled: false,
   };
 }
 

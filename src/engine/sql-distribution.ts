@@ -5,6 +5,7 @@
  * closed) or a box (quartiles, 1.5 IQR fences clipped to the data, mean and
  * count per group of the most frequent values of `by`), exact over all rows.
  */
+import { namedAs, NO_SCALES } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
 import { distributionInsights } from './insights.js';
@@ -172,6 +173,7 @@ export async function distributionAnalysis(ctx: Ctx, t: Distribution): Promise<O
       : await histogram(ctx, column, stats);
   // numbers() in opsmind_insights reads booleans and dates as no measure at all.
   const measured = !isBoolean(column.type) && !isTemporal(column.type);
-  const insights: Insight[] = measured ? distributionInsights(stats, t.column) : [];
+  const label = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES)(t.column);
+  const insights: Insight[] = measured ? distributionInsights(stats, label) : [];
   return { declared, findings: () => Promise.resolve(insights) };
 }

@@ -5,7 +5,13 @@
  * it pre-aggregated): a table sorted largest first, ties in key order; a bar
  * in key order and a pie largest first, both folded to their top N.
  */
-import { additiveLabel, groupChartParams, intervalOf, NO_SCALES } from '../agent/compile-plan.js';
+import {
+  additiveLabel,
+  groupChartParams,
+  intervalOf,
+  namedAs,
+  NO_SCALES,
+} from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
 import { rankingInsights, shareInsights } from './insights.js';
@@ -181,9 +187,10 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
   const additive = t.agg === 'sum' || t.agg === 'count';
   const rows = await insightRows(ctx, s, additive);
   if (!rows) return [];
+  const name = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES);
   return additive
-    ? shareInsights(rows, additiveLabel(t.measure))
-    : rankingInsights(rows, `${t.agg} ${s.y}`, intervalOf(t, ctx.scales ?? NO_SCALES));
+    ? shareInsights(rows, additiveLabel(t.measure && name(t.measure)))
+    : rankingInsights(rows, `${t.agg} ${name(s.y)}`, intervalOf(t, ctx.scales ?? NO_SCALES));
 }
 
 /** The group transform of an analysis: its declaration and findings. */

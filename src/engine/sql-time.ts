@@ -13,6 +13,7 @@ import { trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
 import {
+  namedAs,
   NO_SCALES,
   QUIET_ROWS,
   periodAgg,
@@ -312,7 +313,7 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
   const how = trendHow(t, ctx.scales ?? NO_SCALES);
   return trendInsights(
     points.rows.map(([x, value]) => ({ x, y: value })),
-    trendLabel(t, s.y),
+    trendLabel(t, s.y, namedAs(ctx.analysis, ctx.scales ?? NO_SCALES)),
     how,
     t.freq,
   );
