@@ -21,9 +21,9 @@ const added = (step: number, ids: string[]): StoredEvent => ({
 });
 
 const tick = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Waits (up to 3 s: a loaded machine renders slowly) until `done` holds, then one more tick. */
+/** Waits (up to 10 s: a loaded machine renders slowly) until `done` holds, then one more tick. */
 async function settle(done: () => boolean): Promise<void> {
-  for (const until = Date.now() + 3000; !done() && Date.now() < until;) await tick(20);
+  for (const until = Date.now() + 10_000; !done() && Date.now() < until;) await tick(20);
   await tick(60);
 }
 

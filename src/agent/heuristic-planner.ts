@@ -105,6 +105,34 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   return out;
 }
 
+/** A cross-section of named entities (one row each) is ranked by its entities up to this size. */
+const RANKED_ENTITIES = 100_000;
+
+/**
+ * The entities of a cross-section ranked by the lead measure (the largest states by population;
+ * the rest summed as "Other" for a sum), and by the first level or ratio beside it (the best
+ * converting campaigns): with one row per entity, these are the charts an analyst draws first.
+ */
+function entityRankings(r: Roles, profile: DataProfile): Analysis[] {
+  const { grain, entity } = r.semantics.table;
+  const lead = r.measures[0];
+  if (grain !== 'cross_section' || !entity || !lead || profile.rows > RANKED_ENTITIES) return [];
+  if (roleOf(r.semantics, entity)?.role !== 'identifier') return [];
+  const beside = r.measures.slice(1, 4).filter((m) => aggFor(m, r, false) === 'mean');
+  // A ratio (conversion rate) says more of an entity than a level beside it.
+  const level = beside.find((m) => roleOf(r.semantics, m.name)?.role === 'ratio') ?? beside[0];
+  return [lead, ...(level && aggFor(lead, r, false) !== 'mean' ? [level] : [])].map((m) => {
+    const agg = aggFor(m, r, false);
+    return {
+      title: `Top 10 ${entity} by ${m.name}`,
+      chart: 'bar' as const,
+      why: `The ${entity} values with the highest ${m.name} (one row each).`,
+      transform: { type: 'group' as const, by: entity, measure: m.name, agg, top_n: 10 },
+      options: { sort: 'descending' as const, orientation: 'h' as const },
+    };
+  });
+}
+
 function categoryAnalyses(r: Roles): Analysis[] {
   const measure = r.measures[0];
   // Groups over all rows hold several periods unless the table has no time (a cross-section):
@@ -303,6 +331,7 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
       ...timeAnalyses(r, profile),
       ...placeAnalyses(r),
       ...categoryAnalyses(r),
+      ...entityRankings(r, profile),
       ...seasonAnalyses(r),
       ...distributionAnalyses(r, profile),
       ...qualityAnalyses(profile, r),

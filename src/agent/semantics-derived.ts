@@ -110,7 +110,10 @@ export function rangesOverlap(ranges: readonly [number, number][]): boolean {
 
 /** Whether the categories' ranges of a measure never overlap: the category is computed from it. */
 export function disjointRanges(ranges: readonly [number, number][]): boolean {
-  return ranges.length >= 3 && !rangesOverlap(ranges);
+  // A value seen once spans a point: points never overlap, so they show nothing (one campaign
+  // per row is not "made of ranges" of its visits). Most values must span a range.
+  const spanned = ranges.filter(([lo, hi]) => lo < hi).length;
+  return ranges.length >= 3 && spanned * 2 >= ranges.length && !rangesOverlap(ranges);
 }
 
 /** The pairs whose relation the groups hide, from the facts (group-effect.ts's rule). */

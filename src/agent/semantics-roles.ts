@@ -21,6 +21,7 @@ import {
   YEAR_WORDS,
   yearEvidence,
 } from './semantics-evidence.js';
+import { calendarRole } from './semantics-calendar.js';
 import type { Grained } from './semantics-grain.js';
 import type { ColumnRole, Grain, TableFacts } from './semantics-types.js';
 
@@ -74,6 +75,8 @@ function labelRole(x: Seen, timeName: string | null): Decided | null {
     };
   if (yearEvidence(c) && named(c.name, YEAR_WORDS))
     return { role: 'year', evidence: yearEvidence(c) ?? range, settled: true };
+  const calendar = calendarRole(x.c, x.s, x.whole, x.range);
+  if (calendar) return calendar;
   if (whole && c.distinct <= 2 && s.min >= 0 && s.max <= 1)
     return { role: 'code', evidence: 'only the values 0 and 1: a flag', settled: true };
   if (whole && named(c.name, CODE_WORDS))

@@ -1,0 +1,105 @@
+/**
+ * A cross-section of named entities, one row each (campaigns, states): ranked by its entities on
+ * the lead measure and on a ratio beside it, in both engines; a name seen once is never "made of
+ * ranges" of a measure (a point covers no range).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { heuristicPlan } from '../src/agent/heuristic-planner.js';
+import type { DataProfile } from '../src/agent/profile.js';
+import { disjointRanges } from '../src/agent/semantics-derived.js';
+import type { Semantics } from '../src/agent/semantics.js';
+import { DuckDbEngine } from '../src/engine/duckdb-engine.js';
+import { runCli, tempDir } from './helpers/fixtures.js';
+
+const dir = tempDir('opsmind-xsec-');
+
+/** Twelve campaigns: visits, conversions and their rate (C07 converts best). */
+function campaignsCsv(): string {
+  const rows = Array.from({ length: 12 }, (_, i) => {
+    const visits = 1_000 + ((i * 7_919) % 12) * 7_500;
+    const rate = i === 7 ? 0.09 : 0.01 + ((i * 5) % 12) * 0.005;
+    const conversions = Math.round(visits * rate);
+    return `C${String(i).padStart(2, '0')},${visits},${conversions},${(conversions / visits).toFixed(4)}`;
+  });
+  const path = join(dir, 'campaigns.csv');
+  writeFileSync(path, ['campaign,visits,conversions,conversion_rate', ...rows].join('\n') + '\n');
+  return path;
+}
+
+async function profileOf(file: string): Promise<DataProfile & { semantics: Semantics }> {
+  const engine = await DuckDbEngine.open({
+    dataPath: file,
+    memoryMb: 256,
+    maxTempMb: 512,
+    scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-xsec-engine-')),
+  });
+  try {
+    return (await engine.profile('campaigns.csv')).profile as DataProfile & {
+      semantics: Semantics;
+    };
+  } finally {
+    engine.close();
+  }
+}
+
+void test('one row per entity: ranked by the lead measure (summed) and by its ratio (averaged)', async () => {
+  const profile = await profileOf(campaignsCsv());
+  assert.equal(profile.semantics.table.grain, 'cross_section');
+  assert.equal(profile.semantics.table.entity, 'campaign');
+  assert.deepEqual(profile.semantics.derived, [], 'a campaign seen once covers no range');
+  const bars = heuristicPlan(profile).analyses.filter(
+    (a) => a.chart === 'bar' && a.transform.type === 'group' && a.transform.by === 'campaign',
+  );
+  assert.deepEqual(
+    bars.map((a) => [a.title, a.transform.type === 'group' && a.transform.agg]),
+    [
+      ['Top 10 campaign by visits', 'sum'],
+      ['Top 10 campaign by conversion_rate', 'mean'],
+    ],
+  );
+});
+
+void test('points never make ranges: most values must span one', () => {
+  const points: [number, number][] = [
+    [1, 1],
+    [2, 2],
+    [3, 3],
+  ];
+  assert.equal(disjointRanges(points), false);
+  assert.equal(
+    disjointRanges([
+      [1, 2],
+      [3, 4],
+      [5, 5],
+    ]),
+    true,
+  );
+});
+
+void test('both engines rank the campaigns alike, the best converting named', () => {
+  const file = campaignsCsv();
+  const run = (engine: string) => {
+    const r = runCli(
+      ['analyze', file, '--engine', engine, '--json', '-o', join(dir, `${engine}.html`)],
+      {
+        env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+      },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as {
+      charts: { title: string }[];
+      insights: { text: string }[];
+    };
+    return { charts: json.charts.map((c) => c.title), findings: json.insights.map((i) => i.text) };
+  };
+  const [duck, pandas] = [run('duckdb'), run('pandas')];
+  assert.deepEqual(pandas, duck);
+  assert.ok(
+    duck.findings.some((t) => /^C07 has the highest mean conversion_rate \(0\.09\)/.test(t)),
+    duck.findings.join('\n'),
+  );
+});
