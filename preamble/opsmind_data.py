@@ -122,6 +122,82 @@ def title_lines(text, delimiter, cut=False):
     return 0, 0
 
 
+# Lines under the data that are not data (the host's source-footer.ts finds them alike).
+FOOTER_TAIL_BYTES = 64 * 1024
+FOOTER_LINES = 10
+FOOTER_WORDS = re.compile(
+    r"^\s*[\"']?(sources?|notes?|quellen?|anmerkung(en)?|hinweis|fuente|nota|remarks?|disclaimer|copyright|©|\*)",
+    re.IGNORECASE,
+)
+
+
+def _field_count(line, delimiter):
+    quoted, fields = False, 1
+    for ch in line:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == delimiter and not quoted:
+            fields += 1
+    return fields
+
+
+def footer_in(tail, delimiter, columns, partial_first):
+    """(offset, lines) of a footer in `tail` (latin-1 text: one char per byte), or None: the last
+    1..10 lines, set apart by a blank line and shorter than the header or saying what they are
+    ("Note: …"), or, not set apart, each one field that says so."""
+    lines, start = [], 0
+    for text in tail.split("\n"):
+        lines.append((start, text[:-1] if text.endswith("\r") else text))
+        start += len(text) + 1
+    if partial_first:
+        lines = lines[1:]
+    while lines and not lines[-1][1].strip():
+        lines.pop()
+    i, block = len(lines) - 1, []
+    while i >= 0:
+        text = lines[i][1]
+        short = _field_count(text, delimiter) < columns
+        if not text.strip() or not (short or FOOTER_WORDS.match(text)):
+            break
+        block.insert(0, lines[i])
+        i -= 1
+    if not block or len(block) > FOOTER_LINES or i < 1 or columns < 2:
+        return None
+    blank = not lines[i][1].strip()
+    if not blank and not all(_field_count(t, delimiter) == 1 and FOOTER_WORDS.match(t) for _, t in block):
+        return None
+    first = lines[i][0] if blank else block[0][0]
+    return first, [t.strip() for _, t in block]
+
+
+def file_footer(path, delimiter, columns):
+    """(byte offset, lines) of the file's footer, or None."""
+    size = os.path.getsize(path)
+    base = max(0, size - FOOTER_TAIL_BYTES)
+    with open(path, "rb") as handle:
+        handle.seek(base)
+        tail = handle.read()
+    found = footer_in(tail.decode("latin-1"), delimiter, columns, base > 0)
+    return (base + found[0], found[1]) if found else None
+
+
+def _header_fields(sample, delimiter, skip_lines):
+    reader = csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter)
+    try:
+        for row in reader:
+            if reader.line_num > skip_lines and any(field.strip() for field in row):
+                return len(row)
+    except csv.Error:
+        return 0
+    return 0
+
+
+def _footer_warning(lines):
+    shown = [json.dumps(line if len(line) <= 60 else line[:57] + "…", ensure_ascii=False) for line in lines]
+    more = ", …" if len(lines) > 2 else ""
+    return f"left out {len(lines)} line(s) below the data (a footer: {', '.join(shown[:2])}{more})"
+
+
 _GROUPS = {".": r"\.", ",": ",", " ": " ", "\u00a0": "\u00a0", "\u202f": "\u202f"}
 
 
@@ -207,8 +283,18 @@ def _parse_delimited(path, extension, head, encoding, warning):
     warnings = [warning] if warning else []
     if skipped:
         warnings.append(f"skipped {skipped} line(s) above the header (a title?)")
+    footer = None
+    if not path.lower().endswith(".gz") and not encoding.startswith(("utf-16", "utf-32")):
+        footer = file_footer(path, delimiter, _header_fields(sample, delimiter, skip_lines))
+    source = path
+    if footer:
+        with open(path, "rb") as handle:
+            source = io.BytesIO(handle.read(footer[0]))
+        warnings.append(_footer_warning(footer[1]))
     try:
-        frame = pd.read_csv(path, sep=delimiter, encoding=encoding, memory_map=True, skiprows=skip_lines or None)
+        frame = pd.read_csv(
+            source, sep=delimiter, encoding=encoding, memory_map=not footer, skiprows=skip_lines or None
+        )
     except pd.errors.EmptyDataError as error:
         raise DataLoadError("the file has no columns to read") from error
     except UnicodeDecodeError:

@@ -1,5 +1,6 @@
 /** attachSource on a real DuckDB with real files: every format, encoding, dialect and locale case. */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -12,7 +13,7 @@ import { sampleDayFirst } from '../src/engine/source-dates.js';
 import type { SourceInfo } from '../src/engine/types.js';
 import { ExitCode, OpsmindError } from '../src/shared/exit-codes.js';
 import { tableRows, tableSchema, tableValues } from './helpers/data-table.js';
-import { tempDir } from './helpers/fixtures.js';
+import { ROOT, tempDir } from './helpers/fixtures.js';
 
 const dir = tempDir('opsmind-source-');
 const scratchDir = join(dir, 'scratch');
@@ -97,6 +98,55 @@ void test('title lines above the header are skipped with a warning', async () =>
   assert.equal(info.skippedLines, 2);
   assert.deepEqual(info.warnings, ['skipped 2 line(s) above the header (a title?)']);
   assert.deepEqual(await values(), ['["North",3]', '["South",4]', '["East",5]']);
+});
+
+void test('a footer under the data is left out with a warning, by both readers alike; a short last row is data', async () => {
+  const data = Array.from({ length: 6 }, (_, i) => `C${i},${100 + i},${2000 + i}`).join('\n');
+  const cases: [string, string, number, string[]][] = [
+    [
+      'footer.csv',
+      `country,gdp,people\n${data}\n\nSource: World Bank, 2024\nNote: GDP in million USD\n`,
+      6,
+      [
+        'left out 2 line(s) below the data (a footer: "Source: World Bank, 2024", "Note: GDP in million USD")',
+      ],
+    ],
+    // A line that says what it is, as wide as the data: a footer past a blank line.
+    [
+      'wide-note.csv',
+      `country,gdp,people\r\n${data.replaceAll('\n', '\r\n')}\r\n\r\nNote: in USD, see annex, page 4\r\n`,
+      6,
+      ['left out 1 line(s) below the data (a footer: "Note: in USD, see annex, page 4")'],
+    ],
+    // No blank line: only a lone "Source…" field is a footer.
+    [
+      'source.csv',
+      `country,gdp,people\n${data}\nSources: national offices\n`,
+      6,
+      ['left out 1 line(s) below the data (a footer: "Sources: national offices")'],
+    ],
+    // A last row without its last value is data, not a footer.
+    ['ragged.csv', `country,gdp,people\n${data}\nC6,106\n`, 7, []],
+  ];
+  for (const [name, text, n, warnings] of cases) {
+    const info = await attach(name, text);
+    assert.deepEqual([info.rows, info.warnings], [n, warnings], name);
+    const types = Object.values(await schema());
+    assert.ok(
+      !types.slice(1).includes('VARCHAR'),
+      `${name}: numbers stay numbers (${types.join(', ')})`,
+    );
+    const code = `import json, sys, opsmind_data as d
+df, info, w = d.read_dataset(sys.argv[1])
+print(json.dumps([len(df), w, [str(t) for t in df.dtypes]]))`;
+    const out = execFileSync('/usr/bin/python3', ['-c', code, join(dir, name)], {
+      env: { PATH: '/usr/bin:/bin', PYTHONPATH: join(ROOT, 'preamble') },
+      encoding: 'utf8',
+    });
+    const [pandasRows, pandasWarnings, dtypes] = JSON.parse(out) as [number, string[], string[]];
+    assert.deepEqual([pandasRows, pandasWarnings], [n, warnings], `${name}: the sandbox's reader`);
+    assert.ok(!dtypes.slice(1).includes('object'), `${name}: pandas reads numbers too`);
+  }
 });
 
 void test('CRLF and CR-only line ends', async () => {

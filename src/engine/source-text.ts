@@ -6,7 +6,9 @@
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import type { DuckDb } from './duckdb.js';
 import type { SourceLocale } from './types.js';
-import { asBadInput, badInput, describeData, toBadInput } from './source-common.js';
+import { copyFileSync, truncateSync } from 'node:fs';
+import { asBadInput, badInput, describeData, scratchPath, toBadInput } from './source-common.js';
+import { fileFooter } from './source-footer.js';
 import type { ReadContext, ReadOutcome, TableColumn } from './source-common.js';
 import { createCsvTable, isPandasNa, sampleText, sniffCsv } from './source-csv.js';
 import type { CsvDialect, CsvNulls, CsvPlan } from './source-csv.js';
@@ -150,11 +152,38 @@ async function planRead(ctx: ReadContext, detected: DetectedFormat) {
   const preferred = detected.extension === '.tsv' || detected.extension === '.tab' ? '\t' : ',';
   const delimiter = sniffDelimiter(text.sample, preferred);
   const place = findHeader(text.sample, delimiter, text.cut);
-  const plan: CsvPlan = { path: text.readPath, gzip: text.gzip, delimiter, skip: place.skipLines };
+  const footer = withoutFooter(ctx, text, delimiter, place.header.length);
+  const plan: CsvPlan = {
+    path: footer?.path ?? text.readPath,
+    gzip: text.gzip,
+    delimiter,
+    skip: place.skipLines,
+  };
   const sniffed = await sniffCsv(ctx.db, plan, false, ctx.signal).catch((error: unknown) => {
     throw ctx.signal?.aborted ? error : sniffFailure(text.sample, place, delimiter, error);
   });
-  return { text, place, plan, sniffed, names: columnNames(place.header, sniffed) };
+  const names = columnNames(place.header, sniffed);
+  return { text, place, plan, sniffed, names, footer: footer?.lines ?? [] };
+}
+
+/**
+ * The file without its footer (source-footer.ts): a copy cut where the footer starts, in the
+ * scratch dir. None for compressed files and UTF-16/32 ones (the sandbox's reader looks for a
+ * footer in the same files only).
+ */
+function withoutFooter(
+  ctx: ReadContext,
+  text: { readPath: string; gzip: boolean; encoding: string },
+  delimiter: string,
+  columns: number,
+): { path: string; lines: string[] } | null {
+  if (text.gzip || /^utf-(16|32)/i.test(text.encoding)) return null;
+  const footer = fileFooter(text.readPath, delimiter, columns);
+  if (!footer) return null;
+  const path = scratchPath(ctx, '.csv');
+  copyFileSync(text.readPath, path);
+  truncateSync(path, footer.offset);
+  return { path, lines: footer.lines };
 }
 
 /** The locale pass over `data`: text columns that are numbers, then numeric dates. */
@@ -209,7 +238,7 @@ export async function readDelimited(
 async function readPlanned(
   ctx: ReadContext,
   detected: DetectedFormat,
-  { text, place, plan, sniffed, names }: PlannedRead,
+  { text, place, plan, sniffed, names, footer }: PlannedRead,
 ): Promise<ReadOutcome> {
   const raw = await asBadInput(MALFORMED, ctx.signal, () =>
     sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
@@ -227,6 +256,12 @@ async function readPlanned(
   const { locale, warnings } = await applyLocale(ctx, samples, numbers, dialect);
   const title =
     place.titleLines > 0 ? [`skipped ${place.titleLines} line(s) above the header (a title?)`] : [];
+  const shown = footer.map((l) => JSON.stringify(l.length > 60 ? `${l.slice(0, 57)}…` : l));
+  const below = footer.length
+    ? [
+        `left out ${footer.length} line(s) below the data (a footer: ${shown.slice(0, 2).join(', ')}${footer.length > 2 ? ', …' : ''})`,
+      ]
+    : [];
   return {
     format: 'csv',
     encoding: text.encoding,
@@ -235,7 +270,7 @@ async function readPlanned(
     sheet: null,
     locale,
     skippedLines: place.titleLines,
-    warnings: [...text.warnings, ...title, ...warnings],
+    warnings: [...text.warnings, ...title, ...below, ...warnings],
   };
 }
 

@@ -1,0 +1,83 @@
+/**
+ * Lines under the data that are not data: "Source: World Bank, 2024", "Note: values in USD".
+ * Read as rows, they put text into a column of names and numbers into a column of amounts (the
+ * year of a source line), or turn a column of numbers into text. Found from the file's last
+ * lines, the same way as the sandbox's reader finds them (opsmind_data.footer_start), and left out.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+
+/** The end of the file read for its footer. */
+const TAIL_BYTES = 64 * 1024;
+/** A footer has at most this many lines. */
+const FOOTER_LINES = 10;
+/** What a footer line not set apart by a blank line must start with. */
+export const FOOTER_WORDS =
+  /^\s*["']?(sources?|notes?|quellen?|anmerkung(en)?|hinweis|fuente|nota|remarks?|disclaimer|copyright|©|\*)/i;
+
+/** The fields of one line: delimiters outside double quotes, plus one. */
+function fieldCount(line: string, delimiter: string): number {
+  let quoted = false;
+  let fields = 1;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (ch === delimiter && !quoted) fields += 1;
+  }
+  return fields;
+}
+
+/** Where a footer starts in `tail` (a char offset: latin-1, one char per byte) and its lines, or null. */
+export function footerIn(
+  tail: string,
+  delimiter: string,
+  columns: number,
+  partialFirst: boolean,
+): { offset: number; lines: string[] } | null {
+  const lines: { start: number; text: string }[] = [];
+  let start = 0;
+  for (const text of tail.split('\n')) {
+    lines.push({ start, text: text.replace(/\r$/, '') });
+    start += text.length + 1;
+  }
+  if (partialFirst) lines.shift();
+  while (lines.length && (lines.at(-1) as { text: string }).text.trim() === '') lines.pop();
+  let i = lines.length - 1;
+  const block: { start: number; text: string }[] = [];
+  while (i >= 0) {
+    const line = lines[i] as { start: number; text: string };
+    const short = fieldCount(line.text, delimiter) < columns;
+    if (line.text.trim() === '' || !(short || FOOTER_WORDS.test(line.text))) break;
+    block.unshift(line);
+    i -= 1;
+  }
+  if (block.length === 0 || block.length > FOOTER_LINES || i < 1 || columns < 2) return null;
+  const blank = (lines[i] as { text: string }).text.trim() === '';
+  // Set apart by a blank line, short lines and lines that say what they are ("Note: in USD, see
+  // annex") are a footer; else only lines that say so, alone in their first field (a last row
+  // with missing trailing values is data).
+  if (
+    !blank &&
+    !block.every((l) => fieldCount(l.text, delimiter) === 1 && FOOTER_WORDS.test(l.text))
+  )
+    return null;
+  const first = blank ? (lines[i] as { start: number }) : (block[0] as { start: number });
+  return { offset: first.start, lines: block.map((l) => l.text.trim()) };
+}
+
+/** The byte offset where the file's footer starts, and its lines; null when it has none. */
+export function fileFooter(
+  path: string,
+  delimiter: string,
+  columns: number,
+): { offset: number; lines: string[] } | null {
+  const size = statSync(path).size;
+  const base = Math.max(0, size - TAIL_BYTES);
+  const buffer = Buffer.alloc(size - base);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, buffer, 0, buffer.length, base);
+  } finally {
+    closeSync(fd);
+  }
+  const found = footerIn(buffer.toString('latin1'), delimiter, columns, base > 0);
+  return found ? { offset: base + found.offset, lines: found.lines } : null;
+}
