@@ -374,7 +374,49 @@ def _require_engine(modules, extension, package):
     raise DataLoadError(f"reading {extension} files needs {' or '.join(modules)}; install it (e.g. apt-get install {package}) or export the data to CSV")
 
 
+YEAR_NAME = re.compile(r"^\s*(year|yr|jahr|annee|année|ano|año|anno)\s*$", re.IGNORECASE)
+MONTH_NAME = re.compile(r"^\s*(month|mon|monat|mois|mes|mese)\s*$", re.IGNORECASE)
+PERIOD = "period"
+DATE_NAME = re.compile(r"(^|[^a-z])(date|datetime|timestamp|datum|fecha)([^a-z]|$)", re.IGNORECASE)
+
+
+def _number_column(frame, pattern):
+    for name in frame.columns:
+        if isinstance(name, str) and pattern.match(name):
+            series = frame[name]
+            if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
+                return name
+            return None
+    return None
+
+
+def _add_period(frame):
+    """(frame, warning): a year and a month column (whole years in pandas' range, months 1–12) made
+    one date, "period", the first of each month (the host's source-period.ts does the same)."""
+    year, month = _number_column(frame, YEAR_NAME), _number_column(frame, MONTH_NAME)
+    taken = any(str(c).lower() == PERIOD or DATE_NAME.search(str(c)) for c in frame.columns)
+    if year is None or month is None or taken:
+        return frame, None
+    y, m = frame[year].astype(float), frame[month].astype(float)
+    both = y.notna() & m.notna()
+    whole = bool(((y[both] % 1 == 0) & (m[both] % 1 == 0)).all())
+    if int(both.sum()) < 2 or not whole or m[both].nunique() < 2:
+        return frame, None
+    if not (y[both].min() >= 1678 and y[both].max() <= 2261 and m[both].min() >= 1 and m[both].max() <= 12):
+        return frame, None
+    parts = pd.DataFrame({"year": y.where(both), "month": m.where(both), "day": 1.0})
+    frame = frame.assign(**{PERIOD: pd.to_datetime(parts, errors="coerce")})
+    return frame, f'added the column "{PERIOD}": {year} and {month} as one date (the first of each month), so the rows are charted over time'
+
+
 def read_dataset(path, numbers=None):
+    """The file as read (_read_dataset), with a year and a month column made one date, "period"."""
+    frame, info, warnings = _read_dataset(path, numbers)
+    frame, added = _add_period(frame)
+    return frame, info, warnings + ([added] if added else [])
+
+
+def _read_dataset(path, numbers=None):
     """Read `path` into a DataFrame; return (df, info, warnings). Raises DataLoadError.
     `numbers` ({"decimal", "thousands", "dates"}) is how the host's engine read the numbers of a delimited
     file, and "dates": "DMY" that its numeric dates read day first."""

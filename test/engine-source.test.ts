@@ -149,6 +149,59 @@ print(json.dumps([len(df), w, [str(t) for t in df.dtypes]]))`;
   }
 });
 
+void test('a year and a month column become one date, "period", in both readers; not beside a date, nor for other numbers', async () => {
+  const rows = (f: (i: number) => string) => Array.from({ length: 24 }, (_, i) => f(i)).join('\n');
+  const added =
+    'added the column "period": year and month as one date (the first of each month), so the rows are charted over time';
+  const cases: [string, string, string[]][] = [
+    [
+      'ym.csv',
+      `year,month,sales\n${rows((i) => `${2020 + Math.floor(i / 12)},${(i % 12) + 1},${i}`)}\n`,
+      [added],
+    ],
+    [
+      'ym-gap.csv',
+      `year,month,sales\n${rows((i) => (i === 5 ? ',,5' : `${2020 + Math.floor(i / 12)},${(i % 12) + 1},${i}`))}\n`,
+      [added],
+    ],
+    [
+      'ym-date.csv',
+      `date,year,month,sales\n${rows((i) => `2020-01-0${1 + (i % 9)},2020,${(i % 12) + 1},${i}`)}\n`,
+      [],
+    ],
+    ['ym-13.csv', `year,month,sales\n${rows((i) => `2020,${(i % 13) + 1},${i}`)}\n`, []],
+  ];
+  for (const [name, text, warnings] of cases) {
+    const info = await attach(name, text);
+    assert.deepEqual(info.warnings, warnings, name);
+    const schema = await tableSchema(db);
+    const code = `import json, sys, opsmind_data as d
+df, info, w = d.read_dataset(sys.argv[1])
+print(json.dumps([w, list(df.columns), [str(v)[:10] for v in df[df.columns[-1]].head(14)]]))`;
+    const out = execFileSync('/usr/bin/python3', ['-c', code, join(dir, name)], {
+      env: { PATH: '/usr/bin:/bin', PYTHONPATH: join(ROOT, 'preamble') },
+      encoding: 'utf8',
+    });
+    const [pandasWarnings, pandasColumns, last] = JSON.parse(out) as [string[], string[], string[]];
+    assert.deepEqual(
+      [pandasWarnings, pandasColumns],
+      [warnings, Object.keys(schema)],
+      `${name}: the sandbox's reader`,
+    );
+    if (!warnings.length) continue;
+    assert.equal(schema.period, 'TIMESTAMP');
+    const periods = (
+      await db.all("SELECT strftime(period, '%Y-%m-%d') FROM data ORDER BY rowid LIMIT 14")
+    ).rows.map((r) => String(r[0]));
+    assert.deepEqual(
+      periods,
+      last.map((v) => (v === 'NaT' ? 'null' : v)),
+      name,
+    );
+    assert.equal(periods[12], '2021-01-01');
+  }
+});
+
 void test('CRLF and CR-only line ends', async () => {
   for (const end of ['\r\n', '\r']) {
     await attach('ends.csv', ['a,b', '1,x', '2,y', ''].join(end));

@@ -13,6 +13,7 @@ import { badInput, describeData, removeScratch } from './source-common.js';
 import type { ReadContext, ReadOutcome } from './source-common.js';
 import { readExcel } from './source-excel.js';
 import { flattenNested, readJson, readParquet } from './source-native.js';
+import { addPeriod } from './source-period.js';
 import { detectFormat, readHead } from './source-sniff.js';
 import type { DetectedFormat } from './source-sniff.js';
 import { readDelimited, sniffNumberLocale } from './source-text.js';
@@ -100,6 +101,8 @@ export async function attachSource(
   try {
     const outcome = await read(ctx, detected);
     await flattenNested(db, options.signal);
+    const period = await addPeriod(db, options.signal);
+    if (period) outcome.warnings.push(period);
     const described = await describeData(db, options.signal);
     refuseRowid(described.map((c) => c.name));
     const columns = described.length;
