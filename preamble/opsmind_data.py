@@ -12,6 +12,7 @@ import math
 import os
 import re
 
+import numpy as np
 import pandas as pd
 
 DELIMITERS = [",", ";", "\t", "|"]
@@ -409,11 +410,37 @@ def _add_period(frame):
     return frame, f'added the column "{PERIOD}": {year} and {month} as one date (the first of each month), so the rows are charted over time'
 
 
+YEAR_COLUMN = re.compile(r"^\s*(1[89]\d\d|20\d\d|2100)\s*$")
+WIDE_YEARS = 3
+
+
+def _melt_years(frame):
+    """(frame, warning): one column per year (country, 2015, 2016, …) read as rows, "year" and
+    "value", row by row and years in column order (the host's source-wide.ts does the same)."""
+    # An Excel header cell 2015 is a number: its column is named by the year all the same.
+    years = [c for c in frame.columns if isinstance(c, (str, int)) and YEAR_COLUMN.match(str(c))]
+    ids = [c for c in frame.columns if c not in years]
+    if len(years) < WIDE_YEARS or not ids:
+        return frame, None
+    numeric = all(pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c]) for c in years)
+    if not numeric or any(str(c).lower() in ("year", "value") for c in ids):
+        return frame, None
+    long = frame.melt(id_vars=ids, value_vars=years, var_name="year", value_name="value")
+    n = len(frame)
+    order = np.arange(len(long)).reshape(len(years), n).T.ravel()
+    long = long.iloc[order].reset_index(drop=True)
+    long["year"] = long["year"].astype(str).str.strip().astype("int64")
+    first, last = str(years[0]).strip(), str(years[-1]).strip()
+    return long, f'read the {len(years)} year columns ({first} … {last}) as rows: one per {ids[0]} and year, in "year" and "value"'
+
+
 def read_dataset(path, numbers=None):
-    """The file as read (_read_dataset), with a year and a month column made one date, "period"."""
+    """The file as read (_read_dataset); one column per year melted into rows (_melt_years), and
+    a year and a month column made one date, "period"."""
     frame, info, warnings = _read_dataset(path, numbers)
+    frame, melted = _melt_years(frame)
     frame, added = _add_period(frame)
-    return frame, info, warnings + ([added] if added else [])
+    return frame, info, warnings + [w for w in (melted, added) if w]
 
 
 def _read_dataset(path, numbers=None):

@@ -202,6 +202,53 @@ print(json.dumps([w, list(df.columns), [str(v)[:10] for v in df[df.columns[-1]].
   }
 });
 
+void test('one column per year is read as rows ("year", "value"), row by row, in both readers; not for two years or text', async () => {
+  const melted =
+    'read the 3 year columns (2018 … 2020) as rows: one per country and year, in "year" and "value"';
+  const cases: [string, string, string[], number][] = [
+    ['wide.csv', 'country,unit,2018,2019,2020\nFrance,kt,1,2,3\nSpain,kt,4,,6.5\n', [melted], 6],
+    ['wide-two.csv', 'country,2019,2020\nFrance,1,2\nSpain,3,4\n', [], 2],
+    ['wide-text.csv', 'country,2018,2019,2020\nFrance,1,n/a2,3\nSpain,4,5,6\n', [], 2],
+    ['wide-value.csv', 'value,2018,2019,2020\nFrance,1,2,3\nSpain,4,5,6\n', [], 2],
+  ];
+  for (const [name, text, warnings, n] of cases) {
+    const info = await attach(name, text);
+    assert.deepEqual([info.warnings, info.rows], [warnings, n], name);
+    const code = `import json, sys, opsmind_data as d
+df, info, w = d.read_dataset(sys.argv[1])
+print(json.dumps([w, list(map(str, df.columns)), df.astype(object).where(df.notna(), None).values.tolist(), [str(t) for t in df.dtypes]]))`;
+    const out = execFileSync('/usr/bin/python3', ['-c', code, join(dir, name)], {
+      env: { PATH: '/usr/bin:/bin', PYTHONPATH: join(ROOT, 'preamble') },
+      encoding: 'utf8',
+    });
+    const [pw, columns, pandasRows, dtypes] = JSON.parse(out) as [
+      string[],
+      string[],
+      unknown[][],
+      string[],
+    ];
+    assert.deepEqual(
+      [pw, columns],
+      [warnings, (await db.all('DESCRIBE data')).rows.map((r) => String(r[0]))],
+      `${name}: the sandbox's reader`,
+    );
+    if (!warnings.length) continue;
+    assert.deepEqual(pandasRows, [
+      ['France', 'kt', 2018, 1],
+      ['France', 'kt', 2019, 2],
+      ['France', 'kt', 2020, 3],
+      ['Spain', 'kt', 2018, 4],
+      ['Spain', 'kt', 2019, null],
+      ['Spain', 'kt', 2020, 6.5],
+    ]);
+    assert.deepEqual(dtypes.slice(2), ['int64', 'float64']);
+    assert.deepEqual(
+      await values(),
+      pandasRows.map((r) => JSON.stringify(r)),
+    );
+  }
+});
+
 void test('CRLF and CR-only line ends', async () => {
   for (const end of ['\r\n', '\r']) {
     await attach('ends.csv', ['a,b', '1,x', '2,y', ''].join(end));

@@ -159,3 +159,46 @@ void test('both engines chart one indicator at a time, and the findings name it'
   assert.ok(duck.findings.some((t) => /highest mean Life expectancy \(8\d\.\d\)/.test(t)));
   assert.ok(!duck.findings.some((t) => /\bvalue\b/.test(t)), duck.findings.join('\n'));
 });
+
+void test('a wide table (one column per year) is read as rows and charted over the years, alike in both engines', () => {
+  const header = ['country', ...Array.from({ length: 8 }, (_, i) => String(2013 + i))].join(',');
+  const rows = COUNTRIES.map((country, c) =>
+    [
+      country,
+      ...Array.from({ length: 8 }, (_, i) => 100 + c * 20 + i * (3 + c) + ((i * c) % 4)),
+    ].join(','),
+  );
+  const file = write('wide.csv', header, rows);
+  const run = (engine: string) => {
+    const r = runCli(
+      ['analyze', file, '--engine', engine, '--json', '-o', join(dir, `wide-${engine}.html`)],
+      {
+        env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+      },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as {
+      table: Semantics['table'];
+      charts: { kind: string; title: string }[];
+      insights: { text: string }[];
+      warnings: string[];
+    };
+    return {
+      table: [json.table.grain, json.table.keys, json.table.time?.column],
+      charts: json.charts.map((c) => `${c.kind} ${c.title}`),
+      findings: json.insights.map((i) => i.text),
+      warnings: json.warnings,
+    };
+  };
+  const [duck, pandas] = [run('duckdb'), run('pandas')];
+  assert.deepEqual(pandas, duck);
+  assert.deepEqual(duck.table, ['panel', ['country'], 'year']);
+  assert.ok(
+    duck.charts.some((c) => c.startsWith('line ')),
+    duck.charts.join('\n'),
+  );
+  assert.ok(
+    duck.warnings.some((w) => w.startsWith('read the 8 year columns (2013 … 2020) as rows')),
+  );
+  assert.ok(!duck.charts.some((c) => /\b20(1\d|20)\b/.test(c)), 'no year charted as a measure');
+});

@@ -14,6 +14,7 @@ import type { ReadContext, ReadOutcome } from './source-common.js';
 import { readExcel } from './source-excel.js';
 import { flattenNested, readJson, readParquet } from './source-native.js';
 import { addPeriod } from './source-period.js';
+import { meltYears } from './source-wide.js';
 import { detectFormat, readHead } from './source-sniff.js';
 import type { DetectedFormat } from './source-sniff.js';
 import { readDelimited, sniffNumberLocale } from './source-text.js';
@@ -101,6 +102,8 @@ export async function attachSource(
   try {
     const outcome = await read(ctx, detected);
     await flattenNested(db, options.signal);
+    const wide = await meltYears(db, options.signal);
+    if (wide) outcome.warnings.push(wide);
     const period = await addPeriod(db, options.signal);
     if (period) outcome.warnings.push(period);
     const described = await describeData(db, options.signal);
