@@ -5,7 +5,7 @@
  * model's plan that pools them is sent back; a key of commensurable values (sex) is no such column.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -158,6 +158,12 @@ void test('both engines chart one indicator at a time, and the findings name it'
   );
   assert.ok(duck.findings.some((t) => /highest mean Life expectancy \(8\d\.\d\)/.test(t)));
   assert.ok(!duck.findings.some((t) => /\bvalue\b/.test(t)), duck.findings.join('\n'));
+  // The axes name the indicator too, not the column holding them all.
+  for (const engine of ['duckdb', 'pandas']) {
+    const html = readFileSync(join(dir, `${engine}.html`), 'utf8');
+    assert.match(html, /"yaxis":\{"title":\{"text":"Life expectancy"/, engine);
+    assert.doesNotMatch(html, /"yaxis":\{"title":\{"text":"value"/, engine);
+  }
 });
 
 void test('a wide table (one column per year) is read as rows and charted over the years, alike in both engines', () => {

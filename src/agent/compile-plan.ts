@@ -52,6 +52,7 @@ export function groupChartParams(
   a: Analysis,
   t: Extract<Transform, { type: 'group' }>,
   y: string,
+  name: (column: string) => string = (c) => c,
 ): Record<string, unknown> {
   const o = a.options ?? {};
   const common = { title: a.title, note: a.why };
@@ -66,6 +67,7 @@ export function groupChartParams(
     sort: o.sort ?? 'descending',
     orientation: o.orientation,
     log_y: o.log_y,
+    y_label: axisLabel(y, name),
     ...common,
   };
 }
@@ -217,9 +219,16 @@ export function trendLabel(
 export function rebaseLabel(
   t: Extract<Transform, { type: 'resample' }>,
   y: string,
+  name: (column: string) => string = (c) => c,
 ): string | undefined {
-  if (!t.rebase || !t.series) return undefined;
-  return `${y}, index (100 = the first ${PERIOD_WORD[t.freq]} every ${t.series} has a value)`;
+  if (!t.rebase || !t.series) return axisLabel(y, name);
+  return `${name(y)}, index (100 = the first ${PERIOD_WORD[t.freq]} every ${t.series} has a value)`;
+}
+
+/** An axis's title when the findings name the column otherwise (a long table's indicator), else none. */
+export function axisLabel(column: string, name: (column: string) => string): string | undefined {
+  const label = name(column);
+  return label === column ? undefined : label;
 }
 
 /** The columns a transform reads (the cleaning converts these, and only these; both engines). */
@@ -336,7 +345,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const lines = [code, `frame = frame.sort_values(${py(y)}, ascending=False, kind="stable")`];
       if (a.chart === 'table')
         return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 50 })})`];
-      const params = groupChartParams(a, t, y);
+      const params = groupChartParams(a, t, y, name);
       const additive = t.agg === 'sum' || t.agg === 'count';
       const share = t.series
         ? []
@@ -394,7 +403,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           ];
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, agg: periodAgg(a.chart, t), log_y: o.log_y, y_label: rebaseLabel(t, y), ...common })})`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, agg: periodAgg(a.chart, t), log_y: o.log_y, y_label: rebaseLabel(t, y, name), ...common })})`,
         ...trend,
       ];
     }
@@ -421,8 +430,8 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
     case 'distribution': {
       const chart =
         a.chart === 'box'
-          ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, ...common })})`
-          : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, ...common })})`;
+          ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, y_label: axisLabel(t.column, name), ...common })})`
+          : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, x_label: axisLabel(t.column, name), ...common })})`;
       return [
         chart,
         `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}))`,

@@ -5,7 +5,7 @@
  * closed) or a box (quartiles, 1.5 IQR fences clipped to the data, mean and
  * count per group of the most frequent values of `by`), exact over all rows.
  */
-import { namedAs, NO_SCALES } from '../agent/compile-plan.js';
+import { axisLabel, namedAs, NO_SCALES } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
 import { distributionInsights } from './insights.js';
@@ -76,6 +76,7 @@ async function histogram(ctx: Ctx, column: Column, stats: ColumnStats): Promise<
       x: column.name,
       bins: a.options?.bins,
       log_y: a.options?.log_y,
+      x_label: axisLabel(column.name, namedAs(a, ctx.scales ?? NO_SCALES)),
       note: a.why,
     }),
     sourceColumns: sourceInfos(ctx),
@@ -138,7 +139,13 @@ async function box(ctx: Ctx, y: Column, by: Column | null, rows: number): Promis
   const base = {
     kind: 'box',
     table: false,
-    params: params({ title: a.title, y: y.name, x: by?.name, note: a.why }),
+    params: params({
+      title: a.title,
+      y: y.name,
+      x: by?.name,
+      y_label: axisLabel(y.name, namedAs(a, ctx.scales ?? NO_SCALES)),
+      note: a.why,
+    }),
     sourceColumns: sourceInfos(ctx),
     sourceRows: rows,
     sql,

@@ -111,7 +111,8 @@ function pieFrame(t: Group, s: Shape): Cte {
 }
 
 function chartParams(ctx: Ctx, t: Group, y: string): Record<string, unknown> {
-  return params(groupChartParams(ctx.analysis, t, y));
+  const name = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES);
+  return params(groupChartParams(ctx.analysis, t, y, name));
 }
 
 async function chartDeclared(ctx: Ctx, t: Group, s: Shape): Promise<Declared> {

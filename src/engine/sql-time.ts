@@ -226,7 +226,7 @@ function chartParams(ctx: Ctx, t: Resample, y: string): Record<string, unknown> 
     color: t.series,
     agg: periodAgg(a.chart, t),
     log_y: a.options?.log_y,
-    y_label: rebaseLabel(t, y),
+    y_label: rebaseLabel(t, y, namedAs(a, ctx.scales ?? NO_SCALES)),
     note: a.why,
   });
 }
