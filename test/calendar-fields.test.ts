@@ -4,16 +4,13 @@
  * so (days_to_ship) is still a measure.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { usedColumns } from '../src/agent/compile-plan.js';
-import type { DataProfile } from '../src/agent/profile.js';
-import type { Semantics } from '../src/agent/semantics.js';
-import { DuckDbEngine } from '../src/engine/duckdb-engine.js';
 import { tempDir } from './helpers/fixtures.js';
+import { duckProfile } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-calendar-');
 
@@ -30,22 +27,8 @@ function ledgerCsv(): string {
   return path;
 }
 
-async function profileOf(file: string): Promise<DataProfile & { semantics: Semantics }> {
-  const engine = await DuckDbEngine.open({
-    dataPath: file,
-    memoryMb: 256,
-    maxTempMb: 512,
-    scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-calendar-engine-')),
-  });
-  try {
-    return (await engine.profile('ledger.csv')).profile as DataProfile & { semantics: Semantics };
-  } finally {
-    engine.close();
-  }
-}
-
 void test('a month and a quarter stored as numbers are places in the calendar, never measures', async () => {
-  const profile = await profileOf(ledgerCsv());
+  const profile = await duckProfile(ledgerCsv());
   const role = (name: string) => profile.semantics.columns.find((c) => c.name === name);
   assert.equal(role('month')?.role, 'code');
   assert.match(role('month')?.evidence ?? '', /named as a month: a place in the calendar/);

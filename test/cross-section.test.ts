@@ -4,16 +4,13 @@
  * ranges" of a measure (a point covers no range).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
-import type { DataProfile } from '../src/agent/profile.js';
 import { disjointRanges } from '../src/agent/semantics-derived.js';
-import type { Semantics } from '../src/agent/semantics.js';
-import { DuckDbEngine } from '../src/engine/duckdb-engine.js';
-import { runCli, tempDir } from './helpers/fixtures.js';
+import { tempDir } from './helpers/fixtures.js';
+import { analyzeJson, duckProfile } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-xsec-');
 
@@ -30,24 +27,8 @@ function campaignsCsv(): string {
   return path;
 }
 
-async function profileOf(file: string): Promise<DataProfile & { semantics: Semantics }> {
-  const engine = await DuckDbEngine.open({
-    dataPath: file,
-    memoryMb: 256,
-    maxTempMb: 512,
-    scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-xsec-engine-')),
-  });
-  try {
-    return (await engine.profile('campaigns.csv')).profile as DataProfile & {
-      semantics: Semantics;
-    };
-  } finally {
-    engine.close();
-  }
-}
-
 void test('one row per entity: ranked by the lead measure (summed) and by its ratio (averaged)', async () => {
-  const profile = await profileOf(campaignsCsv());
+  const profile = await duckProfile(campaignsCsv());
   assert.equal(profile.semantics.table.grain, 'cross_section');
   assert.equal(profile.semantics.table.entity, 'campaign');
   assert.deepEqual(profile.semantics.derived, [], 'a campaign seen once covers no range');
@@ -83,17 +64,10 @@ void test('points never make ranges: most values must span one', () => {
 void test('both engines rank the campaigns alike, the best converting named', () => {
   const file = campaignsCsv();
   const run = (engine: string) => {
-    const r = runCli(
-      ['analyze', file, '--engine', engine, '--json', '-o', join(dir, `${engine}.html`)],
-      {
-        env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-      },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    const json = JSON.parse(r.stdout) as {
+    const json = analyzeJson<{
       charts: { title: string }[];
       insights: { text: string }[];
-    };
+    }>(file, engine, join(dir, `${engine}.html`));
     return { charts: json.charts.map((c) => c.title), findings: json.insights.map((i) => i.text) };
   };
   const [duck, pandas] = [run('duckdb'), run('pandas')];

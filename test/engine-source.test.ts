@@ -1,6 +1,5 @@
 /** attachSource on a real DuckDB with real files: every format, encoding, dialect and locale case. */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,7 +12,8 @@ import { sampleDayFirst } from '../src/engine/source-dates.js';
 import type { SourceInfo } from '../src/engine/types.js';
 import { ExitCode, OpsmindError } from '../src/shared/exit-codes.js';
 import { tableRows, tableSchema, tableValues } from './helpers/data-table.js';
-import { ROOT, tempDir } from './helpers/fixtures.js';
+import { tempDir } from './helpers/fixtures.js';
+import { pandasRead } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-source-');
 const scratchDir = join(dir, 'scratch');
@@ -136,14 +136,10 @@ void test('a footer under the data is left out with a warning, by both readers a
       !types.slice(1).includes('VARCHAR'),
       `${name}: numbers stay numbers (${types.join(', ')})`,
     );
-    const code = `import json, sys, opsmind_data as d
-df, info, w = d.read_dataset(sys.argv[1])
-print(json.dumps([len(df), w, [str(t) for t in df.dtypes]]))`;
-    const out = execFileSync('/usr/bin/python3', ['-c', code, join(dir, name)], {
-      env: { PATH: '/usr/bin:/bin', PYTHONPATH: join(ROOT, 'preamble') },
-      encoding: 'utf8',
-    });
-    const [pandasRows, pandasWarnings, dtypes] = JSON.parse(out) as [number, string[], string[]];
+    const [pandasRows, pandasWarnings, dtypes] = pandasRead<[number, string[], string[]]>(
+      join(dir, name),
+      `print(json.dumps([len(df), w, [str(t) for t in df.dtypes]]))`,
+    );
     assert.deepEqual([pandasRows, pandasWarnings], [n, warnings], `${name}: the sandbox's reader`);
     assert.ok(!dtypes.slice(1).includes('object'), `${name}: pandas reads numbers too`);
   }
@@ -175,14 +171,10 @@ void test('a year and a month column become one date, "period", in both readers;
     const info = await attach(name, text);
     assert.deepEqual(info.warnings, warnings, name);
     const schema = await tableSchema(db);
-    const code = `import json, sys, opsmind_data as d
-df, info, w = d.read_dataset(sys.argv[1])
-print(json.dumps([w, list(df.columns), [str(v)[:10] for v in df[df.columns[-1]].head(14)]]))`;
-    const out = execFileSync('/usr/bin/python3', ['-c', code, join(dir, name)], {
-      env: { PATH: '/usr/bin:/bin', PYTHONPATH: join(ROOT, 'preamble') },
-      encoding: 'utf8',
-    });
-    const [pandasWarnings, pandasColumns, last] = JSON.parse(out) as [string[], string[], string[]];
+    const [pandasWarnings, pandasColumns, last] = pandasRead<[string[], string[], string[]]>(
+      join(dir, name),
+      `print(json.dumps([w, list(df.columns), [str(v)[:10] for v in df[df.columns[-1]].head(14)]]))`,
+    );
     assert.deepEqual(
       [pandasWarnings, pandasColumns],
       [warnings, Object.keys(schema)],
@@ -214,19 +206,12 @@ void test('one column per year is read as rows ("year", "value"), row by row, in
   for (const [name, text, warnings, n] of cases) {
     const info = await attach(name, text);
     assert.deepEqual([info.warnings, info.rows], [warnings, n], name);
-    const code = `import json, sys, opsmind_data as d
-df, info, w = d.read_dataset(sys.argv[1])
-print(json.dumps([w, list(map(str, df.columns)), df.astype(object).where(df.notna(), None).values.tolist(), [str(t) for t in df.dtypes]]))`;
-    const out = execFileSync('/usr/bin/python3', ['-c', code, join(dir, name)], {
-      env: { PATH: '/usr/bin:/bin', PYTHONPATH: join(ROOT, 'preamble') },
-      encoding: 'utf8',
-    });
-    const [pw, columns, pandasRows, dtypes] = JSON.parse(out) as [
-      string[],
-      string[],
-      unknown[][],
-      string[],
-    ];
+    const [pw, columns, pandasRows, dtypes] = pandasRead<
+      [string[], string[], unknown[][], string[]]
+    >(
+      join(dir, name),
+      `print(json.dumps([w, list(map(str, df.columns)), df.astype(object).where(df.notna(), None).values.tolist(), [str(t) for t in df.dtypes]]))`,
+    );
     assert.deepEqual(
       [pw, columns],
       [warnings, (await db.all('DESCRIBE data')).rows.map((r) => String(r[0]))],

@@ -5,17 +5,15 @@
  * model's plan that pools them is sent back; a key of commensurable values (sex) is no such column.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { checkPlan } from '../src/agent/plan.js';
 import type { Plan } from '../src/agent/plan.js';
-import type { DataProfile } from '../src/agent/profile.js';
 import type { Semantics } from '../src/agent/semantics.js';
-import { DuckDbEngine } from '../src/engine/duckdb-engine.js';
-import { runCli, tempDir } from './helpers/fixtures.js';
+import { tempDir } from './helpers/fixtures.js';
+import { analyzeJson, duckProfile } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-long-');
 const COUNTRIES = ['France', 'Germany', 'Italy', 'Spain', 'Poland'];
@@ -55,24 +53,8 @@ function bySexCsv(): string {
   return write('by-sex.csv', 'country,year,sex,people', rows);
 }
 
-async function profileOf(file: string): Promise<DataProfile & { semantics: Semantics }> {
-  const engine = await DuckDbEngine.open({
-    dataPath: file,
-    memoryMb: 256,
-    maxTempMb: 512,
-    scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-long-engine-')),
-  });
-  try {
-    return (await engine.profile(file.split('/').at(-1) ?? 'data')).profile as DataProfile & {
-      semantics: Semantics;
-    };
-  } finally {
-    engine.close();
-  }
-}
-
 void test('a column naming what the value holds is found from the rows, and each chart takes one of its values', async () => {
-  const profile = await profileOf(indicatorsCsv());
+  const profile = await duckProfile(indicatorsCsv());
   const sem = profile.semantics;
   assert.deepEqual(sem.facets, [
     {
@@ -108,7 +90,7 @@ void test('a column naming what the value holds is found from the rows, and each
 });
 
 void test("a model's plan pooling the indicators is sent back, with the filter to add", async () => {
-  const profile = await profileOf(indicatorsCsv());
+  const profile = await duckProfile(indicatorsCsv());
   const analysis = (filters?: object[], by = 'country') => ({
     title: 'Value by country',
     why: 'Why.',
@@ -129,7 +111,7 @@ void test("a model's plan pooling the indicators is sent back, with the filter t
 });
 
 void test('a key of commensurable values (sex) names no quantity: its people are one measure', async () => {
-  const sem = (await profileOf(bySexCsv())).semantics;
+  const sem = (await duckProfile(bySexCsv())).semantics;
   assert.equal(sem.facets, undefined);
   assert.deepEqual([...sem.table.keys].sort(), ['country', 'sex']);
 });
@@ -137,17 +119,10 @@ void test('a key of commensurable values (sex) names no quantity: its people are
 void test('both engines chart one indicator at a time, and the findings name it', () => {
   const file = indicatorsCsv();
   const run = (engine: string) => {
-    const r = runCli(
-      ['analyze', file, '--engine', engine, '--json', '-o', join(dir, `${engine}.html`)],
-      {
-        env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-      },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    const json = JSON.parse(r.stdout) as {
+    const json = analyzeJson<{
       charts: { title: string }[];
       insights: { text: string }[];
-    };
+    }>(file, engine, join(dir, `${engine}.html`));
     return { charts: json.charts.map((c) => c.title), findings: json.insights.map((i) => i.text) };
   };
   const [duck, pandas] = [run('duckdb'), run('pandas')];
@@ -176,19 +151,12 @@ void test('a wide table (one column per year) is read as rows and charted over t
   );
   const file = write('wide.csv', header, rows);
   const run = (engine: string) => {
-    const r = runCli(
-      ['analyze', file, '--engine', engine, '--json', '-o', join(dir, `wide-${engine}.html`)],
-      {
-        env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-      },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    const json = JSON.parse(r.stdout) as {
+    const json = analyzeJson<{
       table: Semantics['table'];
       charts: { kind: string; title: string }[];
       insights: { text: string }[];
       warnings: string[];
-    };
+    }>(file, engine, join(dir, `wide-${engine}.html`));
     return {
       table: [json.table.grain, json.table.keys, json.table.time?.column],
       charts: json.charts.map((c) => `${c.kind} ${c.title}`),

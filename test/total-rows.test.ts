@@ -4,19 +4,16 @@
  * and said in a note; a value that adds up by chance on one measure is not one.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { llmPlanner } from '../src/agent/llm-planner.js';
-import type { DataProfile } from '../src/agent/profile.js';
 import { tableTotals } from '../src/agent/semantics-totals.js';
-import type { Semantics } from '../src/agent/semantics.js';
-import { DuckDbEngine } from '../src/engine/duckdb-engine.js';
 import { createChatModel } from '../src/llm/index.js';
 import { completion, startFakeLlm } from './helpers/fake-llm.js';
-import { runCli, tempDir } from './helpers/fixtures.js';
+import { tempDir } from './helpers/fixtures.js';
+import { analyzeJson, duckProfile } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-totals-');
 
@@ -59,33 +56,17 @@ function subtotalsCsv(): string {
   return path;
 }
 
-async function profileOf(file: string): Promise<DataProfile & { semantics: Semantics }> {
-  const engine = await DuckDbEngine.open({
-    dataPath: file,
-    memoryMb: 256,
-    maxTempMb: 512,
-    scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-totals-engine-')),
-  });
-  try {
-    return (await engine.profile(file.split('/').at(-1) ?? 'data')).profile as DataProfile & {
-      semantics: Semantics;
-    };
-  } finally {
-    engine.close();
-  }
-}
-
 const excludes = (
   filters: { column: string; op: string; value?: unknown }[] | undefined,
   column: string,
 ) => (filters ?? []).some((f) => f.column === column && f.op === '!=' && f.value === 'Total');
 
 void test('a "Total" line under a list and subtotals per group are found from the sums and left out of every chart', async () => {
-  const states = await profileOf(statesCsv());
+  const states = await duckProfile(statesCsv());
   assert.deepEqual(states.semantics.totals, [
     { column: 'state', value: 'Total', measure: 'population', within: 'table' },
   ]);
-  const subtotals = await profileOf(subtotalsCsv());
+  const subtotals = await duckProfile(subtotalsCsv());
   // Rounded to tens, the subtotals add up only loosely: the label says what they are.
   assert.deepEqual(subtotals.semantics.totals, [
     { column: 'product', value: 'Total', measure: 'sales', within: 'table' },
@@ -106,14 +87,11 @@ void test('a "Total" line under a list and subtotals per group are found from th
 void test('both engines leave the total rows out: the findings count each sale once', () => {
   for (const file of [statesCsv(), subtotalsCsv()]) {
     const findings = (engine: string) => {
-      const r = runCli(
-        ['analyze', file, '--engine', engine, '--json', '-o', join(dir, `${engine}.html`)],
-        {
-          env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-        },
+      const json = analyzeJson<{ insights: { text: string }[] }>(
+        file,
+        engine,
+        join(dir, `${engine}.html`),
       );
-      assert.equal(r.status, 0, r.stderr);
-      const json = JSON.parse(r.stdout) as { insights: { text: string }[] };
       return json.insights.map((i) => i.text);
     };
     const [duck, pandas] = [findings('duckdb'), findings('pandas')];
@@ -154,7 +132,7 @@ void test('a value that adds up the others by chance on one measure, unlabelled,
 });
 
 void test("a model's plan that sums the total rows gets them left out, with the note", async () => {
-  const profile = await profileOf(subtotalsCsv());
+  const profile = await duckProfile(subtotalsCsv());
   const plan = {
     notes: [],
     analyses: [

@@ -12,7 +12,7 @@ import type { PlanResult, Planner } from './fast-pipeline.js';
 import { heuristicPlan } from './heuristic-planner.js';
 import { parsePlan, PlanSchema } from './plan.js';
 import type { Plan } from './plan.js';
-import { qualityNotes, withoutTotals } from './planner-rules.js';
+import { totalNotes, withoutTotals } from './planner-rules.js';
 import type { DataProfile } from './profile.js';
 import { roles } from './roles.js';
 import { profileText } from './profile-text.js';
@@ -118,9 +118,7 @@ function withoutTotalRows(plan: Plan, profile: DataProfile): Plan {
   const r = roles(profile);
   if (r.semantics.totals.length === 0) return plan;
   const analyses = plan.analyses.map((a) => withoutTotals(a, r));
-  const notes = qualityNotes(profile, r).filter(
-    (n) => / is the total of the other /.test(n) && !plan.notes.includes(n),
-  );
+  const notes = totalNotes(r.semantics).filter((n) => !plan.notes.includes(n));
   return { ...plan, analyses, notes: [...notes, ...plan.notes].slice(0, 10) };
 }
 

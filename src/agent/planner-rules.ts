@@ -11,14 +11,19 @@ import { aggFor, timeFrequencyOf } from './roles.js';
 import type { Roles } from './roles.js';
 import { qualityFlags } from './semantics.js';
 
+/** The notes saying which total rows every chart leaves out (withoutTotals). */
+export function totalNotes(sem: Roles['semantics']): string[] {
+  return sem.totals.map(
+    (total) =>
+      `"${total.value}" in ${total.column} is the total of the other ${total.column} values (its ${total.measure} equals their sum ${total.within === 'table' ? 'over the table' : 'in nearly every period'}): left out of every chart, so nothing is counted twice`,
+  );
+}
+
 /** Data-quality flags for the plan's notes: what is not charted and why, and the roles assumed. */
 export function qualityNotes(profile: DataProfile, r: Roles): string[] {
   const sem = r.semantics;
   const notes: string[] = [...profile.warnings, ...qualityFlags(profile, sem)];
-  for (const total of sem.totals)
-    notes.push(
-      `"${total.value}" in ${total.column} is the total of the other ${total.column} values (its ${total.measure} equals their sum ${total.within === 'table' ? 'over the table' : 'in nearly every period'}): left out of every chart, so nothing is counted twice`,
-    );
+  notes.push(...totalNotes(sem));
   for (const f of sem.facets ?? [])
     notes.push(
       `${f.column} names what ${f.measure} holds (its values live on scales of their own): each chart shows one ${f.column} (${f.values.join(', ')}), and ${f.measure} is averaged, the safe statistic`,

@@ -1,0 +1,49 @@
+/**
+ * Shared by the semantics tests: a file's profile as the DuckDB engine makes it, its `analyze
+ * --json` summary with either engine, and a file as the sandbox's pandas reader reads it.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataProfile } from '../../src/agent/profile.js';
+import type { Semantics } from '../../src/agent/semantics.js';
+import { DuckDbEngine } from '../../src/engine/duckdb-engine.js';
+import { ROOT, runCli } from './fixtures.js';
+
+/** The DuckDB engine's profile of `file`, with its semantics. */
+export async function duckProfile(file: string): Promise<DataProfile & { semantics: Semantics }> {
+  const engine = await DuckDbEngine.open({
+    dataPath: file,
+    memoryMb: 256,
+    maxTempMb: 512,
+    scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-semantics-engine-')),
+  });
+  try {
+    const { profile } = await engine.profile(file.split('/').at(-1) ?? 'data');
+    assert.ok(profile.semantics, `${file}: the DuckDB profile carries its semantics`);
+    return profile as DataProfile & { semantics: Semantics };
+  } finally {
+    engine.close();
+  }
+}
+
+/** What `opsmind analyze file --engine <engine> --json` printed (no model), the report at `out`. */
+export function analyzeJson<T>(file: string, engine: string, out: string): T {
+  const r = runCli(['analyze', file, '--engine', engine, '--json', '-o', out], {
+    env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+  });
+  assert.equal(r.status, 0, `${file} ${engine}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+/** The JSON that `code` prints with `df, info, w` read from `file` by opsmind_data.read_dataset. */
+export function pandasRead<T>(file: string, code: string): T {
+  const program = `import json, sys, opsmind_data as d\ndf, info, w = d.read_dataset(sys.argv[1])\n${code}`;
+  const out = execFileSync('/usr/bin/python3', ['-c', program, file], {
+    env: { PATH: '/usr/bin:/bin', PYTHONPATH: join(ROOT, 'preamble') },
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as T;
+}
