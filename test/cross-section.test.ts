@@ -77,3 +77,45 @@ void test('both engines rank the campaigns alike, the best converting named', ()
     duck.findings.join('\n'),
   );
 });
+
+void test('anonymous entities (respondents numbered 1…n) are never ranked by a score', async () => {
+  const rows = Array.from({ length: 60 }, (_, i) => {
+    const country = ['DE', 'FR', 'US'][i % 3] ?? 'DE';
+    return `${i + 1},${country},${(i * 7) % 11},${1 + ((i * 3) % 5)}`;
+  });
+  const path = join(dir, 'survey.csv');
+  writeFileSync(path, ['respondent_id,country,nps,q1', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  assert.equal(profile.semantics.table.grain, 'cross_section');
+  const titles = heuristicPlan(profile).analyses.map((a) => a.title);
+  assert.ok(!titles.some((t) => t.includes('respondent_id')), titles.join('\n'));
+  assert.ok(titles.includes('Average nps by country'), titles.join('\n'));
+});
+
+void test('whole numbers in the thousands per event (salaries by hire date) are averaged, small ones counted', async () => {
+  const rows = Array.from({ length: 90 }, (_, i) => {
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    const month = String(1 + (i % 12)).padStart(2, '0');
+    const dept = ['Sales', 'Support', 'Engineering'][i % 3] ?? 'Sales';
+    return `${1000 + i},${dept},20${10 + (i % 12)}-${month}-${day},${50_000 + ((i * 1_300) % 40_000)},${1 + (i % 9)}`;
+  });
+  const path = join(dir, 'staff.csv');
+  writeFileSync(
+    path,
+    ['employee_id,department,hire_date,salary,trainings', ...rows].join('\n') + '\n',
+  );
+  const profile = await duckProfile(path);
+  assert.equal(profile.semantics.table.grain, 'event');
+  const role = (name: string) => profile.semantics.columns.find((c) => c.name === name);
+  assert.equal(role('salary')?.role, 'level', role('salary')?.evidence);
+  assert.equal(role('salary')?.settled, false, 'the safe choice, said as such');
+  assert.equal(role('trainings')?.role, 'count', role('trainings')?.evidence);
+  const groups = heuristicPlan(profile).analyses.flatMap((a) =>
+    a.transform.type === 'group' ? [[a.transform.measure, a.transform.agg]] : [],
+  );
+  assert.ok(
+    groups.some(([m, agg]) => m === 'salary' && agg === 'mean'),
+    JSON.stringify(groups),
+  );
+  assert.ok(!groups.some(([m, agg]) => m === 'salary' && agg === 'sum'), JSON.stringify(groups));
+});

@@ -20,6 +20,7 @@ import {
 } from './roles.js';
 import type { Roles } from './roles.js';
 import { repeatedProblem, roleOf } from './semantics.js';
+import { isNumberColumn } from './semantics-evidence.js';
 import {
   byFacet,
   derivedFrom,
@@ -113,15 +114,31 @@ const RANKED_ENTITIES = 100_000;
  * the rest summed as "Other" for a sum), and by the first level or ratio beside it (the best
  * converting campaigns): with one row per entity, these are the charts an analyst draws first.
  */
+/** Whether an entity's values are names or codes a person uses (Alabama, C07), not numbers (17). */
+function namedValues(c: DataProfile['column_profiles'][number] | undefined): boolean {
+  const values = c?.top.map((t) => t.value) ?? [];
+  return (
+    c !== undefined &&
+    !isNumberColumn(c) &&
+    values.length > 0 &&
+    values.every((v) => /\p{L}/u.test(v))
+  );
+}
+
 function entityRankings(r: Roles, profile: DataProfile): Analysis[] {
   const { grain, entity } = r.semantics.table;
   const lead = r.measures[0];
   if (grain !== 'cross_section' || !entity || !lead || profile.rows > RANKED_ENTITIES) return [];
   if (roleOf(r.semantics, entity)?.role !== 'identifier') return [];
-  const beside = r.measures.slice(1, 4).filter((m) => aggFor(m, r, false) === 'mean');
+  // Who adds most (customers by revenue) ranks any entities; who scores highest (a level) only
+  // named ones: respondent 12's score of 10 says nothing, Alabama's life expectancy does.
+  const named = namedValues(profile.column_profiles.find((c) => c.name === entity));
+  const beside = named ? r.measures.slice(1, 4).filter((m) => aggFor(m, r, false) === 'mean') : [];
   // A ratio (conversion rate) says more of an entity than a level beside it.
   const level = beside.find((m) => roleOf(r.semantics, m.name)?.role === 'ratio') ?? beside[0];
-  return [lead, ...(level && aggFor(lead, r, false) !== 'mean' ? [level] : [])].map((m) => {
+  const leadAgg = aggFor(lead, r, false);
+  const ranked = leadAgg !== 'mean' ? [lead, ...(level ? [level] : [])] : named ? [lead] : [];
+  return ranked.map((m) => {
     const agg = aggFor(m, r, false);
     return {
       title: `Top 10 ${entity} by ${m.name}`,

@@ -169,7 +169,10 @@ function crossSectionRole(x: Seen): Decided {
 /** One row per event: whole numbers count things, heavy or named amounts add up, the rest is averaged. */
 function eventRole(x: Seen): Decided {
   const { s, range, whole, heavy, additiveName } = x;
-  if (whole && s.min >= 0 && !x.levelName)
+  // Whole numbers in the thousands, neither heavy-tailed nor named as an amount, are no count of
+  // things in one event: a salary or a price kept in whole units, averaged as its cents would be.
+  const large = s.median >= 1000 && !heavy && !additiveName;
+  if (whole && s.min >= 0 && !x.levelName && !large)
     return {
       role: 'count',
       evidence: `whole numbers ${number(s.min)} to ${number(s.max)} per event`,
@@ -183,7 +186,7 @@ function eventRole(x: Seen): Decided {
     };
   return {
     role: 'level',
-    evidence: `${range} per event, neither heavy-tailed nor named as an amount: averaged (the safe choice)`,
+    evidence: `${range} per event, ${whole ? 'whole numbers in the thousands, ' : ''}neither heavy-tailed nor named as an amount: averaged (the safe choice)`,
     settled: false,
   };
 }
