@@ -1,7 +1,9 @@
 /**
- * A cross-section of named entities, one row each (campaigns, states): ranked by its entities on
- * the lead measure and on a ratio beside it, in both engines; a name seen once is never "made of
- * ranges" of a measure (a point covers no range).
+ * What a row is and what its numbers measure. A cross-section of named entities, one row each
+ * (campaigns, states), is ranked by them on the lead measure and on a ratio beside it, in both
+ * engines; anonymous ones (respondents 1…n) only by what adds up; a name seen once is never "made
+ * of ranges" of a measure. Per event, whole numbers in the thousands (salaries) are averaged;
+ * in a panel, counts named as what happens (sessions) are summed over time.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -118,4 +120,29 @@ void test('whole numbers in the thousands per event (salaries by hire date) are 
     JSON.stringify(groups),
   );
   assert.ok(!groups.some(([m, agg]) => m === 'salary' && agg === 'sum'), JSON.stringify(groups));
+});
+
+void test('a panel of daily counts named as what happens (sessions, conversions per page) is summed over time', async () => {
+  const pages = ['/home', '/pricing', '/blog'];
+  const rows: string[] = [];
+  for (let d = 0; d < 60; d += 1)
+    for (const [i, page] of pages.entries()) {
+      const day = new Date(Date.UTC(2024, 0, 1 + d)).toISOString().slice(0, 10);
+      const sessions = 300 + i * 250 + ((d * 37 + i * 11) % 90);
+      rows.push(
+        `${day},${page},${sessions},${Math.round(sessions * 0.02)},${40 + ((d * 13) % 30)}`,
+      );
+    }
+  const path = join(dir, 'web.csv');
+  writeFileSync(path, ['date,page,sessions,conversions,bounce_rate', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  assert.equal(profile.semantics.table.grain, 'panel');
+  const role = (name: string) => profile.semantics.columns.find((c) => c.name === name)?.role;
+  assert.equal(role('sessions'), 'count');
+  assert.equal(role('conversions'), 'count');
+  assert.equal(role('bounce_rate'), 'ratio');
+  const lines = heuristicPlan(profile).analyses.flatMap((a) =>
+    a.transform.type === 'resample' ? [[a.transform.measure, a.transform.agg]] : [],
+  );
+  assert.deepEqual(lines[0], ['sessions', 'sum'], JSON.stringify(lines));
 });

@@ -10,7 +10,7 @@ export const LEVEL_WORDS = words(
   'price prices preis prix precio unit rate rates ratio temp temperature humidity pressure speed latency duration age score rating level concentration avg average mean median density margin index weight height length width depth mass size displacement horsepower acceleration mpg miles gallon expect expectancy fertility pm25 pm10 aqi wind lat lon runtime running per capita percapita durchschnitt moyenne promedio',
 );
 export const ADDITIVE_WORDS = words(
-  'revenue revenues sales turnover income profit amount spend gmv units qty quantity volume orders visits deaths cases count number generation production consumption births total sum people population pop employment employed jobs headcount flights passengers votes umsatz erlös erloes menge anzahl kunden betrag ventes chiffre ventas ingresos importe cantidad',
+  'revenue revenues sales turnover income profit amount spend gmv units qty quantity volume orders visits deaths cases count number generation production consumption births total sum people population pop employment employed jobs headcount flights passengers votes sessions clicks impressions pageviews views downloads installs signups conversions transactions bookings purchases shipments trips rides calls tickets umsatz erlös erloes menge anzahl kunden betrag ventes chiffre ventas ingresos importe cantidad',
 );
 /** Words of a temperature: a level whose zero is not "none" (°C, °F), said as differences. */
 export const TEMPERATURE_WORDS = words(
