@@ -146,3 +146,25 @@ void test('a panel of daily counts named as what happens (sessions, conversions 
   );
   assert.deepEqual(lines[0], ['sessions', 'sum'], JSON.stringify(lines));
 });
+
+void test('an amount with a few returns below zero is still summed, its quantities counted', async () => {
+  const rows = Array.from({ length: 120 }, (_, i) => {
+    const day = new Date(Date.UTC(2024, 0, 1 + (i % 90))).toISOString().slice(0, 10);
+    const qty = i % 15 === 0 ? -2 : 1 + (i % 4);
+    const total = qty * [19.99, 49.5, 899][i % 3]!;
+    return `${day},INV-${10_000 + i},${['Mall', 'Airport'][i % 2]},${qty},${total.toFixed(2)}`;
+  });
+  const path = join(dir, 'returns.csv');
+  writeFileSync(path, ['date,invoice,store,qty,total', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  const role = (name: string) => profile.semantics.columns.find((c) => c.name === name);
+  assert.equal(role('total')?.role, 'amount', role('total')?.evidence);
+  assert.match(role('total')?.evidence ?? '', /returns or refunds/);
+  assert.equal(role('qty')?.role, 'count', role('qty')?.evidence);
+  const bars = heuristicPlan(profile).analyses.flatMap((a) =>
+    a.transform.type === 'group' && a.transform.by === 'store'
+      ? [[a.transform.measure, a.transform.agg]]
+      : [],
+  );
+  assert.deepEqual(bars[0], ['total', 'sum'], JSON.stringify(bars));
+});

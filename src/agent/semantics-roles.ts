@@ -39,10 +39,13 @@ interface Seen {
   spread: number;
   levelName: boolean;
   additiveName: boolean;
+  /** At or above zero, or an amount by name whose lowest quarter is too: returns, refunds. */
+  positive: boolean;
 }
 
 function seen(c: ColumnProfile, s: Stats): Seen {
   const levelName = named(c.name, LEVEL_WORDS);
+  const additiveName = named(c.name, ADDITIVE_WORDS) && !levelName;
   return {
     c,
     s,
@@ -52,7 +55,8 @@ function seen(c: ColumnProfile, s: Stats): Seen {
     signed: s.min < 0 && s.max > 0 && s.std !== null && Math.abs(s.mean) < s.std,
     spread: s.std !== null && s.mean !== 0 ? Math.abs(s.std / s.mean) : 0,
     levelName,
-    additiveName: named(c.name, ADDITIVE_WORDS) && !levelName,
+    additiveName,
+    positive: s.min >= 0 || (additiveName && s.q1 >= 0 && s.mean > 0),
   };
 }
 
@@ -153,7 +157,7 @@ function crossSectionRole(x: Seen): Decided {
       evidence: `${range}, heavy right tail (max ${number(s.max / Math.max(s.median, 1e-12))}× the median): a size that adds up across entities`,
       settled: true,
     };
-  if (x.additiveName && s.min >= 0)
+  if (x.additiveName && x.positive)
     return {
       role: whole ? 'count' : 'amount',
       evidence: `${range}, named as an amount (the values do not settle it)`,
@@ -172,16 +176,16 @@ function eventRole(x: Seen): Decided {
   // Whole numbers in the thousands, neither heavy-tailed nor named as an amount, are no count of
   // things in one event: a salary or a price kept in whole units, averaged as its cents would be.
   const large = s.median >= 1000 && !heavy && !additiveName;
-  if (whole && s.min >= 0 && !x.levelName && !large)
+  if (whole && x.positive && !x.levelName && !large)
     return {
       role: 'count',
       evidence: `whole numbers ${number(s.min)} to ${number(s.max)} per event`,
       settled: true,
     };
-  if (s.min >= 0 && (heavy || additiveName))
+  if (x.positive && (heavy || additiveName))
     return {
       role: 'amount',
-      evidence: `${range}${heavy ? ', heavy right tail' : ''} per event${additiveName ? ', named as an amount' : ''}`,
+      evidence: `${range}${heavy ? ', heavy right tail' : ''} per event${additiveName ? ', named as an amount' : ''}${s.min < 0 ? ' (the few below zero: returns or refunds)' : ''}`,
       settled: true,
     };
   return {
@@ -214,7 +218,7 @@ function overTimeRole(x: Seen, grain: Grain): Decided {
       evidence: `${range}, named as a count, one value per ${grain === 'panel' ? 'entity and ' : ''}period: the name and values cannot tell a flow from a standing number, so it is summed across ${grain === 'panel' ? 'entities' : 'the rows'} within one period and averaged over time (the safe choice)`,
       settled: false,
     };
-  if (s.min >= 0 && (heavy || additiveName))
+  if (x.positive && (heavy || additiveName))
     return {
       role: whole ? 'count' : 'amount',
       evidence: `${range}${heavy ? ', heavy right tail' : ''}${additiveName ? ', named as an amount' : ''}: adds up across entities and periods`,
