@@ -2,6 +2,7 @@
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { aggregationFor, roleOf, semanticsOf } from './semantics.js';
 import type { Role, Semantics } from './semantics.js';
+import { integral } from './semantics-evidence.js';
 
 /** Measure names in the order an analyst reaches for them: money first, then prices, then quantities. */
 const MEASURE_TIERS = [
@@ -46,6 +47,9 @@ const MEASURE_ROLES: ReadonlySet<Role> = new Set([
 ]);
 const ADDITIVE_ROLES: ReadonlySet<Role> = new Set(['amount', 'count', 'stock']);
 
+/** A handful of whole numbers: a discrete attribute, not a measurement. */
+const discrete = (c: ColumnProfile): boolean => c.distinct <= 8 && integral(c);
+
 /** Sorts columns into dates, measures (most important first) and chartable categories, by their roles. */
 export function roles(profile: DataProfile): Roles {
   const semantics = semanticsOf(profile);
@@ -67,12 +71,14 @@ export function roles(profile: DataProfile): Roles {
         c.distinct > 2,
     )
     // A mostly-missing measure never leads, whatever its name: half the rows would be silent.
-    // Amounts an analyst adds up lead; then the name's tier, then the spread.
+    // Amounts an analyst adds up lead; a handful of whole numbers (a visit's number, a rating
+    // 1–5) never leads a measurement; then the name's tier, then the spread.
     .sort(
       (a, b) =>
         Number(a.missing_share > 0.5) - Number(b.missing_share > 0.5) ||
         Number(!ADDITIVE_ROLES.has(role(a) ?? 'level')) -
           Number(!ADDITIVE_ROLES.has(role(b) ?? 'level')) ||
+        Number(discrete(a)) - Number(discrete(b)) ||
         tier(a.name) - tier(b.name) ||
         spread(b) - spread(a),
     );

@@ -176,7 +176,10 @@ function eventRole(x: Seen): Decided {
   // Whole numbers in the thousands, neither heavy-tailed nor named as an amount, are no count of
   // things in one event: a salary or a price kept in whole units, averaged as its cents would be.
   const large = s.median >= 1000 && !heavy && !additiveName;
-  if (whole && x.positive && !x.levelName && !large)
+  // Nor are whole numbers held close to a typical value far from zero (a blood pressure of
+  // 132 ± 12): a measurement, where counts of things start from none.
+  const held = s.min > 0 && x.spread < 0.25 && !heavy && !additiveName;
+  if (whole && x.positive && !x.levelName && !large && !held)
     return {
       role: 'count',
       evidence: `whole numbers ${number(s.min)} to ${number(s.max)} per event`,
@@ -190,7 +193,7 @@ function eventRole(x: Seen): Decided {
     };
   return {
     role: 'level',
-    evidence: `${range} per event, ${whole ? 'whole numbers in the thousands, ' : ''}neither heavy-tailed nor named as an amount: averaged (the safe choice)`,
+    evidence: `${range} per event, ${whole ? (large ? 'whole numbers in the thousands, ' : `whole numbers held close to their mean (std ${number(x.spread * 100)}% of it), `) : ''}neither heavy-tailed nor named as an amount: averaged (the safe choice)`,
     settled: false,
   };
 }
