@@ -204,8 +204,11 @@ def _change(label, when, first, last, interval=False):
                             "change", first=first, last=last, change=difference))
     elif first != 0:
         change = (last - first) / abs(first)
-        verb = "grew" if change > 0 else "fell" if change < 0 else "was unchanged"
-        amount = f" {fmt_pct(abs(change))}" if change else ""
+        # A change that rounds to 0.0% is not "grew 0.0%".
+        flat = abs(change) < 0.0005
+        verb = ("was unchanged" if change == 0 else "was nearly unchanged" if flat else
+                "grew" if change > 0 else "fell")
+        amount = "" if flat else f" {fmt_pct(abs(change))}"
         out.append(_insight(f"{_capital(label)} {verb}{amount} from {when[0]} to {when[-1]} ({fmt_number(first)} → {fmt_number(last)}).",
                             "change", first=first, last=last, change_pct=change * 100))
     else:

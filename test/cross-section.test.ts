@@ -75,7 +75,7 @@ void test('both engines rank the campaigns alike, the best converting named', ()
   const [duck, pandas] = [run('duckdb'), run('pandas')];
   assert.deepEqual(pandas, duck);
   assert.ok(
-    duck.findings.some((t) => /^C07 has the highest mean conversion_rate \(0\.09\)/.test(t)),
+    duck.findings.some((t) => /^C07 has the highest conversion_rate \(0\.09\)/.test(t)),
     duck.findings.join('\n'),
   );
 });
@@ -167,4 +167,47 @@ void test('an amount with a few returns below zero is still summed, its quantiti
       : [],
   );
   assert.deepEqual(bars[0], ['total', 'sum'], JSON.stringify(bars));
+});
+
+void test('whole-number measurements per event (blood pressure 132 ± 12) are averaged; a visit number never leads', async () => {
+  const rows: string[] = [];
+  for (let p = 0; p < 30; p += 1)
+    for (let v = 1; v <= 6; v += 1) {
+      const day = new Date(Date.UTC(2024, 0, 1 + (p % 5) + v * 30)).toISOString().slice(0, 10);
+      rows.push(`P${p},${p % 2 ? 'drug' : 'placebo'},${day},${v},${120 + ((p * 7 + v * 5) % 25)}`);
+    }
+  const path = join(dir, 'trial.csv');
+  writeFileSync(path, ['patient,arm,visit_date,visit,systolic_bp', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  assert.equal(profile.semantics.table.grain, 'event');
+  const bp = profile.semantics.columns.find((c) => c.name === 'systolic_bp');
+  assert.equal(bp?.role, 'level', bp?.evidence);
+  assert.match(bp?.evidence ?? '', /held close to their mean/);
+  const plan = heuristicPlan(profile).analyses;
+  const measures = plan.flatMap((a) =>
+    a.transform.type === 'resample' || a.transform.type === 'group'
+      ? [[a.transform.measure, a.transform.agg]]
+      : [],
+  );
+  assert.ok(
+    !measures.some(([m, agg]) => m === 'systolic_bp' && agg === 'sum'),
+    JSON.stringify(measures),
+  );
+  assert.deepEqual(measures[0], ['systolic_bp', 'mean'], JSON.stringify(measures));
+});
+
+void test('hourly kWh per meter is energy used: summed per day, its meters compared by their totals', async () => {
+  const rows: string[] = [];
+  for (let h = 0; h < 24 * 10; h += 1)
+    for (const [i, meter] of ['M1', 'M2', 'M3'].entries()) {
+      const at = new Date(Date.UTC(2024, 2, 1, h)).toISOString().slice(0, 19).replace('T', ' ');
+      rows.push(`${at},${meter},${(1 + i + ((h * 7 + i) % 10) / 10).toFixed(2)}`);
+    }
+  const path = join(dir, 'meters.csv');
+  writeFileSync(path, ['timestamp,meter,kwh', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  assert.equal(profile.semantics.table.grain, 'panel');
+  assert.equal(profile.semantics.columns.find((c) => c.name === 'kwh')?.role, 'amount');
+  const first = heuristicPlan(profile).analyses[0];
+  assert.equal(first?.transform.type === 'resample' && first.transform.agg, 'sum');
 });

@@ -155,6 +155,15 @@ void test('trend: change, peak and trough match the data', () => {
   assert.ok(kinds.trough?.text.includes('Jan 2023'));
 });
 
+void test('trend: a change that rounds to 0.0% is nearly unchanged, not "grew 0.0%"', () => {
+  const frame = monthly(6).map((p, i) => ({ x: p.x, y: i === 5 ? 100.02 : 100 + (i % 2) * 7 }));
+  const change = byKind(trendInsights(frame, 'Mean weight', 'mean')).change;
+  assert.equal(
+    change?.text,
+    'Mean weight was nearly unchanged from Jan 2023 to Jun 2023 (100 → 100).',
+  );
+});
+
 void test('trend: year over year of the last full year', () => {
   const frame = monthly(30, 2022);
   const kinds = byKind(trendInsights(frame, 'revenue', 'sum'));

@@ -40,6 +40,12 @@ class TrendTests(unittest.TestCase):
         months = pd.date_range(start, periods=periods, freq="MS")
         return pd.DataFrame({"month": months, "revenue": 100.0 + np.arange(periods) * 5 + (np.arange(periods) % 12 == 6) * 50})
 
+    def test_change_rounding_to_zero_is_nearly_unchanged(self):
+        frame = pd.DataFrame({"month": pd.date_range("2023-01-01", periods=6, freq="MS"),
+                              "w": [100, 107, 100, 107, 100, 100.02]})
+        kinds = by_kind(trend_insights(frame, "month", "w", "Mean weight"))
+        self.assertEqual(kinds["change"]["text"], "Mean weight was nearly unchanged from Jan 2023 to Jun 2023 (100 → 100).")
+
     def test_change_peak_and_trough_match_pandas(self):
         frame = self.monthly(periods=23)
         kinds = by_kind(trend_insights(frame, "month", "revenue", "Revenue"))

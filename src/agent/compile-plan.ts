@@ -116,6 +116,8 @@ export interface Scales {
   intervals: readonly string[];
   /** Measures whose quantity a column names (a long table's value, named by its indicator). */
   facets?: readonly { column: string; measure: string }[];
+  /** The entity of a table with one row each: grouped by it, a mean is the row's own value. */
+  unique?: readonly string[];
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
@@ -126,7 +128,26 @@ export function scalesOf(profile: DataProfile): Scales {
     column,
     measure,
   }));
-  return { stocks: stockMeasures(profile), intervals: intervalMeasures(profile), facets };
+  const { grain, entity } = semanticsOf(profile).table;
+  const key = profile.column_profiles.find((c) => c.name === entity);
+  const unique =
+    grain === 'cross_section' && key && key.missing === 0 && key.distinct === profile.rows
+      ? [key.name]
+      : [];
+  return { stocks: stockMeasures(profile), intervals: intervalMeasures(profile), facets, unique };
+}
+
+/**
+ * The findings' name of a ranking of groups (both engines): "mean price", or "conversion_rate"
+ * when each group is one row (a campaign's mean conversion rate is its rate).
+ */
+export function rankingLabel(
+  t: Extract<Transform, { type: 'group' }>,
+  y: string,
+  name: (column: string) => string,
+  scales: Scales,
+): string {
+  return scales.unique?.includes(t.by) && !t.series ? name(y) : `${t.agg} ${name(y)}`;
 }
 
 /**
@@ -352,7 +373,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         : [
             additive
               ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}))`
-              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(`${t.agg} ${name(y)}`)}${intervalOf(t, grain.scales) ? ', interval=True' : ''}))`,
+              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }

@@ -106,8 +106,11 @@ function change(
     );
   }
   const ratio = (last - first) / Math.abs(first);
-  const verb = ratio > 0 ? 'grew' : ratio < 0 ? 'fell' : 'was unchanged';
-  const amount = ratio ? ` ${fmtPct(Math.abs(ratio))}` : '';
+  // A change that rounds to 0.0% is not "grew 0.0%".
+  const flat = Math.abs(ratio) < 0.0005;
+  const verb =
+    ratio === 0 ? 'was unchanged' : flat ? 'was nearly unchanged' : ratio > 0 ? 'grew' : 'fell';
+  const amount = flat ? '' : ` ${fmtPct(Math.abs(ratio))}`;
   return insight(
     `${capital(label)} ${verb}${amount} from ${from} to ${to} (${fmtNumber(first)} → ${fmtNumber(last)}).`,
     'change',

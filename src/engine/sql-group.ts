@@ -11,6 +11,7 @@ import {
   intervalOf,
   namedAs,
   NO_SCALES,
+  rankingLabel,
 } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
@@ -191,7 +192,11 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
   const name = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES);
   return additive
     ? shareInsights(rows, additiveLabel(t.measure && name(t.measure)))
-    : rankingInsights(rows, `${t.agg} ${name(s.y)}`, intervalOf(t, ctx.scales ?? NO_SCALES));
+    : rankingInsights(
+        rows,
+        rankingLabel(t, s.y, name, ctx.scales ?? NO_SCALES),
+        intervalOf(t, ctx.scales ?? NO_SCALES),
+      );
 }
 
 /** The group transform of an analysis: its declaration and findings. */
