@@ -193,7 +193,7 @@ function eventRole(x: Seen): Decided {
     };
   return {
     role: 'level',
-    evidence: `${range} per event, ${whole ? (large ? 'whole numbers in the thousands, ' : `whole numbers held close to their mean (std ${number(x.spread * 100)}% of it), `) : ''}neither heavy-tailed nor named as an amount: averaged (the safe choice)`,
+    evidence: `${range} per event, ${whole && large ? 'whole numbers in the thousands, ' : ''}${whole && held && !large ? `whole numbers held close to their mean (std ${number(x.spread * 100)}% of it), ` : ''}neither heavy-tailed nor named as an amount: averaged (the safe choice)`,
     settled: false,
   };
 }
