@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { disjointRanges } from '../src/agent/semantics-derived.js';
 import { tempDir } from './helpers/fixtures.js';
-import { analyzeJson, duckProfile } from './helpers/semantics.js';
+import { bothEngines, duckProfile } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-xsec-');
 
@@ -65,14 +65,7 @@ void test('points never make ranges: most values must span one', () => {
 
 void test('both engines rank the campaigns alike, the best converting named', () => {
   const file = campaignsCsv();
-  const run = (engine: string) => {
-    const json = analyzeJson<{
-      charts: { title: string }[];
-      insights: { text: string }[];
-    }>(file, engine, join(dir, `${engine}.html`));
-    return { charts: json.charts.map((c) => c.title), findings: json.insights.map((i) => i.text) };
-  };
-  const [duck, pandas] = [run('duckdb'), run('pandas')];
+  const { duck, pandas } = bothEngines(file, dir);
   assert.deepEqual(pandas, duck);
   assert.ok(
     duck.findings.some((t) => /^C07 has the highest conversion_rate \(0\.09\)/.test(t)),

@@ -13,7 +13,7 @@ import { checkPlan } from '../src/agent/plan.js';
 import type { Plan } from '../src/agent/plan.js';
 import type { Semantics } from '../src/agent/semantics.js';
 import { tempDir } from './helpers/fixtures.js';
-import { analyzeJson, duckProfile } from './helpers/semantics.js';
+import { analyzeJson, bothEngines, duckProfile } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-long-');
 const COUNTRIES = ['France', 'Germany', 'Italy', 'Spain', 'Poland'];
@@ -118,14 +118,7 @@ void test('a key of commensurable values (sex) names no quantity: its people are
 
 void test('both engines chart one indicator at a time, and the findings name it', () => {
   const file = indicatorsCsv();
-  const run = (engine: string) => {
-    const json = analyzeJson<{
-      charts: { title: string }[];
-      insights: { text: string }[];
-    }>(file, engine, join(dir, `${engine}.html`));
-    return { charts: json.charts.map((c) => c.title), findings: json.insights.map((i) => i.text) };
-  };
-  const [duck, pandas] = [run('duckdb'), run('pandas')];
+  const { duck, pandas } = bothEngines(file, dir);
   assert.deepEqual(pandas, duck);
   assert.ok(
     duck.findings.some((t) => /^Poland has the highest mean Population \(/.test(t)),

@@ -5,8 +5,7 @@
  * panel's entities together — for every file, with the real DuckDB engine.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
@@ -16,7 +15,7 @@ import { captionOf, derivationOf } from '../src/agent/provenance.js';
 import { intervalMeasures } from '../src/agent/compile-plan.js';
 import { timeFrequencyOf } from '../src/agent/roles.js';
 import type { Semantics } from '../src/agent/semantics.js';
-import { DuckDbEngine } from '../src/engine/duckdb-engine.js';
+import { duckProfile } from './helpers/semantics.js';
 import { ROOT, runCli, tempDir } from './helpers/fixtures.js';
 
 const VEGA = join(ROOT, 'node_modules', 'vega-datasets', 'data');
@@ -44,21 +43,7 @@ const EXAMPLES = ['sales.csv', 'air-quality.csv', 'umsatz-filialen.csv'].map((f)
   join(ROOT, 'examples', f),
 );
 
-async function profileOf(file: string): Promise<DataProfile & { semantics: Semantics }> {
-  const engine = await DuckDbEngine.open({
-    dataPath: file,
-    memoryMb: 512,
-    maxTempMb: 1024,
-    scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-sem-')),
-  });
-  try {
-    const { profile } = await engine.profile(file.split('/').at(-1) ?? 'data');
-    assert.ok(profile.semantics, `${file}: the DuckDB profile carries its semantics`);
-    return profile as DataProfile & { semantics: Semantics };
-  } finally {
-    engine.close();
-  }
-}
+const profileOf = (file: string) => duckProfile(file, 512);
 
 const profiles = new Map<string, Promise<DataProfile & { semantics: Semantics }>>();
 const profiled = (file: string) => {

@@ -13,11 +13,14 @@ import { DuckDbEngine } from '../../src/engine/duckdb-engine.js';
 import { ROOT, runCli } from './fixtures.js';
 
 /** The DuckDB engine's profile of `file`, with its semantics. */
-export async function duckProfile(file: string): Promise<DataProfile & { semantics: Semantics }> {
+export async function duckProfile(
+  file: string,
+  memoryMb = 256,
+): Promise<DataProfile & { semantics: Semantics }> {
   const engine = await DuckDbEngine.open({
     dataPath: file,
-    memoryMb: 256,
-    maxTempMb: 512,
+    memoryMb,
+    maxTempMb: memoryMb * 2,
     scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-semantics-engine-')),
   });
   try {
@@ -36,6 +39,22 @@ export function analyzeJson<T>(file: string, engine: string, out: string): T {
   });
   assert.equal(r.status, 0, `${file} ${engine}: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
+}
+
+/** The chart titles and findings of `analyze --json` on `file` with each engine (reports in `dir`). */
+export function bothEngines(
+  file: string,
+  dir: string,
+): Record<'duck' | 'pandas', { charts: string[]; findings: string[] }> {
+  const run = (engine: string) => {
+    const json = analyzeJson<{ charts: { title: string }[]; insights: { text: string }[] }>(
+      file,
+      engine,
+      join(dir, `${engine}.html`),
+    );
+    return { charts: json.charts.map((c) => c.title), findings: json.insights.map((i) => i.text) };
+  };
+  return { duck: run('duckdb'), pandas: run('pandas') };
 }
 
 /** The JSON that `code` prints with `df, info, w` read from `file` by opsmind_data.read_dataset. */
