@@ -371,6 +371,21 @@ void test('Excel: first sheet by default, a sheet by name, an unknown sheet list
   await rejects('old.xls', xls, /save it as \.xlsx or CSV/);
 });
 
+void test("booleans are the words pandas reads as booleans; Yes/No and t/f stay the file's text", async () => {
+  await attach('flags.csv', 'id,left,ok,paid\n1,Yes,True,t\n2,No,false,f\n3,,TRUE,t\n');
+  assert.deepEqual(await schema(), {
+    id: 'BIGINT',
+    left: 'VARCHAR',
+    ok: 'BOOLEAN',
+    paid: 'VARCHAR',
+  });
+  assert.deepEqual(await values(), [
+    '[1,"Yes",true,"t"]',
+    '[2,"No",false,"f"]',
+    '[3,null,true,"t"]',
+  ]);
+});
+
 void test('decimal commas with point thousands in a ";" file', async () => {
   const text = 'id;preis;menge;name\n1;1.234,56;1.234;a\n2;12,5;2.500;b\n3;;3.000;c\n';
   const info = await attach('de.csv', text);

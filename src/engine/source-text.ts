@@ -45,6 +45,21 @@ function sniffFailure(sample: string, place: HeaderPlace, delimiter: string, err
     : toBadInput(MALFORMED, undefined, error);
 }
 
+/** The words pandas' reader takes for a boolean: any other (yes/no, t/f) leaves the column text. */
+const PANDAS_BOOLEANS = new Set(['True', 'TRUE', 'true', 'False', 'FALSE', 'false']);
+
+/**
+ * Indexes of the columns DuckDB's sniffer types BOOLEAN from words pandas keeps as text ("Yes" and
+ * "No", "t" and "f"): read as text, so the report says the file's own words, not True and False.
+ */
+function textBooleans(columns: readonly TableColumn[]): number[] {
+  return columns.flatMap((column, index) =>
+    column.type === 'BOOLEAN' && column.sample.some((value) => !PANDAS_BOOLEANS.has(value))
+      ? [index]
+      : [],
+  );
+}
+
 /** Column types to read with: the sniffer's, but text where the locale pass decides. */
 const typesFor = (dialect: CsvDialect, asText: ReadonlySet<number>): string[] =>
   dialect.columns.map((column, i) => (asText.has(i) ? 'VARCHAR' : column.type));
@@ -250,7 +265,7 @@ async function readPlanned(
     sample: samples[i] ?? [],
   }));
   const numbers = decideNumberLocale(columns, plan.delimiter);
-  const asText = new Set(pointGroupedDoubles(columns, numbers));
+  const asText = new Set([...pointGroupedDoubles(columns, numbers), ...textBooleans(columns)]);
   const nulls = nullsFor(typesFor(sniffed, asText), withNa, withNone);
   const dialect = await materialise(ctx, plan, sniffed, names, asText, nulls);
   const { locale, warnings } = await applyLocale(ctx, samples, numbers, dialect);
