@@ -255,20 +255,27 @@ def _is_other(name):
 
 
 @never_raises
-def ranking_insights(frame, category, value, label=None, interval=False):
+def ranking_insights(frame, category, value, label=None, interval=False, percent=False):
     """For averages and other non-additive values: the highest and lowest category, and how far apart they are
-    (a ratio; a difference when `interval`: on an interval scale, 9.3 °C is not 64× 0.15 °C)."""
+    (a ratio; a difference when `interval`: on an interval scale, 9.3 °C is not 64× 0.15 °C; in percentage
+    points when `percent`: the values are shares in %)."""
     data = frame[[category, value]].copy()
     data[value] = pd.to_numeric(data[value], errors="coerce")
     data = data[data[value].notna() & ~data[category].map(_is_other)]
     if len(data) < 2 or data[value].nunique() < 2:
         return []
     data = data.sort_values(value, ascending=False)
-    top, bottom = data.iloc[0], data.iloc[-1]
+    # Column by column: a row of an int category beside a float value is upcast (Pclass 1 -> "1.0").
+    top = {category: data[category].iloc[0], value: data[value].iloc[0]}
+    bottom = {category: data[category].iloc[-1], value: data[value].iloc[-1]}
     label = str(label or value)
-    text = f"{top[category]} has the highest {label} ({fmt_number(top[value])}); {bottom[category]} the lowest ({fmt_number(bottom[value])})"
+    unit = "%" if percent else ""
+    text = f"{top[category]} has the highest {label} ({fmt_number(top[value])}{unit}); {bottom[category]} the lowest ({fmt_number(bottom[value])}{unit})"
     numbers = {"highest": float(top[value]), "lowest": float(bottom[value])}
-    if interval:
+    if percent:
+        numbers["difference"] = float(top[value]) - float(bottom[value])
+        text += f", {fmt_number(numbers['difference'])} percentage points apart"
+    elif interval:
         numbers["difference"] = float(top[value]) - float(bottom[value])
         text += f", {fmt_number(numbers['difference'])} apart"
     elif bottom[value] > 0:

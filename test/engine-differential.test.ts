@@ -15,6 +15,7 @@ import { AnalysisSchema, checkPlan } from '../src/agent/plan.js';
 import type { Analysis, Plan } from '../src/agent/plan.js';
 import { DataProfileSchema } from '../src/agent/profile.js';
 import type { DataProfile } from '../src/agent/profile.js';
+import { outcomeFlag, positiveValue } from '../src/agent/planner-rates.js';
 import { roles } from '../src/agent/roles.js';
 import { DuckDb, literal } from '../src/engine/duckdb.js';
 import { executePlan } from '../src/engine/execute.js';
@@ -87,6 +88,11 @@ function corpus(): string[] {
   const daily: Row = (i) =>
     /-03-/.test(day(i)) ? null : `${day(i)},${pick('x|y', i)},${(i % 13) - 4}%`;
   const named: Row = (i) => `k${i % 3},${i * 1.5},${i % 4}`;
+  // Outcome flags: 0/1, a boolean beside it, and Yes/No text with gaps.
+  const voyage: Row = (i, r) =>
+    `${i + 1},${1 + (i % 3)},${pick('female|male|male', i)},${pick('S|C|S|Q|', i)},${Number(r() < (i % 3 ? 0.3 : 0.7))},${pick('True|False|False', i)},${Math.round(r() * 9e3) / 100}`;
+  const churn: Row = (i, r) =>
+    `C${i},${pick('Month-to-month|One year|Two year|Month-to-month', i)},${1 + (i % 5)},${i % 19 ? (r() < (i % 4 ? 0.2 : 0.5) ? 'Yes' : 'No') : ''},${Math.round(r() * 1e4) / 100}`;
   return [
     write('sales.csv', 'date,region,channel,units,amount,price,margin', 600, sales),
     // Missing keys and measures, unicode names, sums that tie.
@@ -96,6 +102,8 @@ function corpus(): string[] {
     write('wide.csv', 'idx,a,b,c,d,e,f', 300, wide),
     write('hours.csv', 'when,line,load', 500, hour),
     write('names.csv', '"a""b",x; DROP TABLE data; --,"line\nbreak"', 40, named),
+    write('flags-voyage.csv', 'passenger,class,sex,port,survived,adult,fare', 300, voyage),
+    write('flags-churn.csv', 'customer,contract,rating,Churn,monthly', 240, churn),
     nestedJson(),
     ...vega.map((f) => join(ROOT, 'node_modules', 'vega-datasets', 'data', f)),
   ];
@@ -118,7 +126,10 @@ const COVERAGE = `[
    ["table", {"type": "group", "by": "$c", "measure": "$m", "agg": "sum"}, [["$c", "!=", "$t0"], ["$m", ">", 0]]],
    ["table", {"type": "missing"}, [["$c", "==", "$t1"]]],
    ["line", {"type": "resample", "date": "$d", "freq": "M", "measure": "$m", "agg": "sum", "series": "$c", "top": 2}],
-   ["table", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$m", "agg": "mean", "series": "$c", "top": 2}]],
+   ["table", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$m", "agg": "mean", "series": "$c", "top": 2}],
+   ["bar", {"type": "group", "by": "$c", "measure": "$f", "agg": "mean", "equals": "$fv", "top_n": 2}],
+   ["table", {"type": "group", "by": "$c", "measure": "$f", "agg": "mean", "equals": "$fv", "series": "$c2"}],
+   ["bar", {"type": "group", "by": "$c", "measure": "$m", "agg": "mean", "equals": "$fv"}]],
   [["line", {"type": "resample", "date": "$d", "freq": "M", "measure": "$m", "agg": "mean", "series": "$c", "rebase": true}],
    ["table", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$m", "agg": "sum", "series": "$c", "top": 3, "rebase": true}]],
   [["histogram", {"type": "distribution", "column": "$m"}],
@@ -153,7 +164,16 @@ function coveragePlans(profile: DataProfile): Plan[] {
   const r = roles(profile);
   const [m, c] = [r.measures.map((x) => x.name), r.categories.map((x) => x.name)];
   const top = (r.categories[0]?.top ?? []).map((t) => t.value);
-  const names = new Map(Object.entries({ $c: c[0], $c2: c[1] ?? c[0], $d: r.dates[0]?.name }));
+  const flag = outcomeFlag(profile);
+  const names = new Map<string, unknown>(
+    Object.entries({
+      $c: c[0],
+      $c2: c[1] ?? c[0],
+      $d: r.dates[0]?.name,
+      $f: flag?.name,
+      $fv: flag ? positiveValue(flag) : undefined,
+    }),
+  );
   [...m.slice(0, 4), top[0], top[1]].forEach((v, i) =>
     names.set(['$m', '$m2', '$m3', '$m4', '$t0', '$t1'][i] ?? '', v),
   );
@@ -256,6 +276,9 @@ const utc = (text: string): number =>
 /** Equal as the brief asks: floats within 1e-9 relative, dates as instants, the rest exactly. */
 function same(a: unknown, b: unknown): boolean {
   if (a === b || (a == null && b == null)) return true;
+  // A summary's most frequent value of a boolean: pandas' frame keeps it a boolean in a column of
+  // mixed values, DuckDB's text column writes it as the report shows both ("false").
+  if (typeof a === 'boolean' && typeof b === 'string') return String(a) === b;
   const [x, y] = [Number(a), Number(b)];
   if (typeof a === 'number' && typeof b === 'number')
     return Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y)) + 1e-12;
@@ -352,7 +375,8 @@ async function differences(
   const db = await DuckDb.open({ memoryMb: 512, threads: 1, tempDir: join(dir, `spill-${k}`) });
   try {
     // JSON goes through the engine's reader, which spreads objects into columns as pandas' does.
-    if (data.endsWith('.json'))
+    // Yes/No text too: DuckDB's own sniffer would make it a boolean, the engine's reader does not.
+    if (data.endsWith('.json') || /flags-/.test(data))
       await attachSource(db, data, { scratchDir: join(dir, `scratch-${k}`) });
     else await db.run(`CREATE TABLE data AS SELECT * FROM read_csv(${literal(data)})`);
     await db.lock([data]);

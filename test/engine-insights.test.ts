@@ -456,6 +456,16 @@ void test('ranking: highest, lowest and how far apart', () => {
   assert.deepEqual(rankingInsights(rows.slice(0, 1), 'x'), []);
 });
 
+void test('a rate: shares in % are compared in percentage points', () => {
+  const rows = [1, 2, 3].map((category, i) => ({ category, value: [55.9, 35.8, 30.9][i] }));
+  const [found] = rankingInsights(rows, 'share with Survived = 1', false, true);
+  assert.equal(
+    found?.text,
+    '1 has the highest share with Survived = 1 (55.9%); 3 the lowest (30.9%), 25 percentage points apart.',
+  );
+  assert.deepEqual(Object.keys(found?.numbers ?? {}).sort(), ['difference', 'highest', 'lowest']);
+});
+
 void test('interval scale: a temperature is compared by differences, never by percentages or ratios', () => {
   const rows = ['sun', 'snow', 'rain'].map((category, i) => ({
     category,
@@ -503,7 +513,7 @@ def run(kind, a):
         return ins.share_insights(pd.DataFrame({"c": a["category"], "v": a["value"]}), "c", "v", a["label"])
     if kind == "ranking":
         return ins.ranking_insights(pd.DataFrame({"c": a["category"], "v": a["value"]}), "c", "v", a["label"],
-                                    interval=a.get("interval", False))
+                                    interval=a.get("interval", False), percent=a.get("percent", False))
     if kind == "trend":
         return ins.trend_insights(pd.DataFrame({"x": a["x"], "y": a["y"]}), "x", "y", a["label"], how=a["how"])
     if kind == "distribution":
@@ -523,7 +533,13 @@ type Values = (number | null)[];
 type Case = { name: string } & (
   | {
       kind: 'share' | 'ranking';
-      args: { category: unknown[]; value: unknown[]; label: string; interval?: boolean };
+      args: {
+        category: unknown[];
+        value: unknown[];
+        label: string;
+        interval?: boolean;
+        percent?: boolean;
+      };
     }
   | { kind: 'trend'; args: { x: unknown[]; y: unknown[]; label: string; how: TrendHow } }
   | { kind: 'distribution'; args: { values: Values; label: string } }
@@ -613,6 +629,18 @@ function categoryCases(uniform: () => number): Case[] {
     ranking('all equal', ['a', 'b', 'c'], [2, 2, 2]),
     ranking('temperatures: differences, not ratios', labels(6), averages, true),
     ranking('temperatures below zero', ['a', 'b', 'c'], [9.34, -2.63, 0.146], true),
+    // Whole-number categories beside float values: a row of the frame upcasts them (1 -> 1.0).
+    ranking('classes 1 to 3', [1, 2, 3], [34.8, 20.1, 13.7]),
+    {
+      name: 'a rate in %: points apart, not a ratio',
+      kind: 'ranking',
+      args: {
+        category: ['female', 'male', null],
+        value: [74.28571428571429, 18.402777777777779, 50],
+        label: 'share with Survived = 1',
+        percent: true,
+      },
+    },
   ];
 }
 
@@ -794,7 +822,7 @@ function runTs(c: Case): unknown {
     case 'share':
       return shareInsights(pairs(c.args), c.args.label);
     case 'ranking':
-      return rankingInsights(pairs(c.args), c.args.label, c.args.interval);
+      return rankingInsights(pairs(c.args), c.args.label, c.args.interval, c.args.percent);
     case 'trend': {
       const points = c.args.x.map((x, i) => ({ x, y: c.args.y[i] }));
       return trendInsights(points, c.args.label, c.args.how);

@@ -43,6 +43,29 @@ export function chartAgg(agg: Extract<Transform, { type: 'group' }>['agg']): str
   return agg === 'count' ? 'sum' : agg;
 }
 
+type Group = Extract<Transform, { type: 'group' }>;
+
+/** The value a rate counts, as the report writes it: the file's word, 1, True. */
+export function rateValue(value: string | number | boolean): string {
+  return typeof value === 'boolean' ? (value ? 'True' : 'False') : String(value);
+}
+
+/** Whether a group transform is a rate: the share of rows whose measure equals a value. */
+export function isRate(
+  t: Group,
+): t is Group & { measure: string; equals: string | number | boolean } {
+  return t.equals !== undefined && Boolean(t.measure);
+}
+
+/**
+ * The column of a group's frame (both engines): the measure; for a rate, what it counts in
+ * percent ("Survived = 1 (%)"), so that no table or axis shows a share under the measure's name.
+ */
+export function groupY(t: Group): string {
+  if (isRate(t)) return `${t.measure} = ${rateValue(t.equals)} (%)`;
+  return t.measure ?? 'count';
+}
+
 /**
  * The parameters a group transform's bar or pie is declared with, the same in both engines (the
  * pandas program's declare_chart kwargs and the DuckDB engine's declaration); undefined ones are
@@ -147,6 +170,7 @@ export function rankingLabel(
   name: (column: string) => string,
   scales: Scales,
 ): string {
+  if (isRate(t)) return `share with ${name(t.measure)} = ${rateValue(t.equals)}`;
   return scales.unique?.includes(t.by) && !t.series ? name(y) : `${t.agg} ${name(y)}`;
 }
 
@@ -340,6 +364,29 @@ function filterCode(analysis: Analysis): string {
   return `data = df[${masks.join(' & ')}]`;
 }
 
+/** A Python literal of a filter's or rate's value. */
+function pyValue(value: string | number | boolean): string {
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  return typeof value === 'string' ? py(value) : JSON.stringify(value);
+}
+
+/**
+ * A rate in pandas: 1.0 where the measure equals the value, 0.0 where it differs, NaN where it is
+ * missing; averaged per group, in percent.
+ */
+function groupedRate(
+  keys: string[],
+  t: Group & { measure: string; equals: string | number | boolean },
+) {
+  const m = `data[${py(t.measure)}]`;
+  const by = `[${keys.map((k) => `data[${py(k)}]`).join(', ')}]`;
+  const y = groupY(t);
+  return {
+    code: `frame = ${m}.eq(${pyValue(t.equals)}).astype(float).where(${m}.notna()).groupby(${by}, dropna=False).mean().mul(100).reset_index(name=${py(y)})`,
+    y,
+  };
+}
+
 function grouped(keys: string[], measure: string | null, agg: string): { code: string; y: string } {
   const by = keys.length === 1 ? py(keys[0] ?? '') : `[${keys.map(py).join(', ')}]`;
   if (!measure)
@@ -361,7 +408,8 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
   const common = { title: a.title, note: a.why };
   switch (t.type) {
     case 'group': {
-      const { code, y } = grouped([t.by, ...(t.series ? [t.series] : [])], t.measure, t.agg);
+      const keys = [t.by, ...(t.series ? [t.series] : [])];
+      const { code, y } = isRate(t) ? groupedRate(keys, t) : grouped(keys, t.measure, t.agg);
       // A stable sort: categories with equal values keep their key order, as the DuckDB engine orders them.
       const lines = [code, `frame = frame.sort_values(${py(y)}, ascending=False, kind="stable")`];
       if (a.chart === 'table')
@@ -373,7 +421,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         : [
             additive
               ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}))`
-              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}))`,
+              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : ''}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }

@@ -9,6 +9,7 @@
  */
 import type { Analysis, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
+import { rateAnalyses } from './planner-rates.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
 import {
   aggFor,
@@ -347,6 +348,7 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
       ...(question ? questionAnalysis(question, profile, r) : []),
       ...timeAnalyses(r, profile),
       ...placeAnalyses(r),
+      ...rateAnalyses(r, profile),
       ...categoryAnalyses(r),
       ...entityRankings(r, profile),
       ...seasonAnalyses(r),

@@ -36,6 +36,12 @@ export const TransformSchema = z.discriminatedUnion('type', [
       agg: Agg,
       top_n: z.number().int().min(2).max(50).optional(),
       series: Column.optional(),
+      equals: z
+        .union([z.string(), z.number(), z.boolean()])
+        .optional()
+        .describe(
+          'a rate: with agg "mean", the share (%) of rows per group whose measure equals this value (Survived = 1, Churn = "Yes"); rows without a measure are left out',
+        ),
     })
     .describe('one row per category of `by` (and `series`): agg of measure; bar, pie or table'),
   z
@@ -165,7 +171,15 @@ function columnsOf(t: Transform): { name: string; role: 'any' | 'measure' | 'dat
     case 'group':
       return [
         { name: t.by, role: 'any' },
-        ...(t.measure ? [{ name: t.measure, role: 'measure' as const }] : []),
+        // A rate counts a value of any column (a Yes/No text); other aggregates need numbers.
+        ...(t.measure
+          ? [
+              {
+                name: t.measure,
+                role: t.equals === undefined ? ('measure' as const) : ('any' as const),
+              },
+            ]
+          : []),
         ...(t.series ? [{ name: t.series, role: 'any' as const }] : []),
       ];
     case 'resample':
@@ -271,6 +285,7 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
     );
     if (within.some(Boolean)) return within.filter((p): p is string => p !== null);
   }
+  if (t.type === 'group' && t.equals !== undefined) return rateProblems(t, profile);
   if (t.type !== 'group' && t.type !== 'resample') return [];
   const problems: string[] = [];
   const measure = roleOf(sem, t.measure);
@@ -312,6 +327,32 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
       );
   }
   return problems;
+}
+
+/**
+ * A rate (group with `equals`): a share of the measure's rows, so a mean of an indicator, of a
+ * value the column holds. The sum, ratio and panel rules do not apply: a share of rows is a level
+ * of its group, whatever the measure adds up to.
+ */
+function rateProblems(t: Extract<Transform, { type: 'group' }>, profile: DataProfile): string[] {
+  if (!t.measure) return ['equals counts a value of the measure: it needs a measure'];
+  if (t.agg !== 'mean')
+    return [`a rate is the mean of "${t.measure}" = ${JSON.stringify(t.equals)}: use agg "mean"`];
+  const col = profile.column_profiles.find((c) => c.name === t.measure);
+  if (!col) return [];
+  const shown = col.top.map((v) => v.value);
+  const wanted = String(t.equals);
+  // The profile lists a column's values as text (True, 1): all of them when it has few.
+  const listed = col.distinct <= col.top.length;
+  const same = (v: string): boolean =>
+    v.toLowerCase() === wanted.toLowerCase() ||
+    (typeof t.equals === 'number' && v.trim() !== '' && Number(v) === t.equals);
+  const found = shown.some(same);
+  if (listed && !found)
+    return [
+      `"${t.measure}" never equals ${JSON.stringify(t.equals)}; its values: ${shown.map((v) => JSON.stringify(v)).join(', ')}`,
+    ];
+  return [];
 }
 
 /**

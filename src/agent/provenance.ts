@@ -6,6 +6,7 @@
  */
 import type { Declaration, RenderSpec } from '../spec/schema.js';
 import { declarationsInOrder } from '../spec/schema.js';
+import { rateValue } from './compile-plan.js';
 import { CYCLE_PERIOD } from './plan.js';
 import type { Analysis, Cycle, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
@@ -42,6 +43,8 @@ export interface Derivation {
   top?: number;
   /** Each series as an index, 100 at the first period every series has a value. */
   rebased?: true;
+  /** A rate: the share (%) of the rows with a measure whose measure is this value. */
+  equals?: string;
 }
 
 /** The derivation of an analysis (rows and sampling from its declaration, when it has one). */
@@ -60,6 +63,7 @@ export function derivationOf(a: Analysis, decl?: Declaration, rowsUsed?: number)
         agg: t.measure ? t.agg : 'count',
         group_by: [t.by, ...(t.series ? [t.series] : [])],
         time: null,
+        ...(t.measure && t.equals !== undefined ? { equals: rateValue(t.equals) } : {}),
       };
     case 'resample':
       return {
@@ -191,7 +195,9 @@ function head(d: Derivation): string {
         : ''
       : d.agg === 'count'
         ? AGG_CAPTION.count
-        : `${AGG_CAPTION[d.agg]} of ${d.measure ?? 'rows'}`;
+        : d.equals !== undefined
+          ? `Share (%) of rows with ${d.measure ?? 'a value'} = ${d.equals} (rows without ${d.measure ?? 'a value'} left out)`
+          : `${AGG_CAPTION[d.agg]} of ${d.measure ?? 'rows'}`;
   const per = [
     ...(d.time ? [`per ${FREQ_CAPTION[d.time.freq] ?? d.time.freq} of ${d.time.column}`] : []),
     ...(d.group_by.length ? [`by ${d.group_by.join(' and ')}`] : []),

@@ -156,7 +156,7 @@ export const shareInsights = neverThrows(
  * pandas' sort_values does. "Other"-like categories are left out.
  */
 export const rankingInsights = neverThrows(
-  (rows: readonly CategoryValue[], label: string, interval = false): Insight[] => {
+  (rows: readonly CategoryValue[], label: string, interval = false, percent = false): Insight[] => {
     const data = rows
       .map((row) => ({ category: row.category, value: toNumber(row.value) }))
       .filter((row) => !Number.isNaN(row.value) && !isOther(row.category));
@@ -166,12 +166,17 @@ export const rankingInsights = neverThrows(
     const bottom = data[order[order.length - 1] ?? 0];
     if (!top || !bottom) return [];
     const name = label || 'value';
+    const unit = percent ? '%' : '';
     let text =
-      `${pyStr(top.category)} has the highest ${name} (${fmtNumber(top.value)}); ` +
-      `${pyStr(bottom.category)} the lowest (${fmtNumber(bottom.value)})`;
+      `${pyStr(top.category)} has the highest ${name} (${fmtNumber(top.value)}${unit}); ` +
+      `${pyStr(bottom.category)} the lowest (${fmtNumber(bottom.value)}${unit})`;
     const numbers: Record<string, number> = { highest: top.value, lowest: bottom.value };
-    // On an interval scale (°C) a ratio means nothing: 9.3 °C is not 64× 0.15 °C.
-    if (interval) {
+    // Shares (a rate in %) differ by points; on an interval scale (°C) a ratio means nothing
+    // either: 9.3 °C is not 64× 0.15 °C.
+    if (percent) {
+      numbers.difference = top.value - bottom.value;
+      text += `, ${fmtNumber(numbers.difference)} percentage points apart`;
+    } else if (interval) {
       numbers.difference = top.value - bottom.value;
       text += `, ${fmtNumber(numbers.difference)} apart`;
     } else if (bottom.value > 0) {

@@ -8,7 +8,9 @@
 import {
   additiveLabel,
   groupChartParams,
+  groupY,
   intervalOf,
+  isRate,
   namedAs,
   NO_SCALES,
   rankingLabel,
@@ -17,6 +19,7 @@ import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
 import { rankingInsights, shareInsights } from './insights.js';
 import type { Insight } from './insights.js';
+import { indicatorSql } from './sql-filter.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
 import type { Fold } from './sql-fold.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
@@ -76,10 +79,15 @@ interface Shape {
 function shape(ctx: Ctx, t: Group): Shape {
   const keys = [columnOf(ctx.rows, t.by), ...(t.series ? [columnOf(ctx.rows, t.series)] : [])];
   const measure = t.measure ? columnOf(ctx.rows, t.measure) : null;
-  const y = measure ? measure.name : 'count';
+  const y = groupY(t);
   distinctColumns([...keys.map((k) => k.name), y]);
+  // A rate: the mean of its indicator, in percent (pandas: mean, then times 100).
+  const value =
+    measure && isRate(t)
+      ? `avg(${indicatorSql(measure, t.equals)}) * 100`
+      : aggregateSql(t.agg, measure);
   const sql = [
-    `SELECT ${idents(keys.map((k) => k.name))}, ${aggregateSql(t.agg, measure)} AS ${ident(y)}`,
+    `SELECT ${idents(keys.map((k) => k.name))}, ${value} AS ${ident(y)}`,
     'FROM source',
     'GROUP BY ALL',
   ].join('\n');
@@ -196,6 +204,7 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
         rows,
         rankingLabel(t, s.y, name, ctx.scales ?? NO_SCALES),
         intervalOf(t, ctx.scales ?? NO_SCALES),
+        isRate(t),
       );
 }
 

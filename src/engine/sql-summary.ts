@@ -97,10 +97,15 @@ function categorical(ctx: Ctx, column: Column, i: number, hasDates: boolean): De
   return { column, stats: hasDates ? DATES : CATEGORICAL, exprs, top: [top, sql] };
 }
 
-/** The statistic columns in the order describe() unites the columns' own lists. */
+/**
+ * The statistic columns in the order describe() unites the columns' own lists: shortest list first
+ * (pandas' reorder_columns sorts them by length, stably), so a text column's count, unique, top
+ * and freq come before a number's mean even when the number is the first column.
+ */
 function union(described: readonly Described[]): Stat[] {
   const out: Stat[] = [];
-  for (const d of described) for (const s of d.stats) if (!out.includes(s)) out.push(s);
+  const lists = described.map((d) => d.stats).sort((a, b) => a.length - b.length);
+  for (const stats of lists) for (const s of stats) if (!out.includes(s)) out.push(s);
   return out;
 }
 

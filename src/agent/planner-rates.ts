@@ -1,0 +1,85 @@
+/**
+ * Rates of a two-valued outcome: a table with a flag (Survived 0/1, Churn Yes/No, a boolean) is
+ * asked first how often it holds per group — the share of passengers who survived by sex and by
+ * class — which a mean of the flag shown as a number, or a bar of its "average", says badly.
+ * The share is the mean of an indicator (the flag equals its positive value), over the rows that
+ * have the flag; both engines compute it (group transform with `equals`).
+ */
+import type { Analysis } from './plan.js';
+import type { ColumnProfile, DataProfile } from './profile.js';
+import type { Roles } from './roles.js';
+import { repeatedProblem } from './semantics.js';
+import { named, words } from './semantics-evidence.js';
+
+/** Names of an outcome an analyst explains by the other columns (the name only picks which flag). */
+const OUTCOME_WORDS = words(
+  'survived survival churn churned attrition left quit resigned default defaulted fraud outcome target label converted conversion response responded approved accepted rejected readmitted died death dead deceased cancelled canceled returned clicked purchased subscribed won success successful passed failed delayed late',
+);
+
+/** The spellings of a flag's positive side (the word itself is taken from the data). */
+const POSITIVE = new Set(['yes', 'y', 'true', 't', '1', '1.0', 'on']);
+
+/** At most this many groupings get a rate chart. */
+const RATE_CHARTS = 3;
+
+/** A discrete number a rate is grouped by: a handful of whole values (a class 1–3, a rating 1–5). */
+function discreteGroups(c: ColumnProfile): boolean {
+  const s = c.numeric;
+  return (
+    c.semantic === 'numeric' &&
+    c.distinct >= 2 &&
+    c.distinct <= 8 &&
+    s !== null &&
+    s !== undefined &&
+    c.top.every((t) => /^-?\d+(\.0+)?$/.test(t.value))
+  );
+}
+
+/** The value a flag's rate counts: true, 1 or the file's word for yes (null: not a flag). */
+export function positiveValue(c: ColumnProfile): string | number | boolean | null {
+  if (c.semantic !== 'boolean' || c.distinct !== 2) return null;
+  if (/^bool/i.test(c.dtype)) return true;
+  if (/^(u?int|float|double|bigint|integer|smallint|tinyint|hugeint|decimal)/i.test(c.dtype))
+    return 1;
+  const word = c.top.find((t) => POSITIVE.has(t.value.trim().toLowerCase()));
+  return word ? word.value : null;
+}
+
+/**
+ * The flag whose rate is charted: one named as an outcome, else the last flag (datasets put their
+ * outcome last more often than first); none past half missing.
+ */
+export function outcomeFlag(profile: DataProfile): ColumnProfile | null {
+  const flags = profile.column_profiles.filter(
+    (c) => positiveValue(c) !== null && c.missing_share <= 0.5,
+  );
+  return flags.find((c) => named(c.name, OUTCOME_WORDS)) ?? flags[flags.length - 1] ?? null;
+}
+
+/** Bar charts of the outcome flag's rate by the first two categories and the first discrete number. */
+export function rateAnalyses(r: Roles, profile: DataProfile): Analysis[] {
+  const flag = outcomeFlag(profile);
+  const equals = flag ? positiveValue(flag) : null;
+  if (!flag || equals === null) return [];
+  const usable = (c: ColumnProfile): boolean =>
+    c.name !== flag.name &&
+    c.missing_share < 0.5 &&
+    positiveValue(c) === null &&
+    !repeatedProblem(r.semantics, flag.name, c.name);
+  // Two values are as good a grouping as twelve here (sex): categories in column order.
+  const order = (c: ColumnProfile): number => profile.column_profiles.indexOf(c);
+  const categories = r.categories.filter(usable).sort((a, b) => order(a) - order(b));
+  const numbers = profile.column_profiles.filter((c) => usable(c) && discreteGroups(c));
+  const picked = [categories[0], categories[1], numbers[0], categories[2], numbers[1]]
+    .filter((c): c is ColumnProfile => c !== undefined)
+    .slice(0, RATE_CHARTS)
+    .sort((a, b) => order(a) - order(b));
+  const shown = typeof equals === 'boolean' ? (equals ? 'True' : 'False') : String(equals);
+  return picked.map((by) => ({
+    title: `Share with ${flag.name} = ${shown} by ${by.name}`,
+    chart: 'bar',
+    why: `How often ${flag.name} is ${shown} in each ${by.name}: the share of its rows, in % (rows without ${flag.name} left out).`,
+    transform: { type: 'group', by: by.name, measure: flag.name, agg: 'mean', equals, top_n: 10 },
+    options: { sort: 'descending', ...(by.distinct > 8 ? { orientation: 'h' as const } : {}) },
+  }));
+}
