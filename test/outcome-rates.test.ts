@@ -174,3 +174,20 @@ void test('a rate the data cannot give is refused with the reason', async () => 
   assert.deepEqual(rate({ measure: 'Sex', by: 'Pclass', equals: 'female' }), []);
   assert.match(rate({ measure: 'Sex', by: 'Pclass' }).join(), /not a number to measure/);
 });
+
+void test('a question about a rate is answered with one, grouped as it asks', async () => {
+  const profile = await duckProfile(titanicCsv(passengers()));
+  const first = (question: string): unknown[] => {
+    const t = heuristicPlan(profile, question).analyses[0]?.transform;
+    return t?.type === 'group' ? [t.by, t.measure, t.agg, t.equals] : [t?.type];
+  };
+  assert.deepEqual(first('Which Pclass had the highest share of Survived?'), [
+    'Pclass',
+    'Survived',
+    'mean',
+    1,
+  ]);
+  assert.deepEqual(first('survival rate by Sex'), ['Sex', 'Survived', 'mean', 1]);
+  assert.deepEqual(first('How likely was survival?'), ['Pclass', 'Survived', 'mean', 1]);
+  assert.notDeepEqual(first('What share of Fare comes from each Embarked?')[3], 1);
+});

@@ -56,6 +56,67 @@ export function outcomeFlag(profile: DataProfile): ColumnProfile | null {
   return flags.find((c) => named(c.name, OUTCOME_WORDS)) ?? flags[flags.length - 1] ?? null;
 }
 
+/** Words of a question that asks how often something holds. */
+const RATE_WORDS =
+  /\b(rates?|share|proportion|percent(age)?|likely|likelihood|chances?|odds|how often|fraction)\b/i;
+
+/** How a question names an outcome without its column's name ("attrition", "who survived"). */
+const ASKED_OUTCOME =
+  /\b(surviv\w*|churn\w*|attrition|left|quit|default\w*|fraud\w*|convert\w*|conversion|readmi\w*|died|death|cancel\w*|clicked|subscri\w*|outcome)\b/i;
+
+/** A column's name as a question may say it: "left company", "surviv" (survived, survival). */
+const spoken = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/_/g, ' ')
+    .replace(/(ed|d|s)$/, '');
+
+/**
+ * The rate a question asks for ("Which Pclass had the highest share of Survived?", "survival rate
+ * by class"): a flag it names, grouped by the category or discrete number it names (else the
+ * first the planner would take). None when it names no flag or asks no rate.
+ */
+export function rateQuestion(
+  question: string,
+  profile: DataProfile,
+  r: Roles,
+  named: readonly ColumnProfile[],
+  words: { title: string; why: string },
+): Analysis | null {
+  if (!RATE_WORDS.test(question)) return null;
+  const q = question.toLowerCase();
+  const says = (c: ColumnProfile): boolean =>
+    named.includes(c) || (spoken(c.name).length >= 4 && q.includes(spoken(c.name)));
+  // The outcome by another of its words: "attrition" for left_company, "survival" for Survived.
+  const outcome = outcomeFlag(profile);
+  const asksOutcome = ASKED_OUTCOME.test(question);
+  const flag =
+    profile.column_profiles.find((c) => positiveValue(c) !== null && says(c)) ??
+    (asksOutcome ? outcome : null);
+  const equals = flag ? positiveValue(flag) : null;
+  if (!flag || equals === null) return null;
+  const groups = (c: ColumnProfile): boolean =>
+    c !== flag && positiveValue(c) === null && (r.categories.includes(c) || discreteGroups(c));
+  const fallback = rateAnalyses(r, profile)[0]?.transform;
+  const asked = named.find(groups) ?? profile.column_profiles.find((c) => groups(c) && says(c));
+  const column = asked?.name ?? (fallback?.type === 'group' ? fallback.by : null);
+  if (!column) return null;
+  const grouping = profile.column_profiles.find((c) => c.name === column);
+  return {
+    title: words.title,
+    why: `${words.why} The share of rows with ${flag.name} = ${shown(equals)} in each ${column}, in %.`,
+    chart: 'bar',
+    transform: { type: 'group', by: column, measure: flag.name, agg: 'mean', equals, top_n: 10 },
+    options: {
+      sort: 'descending',
+      ...((grouping?.distinct ?? 0) > 8 ? { orientation: 'h' as const } : {}),
+    },
+  };
+}
+
+const shown = (equals: string | number | boolean): string =>
+  typeof equals === 'boolean' ? (equals ? 'True' : 'False') : String(equals);
+
 /** Bar charts of the outcome flag's rate by the first two categories and the first discrete number. */
 export function rateAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   const flag = outcomeFlag(profile);
@@ -74,11 +135,10 @@ export function rateAnalyses(r: Roles, profile: DataProfile): Analysis[] {
     .filter((c): c is ColumnProfile => c !== undefined)
     .slice(0, RATE_CHARTS)
     .sort((a, b) => order(a) - order(b));
-  const shown = typeof equals === 'boolean' ? (equals ? 'True' : 'False') : String(equals);
   return picked.map((by) => ({
-    title: `Share with ${flag.name} = ${shown} by ${by.name}`,
+    title: `Share with ${flag.name} = ${shown(equals)} by ${by.name}`,
     chart: 'bar',
-    why: `How often ${flag.name} is ${shown} in each ${by.name}: the share of its rows, in % (rows without ${flag.name} left out).`,
+    why: `How often ${flag.name} is ${shown(equals)} in each ${by.name}: the share of its rows, in % (rows without ${flag.name} left out).`,
     transform: { type: 'group', by: by.name, measure: flag.name, agg: 'mean', equals, top_n: 10 },
     options: { sort: 'descending', ...(by.distinct > 8 ? { orientation: 'h' as const } : {}) },
   }));

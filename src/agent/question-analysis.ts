@@ -7,6 +7,7 @@ import { aggFor, measureFrequency, PERIOD_WORD, spansTime } from './roles.js';
 import type { Roles } from './roles.js';
 import { ENTITY_LINES, entityTop, scatterColor } from './planner-rules.js';
 import type { Analysis } from './plan.js';
+import { rateQuestion } from './planner-rates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 
 const WORDS = {
@@ -66,6 +67,8 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
     : 'count';
   const title = question.length > 110 ? `${question.slice(0, 107)}…` : question;
   const why = `Answers the question: "${title}"`;
+  const rate = rateQuestion(question, profile, r, named, { title, why });
+  if (rate) return [rate];
   const top = Number(/\btop\s+(\d{1,2})\b/i.exec(question)?.[1] ?? 10);
   if (WORDS.relationship.test(question) && measure && second) {
     return [
