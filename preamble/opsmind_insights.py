@@ -270,7 +270,13 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     bottom = {category: data[category].iloc[-1], value: data[value].iloc[-1]}
     label = str(label or value)
     unit = "%" if percent else ""
-    text = f"{top[category]} has the highest {label} ({fmt_number(top[value])}{unit}); {bottom[category]} the lowest ({fmt_number(bottom[value])}{unit})"
+
+    def named(c):
+        # A number names its group with its column: "Pclass 1", not a bare "1".
+        number = isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, (bool, np.bool_))
+        return f"{category} {c}" if number and np.isfinite(c) else f"{c}"
+
+    text = f"{named(top[category])} has the highest {label} ({fmt_number(top[value])}{unit}); {named(bottom[category])} the lowest ({fmt_number(bottom[value])}{unit})"
     numbers = {"highest": float(top[value]), "lowest": float(bottom[value])}
     if percent:
         numbers["difference"] = float(top[value]) - float(bottom[value])

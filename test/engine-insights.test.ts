@@ -464,6 +464,8 @@ void test('a rate: shares in % are compared in percentage points', () => {
     '1 has the highest share with Survived = 1 (55.9%); 3 the lowest (30.9%), 25 percentage points apart.',
   );
   assert.deepEqual(Object.keys(found?.numbers ?? {}).sort(), ['difference', 'highest', 'lowest']);
+  const [named] = rankingInsights(rows, 'share with Survived = 1', false, true, 'Pclass');
+  assert.match(named?.text ?? '', /^Pclass 1 has the highest .*; Pclass 3 the lowest/);
 });
 
 void test('interval scale: a temperature is compared by differences, never by percentages or ratios', () => {
@@ -822,7 +824,7 @@ function runTs(c: Case): unknown {
     case 'share':
       return shareInsights(pairs(c.args), c.args.label);
     case 'ranking':
-      return rankingInsights(pairs(c.args), c.args.label, c.args.interval, c.args.percent);
+      return rankingInsights(pairs(c.args), c.args.label, c.args.interval, c.args.percent, 'c');
     case 'trend': {
       const points = c.args.x.map((x, i) => ({ x, y: c.args.y[i] }));
       return trendInsights(points, c.args.label, c.args.how);

@@ -103,7 +103,9 @@ void test('Survived 0/1: its rate by sex, class and port, the same in both engin
   );
   assert.ok(
     duck.findings.some((t) =>
-      t.startsWith(`${byClass[0]} has the highest share with Survived = 1 (${fmt(byClass[1])}%)`),
+      t.startsWith(
+        `Pclass ${byClass[0]} has the highest share with Survived = 1 (${fmt(byClass[1])}%)`,
+      ),
     ),
     duck.findings.join('\n'),
   );

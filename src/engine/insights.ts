@@ -156,7 +156,16 @@ export const shareInsights = neverThrows(
  * pandas' sort_values does. "Other"-like categories are left out.
  */
 export const rankingInsights = neverThrows(
-  (rows: readonly CategoryValue[], label: string, interval = false, percent = false): Insight[] => {
+  (
+    rows: readonly CategoryValue[],
+    label: string,
+    interval = false,
+    percent = false,
+    by?: string,
+  ): Insight[] => {
+    // A number names its group with its column: "Pclass 1", not a bare "1".
+    const named = (c: unknown): string =>
+      by && typeof c === 'number' && Number.isFinite(c) ? `${by} ${pyStr(c)}` : pyStr(c);
     const data = rows
       .map((row) => ({ category: row.category, value: toNumber(row.value) }))
       .filter((row) => !Number.isNaN(row.value) && !isOther(row.category));
@@ -168,8 +177,8 @@ export const rankingInsights = neverThrows(
     const name = label || 'value';
     const unit = percent ? '%' : '';
     let text =
-      `${pyStr(top.category)} has the highest ${name} (${fmtNumber(top.value)}${unit}); ` +
-      `${pyStr(bottom.category)} the lowest (${fmtNumber(bottom.value)}${unit})`;
+      `${named(top.category)} has the highest ${name} (${fmtNumber(top.value)}${unit}); ` +
+      `${named(bottom.category)} the lowest (${fmtNumber(bottom.value)}${unit})`;
     const numbers: Record<string, number> = { highest: top.value, lowest: bottom.value };
     // Shares (a rate in %) differ by points; on an interval scale (°C) a ratio means nothing
     // either: 9.3 °C is not 64× 0.15 °C.

@@ -205,6 +205,7 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
         rankingLabel(t, s.y, name, ctx.scales ?? NO_SCALES),
         intervalOf(t, ctx.scales ?? NO_SCALES),
         isRate(t),
+        t.by,
       );
 }
 
