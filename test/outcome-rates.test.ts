@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { checkPlan } from '../src/agent/plan.js';
 import type { Analysis } from '../src/agent/plan.js';
-import { tempDir } from './helpers/fixtures.js';
+import { ROOT, tempDir } from './helpers/fixtures.js';
 import { bothEngines, duckProfile } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-rates-');
@@ -192,4 +192,15 @@ void test('a question about a rate is answered with one, grouped as it asks', as
   assert.deepEqual(first('survival rate by Sex'), ['Sex', 'Survived', 'mean', 1]);
   assert.deepEqual(first('How likely was survival?'), ['Pclass', 'Survived', 'mean', 1]);
   assert.notDeepEqual(first('What share of Fare comes from each Embarked?')[3], 1);
+});
+
+void test('examples/customers-churn.csv: churn by contract and by support tickets, as planted', () => {
+  const file = join(ROOT, 'examples', 'customers-churn.csv');
+  const { duck, pandas } = bothEngines(file, dir);
+  assert.deepEqual(pandas, duck);
+  for (const sentence of [
+    'Month-to-month has the highest share with churned = Yes (50.5%); Two year the lowest (2.77%), 47.7 percentage points apart.',
+    'support_tickets 6 has the highest share with churned = Yes (80%); support_tickets 0 the lowest (26.6%), 53.4 percentage points apart.',
+  ])
+    assert.ok(duck.findings.includes(sentence), `${sentence}\n${duck.findings.join('\n')}`);
 });
