@@ -92,7 +92,7 @@ function corpus(): string[] {
   const voyage: Row = (i, r) =>
     `${i + 1},${1 + (i % 3)},${pick('female|male|male', i)},${pick('S|C|S|Q|', i)},${Number(r() < (i % 3 ? 0.3 : 0.7))},${pick('True|False|False', i)},${Math.round(r() * 9e3) / 100}`;
   const churn: Row = (i, r) =>
-    `C${i},${pick('Month-to-month|One year|Two year|Month-to-month', i)},${1 + (i % 5)},${i % 19 ? (r() < (i % 4 ? 0.2 : 0.5) ? 'Yes' : 'No') : ''},${Math.round(r() * 1e4) / 100}`;
+    `${day((i * 7) % 400)},C${i},${pick('Month-to-month|One year|Two year|Month-to-month', i)},${1 + (i % 5)},${i % 19 ? (r() < (i % 4 ? 0.2 : 0.5) ? 'Yes' : 'No') : ''},${Math.round(r() * 1e4) / 100}`;
   return [
     write('sales.csv', 'date,region,channel,units,amount,price,margin', 600, sales),
     // Missing keys and measures, unicode names, sums that tie.
@@ -103,7 +103,7 @@ function corpus(): string[] {
     write('hours.csv', 'when,line,load', 500, hour),
     write('names.csv', '"a""b",x; DROP TABLE data; --,"line\nbreak"', 40, named),
     write('flags-voyage.csv', 'passenger,class,sex,port,survived,adult,fare', 300, voyage),
-    write('flags-churn.csv', 'customer,contract,rating,Churn,monthly', 240, churn),
+    write('flags-churn.csv', 'signed,customer,contract,rating,Churn,monthly', 240, churn),
     nestedJson(),
     ...vega.map((f) => join(ROOT, 'node_modules', 'vega-datasets', 'data', f)),
   ];
@@ -129,7 +129,10 @@ const COVERAGE = `[
    ["table", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$m", "agg": "mean", "series": "$c", "top": 2}],
    ["bar", {"type": "group", "by": "$c", "measure": "$f", "agg": "mean", "equals": "$fv", "top_n": 2}],
    ["table", {"type": "group", "by": "$c", "measure": "$f", "agg": "mean", "equals": "$fv", "series": "$c2"}],
-   ["bar", {"type": "group", "by": "$c", "measure": "$m", "agg": "mean", "equals": "$fv"}]],
+   ["bar", {"type": "group", "by": "$c", "measure": "$m", "agg": "mean", "equals": "$fv"}],
+   ["line", {"type": "resample", "date": "$d", "freq": "M", "measure": "$f", "agg": "mean", "equals": "$fv"}],
+   ["table", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$f", "agg": "mean", "equals": "$fv", "series": "$c"}],
+   ["line", {"type": "resample", "date": "$d", "freq": "M", "measure": "$f", "agg": "mean", "equals": "$fv", "series": "$c", "top": 2}]],
   [["line", {"type": "resample", "date": "$d", "freq": "M", "measure": "$m", "agg": "mean", "series": "$c", "rebase": true}],
    ["table", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$m", "agg": "sum", "series": "$c", "top": 3, "rebase": true}]],
   [["histogram", {"type": "distribution", "column": "$m"}],

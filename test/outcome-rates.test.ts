@@ -204,3 +204,59 @@ void test('examples/customers-churn.csv: churn by contract and by support ticket
   ])
     assert.ok(duck.findings.includes(sentence), `${sentence}\n${duck.findings.join('\n')}`);
 });
+
+void test('an event log with an outcome: its share per month, peaking where it was planted', async () => {
+  let seed = 5;
+  const r = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const orders = Array.from({ length: 2400 }, (_, i) => {
+    const month = Math.floor(i / 100); // 24 months, 100 orders each, days 1..25
+    const date = new Date(Date.UTC(2023, month, 1 + (i % 25))).toISOString().slice(0, 10);
+    const p = month === 5 ? 0.4 : 0.1;
+    const returned = i % 31 === 0 ? '' : r() < p ? 'Yes' : 'No';
+    return {
+      month,
+      date,
+      returned,
+      line: `${date},${['Shoes', 'Bags'][i % 2]},${(10 + (i % 90)).toFixed(2)},${returned}`,
+    };
+  });
+  const path = join(dir, 'orders.csv');
+  writeFileSync(
+    path,
+    ['order_date,category,amount,returned', ...orders.map((o) => o.line)].join('\n') + '\n',
+  );
+  const profile = await duckProfile(path);
+  const plan = heuristicPlan(profile);
+  const check = (extra: Record<string, unknown>): string => {
+    const transform = { ...line?.transform, ...extra } as Analysis['transform'];
+    const a = { title: 't', why: 'w', chart: 'line', transform } as Analysis;
+    return checkPlan({ analyses: [a], notes: [] }, profile).join();
+  };
+  const line = plan.analyses.find((a) => a.title === 'Share with returned = Yes per month');
+  assert.deepEqual(line?.transform, {
+    type: 'resample',
+    date: 'order_date',
+    measure: 'returned',
+    agg: 'mean',
+    equals: 'Yes',
+    freq: 'M',
+  });
+  assert.equal(check({}), '');
+  assert.match(check({ agg: 'sum' }), /a rate is the mean of "returned" = "Yes": use agg "mean"/);
+  assert.match(
+    check({ series: 'category', rebase: true }),
+    /rebase compares levels or amounts: not a rate/,
+  );
+  assert.match(
+    check({ equals: 'yes please' }),
+    /"returned" never equals "yes please"; its values: "No", "Yes"/,
+  );
+  const june = orders.filter((o) => o.month === 5 && o.returned !== '');
+  const peak = (100 * june.filter((o) => o.returned === 'Yes').length) / june.length;
+  const { duck, pandas } = bothEngines(path, dir);
+  // The pandas program also says which text columns it parsed as dates; the rest is the same.
+  const parsed = (t: string): boolean => !/^dates stored as text in/.test(t);
+  assert.deepEqual({ ...pandas, findings: pandas.findings.filter(parsed) }, duck);
+  const sentence = `% with returned = Yes peaked at ${fmt(peak)} in Jun 2023.`;
+  assert.ok(duck.findings.includes(sentence), `${sentence}\n${duck.findings.join('\n')}`);
+});

@@ -43,14 +43,14 @@ export function chartAgg(agg: Extract<Transform, { type: 'group' }>['agg']): str
   return agg === 'count' ? 'sum' : agg;
 }
 
-type Group = Extract<Transform, { type: 'group' }>;
+type Group = Extract<Transform, { type: 'group' | 'resample' }>;
 
 /** The value a rate counts, as the report writes it: the file's word, 1, True. */
 export function rateValue(value: string | number | boolean): string {
   return typeof value === 'boolean' ? (value ? 'True' : 'False') : String(value);
 }
 
-/** Whether a group transform is a rate: the share of rows whose measure equals a value. */
+/** Whether a group or resample transform is a rate: the share of rows whose measure equals a value. */
 export function isRate(
   t: Group,
 ): t is Group & { measure: string; equals: string | number | boolean } {
@@ -58,8 +58,17 @@ export function isRate(
 }
 
 /**
- * The column of a group's frame (both engines): the measure; for a rate, what it counts in
- * percent ("Survived = 1 (%)"), so that no table or axis shows a share under the measure's name.
+ * A transform as both engines run it: a rate is always the mean of its indicator, whatever agg
+ * a plan checked without its semantics gave it.
+ */
+export function asRun<T extends Transform>(t: T): T {
+  return (t.type === 'group' || t.type === 'resample') && isRate(t) ? { ...t, agg: 'mean' } : t;
+}
+
+/**
+ * The column of a group's or resample's frame (both engines): the measure; for a rate, what it
+ * counts in percent ("Survived = 1 (%)"), so that no table or axis shows a share under the
+ * measure's name.
  */
 export function groupY(t: Group): string {
   if (isRate(t)) return `${t.measure} = ${rateValue(t.equals)} (%)`;
@@ -195,6 +204,8 @@ export function trendHow(
   t: Extract<Transform, { type: 'resample' }>,
   scales: Scales,
 ): 'sum' | 'mean' | 'stock' | 'interval' {
+  // A share in % changes by points: 5% to 7.5% is "rose by 2.5", not "grew 50%".
+  if (isRate(t)) return 'interval';
   if (t.agg !== 'sum' && t.agg !== 'count') return intervalOf(t, scales) ? 'interval' : 'mean';
   return t.agg === 'sum' && t.measure && scales.stocks.includes(t.measure) ? 'stock' : 'sum';
 }
@@ -255,6 +266,7 @@ export function trendLabel(
   y: string,
   name: (column: string) => string = (c) => c,
 ): string {
+  if (isRate(t)) return `% with ${name(t.measure)} = ${rateValue(t.equals)}`;
   if (t.agg === 'count')
     return t.measure ? `the number of rows with ${name(t.measure)}` : ROWS_LABEL;
   return t.agg === 'sum' ? additiveLabel(t.measure && name(t.measure)) : `${t.agg} ${name(y)}`;
@@ -402,7 +414,7 @@ function grouped(keys: string[], measure: string | null, agg: string): { code: s
 
 /** The statements of one analysis (without the try wrapper). */
 function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
-  const t = a.transform;
+  const t = asRun(a.transform);
   const o = a.options ?? {};
   const name = namedAs(a, grain.scales);
   const common = { title: a.title, note: a.why };
@@ -428,19 +440,26 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
     case 'resample': {
       // Period starts ("MS", not pandas' month-end "M"), so December's total is drawn at December, not at the edge of January.
       const keys = `[pd.Grouper(key=${py(t.date)}, freq=${py(PERIOD_START[t.freq] ?? t.freq)})${t.series ? `, ${py(t.series)}` : ''}]`;
-      const y = t.measure ?? 'count';
+      const y = groupY(t);
+      // A rate: the indicator in percent (100 where the measure equals the value, 0 where it
+      // differs, NaN where it is missing) as a column of its own, averaged per period.
+      const rated = isRate(t)
+        ? [
+            `data = data.assign(**{${py(y)}: data[${py(t.measure)}].eq(${pyValue(t.equals)}).astype(float).where(data[${py(t.measure)}].notna()).mul(100)})`,
+          ]
+        : [];
       // A period without rows is a gap, not a zero: sum it with min_count=1, its count NaN (unless
       // it is a quiet period of a sparse event log: 0 then, see QUIET_ROWS).
       const agg = !t.measure
         ? '.size().reset_index(name="count")'
-        : t.agg === 'sum'
+        : t.agg === 'sum' && !isRate(t)
           ? `[${py(t.measure)}].sum(min_count=1).reset_index()`
-          : `[${py(t.measure)}].agg(${py(t.agg)}).reset_index()`;
+          : `[${py(y)}].agg(${py(isRate(t) ? 'mean' : t.agg)}).reset_index()`;
       const count = !t.measure || t.agg === 'count';
       const events = grain.events ? 'True' : 'False';
       const freq = py(PERIOD_START[t.freq] ?? t.freq);
       // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.
-      const lines = [`grouped = data.groupby(${keys})`, `frame = grouped${agg}`];
+      const lines = [...rated, `grouped = data.groupby(${keys})`, `frame = grouped${agg}`];
       if (!t.series) {
         lines.push(
           `frame, empty = _spaced(frame, grouped.size().to_numpy() > 0, ${py(t.date)}, ${freq})`,

@@ -26,6 +26,7 @@ const planSchema = (): Record<string, unknown> =>
 const SYSTEM = `You are a senior data analyst planning the charts of a report.
 You get a profile of a dataset. Answer with one JSON object matching the given schema, nothing else.
 Rules: use only exact column names from the profile; measures must be numeric (or numeric_text) columns; resample needs a datetime column;
+a two-valued outcome (0/1, Yes/No, a boolean) is compared as a rate: a group with agg "mean" and "equals" its positive value (1, "Yes", true);
 never chart identifiers or free text; no pie with more than 6 slices; sort bars by value; put the analysis that answers the question first;
 prefer 6-10 analyses that each show something different; "why" says in one sentence what the chart shows.`;
 

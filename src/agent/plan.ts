@@ -67,6 +67,12 @@ export const TransformSchema = z.discriminatedUnion('type', [
         .describe(
           'with series: each series as an index, 100 at the first period in which every series has a value (compares growth, not levels)',
         ),
+      equals: z
+        .union([z.string(), z.number(), z.boolean()])
+        .optional()
+        .describe(
+          'a rate: with agg "mean", the share (%) of rows per period whose measure equals this value; rows without a measure are left out',
+        ),
     })
     .describe('a time series at a frequency; line, area, bar or table'),
   z
@@ -185,7 +191,14 @@ function columnsOf(t: Transform): { name: string; role: 'any' | 'measure' | 'dat
     case 'resample':
       return [
         { name: t.date, role: 'date' },
-        ...(t.measure ? [{ name: t.measure, role: 'measure' as const }] : []),
+        ...(t.measure
+          ? [
+              {
+                name: t.measure,
+                role: t.equals === undefined ? ('measure' as const) : ('any' as const),
+              },
+            ]
+          : []),
         ...(t.series ? [{ name: t.series, role: 'any' as const }] : []),
       ];
     case 'season':
@@ -288,6 +301,9 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   if (t.type === 'group' && t.equals !== undefined) return rateProblems(t, profile);
   if (t.type !== 'group' && t.type !== 'resample') return [];
   const problems: string[] = [];
+  const rate = t.type === 'resample' && t.equals !== undefined;
+  if (rate) problems.push(...rateProblems(t, profile));
+  if (rate && t.rebase) problems.push('rebase compares levels or amounts: not a rate');
   const measure = roleOf(sem, t.measure);
   const date =
     t.type === 'resample' ? profile.column_profiles.find((c) => c.name === t.date) : undefined;
@@ -295,7 +311,7 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
     date && t.type === 'resample'
       ? spansTime(date, t.freq, { semantics: sem })
       : sem.table.grain !== 'cross_section';
-  if (measure && t.agg === 'sum') {
+  if (measure && t.agg === 'sum' && !rate) {
     const problem = sumProblem(measure, spans);
     if (problem) problems.push(problem);
   }
@@ -319,7 +335,8 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
         `a bar holds at most ${most} periods and "${t.date}" spans more than ${most} ${PERIOD_WORD[t.freq]}s: draw a line, or use a coarser freq`,
       );
     const entity = sem.table.grain === 'panel' ? sem.table.entity : null;
-    const mixing = entity && measure && t.agg !== 'sum' && t.agg !== 'count' && !t.series;
+    // A rate pools the entities' rows on purpose: the share of all rows, per period.
+    const mixing = entity && measure && t.agg !== 'sum' && t.agg !== 'count' && !t.series && !rate;
     const filtered = (a.filters ?? []).some((f) => f.column === entity && f.op === '==');
     if (mixing && !filtered)
       problems.push(
@@ -334,7 +351,10 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
  * value the column holds. The sum, ratio and panel rules do not apply: a share of rows is a level
  * of its group, whatever the measure adds up to.
  */
-function rateProblems(t: Extract<Transform, { type: 'group' }>, profile: DataProfile): string[] {
+function rateProblems(
+  t: Extract<Transform, { type: 'group' | 'resample' }>,
+  profile: DataProfile,
+): string[] {
   if (!t.measure) return ['equals counts a value of the measure: it needs a measure'];
   if (t.agg !== 'mean')
     return [`a rate is the mean of "${t.measure}" = ${JSON.stringify(t.equals)}: use agg "mean"`];

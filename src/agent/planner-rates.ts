@@ -7,6 +7,7 @@
  */
 import type { Analysis } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
+import { measureFrequency, PERIOD_DAYS, PERIOD_ORDER, PERIOD_WORD } from './roles.js';
 import type { Roles } from './roles.js';
 import { repeatedProblem } from './semantics.js';
 import { named, words } from './semantics-evidence.js';
@@ -18,6 +19,9 @@ const OUTCOME_WORDS = words(
 
 /** The spellings of a flag's positive side (the word itself is taken from the data). */
 const POSITIVE = new Set(['yes', 'y', 'true', 't', '1', '1.0', 'on']);
+
+/** A rate per period needs about this many rows in each (on average over the span). */
+const RATE_ROWS = 30;
 
 /** At most this many groupings get a rate chart. */
 const RATE_CHARTS = 3;
@@ -135,11 +139,51 @@ export function rateAnalyses(r: Roles, profile: DataProfile): Analysis[] {
     .filter((c): c is ColumnProfile => c !== undefined)
     .slice(0, RATE_CHARTS)
     .sort((a, b) => order(a) - order(b));
-  return picked.map((by) => ({
+  const bars = picked.map((by): Analysis => ({
     title: `Share with ${flag.name} = ${shown(equals)} by ${by.name}`,
     chart: 'bar',
     why: `How often ${flag.name} is ${shown(equals)} in each ${by.name}: the share of its rows, in % (rows without ${flag.name} left out).`,
     transform: { type: 'group', by: by.name, measure: flag.name, agg: 'mean', equals, top_n: 10 },
     options: { sort: 'descending', ...(by.distinct > 8 ? { orientation: 'h' as const } : {}) },
   }));
+  return [...rateOverTime(r, profile, flag, equals), ...bars];
+}
+
+/**
+ * Events or a panel over time with an outcome: its share per period (the share of orders
+ * returned per month), pooled over all rows of the period. A cross-section's date (a hire date)
+ * is when each row began, not a timeline: none there.
+ */
+function rateOverTime(
+  r: Roles,
+  profile: DataProfile,
+  flag: ColumnProfile,
+  equals: string | number | boolean,
+): Analysis[] {
+  const date = r.dates[0];
+  if (!date || date.semantic !== 'datetime' || r.semantics.table.grain === 'cross_section')
+    return [];
+  // A share of a handful of rows jumps between 0% and 100%: periods of RATE_ROWS rows or more.
+  const rows = profile.rows - flag.missing;
+  const span = Math.max(date.datetime?.span_days ?? 0, 1);
+  const freq = PERIOD_ORDER.slice(PERIOD_ORDER.indexOf(measureFrequency(date, undefined, r))).find(
+    (f) => rows / Math.max(span / PERIOD_DAYS[f], 1) >= RATE_ROWS,
+  );
+  if (!freq) return [];
+  const period = PERIOD_WORD[freq];
+  return [
+    {
+      title: `Share with ${flag.name} = ${shown(equals)} per ${period}`,
+      chart: 'line',
+      why: `How the share of rows with ${flag.name} = ${shown(equals)} moves over time, in % of each ${period}'s rows that have ${flag.name}.`,
+      transform: {
+        type: 'resample',
+        date: date.name,
+        measure: flag.name,
+        agg: 'mean',
+        equals,
+        freq,
+      },
+    },
+  ];
 }

@@ -72,6 +72,7 @@ export function derivationOf(a: Analysis, decl?: Declaration, rowsUsed?: number)
         agg: t.measure ? t.agg : 'count',
         group_by: t.series ? [t.series] : [],
         time: { column: t.date, freq: FREQ_ALIAS[t.freq] ?? t.freq },
+        ...(t.measure && t.equals !== undefined ? { equals: rateValue(t.equals) } : {}),
         ...(t.series && t.top ? { top: t.top } : {}),
         ...(t.series && t.rebase ? { rebased: true as const } : {}),
       };

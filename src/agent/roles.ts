@@ -178,7 +178,7 @@ export function timeFrequency(date: ColumnProfile, r: Pick<Roles, 'semantics'>):
 
 /** The most points a line at the data's own spacing may have before it is charted coarser. */
 const OWN_PERIODS_MAX = 3000;
-const PERIOD_DAYS: Readonly<Record<Period, number>> = {
+export const PERIOD_DAYS: Readonly<Record<Period, number>> = {
   H: 1 / 24,
   D: 1,
   W: 7,

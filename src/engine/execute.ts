@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
-import { entityKeys, eventLog, scalesOf } from '../agent/compile-plan.js';
+import { asRun, entityKeys, eventLog, scalesOf } from '../agent/compile-plan.js';
 import type { Scales } from '../agent/compile-plan.js';
 import { RenderSpecSchema } from '../spec/schema.js';
 import type { DuckDb } from './duckdb.js';
@@ -39,7 +39,7 @@ export interface ExecuteOptions {
 }
 
 function transformOf(ctx: Ctx): Promise<Outcome> {
-  const t = ctx.analysis.transform;
+  const t = asRun(ctx.analysis.transform);
   switch (t.type) {
     case 'group':
       return groupAnalysis(ctx, t);

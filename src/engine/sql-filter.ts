@@ -38,15 +38,15 @@ function membership(c: string, type: string, value: Filter['value']): string {
 }
 
 /**
- * A rate's indicator (compile-plan.ts, groupedRate): 1.0 where the column equals the value as
+ * A rate's indicator (compile-plan.ts, groupedRate): `one` (1.0; 100.0 in percent) where the column equals the value as
  * pandas' `eq` finds it, 0.0 where it differs, NULL where the column is missing.
  */
-export function indicatorSql(column: Column, value: Scalar): string {
+export function indicatorSql(column: Column, value: Scalar, one = 1): string {
   const c = ident(column.name);
   const equal = comparable(column.type, value)
     ? `${c} = ${literalFor(column.type, value)}`
     : 'FALSE';
-  return `CASE WHEN ${notMissing(c, column.type)} THEN CASE WHEN ${equal} THEN 1.0 ELSE 0.0 END END`;
+  return `CASE WHEN ${notMissing(c, column.type)} THEN CASE WHEN ${equal} THEN ${one.toFixed(1)} ELSE 0.0 END END`;
 }
 
 /** The condition of one filter on `column` (undefined: the column is not in the data, a KeyError). */

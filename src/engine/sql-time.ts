@@ -13,6 +13,8 @@ import { trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
 import {
+  groupY,
+  isRate,
   namedAs,
   NO_SCALES,
   QUIET_ROWS,
@@ -21,6 +23,7 @@ import {
   trendHow,
   trendLabel,
 } from '../agent/compile-plan.js';
+import { indicatorSql } from './sql-filter.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import {
@@ -97,6 +100,13 @@ interface Shape {
   ctes: Cte[];
 }
 
+/** A period's value: the aggregate; for a rate, its indicator in percent averaged (pandas: 100, 0 or NaN per row, then the mean). */
+function periodValue(t: Resample, measure: Column | null): string {
+  return measure && isRate(t)
+    ? `avg(${indicatorSql(measure, t.equals, 100)})`
+    : aggregateSql(t.agg, measure, true);
+}
+
 function shape(ctx: Ctx, t: Resample): Shape {
   const date = columnOf(ctx.rows, t.date);
   if (!isTemporal(date.type))
@@ -105,12 +115,12 @@ function shape(ctx: Ctx, t: Resample): Shape {
     );
   const series = t.series ? columnOf(ctx.rows, t.series) : null;
   const measure = t.measure ? columnOf(ctx.rows, t.measure) : null;
-  const y = measure ? measure.name : 'count';
+  const y = groupY(t);
   distinctColumns([date.name, ...(series ? [series.name] : []), y]);
   const [d, s] = [ident(date.name), series ? ident(series.name) : null];
   const present = [`${d} IS NOT NULL`, ...(s ? [`${s} IS NOT NULL`] : [])].join(' AND ');
   const periods = [
-    `SELECT ${periodSql(d, t.freq)} AS ${d}, ${s ? `${s}, ` : ''}${aggregateSql(t.agg, measure, true)} AS ${ident(y)}`,
+    `SELECT ${periodSql(d, t.freq)} AS ${d}, ${s ? `${s}, ` : ''}${periodValue(t, measure)} AS ${ident(y)}`,
     'FROM source',
     `WHERE ${present}`,
     'GROUP BY ALL',
