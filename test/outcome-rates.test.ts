@@ -232,7 +232,9 @@ void test('an event log with an outcome: its share per month, peaking where it w
     const a = { title: 't', why: 'w', chart: 'line', transform } as Analysis;
     return checkPlan({ analyses: [a], notes: [] }, profile).join();
   };
-  const line = plan.analyses.find((a) => a.title === 'Share with returned = Yes per month');
+  const line = plan.analyses.find(
+    (a) => a.title === 'Share with returned = Yes per month of order_date',
+  );
   assert.deepEqual(line?.transform, {
     type: 'resample',
     date: 'order_date',

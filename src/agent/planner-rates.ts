@@ -173,9 +173,9 @@ function rateOverTime(
   const period = PERIOD_WORD[freq];
   return [
     {
-      title: `Share with ${flag.name} = ${shown(equals)} per ${period}`,
+      title: `Share with ${flag.name} = ${shown(equals)} per ${period} of ${date.name}`,
       chart: 'line',
-      why: `How the share of rows with ${flag.name} = ${shown(equals)} moves over time, in % of each ${period}'s rows that have ${flag.name}.`,
+      why: `How the share of rows with ${flag.name} = ${shown(equals)} moves with ${date.name}, in % of each ${period}'s rows that have ${flag.name}.`,
       transform: {
         type: 'resample',
         date: date.name,
