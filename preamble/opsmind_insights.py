@@ -268,6 +268,8 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     # Column by column: a row of an int category beside a float value is upcast (Pclass 1 -> "1.0").
     top = {category: data[category].iloc[0], value: data[value].iloc[0]}
     bottom = {category: data[category].iloc[-1], value: data[value].iloc[-1]}
+    if fmt_number(top[value]) == fmt_number(bottom[value]):
+        return []  # values that print alike (9/27 and 10/30 as 33.3) are a tie, not a ranking
     label = str(label or value)
     unit = "%" if percent else ""
 

@@ -454,6 +454,8 @@ void test('ranking: highest, lowest and how far apart', () => {
   assert.equal(found?.text, 'b has the highest mean price (10); c the lowest (2.5), 4.0× apart.');
   assert.deepEqual(found?.numbers, { highest: 10, lowest: 2.5, ratio: 4 });
   assert.deepEqual(rankingInsights(rows.slice(0, 1), 'x'), []);
+  const alike = [33.33333, 33.333334].map((value, i) => ({ category: `g${i}`, value }));
+  assert.deepEqual(rankingInsights(alike, 'share', false, true), [], 'a tie as printed');
 });
 
 void test('a rate: shares in % are compared in percentage points', () => {
@@ -629,6 +631,7 @@ function categoryCases(uniform: () => number): Case[] {
     ),
     ranking('null category and Other', [null, 'Other', 'x', 'y'], [1.5, 100, 3, 2]),
     ranking('all equal', ['a', 'b', 'c'], [2, 2, 2]),
+    ranking('equal as printed', ['a', 'b', 'c'], [33.33333, 33.333334, 33.33332]),
     ranking('temperatures: differences, not ratios', labels(6), averages, true),
     ranking('temperatures below zero', ['a', 'b', 'c'], [9.34, -2.63, 0.146], true),
     // Whole-number categories beside float values: a row of the frame upcasts them (1 -> 1.0).

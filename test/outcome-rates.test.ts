@@ -262,3 +262,26 @@ void test('an event log with an outcome: its share per month, peaking where it w
   const sentence = `% with returned = Yes peaked at ${fmt(peak)} in Jun 2023.`;
   assert.ok(duck.findings.includes(sentence), `${sentence}\n${duck.findings.join('\n')}`);
 });
+
+void test('True/False with gaps: counted as booleans in both engines, not as the words', () => {
+  const rows = Array.from({ length: 60 }, (_, i) => ({
+    grp: i % 2 ? 'b' : 'a',
+    converted: i % 11 === 0 ? null : i % 3 === 0 || i % 10 === 0,
+  }));
+  const path = join(dir, 'converted.csv');
+  const lines = rows.map(
+    (r, i) => `${i + 1},${r.grp},${r.converted === null ? '' : r.converted ? 'True' : 'False'}`,
+  );
+  writeFileSync(path, ['id,grp,converted', ...lines].join('\n') + '\n');
+  const { duck, pandas } = bothEngines(path, dir);
+  assert.deepEqual(pandas, duck);
+  const [hi, hiRate, lo, loRate] = extremes(
+    rates(
+      rows,
+      (r) => r.grp,
+      (r) => r.converted,
+    ),
+  );
+  const sentence = `${hi} has the highest share with converted = True (${fmt(hiRate)}%); ${lo} the lowest (${fmt(loRate)}%), ${fmt(hiRate - loRate)} percentage points apart.`;
+  assert.ok(duck.findings.includes(sentence), `${sentence}\n${duck.findings.join('\n')}`);
+});

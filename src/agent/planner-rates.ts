@@ -23,6 +23,9 @@ const POSITIVE = new Set(['yes', 'y', 'true', 't', '1', '1.0', 'on']);
 /** A rate per period needs about this many rows in each (on average over the span). */
 const RATE_ROWS = 30;
 
+/** The words both readers take for booleans (pandas' true_values and false_values). */
+const PANDAS_BOOLEANS = new Set(['True', 'TRUE', 'true', 'False', 'FALSE', 'false']);
+
 /** At most this many groupings get a rate chart. */
 const RATE_CHARTS = 3;
 
@@ -45,6 +48,8 @@ export function positiveValue(c: ColumnProfile): string | number | boolean | nul
   if (/^bool/i.test(c.dtype)) return true;
   if (/^(u?int|float|double|bigint|integer|smallint|tinyint|hugeint|decimal)/i.test(c.dtype))
     return 1;
+  // True/False with gaps: both readers hold booleans (pandas as objects), never the words.
+  if (c.top.every((t) => PANDAS_BOOLEANS.has(t.value))) return true;
   const word = c.top.find((t) => POSITIVE.has(t.value.trim().toLowerCase()));
   return word ? word.value : null;
 }

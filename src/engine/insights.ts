@@ -174,6 +174,8 @@ export const rankingInsights = neverThrows(
     const top = data[order[0] ?? 0];
     const bottom = data[order[order.length - 1] ?? 0];
     if (!top || !bottom) return [];
+    // Values that print alike (9/27 and 10/30 as 33.3) are a tie, not a ranking.
+    if (fmtNumber(top.value) === fmtNumber(bottom.value)) return [];
     const name = label || 'value';
     const unit = percent ? '%' : '';
     let text =
