@@ -825,7 +825,7 @@ function runTs(c: Case): unknown {
     a.category.map((category, i) => ({ category, value: a.value[i] }));
   switch (c.kind) {
     case 'share':
-      return shareInsights(pairs(c.args), c.args.label);
+      return shareInsights(pairs(c.args), c.args.label, 'c');
     case 'ranking':
       return rankingInsights(pairs(c.args), c.args.label, c.args.interval, c.args.percent, 'c');
     case 'trend': {

@@ -1,6 +1,7 @@
 /** attachSource on a real DuckDB with real files: every format, encoding, dialect and locale case. */
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
@@ -10,6 +11,7 @@ import { attachSource } from '../src/engine/source.js';
 import { scanEncoding } from '../src/engine/source-encoding.js';
 import { sampleDayFirst } from '../src/engine/source-dates.js';
 import type { SourceInfo } from '../src/engine/types.js';
+import { hashFile } from '../src/sandbox/data-file.js';
 import { ExitCode, OpsmindError } from '../src/shared/exit-codes.js';
 import { tableRows, tableSchema, tableValues } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -75,6 +77,34 @@ void test('encodings: a cp1252 hole is found in any chunk, ASCII ones skipped, v
     (await scanEncoding([ascii, Buffer.from('caf\xe9\n', 'latin1')])).encoding,
     'cp1252',
   );
+});
+
+void test('encodings: files of many chunks read through one reused buffer (a character across a chunk edge, a cp1252 byte past 3 MiB), and their hash', async () => {
+  // "é" (C3 A9) starts on the last byte of the first MiB: the carry must outlive the buffer's reuse.
+  const edge = (1 << 20) - 1;
+  let head = 'name,n\n';
+  for (let i = 0; head.length < edge - 40; i++) head += `${String(i).padStart(12, '0')},1\n`;
+  head += `${'y'.repeat(edge - head.length)}é,1\n`;
+  const body = Buffer.from(`${head}${'z,7\n'.repeat(800_000)}`);
+  assert.equal(body.indexOf(Buffer.from('é')), edge);
+  const utf8 = await attach('chunks-utf8.csv', body);
+  assert.deepEqual([utf8.encoding, utf8.warnings], ['utf-8', []]);
+  const cp = await attach(
+    'chunks-cp.csv',
+    Buffer.concat([body, Buffer.from('caf\xe9,2\n', 'latin1')]),
+  );
+  assert.ok(body.length > 3 << 20);
+  assert.equal(cp.encoding, 'cp1252');
+  assert.deepEqual(
+    (await db.all(`SELECT name FROM data WHERE n = 2`)).rows.map((r) => r[0]),
+    ['café'],
+  );
+  const path = join(dir, 'chunks-cp.csv');
+  const whole = readFileSync(path);
+  assert.deepEqual(await hashFile(path), {
+    sha256: createHash('sha256').update(whole).digest('hex'),
+    size: whole.length,
+  });
 });
 
 void test('encodings: UTF-8 BOM, UTF-16 LE BOM, Windows-1252 and Latin-1 with warnings', async () => {

@@ -66,12 +66,22 @@ export function isOther(name: unknown): boolean {
 }
 
 /** Sums per category name in order of first appearance, with pandas' groupby (Kahan) summation. */
-function groupTotals(rows: readonly CategoryValue[]): { name: string; value: number }[] {
+/** A group's name in a sentence: a number with its column ("Pclass 3"), else its value (pyStr). */
+export function groupName(category: unknown, by?: string): string {
+  return by && typeof category === 'number' && Number.isFinite(category)
+    ? `${by} ${pyStr(category)}`
+    : pyStr(category);
+}
+
+function groupTotals(
+  rows: readonly CategoryValue[],
+  by?: string,
+): { name: string; value: number }[] {
   const totals = new Map<string, { sum: number; compensation: number }>();
   for (const row of rows) {
     const value = measure(row.value);
     if (!Number.isFinite(value)) continue;
-    const name = isMissing(row.category) ? '(missing)' : pyStr(row.category);
+    const name = isMissing(row.category) ? '(missing)' : groupName(row.category, by);
     const group = totals.get(name) ?? { sum: 0, compensation: 0 };
     const y = value - group.compensation;
     const t = group.sum + y;
@@ -119,8 +129,8 @@ function topSentences(
  * "Other"-like names never count as top. Label "count" reads as "rows".
  */
 export const shareInsights = neverThrows(
-  (rows: readonly CategoryValue[], label?: string): Insight[] => {
-    const totals = groupTotals(rows);
+  (rows: readonly CategoryValue[], label?: string, by?: string): Insight[] => {
+    const totals = groupTotals(rows, by);
     const values = totals.map((g) => g.value);
     const total = pairwiseSum(values);
     if (
@@ -164,8 +174,7 @@ export const rankingInsights = neverThrows(
     by?: string,
   ): Insight[] => {
     // A number names its group with its column: "Pclass 1", not a bare "1".
-    const named = (c: unknown): string =>
-      by && typeof c === 'number' && Number.isFinite(c) ? `${by} ${pyStr(c)}` : pyStr(c);
+    const named = (c: unknown): string => groupName(c, by);
     const data = rows
       .map((row) => ({ category: row.category, value: toNumber(row.value) }))
       .filter((row) => !Number.isNaN(row.value) && !isOther(row.category));

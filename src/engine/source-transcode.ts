@@ -7,6 +7,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { fileChunks } from '../util/file-chunks.js';
 import { badInput, scratchPath } from './source-common.js';
 import type { ReadContext } from './source-common.js';
 import {
@@ -37,10 +38,9 @@ export interface PreparedText {
 
 const CHUNK_BYTES = 1 << 20;
 
-/** The file's bytes, decompressed when `gzip`, in 1 MiB chunks. */
-function byteStream(path: string, gzip: boolean): Readable {
+/** A gzip file's decompressed bytes, read 1 MiB at a time. */
+function gunzipStream(path: string): Readable {
   const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
-  if (!gzip) return file;
   const gunzip = createGunzip();
   file.on('error', (error) => gunzip.destroy(error));
   return file.pipe(gunzip);
@@ -60,13 +60,16 @@ async function chooseEncoding(
   const bom = bomEncoding(head);
   if (bom) return { encoding: bom, warning: null };
   if (!cut) return scanEncoding([head]);
-  if (gzip && headIsUtf8(head, true)) return { encoding: 'utf-8', warning: null };
-  const stream = byteStream(path, gzip);
-  try {
-    return await scanEncoding(stream as AsyncIterable<Buffer>, signal);
-  } finally {
-    stream.destroy();
+  if (gzip) {
+    if (headIsUtf8(head, true)) return { encoding: 'utf-8', warning: null };
+    const stream = gunzipStream(path);
+    try {
+      return await scanEncoding(stream as AsyncIterable<Buffer>, signal);
+    } finally {
+      stream.destroy();
+    }
   }
+  return scanEncoding(fileChunks(path, signal), signal);
 }
 
 /** Writes `path` (decompressed when `gzip`) decoded from `encoding` into `out` as UTF-8. */

@@ -199,7 +199,7 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
   if (!rows) return [];
   const name = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES);
   return additive
-    ? shareInsights(rows, additiveLabel(t.measure && name(t.measure)))
+    ? shareInsights(rows, additiveLabel(t.measure && name(t.measure)), t.by)
     : rankingInsights(
         rows,
         rankingLabel(t, s.y, name, ctx.scales ?? NO_SCALES),

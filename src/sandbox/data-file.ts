@@ -1,8 +1,9 @@
 /** Host-side checks on a data file before any Python starts, for fast one-line errors. */
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
+import { fileChunks } from '../util/file-chunks.js';
 
 /** Resolves and checks a data file path: exists, is a regular readable file, is not empty. Throws OpsmindError (exit 2). */
 export function checkDataFile(path: string): string {
@@ -103,14 +104,13 @@ function nulOffset(fd: number, size: number): number | null {
   return null;
 }
 
-/** SHA-256 and size of a file, streamed (the data file is recorded with its session). */
+/** SHA-256 and size of a file, read chunk by chunk (the data file is recorded with its session). */
 export async function hashFile(path: string): Promise<{ sha256: string; size: number }> {
   const hash = createHash('sha256');
   let size = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    hash.update(buffer);
+  for await (const chunk of fileChunks(path)) {
+    size += chunk.length;
+    hash.update(chunk);
   }
   return { sha256: hash.digest('hex'), size };
 }
