@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Analysis } from '../src/agent/plan.js';
 import { DuckDb } from '../src/engine/duckdb.js';
-import { pairStatsSql, SORTED_RANKS } from '../src/engine/sql-pairs.js';
+import { pairStatsSql, SORTED_RANKS, SORTED_SHARE } from '../src/engine/sql-pairs.js';
 import type { Rows } from '../src/engine/sql-rows.js';
 import { tempDir } from './helpers/fixtures.js';
 
@@ -69,13 +69,19 @@ const ROWS_OF: Rows = {
   cleaned: new Set(),
 };
 
-async function rho(x: string, y: string, distinct?: Map<string, number>) {
+async function rho(x: string, y: string, distinct?: Map<string, number>, tableRows?: number) {
   const [cx, cy] = [
     ROWS_OF.columns.find((c) => c.name === x),
     ROWS_OF.columns.find((c) => c.name === y),
   ];
   assert.ok(cx && cy);
-  const ctx = { db, rows: ROWS_OF, analysis: {} as Analysis, ...(distinct ? { distinct } : {}) };
+  const ctx = {
+    db,
+    rows: ROWS_OF,
+    analysis: {} as Analysis,
+    ...(distinct ? { distinct } : {}),
+    ...(tableRows ? { tableRows } : {}),
+  };
   const sql = pairStatsSql(ctx, cx, cy);
   const [row = {}] = await db.objects(sql);
   return { sql, rho: Number(row.rho), r: Number(row.r), n: Number(row.n) };
@@ -110,4 +116,14 @@ void test('rho is the textbook figure whichever side is ranked by a sort', async
     assert.match(ways.sortedY.sql, /ORDER BY pairs\.b\)/);
     assert.match(ways.sortedX.sql, /ORDER BY pairs\.a\)/);
   }
+});
+
+void test('a side of many values is sorted only when they are a large share of the rows', async () => {
+  const rows = 1_000_000;
+  const share = (n: number) => new Map([['y', n]]);
+  const fewOfMany = await rho('x', 'y', share(Math.floor(SORTED_SHARE * rows) - 1), rows);
+  assert.ok(!fewOfMany.sql.includes('cume_dist'), 'below the share: ranked as groups');
+  const most = await rho('x', 'y', share(Math.ceil(SORTED_SHARE * rows) + 1), rows);
+  assert.match(most.sql, /ORDER BY pairs\.b\)/, 'most rows distinct: sorted');
+  assert.ok(Math.abs(fewOfMany.rho - most.rho) < 1e-12, 'the same figure either way');
 });

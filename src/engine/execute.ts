@@ -83,6 +83,7 @@ interface Run {
   signal?: AbortSignal;
   known?: ExactStats;
   distinct: ReadonlyMap<string, number>;
+  tableRows: number;
 }
 
 type Ran =
@@ -105,6 +106,7 @@ async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
       ...(run.signal ? { signal: run.signal } : {}),
       ...(run.known ? { known: run.known } : {}),
       distinct: run.distinct,
+      tableRows: run.tableRows,
     };
     const outcome = await transformOf(ctx);
     const used = await queryRow(ctx, over(ctx, [], 'SELECT count(*) AS n FROM source'));
@@ -169,6 +171,7 @@ export async function executePlan(
     ...(signal ? { signal } : {}),
     ...(known ? { known } : {}),
     distinct: new Map(profile.column_profiles.map((c) => [c.name, c.distinct])),
+    tableRows: profile.rows,
   };
   // Run side by side, recorded in plan order: the spec and the findings do not depend on timing.
   const ran = await inTurn(plan.analyses, CONCURRENT_ANALYSES, (a) => runAnalysis(run, a));

@@ -44,13 +44,21 @@ export function scatterSql(ctx: Ctx, names: readonly string[], rows: number, cap
   return over(ctx, [['sample', sample]], `SELECT ${idents(names)}\nFROM sample\nORDER BY ${row}`);
 }
 
-/** Past this many distinct values (the profile's count), a side is ranked by a sort of its pairs. */
+/** Past this many distinct values (the profile's count), a side may be ranked by a sort of its pairs. */
 export const SORTED_RANKS = 10_000;
+/**
+ * ... and is, once its distinct values are more than this share of the table's rows: below it,
+ * ranking the distinct values and joining them back is the cheaper way (1M rows, a side of 183k
+ * values: 145 against 220 ms), above it the join is nearly as large as the pairs (1M distinct:
+ * 310 against 160 ms).
+ */
+export const SORTED_SHARE = 0.4;
 
 /** Which side of the pair is ranked by sorting the pairs: the one with more distinct values, if many. */
 function sortedSide(ctx: Ctx, x: Column, y: Column): 'a' | 'b' | null {
   const [dx, dy] = [ctx.distinct?.get(x.name) ?? 0, ctx.distinct?.get(y.name) ?? 0];
-  if (Math.max(dx, dy) <= SORTED_RANKS) return null;
+  const many = Math.max(SORTED_RANKS, SORTED_SHARE * (ctx.tableRows ?? 0));
+  if (Math.max(dx, dy) <= many) return null;
   return dy >= dx ? 'b' : 'a';
 }
 

@@ -72,6 +72,8 @@ export interface Ctx {
   known?: ExactStats;
   /** The profile's distinct count of each column: a guide to how a query is written, never a figure. */
   distinct?: ReadonlyMap<string, number>;
+  /** The table's row count (the profile's): with `distinct`, a guide to how a query is written. */
+  tableRows?: number;
 }
 
 /** Runs a query of the analysis (a kept CTE read from its table). */
