@@ -273,12 +273,8 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     label = str(label or value)
     unit = "%" if percent else ""
 
-    def named(c):
-        # A number names its group with its column: "Pclass 1", not a bare "1".
-        number = isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, (bool, np.bool_))
-        return f"{category} {c}" if number and np.isfinite(c) else f"{c}"
-
-    text = f"{named(top[category])} has the highest {label} ({fmt_number(top[value])}{unit}); {named(bottom[category])} the lowest ({fmt_number(bottom[value])}{unit})"
+    top_name, bottom_name = _group_name(top[category], category), _group_name(bottom[category], category)
+    text = f"{top_name} has the highest {label} ({fmt_number(top[value])}{unit}); {bottom_name} the lowest ({fmt_number(bottom[value])}{unit})"
     numbers = {"highest": float(top[value]), "lowest": float(bottom[value])}
     if percent:
         numbers["difference"] = float(top[value]) - float(bottom[value])
@@ -293,13 +289,19 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     return [_insight(text + ".", "ranking", **numbers)]
 
 
+def _group_name(c, category):
+    """A group's name in a sentence: a number with its column ("Pclass 3"), else str(value)."""
+    number = isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, (bool, np.bool_))
+    return f"{category} {c}" if number and np.isfinite(c) else str(c)
+
+
 @never_raises
 def share_insights(frame, category, value, label=None):
     """Share of total of the top category, top vs second, top-3 share ("Other" never counts as a top category)."""
     if frame is None or category not in frame.columns or value not in frame.columns or len(frame) == 0:
         return []
     values = numbers(frame[value])
-    names = frame[category].astype(object).where(frame[category].notna(), "(missing)").astype(str).to_numpy()
+    names = np.array([_group_name(c, category) for c in frame[category].astype(object).where(frame[category].notna(), "(missing)")], dtype=object)
     keep = np.isfinite(values)
     totals = pd.Series(values[keep]).groupby(names[keep], sort=False).sum()
     if len(totals) < 2 or (totals < 0).any() or totals.sum() <= 0 or totals.nunique() < 2:

@@ -312,6 +312,17 @@ void test('share: top share, ratio and top 3 match the data', () => {
   assert.ok(kinds.top3_share?.text.includes('(West, North, East)'));
 });
 
+void test('share: a numeric group is named with its column, a text one as it is', () => {
+  const fares = [18177.4, 3801.8, 6714.7, 1000];
+  const classes = [1, 2, 3, 4].map((category, i) => ({ category, value: fares[i] }));
+  const kinds = byKind(shareInsights(classes, 'Fare', 'Pclass'));
+  assert.equal(kinds.top_share?.text, 'Pclass 1 accounts for 61.2% of Fare (18,177 of 29,694).');
+  assert.ok(kinds.top_vs_second?.text.includes('the Fare of Pclass 3'));
+  assert.ok(kinds.top3_share?.text.includes('(Pclass 1, Pclass 3, Pclass 2)'));
+  const named = byKind(shareInsights(REGIONS, 'revenue', 'region'));
+  assert.equal(named.top_share?.text, 'West accounts for 23.4% of revenue (312 of 1,332).');
+});
+
 void test('share: Other is never the top category', () => {
   for (const found of shareInsights(REGIONS, 'revenue')) assert.ok(!found.text.includes('Other'));
 });

@@ -157,6 +157,13 @@ class ShareTests(unittest.TestCase):
         self.assertAlmostEqual(kinds["top3_share"]["numbers"]["share_pct"], (312 + 220 + 200) / total * 100)
         self.assertIn("(West, North, East)", kinds["top3_share"]["text"])
 
+    def test_a_numeric_group_is_named_with_its_column(self):
+        frame = pd.DataFrame({"Pclass": [1, 2, 3, 4], "Fare": [18177.4, 3801.8, 6714.7, 1000]})
+        kinds = by_kind(share_insights(frame, "Pclass", "Fare"))
+        self.assertEqual(kinds["top_share"]["text"], "Pclass 1 accounts for 61.2% of Fare (18,177 of 29,694).")
+        self.assertIn("the Fare of Pclass 3", kinds["top_vs_second"]["text"])
+        self.assertIn("(Pclass 1, Pclass 3, Pclass 2)", kinds["top3_share"]["text"])
+
     def test_other_is_never_the_top_category(self):
         for insight in share_insights(self.FRAME, "region", "revenue"):
             self.assertNotIn("Other", insight["text"])

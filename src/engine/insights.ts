@@ -65,7 +65,6 @@ export function isOther(name: unknown): boolean {
   return OTHER.test(pyStr(name).trim());
 }
 
-/** Sums per category name in order of first appearance, with pandas' groupby (Kahan) summation. */
 /** A group's name in a sentence: a number with its column ("Pclass 3"), else its value (pyStr). */
 export function groupName(category: unknown, by?: string): string {
   return by && typeof category === 'number' && Number.isFinite(category)
@@ -73,6 +72,7 @@ export function groupName(category: unknown, by?: string): string {
     : pyStr(category);
 }
 
+/** Sums per category name in order of first appearance, with pandas' groupby (Kahan) summation. */
 function groupTotals(
   rows: readonly CategoryValue[],
   by?: string,
