@@ -191,6 +191,57 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None):
     return yearly + out + _gaps_insight(label, _gaps(frame, x, y), frequency)
 
 
+@never_raises
+def series_trend_insights(frame, x, series, y, label=None, how="mean", period=None):
+    """The line that rose most and the one that fell most (or, when all moved one way, the most and the least)
+    among the lines of `series`, each from its own first to its own last period. Levels, stocks and interval
+    levels only: the first and last periods of a total (a flow) may be part-periods, so `how` "sum" gives none.
+    Said as differences on an interval scale or when a line starts at or below zero, else as percentages."""
+    if how == "sum" or frame is None or series not in frame.columns or x not in frame.columns:
+        return []
+    keys = frame[series]
+    lines = {}
+    for key in pd.unique(keys[keys.notna()]):
+        name = _group_name(key, series)
+        data = None if _is_other(name) else _series_xy(frame[keys == key], x, y)
+        if data is not None and len(data) >= 2:
+            lines[name] = (data["x"].iloc[0], float(data["y"].iloc[0]), data["x"].iloc[-1], float(data["y"].iloc[-1]))
+    if len(lines) < 2:
+        return []
+    differences = how == "interval" or any(first <= 0 or last < 0 for _, first, _, last in lines.values())
+    changed = sorted(((last - first if differences else (last - first) / first, name) for name, (_, first, _, last) in lines.items()),
+                     key=lambda c: (-c[0], c[1]))
+    (top, top_name), (bottom, bottom_name) = changed[0], changed[-1]
+    still = (lambda c: c == 0) if differences else (lambda c: abs(c) < 0.0005)
+    if still(top) and still(bottom):
+        return []
+    stamps = as_datetime(frame[x])
+    frequency = period or infer_frequency(stamps.dropna())
+    label, n, up = str(label or y), len(changed), "rose" if differences else "grew"
+
+    def span(name):
+        x0, first, x1, last = lines[name]
+        return f"from {fmt_date(x0, frequency)} to {fmt_date(x1, frequency)} ({fmt_number(first)} → {fmt_number(last)})"
+
+    def amount(c):
+        return f"by {fmt_number(abs(c))}" if differences else fmt_pct(abs(c))
+
+    if top > 0 and bottom > 0 and not still(bottom):
+        text = (f"{_capital(label)} {up} in all {n} {series} lines: the most in {top_name}, {amount(top)} {span(top_name)}; "
+                f"the least in {bottom_name}, {amount(bottom)} {span(bottom_name)}.")
+    elif top < 0 and bottom < 0 and not still(top):
+        text = (f"{_capital(label)} fell in all {n} {series} lines: the most in {bottom_name}, {amount(bottom)} {span(bottom_name)}; "
+                f"the least in {top_name}, {amount(top)} {span(top_name)}.")
+    else:
+        def part(c, name, verb):
+            if still(c):
+                return f"was {'' if c == 0 else 'nearly '}unchanged in {name} {span(name)}"
+            return f"{verb} the most in {name}, {amount(c)} {span(name)}"
+        text = f"{_capital(label)} {part(top, top_name, up)}, and {part(bottom, bottom_name, 'fell')}."
+    scale, key = (1, "change") if differences else (100, "change_pct")
+    return [_insight(text, "series_change", lines=n, **{f"highest_{key}": top * scale, f"lowest_{key}": bottom * scale})]
+
+
 def _change(label, when, first, last, interval=False):
     """The first-to-last change sentence."""
     out = []

@@ -32,7 +32,7 @@ interface Series {
 }
 
 /** The points with a timestamp and a finite value, sorted by time; null when x is not dates or repeats. */
-function seriesXY(points: readonly { x: unknown; y: unknown }[]): Series | null {
+export function seriesXY(points: readonly { x: unknown; y: unknown }[]): Series | null {
   if (points.length === 0) return null;
   const stamps = asDatetime(points.map((p) => p.x));
   if (stamps === null) return null;

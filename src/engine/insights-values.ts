@@ -108,3 +108,17 @@ export function pyStr(value: unknown): string {
     return typeof value;
   }
 }
+
+const OTHER = /^\(?\s*(other|others|all other|all others|rest|remaining)(?![\p{L}\p{N}_])/iu;
+
+/** "Other", "(others)", "All other", "Rest"…: a catch-all that never counts as a top category. */
+export function isOther(name: unknown): boolean {
+  return OTHER.test(pyStr(name).trim());
+}
+
+/** A group's name in a sentence: a number with its column ("Pclass 3"), else its value (pyStr). */
+export function groupName(category: unknown, by?: string): string {
+  return by && typeof category === 'number' && Number.isFinite(category)
+    ? `${by} ${pyStr(category)}`
+    : pyStr(category);
+}

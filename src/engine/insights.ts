@@ -19,7 +19,15 @@ import { groupEffect } from '../agent/group-effect.js';
 import type { GroupCorrelation } from '../agent/group-effect.js';
 import { descendingOrder } from './insights-sort.js';
 import { pairwiseSum } from './insights-stats.js';
-import { insight, isMissing, measure, neverThrows, pyStr, toNumber } from './insights-values.js';
+import {
+  groupName,
+  insight,
+  isMissing,
+  isOther,
+  measure,
+  neverThrows,
+  toNumber,
+} from './insights-values.js';
 import type { Insight } from './insights-values.js';
 
 export { fmtDate, fmtNumber, fmtPct, fmtRatio } from './insights-format.js';
@@ -27,6 +35,8 @@ export { asDatetime, inferFrequency } from './insights-dates.js';
 export { averageRanks, numberStats, pearson, spearman } from './insights-stats.js';
 export type { NumberStats } from './insights-stats.js';
 export { trendInsights } from './insights-trend.js';
+export { seriesTrendInsights } from './insights-series.js';
+export { groupName, isOther } from './insights-values.js';
 export type { TrendHow } from './insights-trend.js';
 export type { Insight } from './insights-values.js';
 
@@ -56,20 +66,6 @@ export interface CorrelationStats {
   n: number;
   xConstant?: boolean;
   yConstant?: boolean;
-}
-
-const OTHER = /^\(?\s*(other|others|all other|all others|rest|remaining)(?![\p{L}\p{N}_])/iu;
-
-/** "Other", "(others)", "All other", "Rest"…: a catch-all that never counts as a top category. */
-export function isOther(name: unknown): boolean {
-  return OTHER.test(pyStr(name).trim());
-}
-
-/** A group's name in a sentence: a number with its column ("Pclass 3"), else its value (pyStr). */
-export function groupName(category: unknown, by?: string): string {
-  return by && typeof category === 'number' && Number.isFinite(category)
-    ? `${by} ${pyStr(category)}`
-    : pyStr(category);
 }
 
 /** Sums per category name in order of first appearance, with pandas' groupby (Kahan) summation. */

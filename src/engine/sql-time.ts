@@ -9,7 +9,7 @@
 import type { Transform } from '../agent/plan.js';
 import { OTHER } from '../../renderers/frame.js';
 import { ident, literal } from './duckdb.js';
-import { trendInsights } from './insights.js';
+import { seriesTrendInsights, trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
 import {
@@ -315,15 +315,26 @@ async function barDeclared(ctx: Ctx, t: Resample, s: Shape): Promise<Declared> {
 }
 
 async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
-  if (t.series || ctx.analysis.chart === 'table') return [];
+  const how = trendHow(t, ctx.scales ?? NO_SCALES);
+  // Lines of totals are not compared first to last (seriesTrendInsights says why): no query.
+  if (ctx.analysis.chart === 'table' || (s.series && how === 'sum')) return [];
   const [d, y] = [ident(s.date.name), ident(s.y)];
-  const sql = over(ctx, s.ctes, `SELECT ${d}, ${y}\nFROM series\nORDER BY ${d}`);
+  const by = s.series ? `${ident(s.series.name)}, ` : '';
+  const sql = over(ctx, s.ctes, `SELECT ${d}, ${by}${y}\nFROM series\nORDER BY ${d}`);
   const points = await query(ctx, `${sql}\nLIMIT ${TREND_POINTS + 1}`);
   if (points.rows.length > TREND_POINTS) return [];
-  const how = trendHow(t, ctx.scales ?? NO_SCALES);
+  const label = trendLabel(t, s.y, namedAs(ctx.analysis, ctx.scales ?? NO_SCALES));
+  if (s.series)
+    return seriesTrendInsights(
+      points.rows.map(([x, series, value]) => ({ x, series, y: value })),
+      label,
+      how,
+      t.freq,
+      s.series.name,
+    );
   return trendInsights(
     points.rows.map(([x, value]) => ({ x, y: value })),
-    trendLabel(t, s.y, namedAs(ctx.analysis, ctx.scales ?? NO_SCALES)),
+    label,
     how,
     t.freq,
   );

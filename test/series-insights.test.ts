@@ -1,0 +1,168 @@
+/**
+ * Findings of a line chart split by a category or an entity (seriesTrendInsights, and its Python
+ * original series_trend_insights): which line rose and which fell most, each over its own span,
+ * said as the single-line trend says a change; and both engines give the same sentences.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { test } from 'node:test';
+import { seriesTrendInsights } from '../src/engine/insights.js';
+import type { Insight, TrendHow } from '../src/engine/insights.js';
+
+const quarter = (year: number, q: number): string =>
+  new Date(Date.UTC(year, 3 * q, 1)).toISOString().replace('Z', '');
+
+interface Case {
+  name: string;
+  series: unknown[];
+  x: string[];
+  y: (number | null)[];
+  how: TrendHow;
+  label: string;
+  by: string;
+}
+
+/** Lines of `values` per series name, one point a quarter from Q1 2020 (`start` quarters later). */
+function lines(
+  name: string,
+  values: Record<string, (number | null)[]>,
+  how: TrendHow = 'mean',
+  start: Record<string, number> = {},
+): Case {
+  const c: Case = { name, series: [], x: [], y: [], how, label: 'mean price', by: 'symbol' };
+  for (const [series, ys] of Object.entries(values))
+    ys.forEach((y, i) => {
+      const at = (start[series] ?? 0) + i;
+      c.series.push(series);
+      c.x.push(quarter(2020 + Math.floor(at / 4), at % 4));
+      c.y.push(y);
+    });
+  return c;
+}
+
+const run = (c: Case): Insight[] =>
+  seriesTrendInsights(
+    c.x.map((x, i) => ({ x, series: c.series[i], y: c.y[i] })),
+    c.label,
+    c.how,
+    'Q',
+    c.by,
+  );
+
+const CASES: Case[] = [
+  lines('one up, one down', { AAPL: [25, 40, 175], MSFT: [40, 35, 30], IBM: [100, 101, 110] }),
+  lines('all up, spans of their own', { A: [10, 12, 15], B: [50, 51, 52] }, 'mean', { B: 5 }),
+  lines('all down', { A: [10, 9, 5], B: [50, 40, 45], C: [8, 7, 7.9] }),
+  lines('a gap and a catch-all', { A: [10, null, 30], Other: [1, 100, 1000], B: [5, 6, 4] }),
+  lines('below zero: differences', { A: [-2, 1, 3], B: [4, 2, 1] }),
+  lines('interval: differences', { Oslo: [5.5, 6, 7.25], Rome: [15, 14, 14.5] }, 'interval'),
+  lines('flat', { A: [10, 12, 10], B: [5, 9, 5] }),
+  lines('one up, one flat', { A: [10, 12, 11], B: [5, 9, 5.001] }),
+  lines('a total: none', { A: [10, 12, 15], B: [50, 51, 20] }, 'sum'),
+  lines('one line: none', { A: [10, 12, 15] }),
+  {
+    ...lines('numbers name their column', { a: [10, 20, 30], b: [30, 20, 10] }),
+    series: [1, 1, 1, 2, 2, 2],
+    by: 'Pclass',
+  },
+];
+
+const textOf = (name: string): string => {
+  const c = CASES.find((k) => k.name === name);
+  assert.ok(c, name);
+  const found = run(c);
+  assert.ok(found.length <= 1, `${name}: one sentence at most`);
+  return found[0]?.text ?? '';
+};
+
+void test('series: the line that grew most and the one that fell most, each over its own span', () => {
+  assert.equal(
+    textOf('one up, one down'),
+    'Mean price grew the most in AAPL, 600% from Q1 2020 to Q3 2020 (25 → 175), and fell the most in MSFT, 25.0% from Q1 2020 to Q3 2020 (40 → 30).',
+  );
+  assert.equal(
+    textOf('all up, spans of their own'),
+    'Mean price grew in all 2 symbol lines: the most in A, 50.0% from Q1 2020 to Q3 2020 (10 → 15); the least in B, 4.0% from Q2 2021 to Q4 2021 (50 → 52).',
+  );
+  assert.match(
+    textOf('all down'),
+    /^Mean price fell in all 3 symbol lines: the most in A, 50\.0%.*; the least in C, 1\.2%/,
+  );
+  const [found] = run(CASES[0] as Case);
+  assert.deepEqual(found?.numbers, { lines: 3, highest_change_pct: 600, lowest_change_pct: -25 });
+});
+
+void test('series: gaps and catch-alls are left out, signed and interval levels move by differences', () => {
+  assert.match(
+    textOf('a gap and a catch-all'),
+    /^Mean price grew the most in A, 200% .*\(10 → 30\), and fell the most in B/,
+  );
+  assert.doesNotMatch(textOf('a gap and a catch-all'), /Other/);
+  assert.equal(
+    textOf('below zero: differences'),
+    'Mean price rose the most in A, by 5 from Q1 2020 to Q3 2020 (-2 → 3), and fell the most in B, by 3 from Q1 2020 to Q3 2020 (4 → 1).',
+  );
+  assert.match(
+    textOf('interval: differences'),
+    /rose the most in Oslo, by 1\.75 .* fell the most in Rome, by 0\.5 /,
+  );
+  assert.match(
+    textOf('one up, one flat'),
+    /grew the most in A, 10\.0% .*, and was nearly unchanged in B from/,
+  );
+  assert.match(
+    textOf('numbers name their column'),
+    /the most in Pclass 1, .* the most in Pclass 2,/,
+  );
+});
+
+void test('series: no sentence for totals, a single line, or lines that end where they began', () => {
+  for (const name of ['flat', 'a total: none', 'one line: none'])
+    assert.equal(textOf(name), '', name);
+});
+
+const PYTHON = '/usr/bin/python3';
+const PARITY = `
+import json, sys
+import numpy as np, pandas as pd
+import opsmind_insights as ins
+out = []
+for c in json.load(sys.stdin):
+    frame = pd.DataFrame({"x": pd.to_datetime(c["x"]), c["by"]: c["series"],
+                          "y": pd.Series([np.nan if v is None else v for v in c["y"]], dtype=float)})
+    out.append(ins.series_trend_insights(frame, "x", c["by"], "y", c["label"], how=c["how"], period="Q"))
+print(json.dumps(out, allow_nan=False))
+`;
+
+void test(
+  'series: the Python original gives the same sentences and numbers',
+  { skip: !existsSync(PYTHON) },
+  () => {
+    const python = spawnSync(PYTHON, ['-c', PARITY], {
+      input: JSON.stringify(CASES),
+      env: { ...process.env, PYTHONPATH: 'preamble' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(python.status, 0, python.stderr);
+    const expected = JSON.parse(python.stdout) as Insight[][];
+    CASES.forEach((c, i) => {
+      const [ours, theirs] = [run(c), expected[i] ?? []];
+      assert.deepEqual(
+        ours.map((f) => f.text),
+        theirs.map((f) => f.text),
+        c.name,
+      );
+      ours.forEach((f, k) => {
+        for (const [key, value] of Object.entries(f.numbers))
+          assert.ok(
+            Math.abs(value - (theirs[k]?.numbers[key] ?? NaN)) <=
+              1e-9 * Math.max(1, Math.abs(value)),
+            `${c.name}: ${key}`,
+          );
+      });
+    });
+    assert.ok(expected.filter((e) => e.length > 0).length >= 8, 'most cases say something');
+  },
+);
