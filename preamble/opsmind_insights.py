@@ -218,6 +218,7 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
     stamps = as_datetime(frame[x])
     frequency = period or infer_frequency(stamps.dropna())
     label, n, up = str(label or y), len(changed), "rose" if differences else "grew"
+    every = f"both {series} lines" if n == 2 else f"all {n} {series} lines"
 
     def span(name):
         x0, first, x1, last = lines[name]
@@ -227,10 +228,10 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
         return f"by {fmt_number(abs(c))}" if differences else fmt_pct(abs(c))
 
     if top > 0 and bottom > 0 and not still(bottom):
-        text = (f"{_capital(label)} {up} in all {n} {series} lines: the most in {top_name}, {amount(top)} {span(top_name)}; "
+        text = (f"{_capital(label)} {up} in {every}: the most in {top_name}, {amount(top)} {span(top_name)}; "
                 f"the least in {bottom_name}, {amount(bottom)} {span(bottom_name)}.")
     elif top < 0 and bottom < 0 and not still(top):
-        text = (f"{_capital(label)} fell in all {n} {series} lines: the most in {bottom_name}, {amount(bottom)} {span(bottom_name)}; "
+        text = (f"{_capital(label)} fell in {every}: the most in {bottom_name}, {amount(bottom)} {span(bottom_name)}; "
                 f"the least in {top_name}, {amount(top)} {span(top_name)}.")
     else:
         def part(c, name, verb):

@@ -83,7 +83,7 @@ void test('series: the line that grew most and the one that fell most, each over
   );
   assert.equal(
     textOf('all up, spans of their own'),
-    'Mean price grew in all 2 symbol lines: the most in A, 50.0% from Q1 2020 to Q3 2020 (10 → 15); the least in B, 4.0% from Q2 2021 to Q4 2021 (50 → 52).',
+    'Mean price grew in both symbol lines: the most in A, 50.0% from Q1 2020 to Q3 2020 (10 → 15); the least in B, 4.0% from Q2 2021 to Q4 2021 (50 → 52).',
   );
   assert.match(
     textOf('all down'),

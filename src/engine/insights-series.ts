@@ -77,15 +77,16 @@ export const seriesTrendInsights = neverThrows(
       differences ? `by ${fmtNumber(Math.abs(l.change))}` : fmtPct(Math.abs(l.change));
     const up = differences ? 'rose' : 'grew';
     const n = lines.length;
+    const all = n === 2 ? `both ${by} lines` : `all ${n} ${by} lines`;
     const Label = capital(label);
     let text: string;
     if (top.change > 0 && bottom.change > 0 && !still(bottom, differences))
       text =
-        `${Label} ${up} in all ${n} ${by} lines: the most in ${top.name}, ${amount(top)} ${span(top)}; ` +
+        `${Label} ${up} in ${all}: the most in ${top.name}, ${amount(top)} ${span(top)}; ` +
         `the least in ${bottom.name}, ${amount(bottom)} ${span(bottom)}.`;
     else if (top.change < 0 && bottom.change < 0 && !still(top, differences))
       text =
-        `${Label} fell in all ${n} ${by} lines: the most in ${bottom.name}, ${amount(bottom)} ${span(bottom)}; ` +
+        `${Label} fell in ${all}: the most in ${bottom.name}, ${amount(bottom)} ${span(bottom)}; ` +
         `the least in ${top.name}, ${amount(top)} ${span(top)}.`;
     else {
       const part = (l: Line, verb: string): string =>
