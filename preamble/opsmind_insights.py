@@ -191,56 +191,79 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None):
     return yearly + out + _gaps_insight(label, _gaps(frame, x, y), frequency)
 
 
-@never_raises
-def series_trend_insights(frame, x, series, y, label=None, how="mean", period=None):
-    """The line that rose most and the one that fell most (or, when all moved one way, the most and the least)
-    among the lines of `series`, each from its own first to its own last period. Levels, stocks and interval
-    levels only: the first and last periods of a total (a flow) may be part-periods, so `how` "sum" gives none.
-    Said as differences on an interval scale or when a line starts at or below zero, else as percentages."""
-    if how == "sum" or frame is None or series not in frame.columns or x not in frame.columns:
-        return []
-    keys = frame[series]
-    lines = {}
+def _series_lines(frame, x, series, y):
+    """Each named line's points with a date and a finite value, in time order (two or more), by name."""
+    keys, lines = frame[series], {}
     for key in pd.unique(keys[keys.notna()]):
         name = _group_name(key, series)
         data = None if _is_other(name) else _series_xy(frame[keys == key], x, y)
         if data is not None and len(data) >= 2:
-            lines[name] = (data["x"].iloc[0], float(data["y"].iloc[0]), data["x"].iloc[-1], float(data["y"].iloc[-1]))
+            lines[name] = data
+    return lines
+
+
+def _series_compared(lines, frequency, how):
+    """(year, [(name, before, after, span)]): the last full year every line shares against the year before,
+    combined as the single line's year-over-year does; else each line's first period against its last."""
+    years = [_last_full_years(data, frequency, how) for data in lines.values()]
+    year = years[0][0] if years[0] is not None else None
+    if year is not None and all(y is not None and y[0] == year for y in years):
+        periods = f"{'summing' if how == 'sum' else 'averaging'} {'12 months' if frequency == 'M' else '4 quarters'}"
+        return year, [(name, previous, total, f"over {year - 1} ({periods}: {fmt_number(previous)} → {fmt_number(total)})")
+                      for name, (_, total, previous) in zip(lines, years)]
+    out = []
+    for name, data in lines.items():
+        first, last = float(data["y"].iloc[0]), float(data["y"].iloc[-1])
+        span = (f"from {fmt_date(data['x'].iloc[0], frequency)} to {fmt_date(data['x'].iloc[-1], frequency)} "
+                f"({fmt_number(first)} → {fmt_number(last)})")
+        out.append((name, first, last, span))
+    return None, out
+
+
+@never_raises
+def series_trend_insights(frame, x, series, y, label=None, how="mean", period=None):
+    """The line that rose most and the one that fell most (or, when all moved one way, the most and the least)
+    among the lines of `series`: the last full year they all share against the year before, else each line's
+    first period against its own last. Said as differences on an interval scale or when a line starts at or
+    below zero (a percentage of a signed quantity means nothing), else as percentages."""
+    if frame is None or series not in frame.columns or x not in frame.columns:
+        return []
+    lines = _series_lines(frame, x, series, y)
     if len(lines) < 2:
         return []
-    differences = how == "interval" or any(first <= 0 or last < 0 for _, first, _, last in lines.values())
-    changed = sorted(((last - first if differences else (last - first) / first, name) for name, (_, first, _, last) in lines.items()),
-                     key=lambda c: (-c[0], c[1]))
-    (top, top_name), (bottom, bottom_name) = changed[0], changed[-1]
+    frequency = period or infer_frequency(as_datetime(frame[x]).dropna())
+    year, compared = _series_compared(lines, frequency, how)
+    differences = how == "interval" or any(before <= 0 or after < 0 for _, before, after, _ in compared)
+    changed = sorted(((after - before if differences else (after - before) / before, name, span)
+                      for name, before, after, span in compared), key=lambda c: (-c[0], c[1]))
+    (top, top_name, top_span), (bottom, bottom_name, bottom_span) = changed[0], changed[-1]
     still = (lambda c: c == 0) if differences else (lambda c: abs(c) < 0.0005)
     if still(top) and still(bottom):
         return []
-    stamps = as_datetime(frame[x])
-    frequency = period or infer_frequency(stamps.dropna())
     label, n, up = str(label or y), len(changed), "rose" if differences else "grew"
     every = f"both {series} lines" if n == 2 else f"all {n} {series} lines"
-
-    def span(name):
-        x0, first, x1, last = lines[name]
-        return f"from {fmt_date(x0, frequency)} to {fmt_date(x1, frequency)} ({fmt_number(first)} → {fmt_number(last)})"
+    subject = _capital(label) if year is None else f"In {year}, {label}"
 
     def amount(c):
         return f"by {fmt_number(abs(c))}" if differences else fmt_pct(abs(c))
 
     if top > 0 and bottom > 0 and not still(bottom):
-        text = (f"{_capital(label)} {up} in {every}: the most in {top_name}, {amount(top)} {span(top_name)}; "
-                f"the least in {bottom_name}, {amount(bottom)} {span(bottom_name)}.")
+        text = (f"{subject} {up} in {every}: the most in {top_name}, {amount(top)} {top_span}; "
+                f"the least in {bottom_name}, {amount(bottom)} {bottom_span}.")
     elif top < 0 and bottom < 0 and not still(top):
-        text = (f"{_capital(label)} fell in {every}: the most in {bottom_name}, {amount(bottom)} {span(bottom_name)}; "
-                f"the least in {top_name}, {amount(top)} {span(top_name)}.")
+        text = (f"{subject} fell in {every}: the most in {bottom_name}, {amount(bottom)} {bottom_span}; "
+                f"the least in {top_name}, {amount(top)} {top_span}.")
     else:
-        def part(c, name, verb):
+        def part(c, name, span, verb):
             if still(c):
-                return f"was {'' if c == 0 else 'nearly '}unchanged in {name} {span(name)}"
-            return f"{verb} the most in {name}, {amount(c)} {span(name)}"
-        text = f"{_capital(label)} {part(top, top_name, up)}, and {part(bottom, bottom_name, 'fell')}."
+                return f"was {'' if c == 0 else 'nearly '}unchanged in {name} {span}"
+            return f"{verb} the most in {name}, {amount(c)} {span}"
+        text = f"{subject} {part(top, top_name, top_span, up)}, and {part(bottom, bottom_name, bottom_span, 'fell')}."
     scale, key = (1, "change") if differences else (100, "change_pct")
-    return [_insight(text, "series_change", lines=n, **{f"highest_{key}": top * scale, f"lowest_{key}": bottom * scale})]
+    numbers = {"lines": n, f"highest_{key}": top * scale, f"lowest_{key}": bottom * scale}
+    if year is not None:
+        numbers["year"] = year
+    return [_insight(text, "series_change", **numbers)]
 
 
 def _change(label, when, first, last, interval=False):
@@ -269,18 +292,27 @@ def _change(label, when, first, last, interval=False):
     return out
 
 
-def _year_over_year(data, label, frequency, how="sum"):
+def _last_full_years(data, frequency, how="sum"):
+    """The last full year of a monthly or quarterly series whose year before is full too, and both years' values
+    combined as `how` says (summed for a total, else averaged): (year, total, previous), or None."""
     per_year = PERIODS_PER_YEAR.get(frequency)
     if per_year is None or len(data) < 2 * per_year:
-        return []
+        return None
     years = data["x"].dt.year
     slot = data["x"].dt.month if frequency == "M" else data["x"].dt.quarter
     complete = [year for year, group in slot.groupby(years) if group.nunique() == per_year and len(group) == per_year]
     if len(complete) < 2 or complete[-1] - 1 not in complete:
-        return []
+        return None
     year = complete[-1]
     combine = (lambda v: v.sum()) if how == "sum" else (lambda v: v.mean())
-    total, previous = float(combine(data["y"][years == year])), float(combine(data["y"][years == year - 1]))
+    return year, float(combine(data["y"][years == year])), float(combine(data["y"][years == year - 1]))
+
+
+def _year_over_year(data, label, frequency, how="sum"):
+    full = _last_full_years(data, frequency, how)
+    if full is None:
+        return []
+    year, total, previous = full
     periods = "12 months" if frequency == "M" else "4 quarters"
     if how == "interval":
         # A level whose zero is not "none" (a temperature in °C): the difference, never a percentage.

@@ -30,7 +30,8 @@ function lines(
   how: TrendHow = 'mean',
   start: Record<string, number> = {},
 ): Case {
-  const c: Case = { name, series: [], x: [], y: [], how, label: 'mean price', by: 'symbol' };
+  const label = how === 'sum' ? 'total' : 'mean price';
+  const c: Case = { name, series: [], x: [], y: [], how, label, by: 'symbol' };
   for (const [series, ys] of Object.entries(values))
     ys.forEach((y, i) => {
       const at = (start[series] ?? 0) + i;
@@ -59,7 +60,17 @@ const CASES: Case[] = [
   lines('interval: differences', { Oslo: [5.5, 6, 7.25], Rome: [15, 14, 14.5] }, 'interval'),
   lines('flat', { A: [10, 12, 10], B: [5, 9, 5] }),
   lines('one up, one flat', { A: [10, 12, 11], B: [5, 9, 5.001] }),
-  lines('a total: none', { A: [10, 12, 15], B: [50, 51, 20] }, 'sum'),
+  lines('a total, part of a year', { A: [10, 12, 15], B: [50, 51, 20] }, 'sum'),
+  lines(
+    'totals of full years',
+    {
+      A: [1, 2, 3, 4, 2, 3, 4, 5, 9],
+      B: [5, 5, 5, 5, 4, 4, 4, 4.5, 1],
+      C: [1, 1, 1, 1, 1, 1, 1, 1, 1],
+    },
+    'sum',
+  ),
+  lines('full years of one line only', { A: [1, 2, 3, 4, 2, 3, 4, 5], B: [5, 5, 5, 5] }, 'sum'),
   lines('one line: none', { A: [10, 12, 15] }),
   {
     ...lines('numbers name their column', { a: [10, 20, 30], b: [30, 20, 10] }),
@@ -117,9 +128,25 @@ void test('series: gaps and catch-alls are left out, signed and interval levels 
   );
 });
 
-void test('series: no sentence for totals, a single line, or lines that end where they began', () => {
-  for (const name of ['flat', 'a total: none', 'one line: none'])
-    assert.equal(textOf(name), '', name);
+void test('series: totals compare the last full year they all share, else first to last', () => {
+  assert.equal(
+    textOf('totals of full years'),
+    'In 2021, total grew the most in A, 40.0% over 2020 (summing 4 quarters: 10 → 14), and fell the most in B, 17.5% over 2020 (summing 4 quarters: 20 → 16.5).',
+  );
+  const [found] = run(CASES.find((c) => c.name === 'totals of full years') as Case);
+  assert.equal(found?.numbers.year, 2021);
+  assert.match(
+    textOf('full years of one line only'),
+    /^Total grew the most in A, 400% from Q1 2020 to Q4 2021/,
+  );
+  assert.match(
+    textOf('a total, part of a year'),
+    /^Total grew the most in A, 50\.0% from Q1 2020 to Q3 2020/,
+  );
+});
+
+void test('series: no sentence for a single line, or for lines that end where they began', () => {
+  for (const name of ['flat', 'one line: none']) assert.equal(textOf(name), '', name);
 });
 
 const PYTHON = '/usr/bin/python3';

@@ -486,11 +486,9 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const how = trendHow(t, grain.scales);
       const label = py(trendLabel(t, y, name));
       const trend = t.series
-        ? how === 'sum'
-          ? []
-          : [
-              `_insight(${n}, _ins.series_trend_insights(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(t.freq)}))`,
-            ]
+        ? [
+            `_insight(${n}, _ins.series_trend_insights(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(t.freq)}))`,
+          ]
         : [
             `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(t.freq)}))`,
           ];

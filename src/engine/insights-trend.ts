@@ -18,7 +18,7 @@ import type { Insight } from './insights-values.js';
  */
 export type TrendHow = 'sum' | 'mean' | 'stock' | 'interval';
 
-interface Point {
+export interface Point {
   x: number;
   y: number;
 }
@@ -133,22 +133,36 @@ function completeYears(data: Point[], frequency: string, perYear: number): numbe
     .sort((a, b) => a - b);
 }
 
+/**
+ * The last full year of a monthly or quarterly series whose year before is full too, and each
+ * year's values combined as `how` says (summed for a total, else averaged); null when none.
+ */
+export function lastFullYears(
+  data: Point[],
+  frequency: string | null,
+  how: TrendHow,
+): { year: number; total: number; previous: number } | null {
+  const perYear = frequency === null ? undefined : PERIODS_PER_YEAR[frequency];
+  if (frequency === null || perYear === undefined || data.length < 2 * perYear) return null;
+  const complete = completeYears(data, frequency, perYear);
+  const year = complete[complete.length - 1] ?? NaN;
+  if (complete.length < 2 || !complete.includes(year - 1)) return null;
+  const combine = (y: number): number => {
+    const values = data.filter((p) => new Date(p.x).getUTCFullYear() === y).map((p) => p.y);
+    return how === 'sum' ? pairwiseSum(values) : pairwiseSum(values) / values.length;
+  };
+  return { year, total: combine(year), previous: combine(year - 1) };
+}
+
 function yearOverYear(
   data: Point[],
   label: string,
   frequency: string | null,
   how: TrendHow,
 ): Insight[] {
-  const perYear = frequency === null ? undefined : PERIODS_PER_YEAR[frequency];
-  if (frequency === null || perYear === undefined || data.length < 2 * perYear) return [];
-  const complete = completeYears(data, frequency, perYear);
-  const year = complete[complete.length - 1] ?? NaN;
-  if (complete.length < 2 || !complete.includes(year - 1)) return [];
-  const combine = (y: number): number => {
-    const values = data.filter((p) => new Date(p.x).getUTCFullYear() === y).map((p) => p.y);
-    return how === 'sum' ? pairwiseSum(values) : pairwiseSum(values) / values.length;
-  };
-  const [total, previous] = [combine(year), combine(year - 1)];
+  const full = lastFullYears(data, frequency, how);
+  if (full === null) return [];
+  const { year, total, previous } = full;
   const periods = frequency === 'M' ? '12 months' : '4 quarters';
   if (how === 'interval') {
     const difference = total - previous;

@@ -315,9 +315,8 @@ async function barDeclared(ctx: Ctx, t: Resample, s: Shape): Promise<Declared> {
 }
 
 async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
+  if (ctx.analysis.chart === 'table') return [];
   const how = trendHow(t, ctx.scales ?? NO_SCALES);
-  // Lines of totals are not compared first to last (seriesTrendInsights says why): no query.
-  if (ctx.analysis.chart === 'table' || (s.series && how === 'sum')) return [];
   const [d, y] = [ident(s.date.name), ident(s.y)];
   const by = s.series ? `${ident(s.series.name)}, ` : '';
   const sql = over(ctx, s.ctes, `SELECT ${d}, ${by}${y}\nFROM series\nORDER BY ${d}`);
