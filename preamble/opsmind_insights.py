@@ -192,12 +192,12 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None):
 
 
 def _series_lines(frame, x, series, y):
-    """Each named line's points with a date and a finite value, in time order (two or more), by name."""
+    """Each named line's points with a date and a finite value, in time order (three or more, as a single line needs)."""
     keys, lines = frame[series], {}
     for key in pd.unique(keys[keys.notna()]):
         name = _group_name(key, series)
         data = None if _is_other(name) else _series_xy(frame[keys == key], x, y)
-        if data is not None and len(data) >= 2:
+        if data is not None and len(data) >= 3:
             lines[name] = data
     return lines
 

@@ -55,9 +55,10 @@ const CASES: Case[] = [
   lines('one up, one down', { AAPL: [25, 40, 175], MSFT: [40, 35, 30], IBM: [100, 101, 110] }),
   lines('all up, spans of their own', { A: [10, 12, 15], B: [50, 51, 52] }, 'mean', { B: 5 }),
   lines('all down', { A: [10, 9, 5], B: [50, 40, 45], C: [8, 7, 7.9] }),
-  lines('a gap and a catch-all', { A: [10, null, 30], Other: [1, 100, 1000], B: [5, 6, 4] }),
+  lines('a gap and a catch-all', { A: [10, null, 20, 30], Other: [1, 100, 1000], B: [5, 6, 4] }),
   lines('below zero: differences', { A: [-2, 1, 3], B: [4, 2, 1] }),
   lines('interval: differences', { Oslo: [5.5, 6, 7.25], Rome: [15, 14, 14.5] }, 'interval'),
+  lines('a line of two points is left out', { A: [10, 20, 30], B: [50, 5], C: [10, 9, 8] }),
   lines('flat', { A: [10, 12, 10], B: [5, 9, 5] }),
   lines('one up, one flat', { A: [10, 12, 11], B: [5, 9, 5.001] }),
   lines('a total, part of a year', { A: [10, 12, 15], B: [50, 51, 20] }, 'sum'),
@@ -110,6 +111,7 @@ void test('series: gaps and catch-alls are left out, signed and interval levels 
     /^Mean price grew the most in A, 200% .*\(10 → 30\), and fell the most in B/,
   );
   assert.doesNotMatch(textOf('a gap and a catch-all'), /Other/);
+  assert.match(textOf('a line of two points is left out'), /fell the most in C, 20\.0%/);
   assert.equal(
     textOf('below zero: differences'),
     'Mean price rose the most in A, by 5 from Q1 2020 to Q3 2020 (-2 → 3), and fell the most in B, by 3 from Q1 2020 to Q3 2020 (4 → 1).',

@@ -20,7 +20,7 @@ interface Line {
   change: number;
 }
 
-/** Each named line's points with a date and a finite value, in time order (two or more). */
+/** Each named line's points with a date and a finite value, in time order (three or more, as a single line needs). */
 function pointsOf(
   points: readonly { x: unknown; series: unknown; y: unknown }[],
   by: string,
@@ -35,7 +35,7 @@ function pointsOf(
   const lines = new Map<string, Point[]>();
   for (const [name, rows] of groups) {
     const data = seriesXY(rows)?.data ?? [];
-    if (data.length >= 2) lines.set(name, data);
+    if (data.length >= 3) lines.set(name, data);
   }
   return lines;
 }
