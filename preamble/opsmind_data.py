@@ -309,7 +309,53 @@ def _parse_delimited(path, extension, head, encoding, warning):
     return frame, info, warnings
 
 
+_NUMBER = (int, float)
+
+
+def _feature_row(feature):
+    """A GeoJSON feature as the host's engine writes its row: properties, the id (unless a property has that
+    name), a Point's longitude and latitude."""
+    properties = feature.get("properties") if isinstance(feature, dict) else None
+    row = dict(properties) if isinstance(properties, dict) else {}
+    if not isinstance(feature, dict):
+        return row
+    key = feature.get("id")
+    if isinstance(key, (str,) + _NUMBER) and not isinstance(key, bool) and "id" not in row:
+        row["id"] = key
+    geometry = feature.get("geometry")
+    coordinates = geometry.get("coordinates") if isinstance(geometry, dict) else None
+    if (isinstance(geometry, dict) and geometry.get("type") == "Point" and isinstance(coordinates, list)
+            and len(coordinates) >= 2 and all(isinstance(c, _NUMBER) and not isinstance(c, bool) for c in coordinates[:2])):
+        row["longitude"], row["latitude"] = coordinates[0], coordinates[1]
+    return row
+
+
+def _read_geojson(path):
+    """A GeoJSON FeatureCollection as JSON lines of its features (source-geojson.ts), or None for other JSON."""
+    with open(path, "rb") as handle:
+        head = handle.read(65536)  # the host's sample: one object naming a FeatureCollection or its features
+    if head.lstrip()[:1] != b"{" or (b'"FeatureCollection"' not in head and b'"features"' not in head):
+        return None
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            document = json.load(handle)
+    except ValueError:
+        return None
+    if not (isinstance(document, dict) and document.get("type") == "FeatureCollection"
+            and isinstance(document.get("features"), list)):
+        return None
+    features = document["features"]
+    lines = "\n".join(json.dumps(_feature_row(f), ensure_ascii=False, allow_nan=False) for f in features)
+    frame = pd.read_json(io.StringIO(lines), lines=True, dtype=False, convert_dates=False) if features else pd.DataFrame()
+    warning = (f"read as GeoJSON: one row per feature ({len(features)}), its properties as columns, "
+               "a Point's longitude and latitude")
+    return _nested_as_text(_spread_objects(frame)), {"format": "json", "encoding": "utf-8", "delimiter": None}, [warning]
+
+
 def _read_json(path, lines):
+    geo = None if lines else _read_geojson(path)
+    if geo is not None:
+        return geo
     try:
         frame = pd.read_json(path, lines=lines, orient=None if lines else "records", dtype=False, convert_dates=False)
     except ValueError as error:

@@ -9,6 +9,8 @@ import { asBadInput, badInput, DEFAULT_LOCALE, describeData, toBadInput } from '
 import type { ReadContext, ReadOutcome } from './source-common.js';
 import type { DetectedFormat } from './source-sniff.js';
 import { prepareText } from './source-transcode.js';
+import { featureLines, geoJsonHead } from './source-geojson.js';
+import { statSync } from 'node:fs';
 
 /** A nested DuckDB type: LIST (`T[]`), ARRAY (`T[3]`), STRUCT, MAP or UNION. */
 const NESTED = /^(STRUCT|MAP|UNION)\(|\[\d*\]$/;
@@ -58,11 +60,21 @@ async function readJsonLayout(
   }
 }
 
-/** Reads a JSON records (array of objects) or JSON lines file into `data`. */
+/** Reads a JSON records (array of objects), JSON lines or GeoJSON FeatureCollection file into `data`. */
 export async function readJson(ctx: ReadContext, detected: DetectedFormat): Promise<ReadOutcome> {
   const format = detected.format === 'jsonl' ? 'jsonl' : 'json';
   const text = await prepareText(ctx, detected.gzip, `.${format}`);
-  const read = await readJsonLayout(ctx, text.readPath, text.gzip, format);
+  const geo =
+    format === 'json' && !text.gzip && geoJsonHead(text.sample)
+      ? await featureLines(ctx, text.readPath, statSync(text.readPath).size)
+      : null;
+  const read = geo
+    ? await readJsonLayout(ctx, geo.path, false, 'jsonl').then(() => 'json' as const)
+    : await readJsonLayout(ctx, text.readPath, text.gzip, format);
+  if (geo)
+    text.warnings.push(
+      `read as GeoJSON: one row per feature (${geo.features}), its properties as columns, a Point's longitude and latitude`,
+    );
   const columns = await describeData(ctx.db, ctx.signal);
   const rows = await ctx.db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, ctx.signal);
   if (Number(rows.rows[0]?.[0] ?? 0) === 0 && columns.length === 1 && columns[0]?.name === 'json')
