@@ -480,13 +480,50 @@ def _melt_years(frame):
     return long, f'read the {len(years)} year columns ({first} … {last}) as rows: one per {ids[0]} and year, in "year" and "value"'
 
 
+# A name that says a column holds a moment, and the seconds since 1970 of 1990-01-01 and 2100-01-01
+# (the host's source-epoch.ts).
+TIME_NAME = re.compile(r"(^|[^a-z])(time|timestamp|ts|date|datetime|epoch|created|updated|modified)([^a-z]|$)|_at$",
+                       re.IGNORECASE)
+TIME_SUFFIX = re.compile(r"[a-z](At|Time)$")
+EPOCH_FROM, EPOCH_TO = 631_152_000, 4_102_444_800
+
+
+def _read_epochs(frame):
+    """(frame, warnings): each column named as a time whose every number is seconds, or milliseconds, since
+    1970 between 1990 and 2100, read as those dates (UTC, to the microsecond), in place."""
+    warnings = []
+    for column in list(frame.columns):
+        name, values = str(column), frame[column]
+        if not (TIME_NAME.search(name) or TIME_SUFFIX.search(name)):
+            continue
+        if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        present = values.dropna().astype(float)
+        if present.empty:
+            continue
+        seconds = bool(((present >= EPOCH_FROM) & (present < EPOCH_TO)).all())
+        millis = bool(((present >= EPOCH_FROM * 1000) & (present < EPOCH_TO * 1000)).all())
+        if not (seconds or millis):
+            continue
+        micros = (values.astype(float) * (1_000_000 if seconds else 1_000)).round()
+        # Whole microseconds as integers: a float's conversion would land a microsecond off.
+        dates = pd.Series(pd.NaT, index=frame.index, dtype="datetime64[ns]")
+        known = micros.notna()
+        dates[known] = pd.to_datetime(micros[known].astype("int64"), unit="us")
+        frame = frame.assign(**{column: dates})
+        unit = "seconds" if seconds else "milliseconds"
+        warnings.append(f'read "{name}" as dates: its numbers are {unit} since 1970-01-01 (UTC)')
+    return frame, warnings
+
+
 def read_dataset(path, numbers=None):
-    """The file as read (_read_dataset); one column per year melted into rows (_melt_years), and
-    a year and a month column made one date, "period"."""
+    """The file as read (_read_dataset); one column per year melted into rows (_melt_years), a year
+    and a month column made one date, "period", and times written as numbers since 1970 read as dates."""
     frame, info, warnings = _read_dataset(path, numbers)
     frame, melted = _melt_years(frame)
     frame, added = _add_period(frame)
-    return frame, info, warnings + [w for w in (melted, added) if w]
+    frame, epochs = _read_epochs(frame)
+    return frame, info, warnings + [w for w in (melted, added) if w] + epochs
 
 
 def _read_dataset(path, numbers=None):

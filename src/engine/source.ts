@@ -14,6 +14,7 @@ import type { ReadContext, ReadOutcome } from './source-common.js';
 import { readExcel } from './source-excel.js';
 import { flattenNested, readJson, readParquet } from './source-native.js';
 import { addPeriod } from './source-period.js';
+import { readEpochs } from './source-epoch.js';
 import { meltYears } from './source-wide.js';
 import { detectFormat, readHead } from './source-sniff.js';
 import type { DetectedFormat } from './source-sniff.js';
@@ -106,6 +107,7 @@ export async function attachSource(
     if (wide) outcome.warnings.push(wide);
     const period = await addPeriod(db, options.signal);
     if (period) outcome.warnings.push(period);
+    outcome.warnings.push(...(await readEpochs(db, options.signal)));
     const described = await describeData(db, options.signal);
     refuseRowid(described.map((c) => c.name));
     const columns = described.length;
