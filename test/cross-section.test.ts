@@ -204,3 +204,21 @@ void test('hourly kWh per meter is energy used: summed per day, its meters compa
   const first = heuristicPlan(profile).analyses[0];
   assert.equal(first?.transform.type === 'resample' && first.transform.agg, 'sum');
 });
+
+void test('a heavy-tailed minimum or maximum per event is a level (the USGS dmin), an amount beside it still summed', async () => {
+  const rows = Array.from({ length: 150 }, (_, i) => {
+    const stamp = new Date(Date.UTC(2024, 0, 1, i * 5))
+      .toISOString()
+      .slice(0, 16)
+      .replace('T', ' ');
+    const tail = (k: number) => (0.001 * Math.exp((((i * k) % 97) / 97) * 9)).toFixed(4);
+    return `${stamp},${tail(13)},${tail(31)},${tail(7)}`;
+  });
+  const path = join(dir, 'minmax.csv');
+  writeFileSync(path, ['time,dmin,delay_max,amount', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  const role = (name: string) => profile.semantics.columns.find((c) => c.name === name);
+  assert.equal(role('amount')?.role, 'amount', role('amount')?.evidence);
+  for (const name of ['dmin', 'delay_max'])
+    assert.equal(role(name)?.role, 'level', `${name}: ${role(name)?.evidence ?? ''}`);
+});
