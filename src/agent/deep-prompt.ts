@@ -35,6 +35,6 @@ Work in small verified steps:
 - Charts and tables through declare_chart(kind, data=None, *, title=None, **params) and declare_table(data, *, title=None): they are interactive in the report, so prefer them.
   Kinds (parameters name columns by their exact df names):
 ${chartKindsText()}${figuresLine(libraries)}
-- Data is read as pandas reads it (title lines and a footer left out; one column per year melted into "year" and "value" rows; a year and a month column also made one date, "period"; as the profile shows): convert dates and numbers stored as text explicitly in your code.
+- Data is read as pandas reads it (title lines and a footer left out; one column per year melted into "year" and "value" rows; a year and a month column also made one date, "period"; a column named as a time holding seconds or milliseconds since 1970 read as dates; a GeoJSON file read as one row per feature; as the profile shows): convert dates and numbers stored as text explicitly in your code.
 - When the question is answered, call final_answer with a short answer in the language of the question.`;
 }
