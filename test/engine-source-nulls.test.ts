@@ -4,36 +4,27 @@
  * the whole list when a typed column meets one past the sample, and the file's row order kept.
  */
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { DuckDb } from '../src/engine/duckdb.js';
+import { test } from 'node:test';
 import { attachSource } from '../src/engine/source.js';
 import type { SourceInfo } from '../src/engine/types.js';
-import { tableRows, tableSchema, tableValues } from './helpers/data-table.js';
+import { tableRows, tableSchema, tableValues, testDatabase } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const dir = tempDir('opsmind-source-nulls-');
 const scratchDir = join(dir, 'scratch');
-let db: DuckDb;
-
-before(async () => {
-  db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: join(dir, 'spill') });
-});
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const database = testDatabase(dir);
 
 async function attach(name: string, content: string): Promise<SourceInfo> {
   const path = join(dir, name);
   writeFileSync(path, content);
-  return attachSource(db, path, { scratchDir });
+  return attachSource(database(), path, { scratchDir });
 }
 
-const schema = () => tableSchema(db);
-const rows = () => tableRows(db);
-const values = () => tableValues(db);
+const schema = () => tableSchema(database());
+const rows = () => tableRows(database());
+const values = () => tableValues(database());
 
 void test("pandas' missing texts, however the read finds them, read as pandas reads them", async () => {
   // The sample shows no missing text in a typed column: the table is read with the empty field
@@ -54,7 +45,7 @@ void test("pandas' missing texts, however the read finds them, read as pandas re
   const late = ['n,x', ...numbers, '6000,NaN', '6001,-nan', '6002,inf', '6003,'].join('\n');
   await attach('nan.csv', late);
   assert.deepEqual(await schema(), { n: 'BIGINT', x: 'DOUBLE' });
-  const [counts] = await db.objects(
+  const [counts] = await database().objects(
     'SELECT count(*) FILTER (WHERE x IS NULL) AS missing, count(*) FILTER (WHERE isnan(x)) AS nan, count(*) FILTER (WHERE isinf(x)) AS inf FROM data',
   );
   assert.deepEqual(counts, { missing: 3, nan: 0, inf: 1 });
@@ -92,7 +83,7 @@ void test('rows keep their file order (rowid) across many row groups, whichever 
     );
   for (const na of ['', 'NA']) {
     await attach('order.csv', ['i,label,x', ...lines(na)].join('\n'));
-    const [row] = await db.objects(
+    const [row] = await database().objects(
       'SELECT count_if(i IS DISTINCT FROM rowid) AS moved, count(label) AS labels, count(x) AS xs FROM data',
     );
     assert.deepEqual(row, { moved: 0, labels: 666_667, xs: 857_142 }, `missing x as "${na}"`);

@@ -4,25 +4,16 @@
  * reader alike; barcodes, durations and out-of-range numbers stay numbers.
  */
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { DuckDb } from '../src/engine/duckdb.js';
+import { test } from 'node:test';
 import { attachSource } from '../src/engine/source.js';
-import { tableRows, tableSchema } from './helpers/data-table.js';
+import { tableRows, tableSchema, testDatabase } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
 import { pandasRead } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-epoch-');
-let db: DuckDb;
-
-before(async () => {
-  db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: join(dir, 'spill') });
-});
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const database = testDatabase(dir);
 
 // time: ms (USGS); createdAt: seconds with a fraction; ean: 13 digits named as a code; duration
 // "time_ms" of 120 ms; updated: a null and seconds; old_ts: seconds before 1990.
@@ -36,8 +27,8 @@ const CSV = [
 void test('numbers since 1970 in columns named as times are dates; the rest stay numbers', async () => {
   const path = join(dir, 'epochs.csv');
   writeFileSync(path, `${CSV}\n`);
-  const info = await attachSource(db, path, { scratchDir: join(dir, 'scratch') });
-  const schema = await tableSchema(db);
+  const info = await attachSource(database(), path, { scratchDir: join(dir, 'scratch') });
+  const schema = await tableSchema(database());
   assert.deepEqual(
     Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, v === 'TIMESTAMP'])),
     {
@@ -55,7 +46,7 @@ void test('numbers since 1970 in columns named as times are dates; the rest stay
     'read "createdAt" as dates: its numbers are seconds since 1970-01-01 (UTC)',
     'read "updated" as dates: its numbers are seconds since 1970-01-01 (UTC)',
   ]);
-  const rows = await tableRows(db);
+  const rows = await tableRows(database());
   assert.deepEqual(
     rows.map((r) => [r.time, r.createdAt, r.updated]),
     [

@@ -4,26 +4,17 @@
  * by the DuckDB engine and the sandbox's pandas reader; the vega earthquakes file end to end.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { DuckDb } from '../src/engine/duckdb.js';
+import { test } from 'node:test';
 import { attachSource } from '../src/engine/source.js';
-import { tableRows } from './helpers/data-table.js';
+import { tableRows, testDatabase } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
 import { bothEngines, pandasRead } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-geojson-');
 const scratchDir = join(dir, 'scratch');
-let db: DuckDb;
-
-before(async () => {
-  db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: join(dir, 'spill') });
-});
-after(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const database = testDatabase(dir);
 
 // Nulls, an id beside a property named id, a Polygon (no coordinates), a Point with a third
 // coordinate, 2.0 beside 2, an object property (spread), and text that is not ASCII.
@@ -44,9 +35,9 @@ const COLLECTION = `{
 void test('a FeatureCollection is read as its features, the same by DuckDB and by pandas', async () => {
   const path = join(dir, 'quakes.json');
   writeFileSync(path, COLLECTION);
-  const info = await attachSource(db, path, { scratchDir });
+  const info = await attachSource(database(), path, { scratchDir });
   assert.match(info.warnings.join('\n'), /read as GeoJSON: one row per feature \(4\)/);
-  const rows = await tableRows(db);
+  const rows = await tableRows(database());
   assert.deepEqual(Object.keys(rows[0] ?? {}), [
     'mag',
     'place',
@@ -83,7 +74,7 @@ void test('a FeatureCollection is read as its features, the same by DuckDB and b
 void test('JSON that is an object but not a FeatureCollection is still refused in one line', async () => {
   const path = join(dir, 'object.json');
   writeFileSync(path, '{"type": "Topology", "objects": {}}\n{"broken": ');
-  await assert.rejects(attachSource(db, path, { scratchDir }), /not a JSON records file/);
+  await assert.rejects(attachSource(database(), path, { scratchDir }), /not a JSON records file/);
 });
 
 void test('the vega earthquakes (USGS GeoJSON): both engines chart it alike', () => {

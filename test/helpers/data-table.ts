@@ -1,5 +1,27 @@
-/** What the table `data` of a test's DuckDB holds: its schema, and its rows in file order. */
-import type { DuckDb } from '../../src/engine/duckdb.js';
+/** A test file's DuckDB, and what its table `data` holds: its schema, and its rows in file order. */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { DuckDb } from '../../src/engine/duckdb.js';
+
+/**
+ * A DuckDB for the calling file's tests (256 MB, 2 threads, spilling into `dir`), opened before
+ * them; after them it is closed and `dir` removed. Returns its getter.
+ */
+export function testDatabase(dir: string): () => DuckDb {
+  let db: DuckDb | null = null;
+  before(async () => {
+    db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: join(dir, 'spill') });
+  });
+  after(() => {
+    db?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!db) throw new Error('the test database opens before the tests');
+    return db;
+  };
+}
 
 /** The table's column names and DuckDB types. */
 export async function tableSchema(db: DuckDb): Promise<Record<string, string>> {
