@@ -26,23 +26,23 @@ function documentSql(path: string, bytes: number): string {
   return `read_json_objects(${literal(path)}, format='unstructured', maximum_object_size=${Math.max(bytes + 1, 16 << 20)})`;
 }
 
-/** Whether the file is one JSON object of "type" FeatureCollection with a "features" array. */
-async function isFeatureCollection(
+/** How many features the file holds when it is one GeoJSON FeatureCollection; else null. */
+async function collectionSize(
   db: DuckDb,
   path: string,
   bytes: number,
   signal?: AbortSignal,
-): Promise<boolean> {
+): Promise<number | null> {
   try {
     const result = await db.all(
-      `SELECT json ->> '$.type' = 'FeatureCollection' AND json_type(json, '$.features') = 'ARRAY' AS geo, count(*) OVER () AS n FROM ${documentSql(path, bytes)} LIMIT 1`,
+      `SELECT json ->> '$.type' = 'FeatureCollection' AND json_type(json, '$.features') = 'ARRAY' AS geo, json_array_length(json, '$.features') AS features, count(*) OVER () AS n FROM ${documentSql(path, bytes)} LIMIT 1`,
       signal,
     );
-    const [geo, n] = result.rows[0] ?? [];
-    return geo === true && Number(n) === 1;
+    const [geo, features, n] = result.rows[0] ?? [];
+    return geo === true && Number(n) === 1 ? Number(features) : null;
   } catch {
     signal?.throwIfAborted();
-    return false;
+    return null;
   }
 }
 
@@ -64,7 +64,8 @@ export async function featureLines(
   path: string,
   bytes: number,
 ): Promise<{ path: string; features: number } | null> {
-  if (!(await isFeatureCollection(ctx.db, path, bytes, ctx.signal))) return null;
+  const size = await collectionSize(ctx.db, path, bytes, ctx.signal);
+  if (size === null) return null;
   const out = scratchPath(ctx, '.jsonl');
   const features = `SELECT unnest(json_extract(json, '$.features[*]')) AS f FROM ${documentSql(path, bytes)}`;
   const props = `SELECT f, CASE json_type(f, '$.properties') WHEN 'OBJECT' THEN f -> '$.properties' ELSE '{}'::JSON END AS p FROM (${features})`;
@@ -74,9 +75,5 @@ export async function featureLines(
     `COPY (${rows}) TO ${literal(out)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x1f')`,
     ctx.signal,
   );
-  const count = await ctx.db.all(
-    `SELECT json_array_length(json, '$.features') FROM ${documentSql(path, bytes)}`,
-    ctx.signal,
-  );
-  return { path: out, features: Number(count.rows[0]?.[0] ?? 0) };
+  return { path: out, features: size };
 }
