@@ -197,7 +197,9 @@ void test('histogram: numpy edges, inner edges counted in the bin above, the las
 });
 
 void test('box: quartiles, clipped fences, mean and n per group, most frequent groups first', async () => {
-  const values = `('b', 1.0), ('a', 1), ('a', 2), ('a', 3), ('a', 4), ('a', 100), (NULL, 5), ('b', 3)`;
+  // 'c' is the second most frequent group but has no finite value: it has no box.
+  const values = `('b', 1.0), ('a', 1), ('a', 2), ('a', 3), ('a', 4), ('a', 100), (NULL, 5), ('b', 3),
+    ('c', NULL), ('c', 'nan'::DOUBLE), ('c', 'inf'::DOUBLE), ('c', NULL), ('a', 'inf'::DOUBLE)`;
   const r = await execute(await table(`SELECT * FROM (VALUES ${values}) AS t(g, v)`), [
     on('box', of('v', 'g')),
   ]);

@@ -15,7 +15,7 @@ import { failedDeclaration, over, params, query, queryRow, sourceInfos } from '.
 import type { Ctx, Declared, Outcome } from './sql-spec.js';
 import { columnStats, statsSql, valuesCte } from './sql-stats.js';
 import type { ColumnStats } from './sql-stats.js';
-import { capsOf, isBoolean, isTemporal, labelText, sqlDouble } from './sql-text.js';
+import { asDouble, capsOf, isBoolean, isTemporal, labelText, sqlDouble } from './sql-text.js';
 import type { Column } from './sql-text.js';
 
 type Distribution = Extract<Transform, { type: 'distribution' }>;
@@ -93,18 +93,26 @@ async function histogram(ctx: Ctx, column: Column, stats: ColumnStats): Promise<
   return { ...base, sql, frame, reductions: ['binned'], sampled: false, cap: bins, error: null };
 }
 
-/** Box statistics per group: the top `cap` groups by frequency (ties in order of first appearance). */
+/**
+ * Box statistics per group: the top `cap` groups by frequency (ties in order of first appearance).
+ * One grouping gives each group's size, quartiles and mean (its finite values only); a second pass
+ * over the rows of those groups clips the 1.5 IQR fences to the data. (Grouping the finite values
+ * apart from the sizes took a CTE of every value, read twice: twice the time at 1M rows.)
+ */
 export function boxSql(ctx: Ctx, y: Column, by: Column | null, cap: number): string {
   const joinOn = (a: string, b: string): string => `${a}.grp IS NOT DISTINCT FROM ${b}.grp`;
-  const groups = by
-    ? `SELECT ${ident(by.name)} AS grp, count(*) AS size, min(${ident(ctx.rows.row)}) AS first\nFROM source\nGROUP BY 1\nORDER BY size DESC, first\nLIMIT ${cap}`
-    : 'SELECT NULL AS grp, 1 AS size, 0 AS first';
+  const v = asDouble(ident(y.name), y.type);
+  const finite = `FILTER (WHERE isfinite(${v}))`;
+  const grp = by ? ident(by.name) : 'NULL';
   // favg: compensated, as the group means are (aggregateSql), rather than a plain sum.
   const stats = [
-    'SELECT grp, qs[1] AS q1, qs[2] AS median, qs[3] AS q3, mean, n',
-    'FROM (SELECT grp, quantile_cont(v, [0.25, 0.5, 0.75]) AS qs, favg(v) AS mean, count(*) AS n',
-    '  FROM vals',
-    '  GROUP BY grp)',
+    'SELECT grp, size, first, qs[1] AS q1, qs[2] AS median, qs[3] AS q3, mean, n',
+    `FROM (SELECT ${grp} AS grp, count(*) AS size, min(${ident(ctx.rows.row)}) AS first,`,
+    `    quantile_cont(${v}, [0.25, 0.5, 0.75]) ${finite} AS qs,`,
+    `    favg(${v}) ${finite} AS mean, count(*) ${finite} AS n`,
+    '  FROM source',
+    '  GROUP BY 1)',
+    ...(by ? ['ORDER BY size DESC, first', `LIMIT ${cap}`] : []),
   ].join('\n');
   const fences = [
     'SELECT vals.grp, min(v) AS lowerfence, max(v) AS upperfence',
@@ -113,21 +121,15 @@ export function boxSql(ctx: Ctx, y: Column, by: Column | null, cap: number): str
     'WHERE v >= q1 - 1.5 * (q3 - q1) AND v <= q3 + 1.5 * (q3 - q1)',
     'GROUP BY vals.grp',
   ].join('\n');
-  const label = by ? `coalesce(${labelText('groups.grp', by.type)}, '(missing)')` : literal(y.name);
+  const label = by ? `coalesce(${labelText('stats.grp', by.type)}, '(missing)')` : literal(y.name);
   return over(
     ctx,
-    [
-      ['groups', groups],
-      valuesCte(y, by ? ident(by.name) : 'NULL'),
-      ['stats', stats],
-      ['fences', fences],
-    ],
+    [['stats', stats], valuesCte(y, grp), ['fences', fences]],
     [
       `SELECT ${literal(y.name)} AS series, ${label} AS "group", q1, median, q3, lowerfence, upperfence, mean, n`,
-      'FROM groups',
-      `JOIN stats ON ${joinOn('groups', 'stats')}`,
-      `JOIN fences ON ${joinOn('groups', 'fences')}`,
-      'ORDER BY groups.size DESC, groups.first',
+      'FROM stats',
+      `JOIN fences ON ${joinOn('stats', 'fences')}`,
+      'ORDER BY stats.size DESC, stats.first',
     ].join('\n'),
   );
 }
