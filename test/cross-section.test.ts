@@ -222,3 +222,33 @@ void test('a heavy-tailed minimum or maximum per event is a level (the USGS dmin
   for (const name of ['dmin', 'delay_max'])
     assert.equal(role(name)?.role, 'level', `${name}: ${role(name)?.evidence ?? ''}`);
 });
+
+void test('whole numbers in the tens or hundreds per event (an azimuthal gap, a significance score) are averaged; a few items per event counted', async () => {
+  const rows = Array.from({ length: 200 }, (_, i) => {
+    const stamp = new Date(Date.UTC(2024, 0, 1, i * 3))
+      .toISOString()
+      .slice(0, 16)
+      .replace('T', ' ');
+    const mag = (0.5 + ((i * 37) % 50) / 10).toFixed(1);
+    // sig grows fast with the magnitude: a heavy tail of whole numbers, as USGS writes it.
+    const sig = Math.round(Math.exp(Number(mag) * 1.3));
+    return `${stamp},${mag},${20 + ((i * 53) % 320)},${sig},${1 + (i % 15)}`;
+  });
+  const path = join(dir, 'quakes.csv');
+  writeFileSync(path, ['time,mag,gap,sig,stations', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  assert.equal(profile.semantics.table.grain, 'event');
+  const role = (name: string) => profile.semantics.columns.find((c) => c.name === name);
+  assert.equal(role('gap')?.role, 'level', role('gap')?.evidence);
+  assert.equal(role('gap')?.settled, false, 'the safe choice, said as such');
+  assert.match(role('gap')?.evidence ?? '', /whole numbers with a median of/);
+  assert.equal(role('sig')?.role, 'level', role('sig')?.evidence);
+  assert.equal(role('stations')?.role, 'count', role('stations')?.evidence);
+  const plan = heuristicPlan(profile).analyses;
+  const summed = plan.flatMap((a) =>
+    (a.transform.type === 'resample' || a.transform.type === 'group') && a.transform.agg === 'sum'
+      ? [a.transform.measure]
+      : [],
+  );
+  assert.ok(!summed.includes('gap') && !summed.includes('sig'), JSON.stringify(summed));
+});

@@ -2,14 +2,14 @@
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { aggregationFor, roleOf, semanticsOf } from './semantics.js';
 import type { Role, Semantics } from './semantics.js';
-import { integral } from './semantics-evidence.js';
+import { ADDITIVE_WORDS, integral, named } from './semantics-evidence.js';
 
 /** Measure names in the order an analyst reaches for them: money first, then prices, then quantities. */
 const MEASURE_TIERS = [
   /revenue|sales|turnover|income|profit|amount|total|spend|gmv|margin/i,
   /price|cost|value|fee|salary|wage/i,
   /units|qty|quantity|count|volume|orders|visits|users|sessions/i,
-  /score|rating|duration|latency|time_ms|pm25|pm10|temperature|concentration|level/i,
+  /score|rating|duration|latency|time_ms|pm25|pm10|temperature|concentration|level|magnitude|^mag$/i,
 ];
 
 function tier(name: string): number {
@@ -63,6 +63,12 @@ export function roles(profile: DataProfile): Roles {
         (time?.kind === 'year' && c.name === time.column),
     )
     .sort((a, b) => Number(b.name === time?.column) - Number(a.name === time?.column));
+  // In one row per event the rows are the leading count: a count per event leads only when its
+  // name says what it counts (units, passengers). A number of stations per earthquake, summed per
+  // day, is no figure anyone reads first; the events per day and their magnitude are.
+  const leadsAdditive = (c: ColumnProfile): boolean =>
+    ADDITIVE_ROLES.has(role(c) ?? 'level') &&
+    !(semantics.table.grain === 'event' && role(c) === 'count' && !named(c.name, ADDITIVE_WORDS));
   const measures = usable
     .filter(
       (c) =>
@@ -76,8 +82,7 @@ export function roles(profile: DataProfile): Roles {
     .sort(
       (a, b) =>
         Number(a.missing_share > 0.5) - Number(b.missing_share > 0.5) ||
-        Number(!ADDITIVE_ROLES.has(role(a) ?? 'level')) -
-          Number(!ADDITIVE_ROLES.has(role(b) ?? 'level')) ||
+        Number(!leadsAdditive(a)) - Number(!leadsAdditive(b)) ||
         Number(discrete(a)) - Number(discrete(b)) ||
         tier(a.name) - tier(b.name) ||
         spread(b) - spread(a),

@@ -179,7 +179,12 @@ function eventRole(x: Seen): Decided {
   // Nor are whole numbers held close to a typical value far from zero (a blood pressure of
   // 132 ± 12): a measurement, where counts of things start from none.
   const held = s.min > 0 && x.spread < 0.25 && !heavy && !additiveName;
-  if (whole && x.positive && !x.levelName && !large && !held)
+  // Nor, when unsure, are whole numbers typically in the tens or hundreds without a heavy tail:
+  // the things one event holds (items, guests) are few, or a few events hold many; these read as
+  // whole units of a measurement (an azimuthal gap of 104°, a score of 70), whose sum over events
+  // means nothing. Averaged, a count still says what a typical event holds.
+  const wide = s.median > 20 && !heavy && !additiveName && !large && !held;
+  if (whole && x.positive && !x.levelName && !large && !held && !wide)
     return {
       role: 'count',
       evidence: `whole numbers ${number(s.min)} to ${number(s.max)} per event`,
@@ -193,7 +198,7 @@ function eventRole(x: Seen): Decided {
     };
   return {
     role: 'level',
-    evidence: `${range} per event, ${whole && large ? 'whole numbers in the thousands, ' : ''}${whole && held && !large ? `whole numbers held close to their mean (std ${number(x.spread * 100)}% of it), ` : ''}neither heavy-tailed nor named as an amount: averaged (the safe choice)`,
+    evidence: `${range} per event, ${whole && large ? 'whole numbers in the thousands, ' : ''}${whole && held && !large ? `whole numbers held close to their mean (std ${number(x.spread * 100)}% of it), ` : ''}${whole && wide ? `whole numbers with a median of ${number(s.median)}, ` : ''}neither heavy-tailed nor named as an amount: averaged (the safe choice)`,
     settled: false,
   };
 }
