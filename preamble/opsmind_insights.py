@@ -162,12 +162,28 @@ def _gaps_insight(label, gaps, frequency):
     return [_insight(f"{what}: the line has {shown}.", "gaps", gaps=len(gaps))]
 
 
+def _fmt_level(value, how):
+    """A value of a line as written: a share (how "share") in percent, else the number."""
+    return f"{fmt_number(value)}%" if how == "share" else fmt_number(value)
+
+
+def _fmt_difference(difference, how):
+    """A difference of two of its values: percentage points for a share."""
+    return f"{fmt_number(difference)} percentage points" if how == "share" else fmt_number(difference)
+
+
+def _by_difference(how):
+    """Whether a line's changes are said as differences: an interval scale, or a share in percent."""
+    return how in ("interval", "share")
+
+
 @never_raises
 def trend_insights(frame, x, y, label=None, how="sum", period=None):
     """Change first→last, peak and trough, and year-over-year growth of the last full year (monthly or quarterly).
     `how` says what each period holds: "sum" (totals, compared by summing a year), "stock" (totals of a
     standing number, compared by averaging a year: summing counts the same things again), "mean" (levels,
-    averaged) or "interval" (levels whose zero is not "none", a temperature in °C: averaged, said as differences)."""
+    averaged), "interval" (levels whose zero is not "none", a temperature in °C: averaged, said as differences)
+    or "share" (a share in percent: averaged, said in percentage points)."""
     data = _series_xy(frame, x, y)
     if data is None or len(data) < 3 or data["y"].nunique() < 2:
         return []
@@ -181,11 +197,11 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None):
     # With whole years to compare, first-to-last compares different seasons (January against December):
     # the year-over-year sentence says the same thing honestly, so it replaces it.
     if not yearly:
-        out.extend(_change(label, when, first, last, interval=how == "interval"))
+        out.extend(_change(label, when, first, last, how))
     values = data["y"].to_numpy()
     for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
         latest = ", the latest period" if i == len(values) - 1 else ""
-        out.append(_insight(f"{_capital(label)} {words} {fmt_number(values[i])} {_in_period(when[i], frequency)}{latest}.",
+        out.append(_insight(f"{_capital(label)} {words} {_fmt_level(values[i], how)} {_in_period(when[i], frequency)}{latest}.",
                             kind, **{kind: values[i]}))
     # The yearly comparison, when there is one, matters most; the gaps come last.
     return yearly + out + _gaps_insight(label, _gaps(frame, x, y), frequency)
@@ -209,13 +225,13 @@ def _series_compared(lines, frequency, how):
     year = years[0][0] if years[0] is not None else None
     if year is not None and all(y is not None and y[0] == year for y in years):
         periods = f"{'summing' if how == 'sum' else 'averaging'} {'12 months' if frequency == 'M' else '4 quarters'}"
-        return year, [(name, previous, total, f"over {year - 1} ({periods}: {fmt_number(previous)} → {fmt_number(total)})")
+        return year, [(name, previous, total, f"over {year - 1} ({periods}: {_fmt_level(previous, how)} → {_fmt_level(total, how)})")
                       for name, (_, total, previous) in zip(lines, years)]
     out = []
     for name, data in lines.items():
         first, last = float(data["y"].iloc[0]), float(data["y"].iloc[-1])
         span = (f"from {fmt_date(data['x'].iloc[0], frequency)} to {fmt_date(data['x'].iloc[-1], frequency)} "
-                f"({fmt_number(first)} → {fmt_number(last)})")
+                f"({_fmt_level(first, how)} → {_fmt_level(last, how)})")
         out.append((name, first, last, span))
     return None, out
 
@@ -233,7 +249,7 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
         return []
     frequency = period or infer_frequency(as_datetime(frame[x]).dropna())
     year, compared = _series_compared(lines, frequency, how)
-    differences = how == "interval" or any(before <= 0 or after < 0 for _, before, after, _ in compared)
+    differences = _by_difference(how) or any(before <= 0 or after < 0 for _, before, after, _ in compared)
     changed = sorted(((after - before if differences else (after - before) / before, name, span)
                       for name, before, after, span in compared), key=lambda c: (-c[0], c[1]))
     (top, top_name, top_span), (bottom, bottom_name, bottom_span) = changed[0], changed[-1]
@@ -245,7 +261,7 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
     subject = _capital(label) if year is None else f"In {year}, {label}"
 
     def amount(c):
-        return f"by {fmt_number(abs(c))}" if differences else fmt_pct(abs(c))
+        return f"by {_fmt_difference(abs(c), how)}" if differences else fmt_pct(abs(c))
 
     if top > 0 and bottom > 0 and not still(bottom):
         text = (f"{subject} {up} in {every}: the most in {top_name}, {amount(top)} {top_span}; "
@@ -266,16 +282,17 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
     return [_insight(text, "series_change", **numbers)]
 
 
-def _change(label, when, first, last, interval=False):
+def _change(label, when, first, last, how="sum"):
     """The first-to-last change sentence."""
     out = []
-    if first < 0 or last < 0 or interval:
+    if first < 0 or last < 0 or _by_difference(how):
         # A percentage of a signed quantity (an anomaly, a net change, a return) means nothing:
         # -0.17 -> 1.17 is not "grew 788%". The difference is said instead.
         difference = last - first
-        moved = (f"rose by {fmt_number(difference)}" if difference > 0 else
-                 f"fell by {fmt_number(-difference)}" if difference < 0 else "was unchanged")
-        out.append(_insight(f"{_capital(label)} {moved} from {when[0]} to {when[-1]} ({fmt_number(first)} → {fmt_number(last)}).",
+        moved = (f"rose by {_fmt_difference(difference, how)}" if difference > 0 else
+                 f"fell by {_fmt_difference(-difference, how)}" if difference < 0 else "was unchanged")
+        out.append(_insight(f"{_capital(label)} {moved} from {when[0]} to {when[-1]} "
+                            f"({_fmt_level(first, how)} → {_fmt_level(last, how)}).",
                             "change", first=first, last=last, change=difference))
     elif first != 0:
         change = (last - first) / abs(first)
@@ -314,13 +331,14 @@ def _year_over_year(data, label, frequency, how="sum"):
         return []
     year, total, previous = full
     periods = "12 months" if frequency == "M" else "4 quarters"
-    if how == "interval":
-        # A level whose zero is not "none" (a temperature in °C): the difference, never a percentage.
+    if _by_difference(how):
+        # A level whose zero is not "none" (a temperature in °C), or a share in percent: the
+        # difference (in percentage points for a share), never a percentage.
         difference = total - previous
         moved = "higher than" if difference > 0 else "lower than" if difference < 0 else "the same as"
-        by = f"{fmt_number(abs(difference))} " if difference else ""
+        by = f"{_fmt_difference(abs(difference), how)} " if difference else ""
         return [_insight(f"In {year}, {label} was {by}{moved} in {year - 1} (averaging the {periods} of each year: "
-                         f"{fmt_number(total)} vs {fmt_number(previous)}).", "year_over_year",
+                         f"{_fmt_level(total, how)} vs {_fmt_level(previous, how)}).", "year_over_year",
                          change=difference, year=year, total=total, previous_total=previous)]
     if previous <= 0 or total < 0:
         return []

@@ -508,6 +508,21 @@ void test('interval scale: a temperature is compared by differences, never by pe
   assert.doesNotMatch(yoy.text, /%/);
 });
 
+void test('a share in percent changes by percentage points, its values said with %', () => {
+  const weeks = [0, 0.2, 0.469, 0.3].map((y, i) => ({ x: iso(Date.UTC(2018, 1, 1 + i)), y }));
+  const found = trendInsights(weeks, '% with tsunami = 1', 'share', 'D');
+  assert.equal(
+    kind(found, 'change').text,
+    '% with tsunami = 1 rose by 0.3 percentage points from Feb 1, 2018 to Feb 4, 2018 (0% → 0.3%).',
+  );
+  assert.equal(kind(found, 'peak').text, '% with tsunami = 1 peaked at 0.469% on Feb 3, 2018.');
+  const yoy = kind(trendInsights(monthly(30, 2022), '% with churn = 1', 'share'), 'year_over_year');
+  assert.match(
+    yoy.text,
+    /^In 2023, % with churn = 1 was [\d.,]+ percentage points (higher|lower) than in 2022 \(averaging the 12 months of each year: [\d.,]+% vs [\d.,]+%\)\.$/,
+  );
+});
+
 /** Runs opsmind_insights on each case (kind + args) in one Python process; prints their results as JSON. */
 const PARITY_SCRIPT = `
 import json, sys
@@ -586,6 +601,7 @@ const TREND_LABEL: Record<TrendHow, string> = {
   mean: 'mean price',
   stock: 'total count',
   interval: 'mean temp',
+  share: '% with churn = 1',
 };
 const trend = (name: string, x: unknown[], y: unknown[], how: TrendHow = 'sum'): Case => ({
   name,
@@ -689,6 +705,8 @@ function calendarCases(uniform: () => number): Case[] {
     trend('monthly stock', months(30), noisy(30, 500), 'stock'),
     trend('monthly temperatures', months(30), noisy(30, -20), 'interval'),
     trend('quarterly temperatures, short', months(7, 2021, 3), noisy(7, 2), 'interval'),
+    trend('monthly shares in percent', months(30), noisy(30, 5), 'share'),
+    trend('quarterly shares, short', months(7, 2021, 3), noisy(7, 3), 'share'),
     trend('declining', months(24), noisy(24).reverse()),
     trend('the same two years', months(24), [...twelve, ...twelve]),
     trend(

@@ -259,7 +259,7 @@ void test('an event log with an outcome: its share per month, peaking where it w
   // The pandas program also says which text columns it parsed as dates; the rest is the same.
   const parsed = (t: string): boolean => !/^dates stored as text in/.test(t);
   assert.deepEqual({ ...pandas, findings: pandas.findings.filter(parsed) }, duck);
-  const sentence = `% with returned = Yes peaked at ${fmt(peak)} in Jun 2023.`;
+  const sentence = `% with returned = Yes peaked at ${fmt(peak)}% in Jun 2023.`;
   assert.ok(duck.findings.includes(sentence), `${sentence}\n${duck.findings.join('\n')}`);
 });
 

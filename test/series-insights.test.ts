@@ -58,6 +58,7 @@ const CASES: Case[] = [
   lines('a gap and a catch-all', { A: [10, null, 20, 30], Other: [1, 100, 1000], B: [5, 6, 4] }),
   lines('below zero: differences', { A: [-2, 1, 3], B: [4, 2, 1] }),
   lines('interval: differences', { Oslo: [5.5, 6, 7.25], Rome: [15, 14, 14.5] }, 'interval'),
+  lines('share: percentage points', { web: [2.5, 3, 4.25], store: [6, 5, 5.5] }, 'share'),
   lines('a line of two points is left out', { A: [10, 20, 30], B: [50, 5], C: [10, 9, 8] }),
   lines('flat', { A: [10, 12, 10], B: [5, 9, 5] }),
   lines('one up, one flat', { A: [10, 12, 11], B: [5, 9, 5.001] }),

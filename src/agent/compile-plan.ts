@@ -198,14 +198,15 @@ export function namedAs(a: Pick<Analysis, 'filters'>, scales: Scales): (name: st
 /**
  * What each period of a resampled line holds, for its findings (both engines): a total ("sum",
  * a year is the sum of its periods), a total of a stock ("stock", a year is their average), a
- * level ("mean"), or a level on an interval scale ("interval": said as differences).
+ * level ("mean"), a level on an interval scale ("interval": said as differences), or a share in
+ * percent ("share": averaged, said in percentage points).
  */
 export function trendHow(
   t: Extract<Transform, { type: 'resample' }>,
   scales: Scales,
-): 'sum' | 'mean' | 'stock' | 'interval' {
-  // A share in % changes by points: 5% to 7.5% is "rose by 2.5", not "grew 50%".
-  if (isRate(t)) return 'interval';
+): 'sum' | 'mean' | 'stock' | 'interval' | 'share' {
+  // A share in % changes by points: 5% to 7.5% is "rose by 2.5 percentage points", not "grew 50%".
+  if (isRate(t)) return 'share';
   if (t.agg !== 'sum' && t.agg !== 'count') return intervalOf(t, scales) ? 'interval' : 'mean';
   return t.agg === 'sum' && t.measure && scales.stocks.includes(t.measure) ? 'stock' : 'sum';
 }

@@ -4,9 +4,15 @@
  * and the lines that moved most.
  */
 import { asDatetime, inferFrequency } from './insights-dates.js';
-import { capital, fmtDate, fmtNumber, fmtPct } from './insights-format.js';
+import { capital, fmtDate, fmtPct } from './insights-format.js';
 import type { Point, TrendHow } from './insights-trend.js';
-import { lastFullYears, seriesXY } from './insights-trend.js';
+import {
+  byDifference,
+  fmtDifference,
+  fmtLevel,
+  lastFullYears,
+  seriesXY,
+} from './insights-trend.js';
 import { groupName, insight, isMissing, isOther, neverThrows } from './insights-values.js';
 import type { Insight } from './insights-values.js';
 
@@ -58,7 +64,7 @@ function compared(
       year,
       lines: [...lines.keys()].map((name, i) => {
         const { total, previous } = years[i] ?? { total: NaN, previous: NaN };
-        const span = `over ${year - 1} (${periods}: ${fmtNumber(previous)} → ${fmtNumber(total)})`;
+        const span = `over ${year - 1} (${periods}: ${fmtLevel(previous, how)} → ${fmtLevel(total, how)})`;
         return { name, before: previous, after: total, span };
       }),
     };
@@ -68,7 +74,7 @@ function compared(
       const [first, last] = [data[0] as Point, data[data.length - 1] as Point];
       const span =
         `from ${fmtDate(first.x, frequency)} to ${fmtDate(last.x, frequency)} ` +
-        `(${fmtNumber(first.y)} → ${fmtNumber(last.y)})`;
+        `(${fmtLevel(first.y, how)} → ${fmtLevel(last.y, how)})`;
       return { name, before: first.y, after: last.y, span };
     }),
   };
@@ -93,7 +99,7 @@ export const seriesTrendInsights = neverThrows(
     const stamps = asDatetime(points.map((p) => p.x)) ?? [];
     const frequency = period ?? inferFrequency(stamps.filter((s): s is number => s !== null));
     const { year, lines: plain } = compared(found, frequency, how);
-    const differences = how === 'interval' || plain.some((l) => l.before <= 0 || l.after < 0);
+    const differences = byDifference(how) || plain.some((l) => l.before <= 0 || l.after < 0);
     const lines: Line[] = plain.map((l) => ({
       ...l,
       change: differences ? l.after - l.before : (l.after - l.before) / l.before,
@@ -104,7 +110,7 @@ export const seriesTrendInsights = neverThrows(
     const [top, bottom] = [lines[0], lines[lines.length - 1]];
     if (!top || !bottom || (still(top) && still(bottom))) return [];
     const amount = (l: Line): string =>
-      differences ? `by ${fmtNumber(Math.abs(l.change))}` : fmtPct(Math.abs(l.change));
+      differences ? `by ${fmtDifference(Math.abs(l.change), how)}` : fmtPct(Math.abs(l.change));
     const up = differences ? 'rose' : 'grew';
     const n = lines.length;
     const all = n === 2 ? `both ${by} lines` : `all ${n} ${by} lines`;

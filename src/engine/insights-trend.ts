@@ -16,7 +16,18 @@ import type { Insight } from './insights-values.js';
  * level (by averaging), or a level on an interval scale (a temperature in °C: averaged, and said
  * as differences, since its zero is not "none" and a percentage of it means nothing).
  */
-export type TrendHow = 'sum' | 'mean' | 'stock' | 'interval';
+export type TrendHow = 'sum' | 'mean' | 'stock' | 'interval' | 'share';
+
+/** A value of a line as written: a share (how 'share') in percent, else the number. */
+export const fmtLevel = (value: number, how: TrendHow): string =>
+  how === 'share' ? `${fmtNumber(value)}%` : fmtNumber(value);
+
+/** A difference of two of its values: percentage points for a share. */
+export const fmtDifference = (difference: number, how: TrendHow): string =>
+  how === 'share' ? `${fmtNumber(difference)} percentage points` : fmtNumber(difference);
+
+/** Whether a line's changes are said as differences: an interval scale, or a share in percent. */
+export const byDifference = (how: TrendHow): boolean => how === 'interval' || how === 'share';
 
 export interface Point {
   x: number;
@@ -79,8 +90,9 @@ function change(
   when: string[],
   first: number,
   last: number,
-  interval: boolean,
+  how: TrendHow,
 ): Insight {
+  const interval = byDifference(how);
   const [from, to] = [when[0] ?? '', when[when.length - 1] ?? ''];
   if (first === 0 && !interval) {
     return insight(
@@ -95,12 +107,12 @@ function change(
     const difference = last - first;
     const moved =
       difference > 0
-        ? `rose by ${fmtNumber(difference)}`
+        ? `rose by ${fmtDifference(difference, how)}`
         : difference < 0
-          ? `fell by ${fmtNumber(-difference)}`
+          ? `fell by ${fmtDifference(-difference, how)}`
           : 'was unchanged';
     return insight(
-      `${capital(label)} ${moved} from ${from} to ${to} (${fmtNumber(first)} → ${fmtNumber(last)}).`,
+      `${capital(label)} ${moved} from ${from} to ${to} (${fmtLevel(first, how)} → ${fmtLevel(last, how)}).`,
       'change',
       { first, last, change: difference },
     );
@@ -164,13 +176,13 @@ function yearOverYear(
   if (full === null) return [];
   const { year, total, previous } = full;
   const periods = frequency === 'M' ? '12 months' : '4 quarters';
-  if (how === 'interval') {
+  if (byDifference(how)) {
     const difference = total - previous;
     const moved = difference > 0 ? 'higher than' : difference < 0 ? 'lower than' : 'the same as';
-    const by = difference ? `${fmtNumber(Math.abs(difference))} ` : '';
+    const by = difference ? `${fmtDifference(Math.abs(difference), how)} ` : '';
     const said =
       `In ${year}, ${label} was ${by}${moved} in ${year - 1} (averaging the ${periods} of each year: ` +
-      `${fmtNumber(total)} vs ${fmtNumber(previous)}).`;
+      `${fmtLevel(total, how)} vs ${fmtLevel(previous, how)}).`;
     return [
       insight(said, 'year_over_year', {
         change: difference,
@@ -218,6 +230,7 @@ function extremes(
   when: string[],
   values: number[],
   frequency: string | null,
+  how: TrendHow,
 ): Insight[] {
   const peak = firstBest(values, (a, b) => a > b);
   const trough = firstBest(values, (a, b) => a < b);
@@ -230,7 +243,7 @@ function extremes(
     const latest = i === values.length - 1 ? ', the latest period' : '';
     const value = values[i] ?? NaN;
     return insight(
-      `${capital(label)} ${words} ${fmtNumber(value)} ${inPeriod(when[i] ?? '', frequency)}${latest}.`,
+      `${capital(label)} ${words} ${fmtLevel(value, how)} ${inPeriod(when[i] ?? '', frequency)}${latest}.`,
       kind,
       { [kind]: value },
     );
@@ -262,16 +275,8 @@ export const trendInsights = neverThrows(
     const yearly = yearOverYear(data, label, frequency, how);
     const first = yearly.length
       ? []
-      : [
-          change(
-            label,
-            when,
-            values[0] ?? NaN,
-            values[values.length - 1] ?? NaN,
-            how === 'interval',
-          ),
-        ];
+      : [change(label, when, values[0] ?? NaN, values[values.length - 1] ?? NaN, how)];
     const gaps = gapsInsight(label, series.gaps, frequency);
-    return [...yearly, ...first, ...extremes(label, when, values, frequency), ...gaps];
+    return [...yearly, ...first, ...extremes(label, when, values, frequency, how), ...gaps];
   },
 );
