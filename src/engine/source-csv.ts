@@ -134,16 +134,30 @@ export async function sniffCsv(
 /** The placeholder name DuckDB gives column `index` while reading (real names are set by alias). */
 const placeholder = (index: number): string => `c${index}`;
 
-/** A read_csv call with everything fixed: the dialect, and `types` for the columns in order. */
+/**
+ * The buffer a read of the first rows uses: DuckDB's default (16 × its 2 MiB longest line) reads
+ * 32 MiB per thread, most of a 62 MB file, for 5,000 rows; its own first touch made the sample
+ * of 1M rows cost 140–290 ms in a new process against 55–95. No smaller: a line longer than the
+ * buffer fails the read, or (seen at 256 KiB) is left out without a word; at 2 MiB it is the
+ * longest line DuckDB reads by default anyway.
+ */
+const HEAD_BUFFER_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A read_csv call with everything fixed: the dialect, and `types` for the columns in order;
+ * `head`: only the first rows are read (a smaller buffer).
+ */
 function readCsvSql(
   plan: CsvPlan,
   dialect: CsvDialect,
   types: readonly string[],
   nulls: CsvNulls = 'pandas',
+  head = false,
 ): string {
   const columns = types.map((type, i) => `${literal(placeholder(i))}: ${literal(type)}`);
   const options = [
     ...planOptions(plan, nulls),
+    ...(head ? [`buffer_size=${HEAD_BUFFER_BYTES}`] : []),
     'auto_detect=false',
     `quote=${literal(dialect.quote)}`,
     `escape=${literal(dialect.escape)}`,
@@ -174,7 +188,7 @@ export async function sampleText(
 ): Promise<(string | null)[][]> {
   const types = dialect.columns.map(() => 'VARCHAR');
   if (types.length === 0) return [];
-  const rows = `SELECT * FROM ${readCsvSql(plan, dialect, types, 'empty')} LIMIT ${limit}`;
+  const rows = `SELECT * FROM ${readCsvSql(plan, dialect, types, 'empty', true)} LIMIT ${limit}`;
   if (types.length > JSON_SAMPLE_COLUMNS) {
     // A few hundred columns per read: the reader holds a vector of 2,048 values for each column
     // it returns, so all 5,000 columns of a 1.5 MB file at once took over 500 MB.
@@ -184,7 +198,7 @@ export async function sampleText(
         .slice(from, from + WIDE_SAMPLE_COLUMNS)
         .map((_, i) => ident(placeholder(from + i)));
       const result = await db.all(
-        `SELECT ${names.join(', ')} FROM ${readCsvSql(plan, dialect, types, 'empty')} LIMIT ${limit}`,
+        `SELECT ${names.join(', ')} FROM ${readCsvSql(plan, dialect, types, 'empty', true)} LIMIT ${limit}`,
         signal,
       );
       names.forEach((_, i) =>
