@@ -252,3 +252,22 @@ void test('whole numbers in the tens or hundreds per event (an azimuthal gap, a 
   );
   assert.ok(!summed.includes('gap') && !summed.includes('sig'), JSON.stringify(summed));
 });
+
+void test('a running number (0 to n-1, as pandas writes its index) is an identifier, never a measure, in a short table too (monarchs.json)', async () => {
+  const rows = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `item ${i},${i},${['A', 'B', 'C'][i % 3]},${(10 + ((i * 37) % 23) * 1.5).toFixed(1)},${12 - i}`,
+  );
+  const path = join(dir, 'indexed.csv');
+  writeFileSync(path, ['name,index,kind,score,rank', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  const role = (name: string) => profile.semantics.columns.find((c) => c.name === name);
+  assert.equal(role('index')?.role, 'identifier', role('index')?.evidence);
+  assert.match(role('index')?.evidence ?? '', /running number/);
+  // 12 down to 1 is a running number too, read from the other end.
+  assert.equal(role('rank')?.role, 'identifier', role('rank')?.evidence);
+  assert.equal(role('score')?.role, 'level', role('score')?.evidence);
+  const used = JSON.stringify(heuristicPlan(profile).analyses.map((a) => a.transform));
+  assert.ok(!/"index"|"rank"/.test(used), used);
+});

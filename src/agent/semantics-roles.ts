@@ -239,17 +239,40 @@ function overTimeRole(x: Seen, grain: Grain): Decided {
   };
 }
 
+/** Below this many rows, whole numbers 1 to n in n rows may be anything (five ratings 1–5). */
+const ROW_NUMBER_ROWS = 10;
+
+/**
+ * A running number: every row a different whole number, from 0 or 1 up to the row count (the
+ * index pandas wrote out, a sequence number). Its order is the rows', its values measure nothing.
+ */
+function rowNumberRole(x: Seen, rows: number): Decided | null {
+  const { c, s, whole } = x;
+  if (!whole || c.missing > 0 || c.distinct !== rows || rows < ROW_NUMBER_ROWS) return null;
+  if ((s.min !== 0 && s.min !== 1) || s.max - s.min + 1 !== rows) return null;
+  return {
+    role: 'identifier',
+    evidence: `${number(s.min)} to ${number(s.max)}, a different whole number on every row: a running number, not a measurement`,
+    settled: true,
+  };
+}
+
 /** The role of a number column, from its values, the table's grain, and (to break ties) its name. */
 export function numberRole(
   c: ColumnProfile,
   grain: Grain,
   facts: TableFacts,
   timeName: string | null,
+  rows: number,
 ): Decided {
   const s = statsOf(c);
   if (!s) return { role: 'level', evidence: 'no statistics', settled: false };
   const x = seen(c, s);
-  const decided = labelRole(x, timeName) ?? cumulativeRole(x, grain, facts) ?? levelRole(x);
+  const decided =
+    labelRole(x, timeName) ??
+    rowNumberRole(x, rows) ??
+    cumulativeRole(x, grain, facts) ??
+    levelRole(x);
   if (decided) return decided;
   if (grain === 'cross_section') return crossSectionRole(x);
   return grain === 'event' ? eventRole(x) : overTimeRole(x, grain);

@@ -56,7 +56,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
       c.name === timeName && time?.kind === 'date'
         ? { role: 'date' as const, evidence: time.evidence, settled: true }
         : isNumberColumn(c) && !grained.keys.includes(c.name)
-          ? numberRole(c, grained.grain, facts, timeName)
+          ? numberRole(c, grained.grain, facts, timeName, profile.rows)
           : grained.keys.includes(c.name)
             ? grained.grain === 'cross_section'
               ? {
