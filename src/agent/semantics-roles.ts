@@ -239,16 +239,13 @@ function overTimeRole(x: Seen, grain: Grain): Decided {
   };
 }
 
-/** Below this many rows, whole numbers 1 to n in n rows may be anything (five ratings 1–5). */
-const ROW_NUMBER_ROWS = 10;
-
 /**
- * A running number: every row a different whole number, from 0 or 1 up to the row count (the
- * index pandas wrote out, a sequence number). Its order is the rows', its values measure nothing.
+ * A running number: every row a different whole number from 0 or 1 up to the row count (the index
+ * pandas wrote out), in 10 rows or more (five ratings 1–5 may be anything). It measures nothing.
  */
 function rowNumberRole(x: Seen, rows: number): Decided | null {
   const { c, s, whole } = x;
-  if (!whole || c.missing > 0 || c.distinct !== rows || rows < ROW_NUMBER_ROWS) return null;
+  if (!whole || c.missing > 0 || c.distinct !== rows || rows < 10) return null;
   if ((s.min !== 0 && s.min !== 1) || s.max - s.min + 1 !== rows) return null;
   return {
     role: 'identifier',
