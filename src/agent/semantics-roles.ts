@@ -6,8 +6,6 @@ import type { ColumnProfile } from './profile.js';
 import {
   ADDITIVE_WORDS,
   CODE_WORDS,
-  COUNT_WORDS,
-  flowName,
   integral,
   isNumberColumn,
   LAT_WORDS,
@@ -17,19 +15,19 @@ import {
   number,
   RATIO_WORDS,
   statsOf,
-  STOCK_WORDS,
   YEAR_WORDS,
   yearEvidence,
 } from './semantics-evidence.js';
 import { calendarRole } from './semantics-calendar.js';
+import { crossSectionRole, eventRole, overTimeRole } from './semantics-roles-grain.js';
 import type { Grained } from './semantics-grain.js';
 import type { ColumnRole, Grain, TableFacts } from './semantics-types.js';
 
-type Decided = Omit<ColumnRole, 'name'>;
+export type Decided = Omit<ColumnRole, 'name'>;
 type Stats = NonNullable<ReturnType<typeof statsOf>>;
 
 /** What a number column's figures and name say, computed once for the rules below. */
-interface Seen {
+export interface Seen {
   c: ColumnProfile;
   s: Stats;
   whole: boolean;
@@ -136,107 +134,6 @@ function levelRole(x: Seen): Decided | null {
       settled: false,
     };
   return null;
-}
-
-/** One row per entity: a heavy-tailed size adds up across entities; other attributes do not. */
-function crossSectionRole(x: Seen): Decided {
-  const { c, s, range, whole } = x;
-  const stockName = named(c.name, STOCK_WORDS);
-  // Fractional values with a heavy tail and a name that says nothing: a size (GDP, area) or a
-  // level that differs widely between entities (a concentration, a price), which the values
-  // cannot tell apart. Summed, a level's shares mean nothing; averaged, a size still ranks.
-  if (x.heavy && s.min >= 0 && !whole && !x.additiveName && !stockName)
-    return {
-      role: 'level',
-      evidence: `${range}, heavy right tail (max ${number(s.max / Math.max(s.median, 1e-12))}× the median) of fractional values with a name that does not say they add up: a size or a level that differs between entities, averaged (the safe choice)`,
-      settled: false,
-    };
-  if (x.heavy && s.min >= 0)
-    return {
-      role: stockName ? 'stock' : 'amount',
-      evidence: `${range}, heavy right tail (max ${number(s.max / Math.max(s.median, 1e-12))}× the median): a size that adds up across entities`,
-      settled: true,
-    };
-  if (x.additiveName && x.positive)
-    return {
-      role: whole ? 'count' : 'amount',
-      evidence: `${range}, named as an amount (the values do not settle it)`,
-      settled: true,
-    };
-  return {
-    role: 'level',
-    evidence: `${range}: an attribute of each entity (summing it across entities means nothing)`,
-    settled: !x.levelName ? x.spread < 1 : true,
-  };
-}
-
-/** One row per event: whole numbers count things, heavy or named amounts add up, the rest is averaged. */
-function eventRole(x: Seen): Decided {
-  const { s, range, whole, heavy, additiveName } = x;
-  // Whole numbers in the thousands, neither heavy-tailed nor named as an amount, are no count of
-  // things in one event: a salary or a price kept in whole units, averaged as its cents would be.
-  const large = s.median >= 1000 && !heavy && !additiveName;
-  // Nor are whole numbers held close to a typical value far from zero (a blood pressure of
-  // 132 ± 12): a measurement, where counts of things start from none.
-  const held = s.min > 0 && x.spread < 0.25 && !heavy && !additiveName;
-  // Nor, when unsure, are whole numbers typically in the tens or hundreds without a heavy tail:
-  // the things one event holds (items, guests) are few, or a few events hold many; these read as
-  // whole units of a measurement (an azimuthal gap of 104°, a score of 70), whose sum over events
-  // means nothing. Averaged, a count still says what a typical event holds.
-  const wide = s.median > 20 && !heavy && !additiveName && !large && !held;
-  if (whole && x.positive && !x.levelName && !large && !held && !wide)
-    return {
-      role: 'count',
-      evidence: `whole numbers ${number(s.min)} to ${number(s.max)} per event`,
-      settled: true,
-    };
-  if (x.positive && (heavy || additiveName))
-    return {
-      role: 'amount',
-      evidence: `${range}${heavy ? ', heavy right tail' : ''} per event${additiveName ? ', named as an amount' : ''}${s.min < 0 ? ' (the few below zero: returns or refunds)' : ''}`,
-      settled: true,
-    };
-  return {
-    role: 'level',
-    evidence: `${range} per event, ${whole && large ? 'whole numbers in the thousands, ' : ''}${whole && held && !large ? `whole numbers held close to their mean (std ${number(x.spread * 100)}% of it), ` : ''}${whole && wide ? `whole numbers with a median of ${number(s.median)}, ` : ''}neither heavy-tailed nor named as an amount: averaged (the safe choice)`,
-    settled: false,
-  };
-}
-
-/** One row per period (per entity): stocks stand, flows add up, the rest is averaged. */
-function overTimeRole(x: Seen, grain: Grain): Decided {
-  const { c, s, range, whole, heavy, additiveName } = x;
-  const stockName = named(c.name, STOCK_WORDS);
-  if (
-    s.min >= 0 &&
-    (stockName || (heavy && grain === 'panel' && !additiveName && whole && s.median > 10000))
-  )
-    return {
-      role: 'stock',
-      evidence: `${range}, a standing quantity per ${grain === 'panel' ? 'entity and ' : ''}period: summed across entities, never across time`,
-      settled: stockName,
-    };
-  // A count that does not say what it counts may be a flow (cases this month) or a standing number
-  // (people unemployed this month), and neither the values nor a heavy tail (which says only that
-  // the entities differ in size) tell them apart. Summed over periods a standing number counts the
-  // same people again, so it is summed only within one period (the safe choice).
-  if (s.min >= 0 && named(c.name, COUNT_WORDS) && !flowName(c.name))
-    return {
-      role: 'stock',
-      evidence: `${range}, named as a count, one value per ${grain === 'panel' ? 'entity and ' : ''}period: the name and values cannot tell a flow from a standing number, so it is summed across ${grain === 'panel' ? 'entities' : 'the rows'} within one period and averaged over time (the safe choice)`,
-      settled: false,
-    };
-  if (x.positive && (heavy || additiveName))
-    return {
-      role: whole ? 'count' : 'amount',
-      evidence: `${range}${heavy ? ', heavy right tail' : ''}${additiveName ? ', named as an amount' : ''}: adds up across entities and periods`,
-      settled: true,
-    };
-  return {
-    role: 'level',
-    evidence: `${range}, neither heavy-tailed nor named as an amount: averaged (the safe choice)`,
-    settled: false,
-  };
 }
 
 /**
