@@ -51,9 +51,11 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   const spans = spansTime(date, freq, r);
   const agg = aggFor(measure, r, spans);
   const table = r.semantics.table;
+  // A code naming the entity is drawn as its name, when a column names the same groups.
+  const shown = r.semantics.aliases?.find((a) => a.column === table.entity)?.as ?? table.entity;
   const entity =
     table.grain === 'panel'
-      ? profile.column_profiles.find((c) => c.name === table.entity && c.distinct >= 2)
+      ? profile.column_profiles.find((c) => c.name === shown && c.distinct >= 2)
       : undefined;
   const what = measure ? measure.name : 'rows';
   const out: Analysis[] = [];

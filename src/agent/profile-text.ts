@@ -118,6 +118,8 @@ function semanticTail(sem: Semantics): string[] {
     );
   for (const d of sem.derived.slice(0, 4))
     out.push(`Derived: ${d.column} = ${d.how} of ${d.from.join(', ')} (${d.evidence}).`);
+  for (const a of (sem.aliases ?? []).slice(0, 4))
+    out.push(`Same groups: ${a.column} pairs one to one with ${a.as}; group by ${a.as}.`);
   return out;
 }
 

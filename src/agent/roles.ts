@@ -87,9 +87,12 @@ export function roles(profile: DataProfile): Roles {
         tier(a.name) - tier(b.name) ||
         spread(b) - spread(a),
     );
+  // A code beside its name draws the name's charts again: only the name is charted.
+  const aliased = new Set((semantics.aliases ?? []).map((a) => a.column));
   const categories = usable
     .filter(
       (c) =>
+        !aliased.has(c.name) &&
         (c.semantic === 'category' || c.semantic === 'boolean') &&
         (role(c) === 'category' || role(c) === 'code') &&
         c.distinct >= 2 &&
@@ -99,6 +102,7 @@ export function roles(profile: DataProfile): Roles {
   const rankings = usable
     .filter(
       (c) =>
+        !aliased.has(c.name) &&
         (c.semantic === 'category' || c.semantic === 'text' || c.semantic === 'identifier') &&
         (role(c) === 'category' || c.name === semantics.table.entity) &&
         c.distinct > 50 &&

@@ -93,6 +93,11 @@ export const SemanticsSchema = z.object({
   facets: z
     .array(z.object({ column: z.string(), measure: z.string(), values: z.array(z.string()) }))
     .optional(),
+  /**
+   * Categories naming the same groups as another (a code beside its name): charted as `as` only
+   * (semantics-aliases.ts).
+   */
+  aliases: z.array(z.object({ column: z.string(), as: z.string() })).optional(),
   /** Pairs of measures whose relation pooling the groups of `by` hides (group-effect.ts). */
   groupEffects: z
     .array(
@@ -153,4 +158,6 @@ export interface TableFacts {
   repeated?: Repeated[];
   /** Per candidate category, per measure: the [min, max] of the measure in each category value. */
   ranges?: Record<string, Record<string, [number, number][]>>;
+  /** Pairs of aliasCandidates with one value of each for every value of the other (one to one). */
+  aliases?: [string, string][];
 }

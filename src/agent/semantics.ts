@@ -7,6 +7,7 @@
  * a model can act on.
  */
 import type { DataProfile } from './profile.js';
+import { aliasesOf } from './semantics-aliases.js';
 import { derivedColumns, groupEffects } from './semantics-derived.js';
 import { isNumberColumn } from './semantics-evidence.js';
 import { decideGrain, timeColumn } from './semantics-grain.js';
@@ -17,6 +18,7 @@ import { tableTotals } from './semantics-totals.js';
 import type { ColumnRole, Role, Semantics, TableFacts } from './semantics-types.js';
 
 export * from './semantics-types.js';
+export { aliasCandidates } from './semantics-aliases.js';
 export { candidateKeys, keyLabel } from './semantics-grain.js';
 export { LOOSE_SHARE, splitCandidates, TOTAL_LABEL } from './semantics-totals.js';
 export {
@@ -77,8 +79,14 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     grained.grain === 'cross_section'
       ? perUnitLevels(attributed, profile.correlations)
       : attributed;
+  const aliases = aliasesOf(facts, profile);
   const skipped = profile.column_profiles.flatMap((c, i) => {
-    const reason = skipReason(columns[i] as ColumnRole, c, grained);
+    const alias = aliases.find((a) => a.column === c.name);
+    const reason =
+      skipReason(columns[i] as ColumnRole, c, grained) ??
+      (alias
+        ? `the same groups as ${alias.as} (one value of each for every value of the other): charted as ${alias.as}`
+        : null);
     return reason ? [{ column: c.name, reason }] : [];
   });
   const freq =
@@ -100,6 +108,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
       (d) => !(facet && d.column === facet.column && d.from.includes(facet.measure)),
     ),
     ...(facet ? { facets: [facet] } : {}),
+    ...(aliases.length ? { aliases } : {}),
     groupEffects: groupEffects(facts),
   };
 }

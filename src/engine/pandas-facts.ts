@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { DataProfile } from '../agent/profile.js';
 import {
+  aliasCandidates,
   attributeEntities,
   binCategories,
   candidateKeys,
@@ -49,6 +50,7 @@ const FactsSchema = z.object({
       }),
     )
     .optional(),
+  aliases: z.array(z.tuple([z.string(), z.string()])),
   groupPairs: z
     .object({
       by: z.string(),
@@ -192,6 +194,10 @@ if sp["columns"]:
             for v, part in p[near].items():
                 if math.isfinite(part):
                     facts["splits"].append({"column": c, "value": str(v), "measure": m, "part": float(part), "whole": w})
+# Categories that pair their values one to one (profile-facts.ts aliasFacts): as many distinct
+# (a, b) rows, missing ones included, as a has distinct values.
+facts["aliases"] = [[a, b] for a, b in args["aliases"]
+                    if len(df[[a, b]].drop_duplicates()) == len(df[[a]].drop_duplicates())]
 with open("facts.json", "w") as out:
     json.dump(facts, out)
 `;
@@ -235,6 +241,7 @@ export async function sandboxFacts(
     distinct: Object.fromEntries(profile.column_profiles.map((c) => [c.name, c.distinct])),
     measures,
     splits: splitCandidates(profile),
+    aliases: aliasCandidates(profile),
   };
   const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\n${PROGRAM}`;
   const run = await sandbox.run({

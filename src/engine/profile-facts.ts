@@ -6,6 +6,7 @@
  */
 import type { DataProfile } from '../agent/profile.js';
 import {
+  aliasCandidates,
   attributeEntities,
   binCategories,
   candidateKeys,
@@ -44,14 +45,37 @@ export async function tableFacts(
 ): Promise<TableFacts> {
   if (profile.rows === 0) return {};
   // Independent scans, side by side on the database's connections.
-  const [derived, timed, grouped, repeated, splits] = await Promise.all([
+  const [derived, timed, grouped, repeated, splits, aliases] = await Promise.all([
     derivedFacts(db, profile, types, signal),
     timeFacts(db, profile, types, order, signal),
     groupPairFacts(db, profile, types, signal),
     repeatedFacts(db, profile, types, signal),
     splitFacts(db, profile, signal),
+    aliasFacts(db, profile, signal),
   ]);
-  return { ...derived, ...timed, ...grouped, ...repeated, ...splits };
+  return { ...derived, ...timed, ...grouped, ...repeated, ...splits, ...aliases };
+}
+
+/**
+ * The candidate pairs (aliasCandidates) that pair their values one to one: as many distinct
+ * (a, b) combinations, missing ones included, as a has distinct values (then b has as many too).
+ */
+async function aliasFacts(
+  db: DuckDb,
+  profile: DataProfile,
+  signal?: AbortSignal,
+): Promise<Pick<TableFacts, 'aliases'>> {
+  const pairs = aliasCandidates(profile);
+  if (pairs.length === 0) return {};
+  const distinct = (names: string[]): string =>
+    `(SELECT count(*) FROM (SELECT DISTINCT ${names.map(ident).join(', ')} FROM ${data}))`;
+  const counts = pairs.map(
+    ([a, b], i) => `${distinct([a, b])} AS p${i}, ${distinct([a])} AS a${i}`,
+  );
+  const [row = {}] = await db.objects(`SELECT ${counts.join(', ')}`, signal);
+  return {
+    aliases: pairs.filter((_, i) => Number(row[`p${i}`] ?? -1) === Number(row[`a${i}`] ?? -2)),
+  };
 }
 
 /**
