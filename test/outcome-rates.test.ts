@@ -285,3 +285,19 @@ void test('True/False with gaps: counted as booleans in both engines, not as the
   const sentence = `${hi} has the highest share with converted = True (${fmt(hiRate)}%); ${lo} the lowest (${fmt(loRate)}%), ${fmt(hiRate - loRate)} percentage points apart.`;
   assert.ok(duck.findings.includes(sentence), `${sentence}\n${duck.findings.join('\n')}`);
 });
+
+void test('a rate is charted only by a grouping whose every group fits the bar (12 or fewer)', async () => {
+  // 30 source lists, most of one row: a bar of the 12 highest shares would show lone rows at 100%.
+  const rows = Array.from({ length: 300 }, (_, i) => {
+    const plan = ['basic', 'plus', 'pro'][i % 3];
+    const source = i < 240 ? `src${i % 4}` : `src${4 + (i % 26)}`;
+    const churn = i % 7 === 0 || (i >= 240 && i % 2 === 0) ? 1 : 0;
+    return `C${i},${plan},${source},${churn}`;
+  });
+  const path = join(dir, 'churn.csv');
+  writeFileSync(path, ['customer,plan,source,churn', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  const titles = heuristicPlan(profile).analyses.map((a) => a.title);
+  assert.ok(titles.includes('Share with churn = 1 by plan'), titles.join('\n'));
+  assert.ok(!titles.some((t) => t.startsWith('Share with churn = 1 by source')), titles.join('\n'));
+});

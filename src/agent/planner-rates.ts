@@ -123,6 +123,9 @@ export function rateQuestion(
   };
 }
 
+/** At most this many groups in a rate's bar (its top_n), so that none is left out. */
+const RATE_GROUPS = 12;
+
 const shown = (equals: string | number | boolean): string =>
   typeof equals === 'boolean' ? (equals ? 'True' : 'False') : String(equals);
 
@@ -138,7 +141,11 @@ export function rateAnalyses(r: Roles, profile: DataProfile): Analysis[] {
     !repeatedProblem(r.semantics, flag.name, c.name);
   // Two values are as good a grouping as twelve here (sex): categories in column order.
   const order = (c: ColumnProfile): number => profile.column_profiles.indexOf(c);
-  const categories = r.categories.filter(usable).sort((a, b) => order(a) - order(b));
+  // Every group drawn: past RATE_GROUPS a bar keeps its highest shares, which are those of the
+  // smallest groups (one quake's source list at 100%), not the groups that matter.
+  const categories = r.categories
+    .filter((c) => usable(c) && c.distinct <= RATE_GROUPS)
+    .sort((a, b) => order(a) - order(b));
   const numbers = profile.column_profiles.filter((c) => usable(c) && discreteGroups(c));
   const picked = [categories[0], categories[1], numbers[0], categories[2], numbers[1]]
     .filter((c): c is ColumnProfile => c !== undefined)
@@ -148,7 +155,14 @@ export function rateAnalyses(r: Roles, profile: DataProfile): Analysis[] {
     title: `Share with ${flag.name} = ${shown(equals)} by ${by.name}`,
     chart: 'bar',
     why: `How often ${flag.name} is ${shown(equals)} in each ${by.name}: the share of its rows, in % (rows without ${flag.name} left out).`,
-    transform: { type: 'group', by: by.name, measure: flag.name, agg: 'mean', equals, top_n: 10 },
+    transform: {
+      type: 'group',
+      by: by.name,
+      measure: flag.name,
+      agg: 'mean',
+      equals,
+      top_n: RATE_GROUPS,
+    },
     options: { sort: 'descending', ...(by.distinct > 8 ? { orientation: 'h' as const } : {}) },
   }));
   return [...rateOverTime(r, profile, flag, equals), ...bars];
