@@ -118,6 +118,16 @@ void test('group: bars keep the top N in key order, the rest is "Other" only if 
   assert.ok(shares.includes(tie), shares.join(' | '));
 });
 
+void test('group: min_rows leaves out the groups with fewer values of the measure (rows, counting)', async () => {
+  const r = await execute(await table(SALES), [
+    on('table', group('mean', { min_rows: 2 })),
+    on('table', group('count', { measure: null, min_rows: 2 })),
+  ]);
+  // b has two amounts; e has a row but no amount, so no mean of two values.
+  assert.equal(text(r.frame(0)), 'b 5');
+  assert.equal(text(r.frame(1)), 'b 2');
+});
+
 void test('an analysis aggregates once into a kept table, dropped when it is done; the SQL shown is as written and gives the frame', async () => {
   const db = await table(SALES);
   const days = `SELECT TIMESTAMP '2024-01-01' + INTERVAL (i) DAY AS day, i % 3 AS n FROM range(40) t(i)`;

@@ -423,8 +423,20 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
     case 'group': {
       const keys = [t.by, ...(t.series ? [t.series] : [])];
       const { code, y } = isRate(t) ? groupedRate(keys, t) : grouped(keys, t.measure, t.agg);
+      // min_rows: the groups' values counted by the same grouping, so in the frame's row order.
+      const by = `[${keys.map((k) => `data[${py(k)}]`).join(', ')}]`;
+      const counted = t.measure
+        ? `data[${py(t.measure)}].groupby(${by}, dropna=False).count()`
+        : `data.groupby(${by}, dropna=False).size()`;
+      const kept = t.min_rows
+        ? [`frame = frame[${counted}.to_numpy() >= ${t.min_rows}].reset_index(drop=True)`]
+        : [];
       // A stable sort: categories with equal values keep their key order, as the DuckDB engine orders them.
-      const lines = [code, `frame = frame.sort_values(${py(y)}, ascending=False, kind="stable")`];
+      const lines = [
+        code,
+        ...kept,
+        `frame = frame.sort_values(${py(y)}, ascending=False, kind="stable")`,
+      ];
       if (a.chart === 'table')
         return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 50 })})`];
       const params = groupChartParams(a, t, y, name);

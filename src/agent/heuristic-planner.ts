@@ -153,7 +153,7 @@ function entityRankings(r: Roles, profile: DataProfile): Analysis[] {
   });
 }
 
-function categoryAnalyses(r: Roles): Analysis[] {
+function categoryAnalyses(r: Roles, rows: number): Analysis[] {
   const measure = r.measures[0];
   // Groups over all rows hold several periods unless the table has no time (a cross-section):
   // a stock (population) adds up across the countries of a region, not across years.
@@ -202,18 +202,25 @@ function categoryAnalyses(r: Roles): Analysis[] {
       },
     });
   // A category with many members is ranked: its top 10 (the rest as "Other" for sums and counts).
+  // Averaged, only members with about as many rows as a typical one (5 to 30): the highest means
+  // of many members are those of a single row (one flight from BGR, delayed 123 minutes).
   const ranked = r.rankings[0];
+  const fewest =
+    ranked && agg !== 'sum' && agg !== 'count'
+      ? Math.max(5, Math.min(30, Math.round(rows / ranked.distinct)))
+      : undefined;
   if (ranked)
     out.push({
       title: `Top 10 ${ranked.name} by ${measure ? `${aggWord(agg)}${measure.name}` : 'rows'}`,
       chart: 'bar',
-      why: `The ${ranked.name} values that ${agg === 'mean' ? 'rank highest' : 'weigh most'} among ${ranked.distinct.toLocaleString('en-US')}.`,
+      why: `The ${ranked.name} values that ${agg === 'mean' ? 'rank highest' : 'weigh most'} among ${ranked.distinct.toLocaleString('en-US')}${fewest ? `, of those with at least ${fewest} ${measure?.name ?? 'rows'} values` : ''}.`,
       transform: {
         type: 'group',
         by: ranked.name,
         measure: measure?.name ?? null,
         agg,
         top_n: 10,
+        ...(fewest ? { min_rows: fewest } : {}),
       },
       options: { sort: 'descending', orientation: 'h' },
     });
@@ -351,7 +358,7 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
       ...timeAnalyses(r, profile),
       ...placeAnalyses(r),
       ...rateAnalyses(r, profile),
-      ...categoryAnalyses(r),
+      ...categoryAnalyses(r, profile.rows),
       ...entityRankings(r, profile),
       ...seasonAnalyses(r),
       ...distributionAnalyses(r, profile),

@@ -42,6 +42,15 @@ export const TransformSchema = z.discriminatedUnion('type', [
         .describe(
           'a rate: with agg "mean", the share (%) of rows per group whose measure equals this value (Survived = 1, Churn = "Yes"); rows without a measure are left out',
         ),
+      min_rows: z
+        .number()
+        .int()
+        .min(2)
+        .max(10_000)
+        .optional()
+        .describe(
+          'groups with fewer values of the measure (rows, when counting) are left out: a mean of a few rows ranks by chance',
+        ),
     })
     .describe('one row per category of `by` (and `series`): agg of measure; bar, pie or table'),
   z

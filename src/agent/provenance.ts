@@ -45,6 +45,8 @@ export interface Derivation {
   rebased?: true;
   /** A rate: the share (%) of the rows with a measure whose measure is this value. */
   equals?: string;
+  /** Groups with fewer values of the measure (rows, counting) left out. */
+  min_rows?: number;
 }
 
 /** The derivation of an analysis (rows and sampling from its declaration, when it has one). */
@@ -64,6 +66,7 @@ export function derivationOf(a: Analysis, decl?: Declaration, rowsUsed?: number)
         group_by: [t.by, ...(t.series ? [t.series] : [])],
         time: null,
         ...(t.measure && t.equals !== undefined ? { equals: rateValue(t.equals) } : {}),
+        ...(t.min_rows ? { min_rows: t.min_rows } : {}),
       };
     case 'resample':
       return {
@@ -202,6 +205,11 @@ function head(d: Derivation): string {
   const per = [
     ...(d.time ? [`per ${FREQ_CAPTION[d.time.freq] ?? d.time.freq} of ${d.time.column}`] : []),
     ...(d.group_by.length ? [`by ${d.group_by.join(' and ')}`] : []),
+    ...(d.min_rows
+      ? [
+          `groups with fewer than ${d.min_rows} ${d.measure ? `${d.measure} values` : 'rows'} left out`,
+        ]
+      : []),
   ].join(', ');
   return [what, per].filter(Boolean).join(' ');
 }

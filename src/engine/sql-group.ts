@@ -86,10 +86,13 @@ function shape(ctx: Ctx, t: Group): Shape {
     measure && isRate(t)
       ? `avg(${indicatorSql(measure, t.equals)}) * 100`
       : aggregateSql(t.agg, measure);
+  // min_rows: a group is kept with at least that many values of its measure (rows, counting).
+  const counted = measure ? `count(${ident(measure.name)})` : 'count(*)';
   const sql = [
     `SELECT ${idents(keys.map((k) => k.name))}, ${value} AS ${ident(y)}`,
     'FROM source',
     'GROUP BY ALL',
+    ...(t.min_rows ? [`HAVING ${counted} >= ${t.min_rows}`] : []),
   ].join('\n');
   return { keys, y, grouped: ['grouped', sql] };
 }
