@@ -271,3 +271,25 @@ void test('a running number (0 to n-1, as pandas writes its index) is an identif
   const used = JSON.stringify(heuristicPlan(profile).analyses.map((a) => a.transform));
   assert.ok(!/"index"|"rank"/.test(used), used);
 });
+
+void test('members ranked by a mean need half the rows of a typical member: a lone late flight does not top the ranking', async () => {
+  const rows: string[] = [];
+  for (let i = 0; i < 1200; i += 1) {
+    const day = new Date(Date.UTC(2024, 0, 1 + (i % 60), i % 24)).toISOString().slice(0, 13);
+    rows.push(
+      `${day}:00,A${String(i % 60).padStart(2, '0')},${((i * 37) % 41) - 12},${300 + (i % 7) * 90}`,
+    );
+  }
+  rows.push('2024-02-01T09:00,BGR,500,420');
+  const path = join(dir, 'late.csv');
+  writeFileSync(path, ['time,origin,delay,distance', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  const ranking = heuristicPlan(profile).analyses.find((a) => a.title.startsWith('Top 10 origin'));
+  assert.ok(ranking?.transform.type === 'group', JSON.stringify(ranking));
+  assert.equal(ranking.transform.type === 'group' && ranking.transform.min_rows, 10);
+  const { duck, pandas } = bothEngines(path, dir);
+  // The pandas program also says which text columns it parsed as dates; the rest is the same.
+  const parsed = (t: string): boolean => !/^dates stored as text in/.test(t);
+  assert.deepEqual(pandas.findings.filter(parsed), duck.findings);
+  assert.ok(!duck.findings.some((f) => f.includes('BGR')), duck.findings.join('\n'));
+});

@@ -202,12 +202,14 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
       },
     });
   // A category with many members is ranked: its top 10 (the rest as "Other" for sums and counts).
-  // Averaged, only members with about as many rows as a typical one (5 to 30): the highest means
-  // of many members are those of a single row (one flight from BGR, delayed 123 minutes).
+  // Averaged, only members with at least half a typical member's rows (2 to 30): the highest
+  // means of many members are those of a single row (one flight from BGR, delayed 123 minutes).
+  // Half, so that a panel's member missing a year or two stays.
   const ranked = r.rankings[0];
+  const typical = ranked ? rows / ranked.distinct : 0;
   const fewest =
-    ranked && agg !== 'sum' && agg !== 'count'
-      ? Math.max(5, Math.min(30, Math.round(rows / ranked.distinct)))
+    ranked && agg !== 'sum' && agg !== 'count' && typical >= 4
+      ? Math.min(30, Math.round(typical / 2))
       : undefined;
   if (ranked)
     out.push({
