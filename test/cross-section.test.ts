@@ -293,3 +293,16 @@ void test('members ranked by a mean need half the rows of a typical member: a lo
   assert.deepEqual(pandas.findings.filter(parsed), duck.findings);
   assert.ok(!duck.findings.some((f) => f.includes('BGR')), duck.findings.join('\n'));
 });
+
+void test('one value on a few rows, missing on the rest, is said so, not "throughout"', async () => {
+  const rows = Array.from(
+    { length: 12 },
+    (_, i) => `K${i},${1600 + i * 20},${i === 3 ? 'True' : ''}`,
+  );
+  const path = join(dir, 'marked.csv');
+  writeFileSync(path, ['name,start,commonwealth', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  const marked = profile.semantics.columns.find((c) => c.name === 'commonwealth');
+  assert.equal(marked?.role, 'empty', marked?.evidence);
+  assert.equal(marked?.evidence, 'one value, on 1 of 12 rows, the rest missing (True)');
+});

@@ -205,12 +205,15 @@ export function otherRole(c: ColumnProfile): Omit<ColumnRole, 'name'> {
   switch (c.semantic) {
     case 'empty':
       return { role: 'empty', evidence: 'every value is missing', settled: true };
-    case 'constant':
-      return {
-        role: 'empty',
-        evidence: `one value throughout (${c.top[0]?.value ?? ''})`,
-        settled: true,
-      };
+    case 'constant': {
+      // One value and gaps (monarchs' commonwealth: True on 1 of 12 rows) is no value "throughout".
+      const [top] = c.top;
+      const where =
+        c.missing && top
+          ? `, on ${top.count} of ${top.count + c.missing} rows, the rest missing`
+          : ' throughout';
+      return { role: 'empty', evidence: `one value${where} (${top?.value ?? ''})`, settled: true };
+    }
     case 'datetime':
       return {
         role: 'date',
