@@ -306,3 +306,20 @@ void test('one value on a few rows, missing on the rest, is said so, not "throug
   assert.equal(marked?.role, 'empty', marked?.evidence);
   assert.equal(marked?.evidence, 'one value, on 1 of 12 rows, the rest missing (True)');
 });
+
+void test('a handful of whole numbers is no scatter axis: cylinders against displacement is left to the box', async () => {
+  const rows = Array.from({ length: 120 }, (_, i) => {
+    const cylinders = [4, 6, 8][i % 3] ?? 4;
+    const displacement = cylinders * 40 + ((i * 17) % 30);
+    const weight = 1500 + displacement * 8 + ((i * 53) % 400);
+    return `car ${i},${cylinders},${displacement},${weight},${['EU', 'US', 'JP'][i % 3]}`;
+  });
+  const path = join(dir, 'cars.csv');
+  writeFileSync(path, ['name,cylinders,displacement,weight,origin', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  const scatters = heuristicPlan(profile).analyses.flatMap((a) =>
+    a.transform.type === 'relationship' ? [[a.transform.x, a.transform.y].sort().join(' ~ ')] : [],
+  );
+  assert.ok(scatters.includes('displacement ~ weight'), scatters.join('; '));
+  assert.ok(!scatters.some((s) => s.includes('cylinders')), scatters.join('; '));
+});

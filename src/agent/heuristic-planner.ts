@@ -21,7 +21,7 @@ import {
 } from './roles.js';
 import type { Roles } from './roles.js';
 import { repeatedProblem, roleOf } from './semantics.js';
-import { isNumberColumn } from './semantics-evidence.js';
+import { integral, isNumberColumn } from './semantics-evidence.js';
 import {
   byFacet,
   derivedFrom,
@@ -276,10 +276,18 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   const hidden = (r.semantics.groupEffects ?? []).find(
     (g) => measureNames.has(g.a) && measureNames.has(g.b),
   );
+  // A handful of whole numbers, each repeated (cylinders 3–8 over 400 cars), against a measure
+  // is a strip of columns, not a cloud: the box of the measure by it says more, so it is no
+  // scatter's axis. (In a table of ten rows every column has a handful of values.)
+  const discrete = (name: string): boolean => {
+    const c = profile.column_profiles.find((x) => x.name === name);
+    return c !== undefined && c.distinct <= 8 && c.distinct * 4 <= profile.rows && integral(c);
+  };
   const pairs = [
     ...(hidden ? [{ a: hidden.a, b: hidden.b, color: hidden.by, hidden: true }] : []),
     ...profile.correlations
       .filter((c) => Math.abs(c.r) >= 0.5 && measureNames.has(c.a) && measureNames.has(c.b))
+      .filter((c) => !discrete(c.a) && !discrete(c.b))
       .filter(
         (c) => !hidden || !(new Set([c.a, c.b]).has(hidden.a) && new Set([c.a, c.b]).has(hidden.b)),
       )
