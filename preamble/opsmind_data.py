@@ -314,7 +314,7 @@ _NUMBER = (int, float)
 
 def _feature_row(feature):
     """A GeoJSON feature as the host's engine writes its row: properties, the id (unless a property has that
-    name), a Point's longitude and latitude."""
+    name), a Point's longitude and latitude, its third coordinate as z (unless a property has that name)."""
     properties = feature.get("properties") if isinstance(feature, dict) else None
     row = dict(properties) if isinstance(properties, dict) else {}
     if not isinstance(feature, dict):
@@ -327,6 +327,10 @@ def _feature_row(feature):
     if (isinstance(geometry, dict) and geometry.get("type") == "Point" and isinstance(coordinates, list)
             and len(coordinates) >= 2 and all(isinstance(c, _NUMBER) and not isinstance(c, bool) for c in coordinates[:2])):
         row["longitude"], row["latitude"] = coordinates[0], coordinates[1]
+        # A third coordinate (an altitude, or USGS's depth) as "z", unless a property has that name.
+        if len(coordinates) >= 3 and isinstance(coordinates[2], _NUMBER) and not isinstance(coordinates[2], bool) \
+                and "z" not in row:
+            row["z"] = coordinates[2]
     return row
 
 
@@ -348,7 +352,7 @@ def _read_geojson(path):
     lines = "\n".join(json.dumps(_feature_row(f), ensure_ascii=False, allow_nan=False) for f in features)
     frame = pd.read_json(io.StringIO(lines), lines=True, dtype=False, convert_dates=False) if features else pd.DataFrame()
     warning = (f"read as GeoJSON: one row per feature ({len(features)}), its properties as columns, "
-               "a Point's longitude and latitude")
+               "a Point's longitude and latitude (a third coordinate as z)")
     return _nested_as_text(_spread_objects(frame)), {"format": "json", "encoding": "utf-8", "delimiter": None}, [warning]
 
 

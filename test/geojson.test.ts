@@ -47,14 +47,15 @@ void test('a FeatureCollection is read as its features, the same by DuckDB and b
     'id',
     'longitude',
     'latitude',
+    'z',
   ]);
   assert.deepEqual(
-    rows.map((r) => [r.mag, r.place, r.felt, r.id, r.longitude, r.latitude]),
+    rows.map((r) => [r.mag, r.place, r.felt, r.id, r.longitude, r.latitude, r.z]),
     [
-      [2, 'Łódź', null, 'q1', -118.5, 34.25],
-      [3.5, 'Castaic, CA', 4, 'own', -150, 61.5],
-      [1, 'area', null, null, null, null],
-      [null, null, null, null, null, null],
+      [2, 'Łódź', null, 'q1', -118.5, 34.25, 7.1],
+      [3.5, 'Castaic, CA', 4, 'own', -150, 61.5, null],
+      [1, 'area', null, null, null, null, null],
+      [null, null, null, null, null, null, null],
     ],
   );
   mkdirSync(scratchDir, { recursive: true });

@@ -1,7 +1,8 @@
 /**
  * GeoJSON: a FeatureCollection is a table of its features, one row each: the feature's
  * properties as columns, its "id" (unless a property has that name), and for a Point its
- * "longitude" and "latitude" (other geometries add no column). The rows are written as JSON lines
+ * "longitude" and "latitude" (and a third coordinate as "z"; other geometries add no column). The
+ * rows are written as JSON lines
  * by DuckDB itself, every number as the file wrote it, and then read as any JSON lines file is
  * (opsmind_data._read_geojson builds the same lines for the sandbox's `df`).
  */
@@ -46,11 +47,20 @@ async function collectionSize(
   }
 }
 
-/** One feature's row: its properties, then the id and a Point's coordinates where they apply. */
+const NUMBER_TYPES = `('UBIGINT', 'BIGINT', 'DOUBLE')`;
+const LON_LAT = `'longitude', f -> '$.geometry.coordinates[0]', 'latitude', f -> '$.geometry.coordinates[1]'`;
+
+/**
+ * One feature's row: its properties, then the id and a Point's coordinates where they apply; a
+ * third coordinate as "z" (an altitude, or the depth of USGS's earthquakes), unless a property
+ * has that name.
+ */
 const ROW_SQL = `CASE WHEN f ->> '$.geometry.type' = 'Point'
-    AND json_type(f, '$.geometry.coordinates[0]') IN ('UBIGINT', 'BIGINT', 'DOUBLE')
-    AND json_type(f, '$.geometry.coordinates[1]') IN ('UBIGINT', 'BIGINT', 'DOUBLE')
-  THEN json_merge_patch(r, json_object('longitude', f -> '$.geometry.coordinates[0]', 'latitude', f -> '$.geometry.coordinates[1]'))
+    AND json_type(f, '$.geometry.coordinates[0]') IN ${NUMBER_TYPES}
+    AND json_type(f, '$.geometry.coordinates[1]') IN ${NUMBER_TYPES}
+  THEN json_merge_patch(r, CASE WHEN json_type(f, '$.geometry.coordinates[2]') IN ${NUMBER_TYPES} AND NOT json_exists(r, '$.z')
+    THEN json_object(${LON_LAT}, 'z', f -> '$.geometry.coordinates[2]')
+    ELSE json_object(${LON_LAT}) END)
   ELSE r END`;
 const WITH_ID_SQL = `CASE WHEN json_type(f, '$.id') IN ('VARCHAR', 'UBIGINT', 'BIGINT', 'DOUBLE') AND NOT json_exists(p, '$.id')
   THEN json_merge_patch(p, json_object('id', f -> '$.id')) ELSE p END`;

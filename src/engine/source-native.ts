@@ -73,7 +73,7 @@ export async function readJson(ctx: ReadContext, detected: DetectedFormat): Prom
     : await readJsonLayout(ctx, text.readPath, text.gzip, format);
   if (geo)
     text.warnings.push(
-      `read as GeoJSON: one row per feature (${geo.features}), its properties as columns, a Point's longitude and latitude`,
+      `read as GeoJSON: one row per feature (${geo.features}), its properties as columns, a Point's longitude and latitude (a third coordinate as z)`,
     );
   const columns = await describeData(ctx.db, ctx.signal);
   const rows = await ctx.db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, ctx.signal);
