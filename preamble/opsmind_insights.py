@@ -304,7 +304,7 @@ def _change(label, when, first, last, how="sum"):
         out.append(_insight(f"{_capital(label)} {verb}{amount} from {when[0]} to {when[-1]} ({fmt_number(first)} → {fmt_number(last)}).",
                             "change", first=first, last=last, change_pct=change * 100))
     else:
-        out.append(_insight(f"{_capital(label)} went from 0 in {when[0]} to {fmt_number(last)} in {when[-1]}.",
+        out.append(_insight(f"{_capital(label)} went from 0 to {fmt_number(last)} between {when[0]} and {when[-1]}.",
                             "change", first=first, last=last))
     return out
 
@@ -392,9 +392,11 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
 
 
 def _group_name(c, category):
-    """A group's name in a sentence: a number with its column ("Pclass 3"), else str(value)."""
+    """A group's name in a sentence: a number with its column ("Pclass 3"), a code of digits kept as text
+    too ("county_id 12077"), else str(value)."""
     number = isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, (bool, np.bool_))
-    return f"{category} {c}" if number and np.isfinite(c) else str(c)
+    digits = isinstance(c, str) and re.fullmatch(r"[0-9]+", c) is not None
+    return f"{category} {c}" if (number and np.isfinite(c)) or digits else str(c)
 
 
 @never_raises

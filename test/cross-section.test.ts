@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { scalesOf } from '../src/agent/compile-plan.js';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { disjointRanges } from '../src/agent/semantics-derived.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -322,4 +323,12 @@ void test('a handful of whole numbers is no scatter axis: cylinders against disp
   );
   assert.ok(scatters.includes('displacement ~ weight'), scatters.join('; '));
   assert.ok(!scatters.some((s) => s.includes('cylinders')), scatters.join('; '));
+});
+
+void test('whole numbers between 1500 and 2100 are years: their ranking says a difference, not a ratio', async () => {
+  const rows = Array.from({ length: 12 }, (_, i) => `King ${i},${1565 + i * 23},${1580 + i * 23}`);
+  const path = join(dir, 'reigns.csv');
+  writeFileSync(path, ['name,start,end', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(path);
+  assert.ok(scalesOf(profile).intervals.includes('start'), JSON.stringify(scalesOf(profile)));
 });

@@ -15,6 +15,7 @@ import {
   fmtNumber,
   fmtPct,
   fmtRatio,
+  groupName,
   inferFrequency,
   numberStats,
   pearson,
@@ -508,6 +509,16 @@ void test('interval scale: a temperature is compared by differences, never by pe
   assert.doesNotMatch(yoy.text, /%/);
 });
 
+void test('a line from zero says between which periods; codes of digits are named with their column', () => {
+  const days = [0, 3, 4, 2].map((y, i) => ({ x: iso(Date.UTC(2015, 0, 4 + 7 * i)), y }));
+  assert.equal(
+    kind(trendInsights(days, 'Total_Receipts', 'sum', 'W'), 'change').text,
+    'Total_Receipts went from 0 to 2 between Jan 4, 2015 and Jan 25, 2015.',
+  );
+  assert.equal(groupName('12077', 'county_id'), 'county_id 12077');
+  assert.equal(groupName('A12', 'county_id'), 'A12');
+});
+
 void test('a share in percent changes by percentage points, its values said with %', () => {
   const weeks = [0, 0.2, 0.469, 0.3].map((y, i) => ({ x: iso(Date.UTC(2018, 1, 1 + i)), y }));
   const found = trendInsights(weeks, '% with tsunami = 1', 'share', 'D');
@@ -630,6 +641,7 @@ function categoryCases(uniform: () => number): Case[] {
     Array.from({ length: n }, () => 1 + Math.floor(uniform() * levels));
   const averages = labels(6).map(() => round(uniform() * 100));
   return [
+    share('codes of digits kept as text', ['12077', '06001', '30091'], [50, 30, 20]),
     share(
       'regions with Other',
       ['North', 'West', 'East', 'South', 'Other'],
@@ -706,6 +718,7 @@ function calendarCases(uniform: () => number): Case[] {
     trend('monthly temperatures', months(30), noisy(30, -20), 'interval'),
     trend('quarterly temperatures, short', months(7, 2021, 3), noisy(7, 2), 'interval'),
     trend('monthly shares in percent', months(30), noisy(30, 5), 'share'),
+    trend('from zero', months(6), [0, 3, 4, 2, 5, 6]),
     trend('quarterly shares, short', months(7, 2021, 3), noisy(7, 3), 'share'),
     trend('declining', months(24), noisy(24).reverse()),
     trend('the same two years', months(24), [...twelve, ...twelve]),

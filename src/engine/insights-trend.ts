@@ -96,7 +96,7 @@ function change(
   const [from, to] = [when[0] ?? '', when[when.length - 1] ?? ''];
   if (first === 0 && !interval) {
     return insight(
-      `${capital(label)} went from 0 in ${from} to ${fmtNumber(last)} in ${to}.`,
+      `${capital(label)} went from 0 to ${fmtNumber(last)} between ${from} and ${to}.`,
       'change',
       { first, last },
     );

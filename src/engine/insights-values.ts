@@ -116,9 +116,11 @@ export function isOther(name: unknown): boolean {
   return OTHER.test(pyStr(name).trim());
 }
 
-/** A group's name in a sentence: a number with its column ("Pclass 3"), else its value (pyStr). */
+/** A group's name in a sentence: a number (or digits kept as text) with its column ("Pclass 3"), else its value (pyStr). */
 export function groupName(category: unknown, by?: string): string {
-  return by && typeof category === 'number' && Number.isFinite(category)
-    ? `${by} ${pyStr(category)}`
-    : pyStr(category);
+  // A code of digits kept as text (a FIPS or county code, "12077") names nothing alone either.
+  const numeric =
+    (typeof category === 'number' && Number.isFinite(category)) ||
+    (typeof category === 'string' && /^[0-9]+$/.test(category));
+  return by && numeric ? `${by} ${pyStr(category)}` : pyStr(category);
 }
