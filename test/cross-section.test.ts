@@ -332,3 +332,19 @@ void test('whole numbers between 1500 and 2100 are years: their ranking says a d
   const profile = await duckProfile(path);
   assert.ok(scalesOf(profile).intervals.includes('start'), JSON.stringify(scalesOf(profile)));
 });
+
+void test('years kept as text ("1565") are the time of the table: whole numbers, though their quartiles are not', async () => {
+  const rows = Array.from(
+    { length: 52 },
+    (_, i) => `{"year": "${1565 + 5 * i}", "wheat": ${40 + ((i * 7) % 30) + 0.5}}`,
+  );
+  const path = join(dir, 'wheat.json');
+  writeFileSync(path, `[${rows.join(',\n')}]\n`);
+  const profile = await duckProfile(path);
+  assert.equal(
+    profile.semantics.table.time?.column,
+    'year',
+    JSON.stringify(profile.semantics.table),
+  );
+  assert.equal(profile.semantics.table.time?.kind, 'year');
+});

@@ -72,6 +72,14 @@ export function integral(c: ColumnProfile): boolean {
   if (/^u?int/i.test(c.dtype)) return true;
   const s = statsOf(c);
   if (!s) return false;
+  // Numbers kept as text ("1565"): their quartiles are interpolated (1628.75), so their most
+  // frequent values, as written, say whether they are whole (wheat.json's year).
+  if (c.semantic === 'numeric_text' && c.top.length > 0)
+    return (
+      Number.isInteger(s.min) &&
+      Number.isInteger(s.max) &&
+      c.top.every((t) => /^[+-]?\d+$/.test(t.value.trim()))
+    );
   return [s.min, s.max, s.q1, s.median, s.q3].every((v) => Number.isInteger(v));
 }
 
