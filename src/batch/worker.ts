@@ -17,6 +17,7 @@ import type { SessionStore } from '../store/session-store.js';
 import { opsmindVersion } from '../util/version.js';
 import { snapshotOf } from './snapshot.js';
 import type { Snapshot } from './types.js';
+import { warningSentence } from '../util/sentence.js';
 
 /** What the coordinator asks a worker to do. */
 export interface Job {
@@ -109,7 +110,10 @@ async function step(
     }),
   );
   return {
-    findings: [...result.findings.map((f) => f.text), ...result.profile.warnings],
+    findings: [
+      ...result.findings.map((f) => f.text),
+      ...result.profile.warnings.map(warningSentence),
+    ],
     failure: result.executed.spec === null ? 'the analysis produced no charts' : null,
     fast: result,
   };

@@ -19,6 +19,7 @@ import { createProgress } from '../ui/create-progress.js';
 import { printErr, printJson, printOut } from '../ui/print.js';
 import { findingLines } from '../ui/timeline-text.js';
 import { chartsAndTables } from '../util/plural.js';
+import { warningSentence } from '../util/sentence.js';
 import { opsmindVersion } from '../util/version.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { parsePlotlyOption } from './options.js';
@@ -55,7 +56,7 @@ function chooseModel(options: AnalyzeOptions): ChatModel | null {
 }
 
 function findingTexts(result: FastResult): string[] {
-  return [...result.findings.map((f) => f.text), ...result.profile.warnings];
+  return [...result.findings.map((f) => f.text), ...result.profile.warnings.map(warningSentence)];
 }
 
 function fastOutPath(dataPath: string, options: Pick<AnalyzeOptions, 'output'>): string {

@@ -24,6 +24,7 @@ import type { IdCounts } from '../spec/session-ids.js';
 import type { SessionStore } from '../store/session-store.js';
 import { parseJsonBounded } from '../util/json-depth.js';
 import { removeTree } from '../util/remove-tree.js';
+import { warningSentence } from '../util/sentence.js';
 
 /** What a report shows, as the model has folded it so far. */
 export interface ReportContent {
@@ -172,7 +173,7 @@ export class ReportModel {
     try {
       return ProfileWarningsSchema.parse(
         parseJsonBounded(profile.content.toString('utf8'), MAX_JSON_DEPTH),
-      ).warnings;
+      ).warnings.map(warningSentence);
     } catch {
       return [];
     }
