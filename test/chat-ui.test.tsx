@@ -103,9 +103,11 @@ void test('two submits fired synchronously start exactly one run', async () => {
   const app = render(
     createElement(ChatApp, { controller, initialMode: 'fast', title: 'sales.csv' }),
   );
+  // Each Enter waits until the typed text is on screen: on a loaded machine ink may still be
+  // rendering the keys before it, and an Enter on an empty line submits nothing.
   await tick();
   app.stdin.write('top regions');
-  await tick();
+  await settle(() => /top regions/.test(app.lastFrame() ?? ''));
   app.stdin.write('\r');
   app.stdin.write('\r');
   await settle(
@@ -115,7 +117,9 @@ void test('two submits fired synchronously start exactly one run', async () => {
   assert.match(app.lastFrame() ?? '', /chart for top regions/);
   controller.finish();
   await tick(60);
-  app.stdin.write('next one\r');
+  app.stdin.write('next one');
+  await settle(() => /next one/.test(app.lastFrame() ?? ''));
+  app.stdin.write('\r');
   await settle(
     () => controller.asked.length > 1 && /chart for next one/.test(app.lastFrame() ?? ''),
   );
