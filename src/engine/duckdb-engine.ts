@@ -71,30 +71,28 @@ export class DuckDbEngine implements AnalysisEngine {
 
   /** Opens the database, reads the data source into it, and locks it. */
   static async open(options: DuckDbEngineOptions): Promise<DuckDbEngine> {
-    let db: DuckDb;
+    // The database starts on DuckDB's threads while attachSource's host steps (a text file's
+    // encoding, delimiter, header) run on this one.
+    const opening = DuckDb.open({
+      memoryMb: options.memoryMb,
+      threads: options.threads ?? availableParallelism(),
+      tempDir: join(options.scratchDir, 'spill'),
+      maxTempMb: options.maxTempMb,
+    });
+    opening.catch(() => undefined);
     try {
-      db = await DuckDb.open({
-        memoryMb: options.memoryMb,
-        threads: options.threads ?? availableParallelism(),
-        tempDir: join(options.scratchDir, 'spill'),
-        maxTempMb: options.maxTempMb,
-      });
-    } catch (error) {
-      removeTree(options.scratchDir);
-      throw error;
-    }
-    try {
-      const source = await attachSource(db, options.dataPath, {
+      const source = await attachSource(opening, options.dataPath, {
         scratchDir: options.scratchDir,
         ...(options.sheet ? { sheet: options.sheet } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
+      const db = await opening;
       await db.lock([]);
       return new DuckDbEngine(db, source, `DuckDB ${await db.version()}`, options.scratchDir);
     } catch (error) {
       // The engine owns its scratch dir (spill, transcoded copies) from here: a file it could not
       // read leaves nothing in the temp dir.
-      db.close();
+      (await opening.catch(() => null))?.close();
       removeTree(options.scratchDir);
       throw error;
     }

@@ -13,8 +13,12 @@ import { DATA_RELATION } from './types.js';
 import type { SourceInfo, SourceLocale } from './types.js';
 
 /** What a reader is handed: the database, the data file and a scratch directory it may write to. */
-export interface ReadContext {
+export interface ReadContext extends HostContext {
   db: DuckDb;
+}
+
+/** The part of a read's context the host's own steps use (no database). */
+export interface HostContext {
   /** The resolved path of the data file. */
   path: string;
   /** A host-only directory for conversions; every file made with `scratchPath` is removed afterwards. */
@@ -37,14 +41,14 @@ export function badInput(message: string, hint?: string): OpsmindError {
 }
 
 /** A fresh file name in the scratch directory, recorded for removal. */
-export function scratchPath(ctx: ReadContext, suffix: string): string {
+export function scratchPath(ctx: HostContext, suffix: string): string {
   const path = join(ctx.scratchDir, `source-${randomUUID()}${suffix}`);
   ctx.scratch.push(path);
   return path;
 }
 
 /** Removes what the read wrote into the scratch directory; a file already gone is fine. */
-export async function removeScratch(ctx: ReadContext): Promise<void> {
+export async function removeScratch(ctx: HostContext): Promise<void> {
   await Promise.all(ctx.scratch.map((path) => rm(path, { force: true })));
   ctx.scratch.length = 0;
 }

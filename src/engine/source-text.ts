@@ -9,7 +9,7 @@ import type { SourceLocale } from './types.js';
 import { copyFileSync, truncateSync } from 'node:fs';
 import { asBadInput, badInput, describeData, scratchPath, toBadInput } from './source-common.js';
 import { fileFooter } from './source-footer.js';
-import type { ReadContext, ReadOutcome, TableColumn } from './source-common.js';
+import type { HostContext, ReadContext, ReadOutcome, TableColumn } from './source-common.js';
 import { createCsvTable, isPandasNa, sampleText, sniffCsv } from './source-csv.js';
 import type { CsvDialect, CsvNulls, CsvPlan } from './source-csv.js';
 import { sampleDayFirst, settleDates } from './source-dates.js';
@@ -161,8 +161,11 @@ const usedLocale = (locale: NumberLocale, converted: readonly string[]): NumberL
     ? { decimal: locale.decimal, thousands: locale.thousands }
     : { decimal: '.', thousands: null };
 
-/** The file made readable, its delimiter and header found, and DuckDB's sniffer run on it. */
-async function planRead(ctx: ReadContext, detected: DetectedFormat) {
+/**
+ * The file made readable, its delimiter, header and footer found: the host's part of the read,
+ * which needs no database (attachSource runs it while DuckDB is still starting).
+ */
+export async function planText(ctx: HostContext, detected: DetectedFormat) {
   const text = await prepareText(ctx, detected.gzip, '.csv');
   const preferred = detected.extension === '.tsv' || detected.extension === '.tab' ? '\t' : ',';
   const delimiter = sniffDelimiter(text.sample, preferred);
@@ -174,11 +177,20 @@ async function planRead(ctx: ReadContext, detected: DetectedFormat) {
     delimiter,
     skip: place.skipLines,
   };
+  return { text, place, plan, footer: footer?.lines ?? [] };
+}
+
+/** What planText found about a delimited file. */
+export type TextPlan = Awaited<ReturnType<typeof planText>>;
+
+/** The host's plan, and DuckDB's sniffer run on it. */
+async function planRead(ctx: ReadContext, host: TextPlan) {
+  const { text, place, plan } = host;
   const sniffed = await sniffCsv(ctx.db, plan, false, ctx.signal).catch((error: unknown) => {
-    throw ctx.signal?.aborted ? error : sniffFailure(text.sample, place, delimiter, error);
+    throw ctx.signal?.aborted ? error : sniffFailure(text.sample, place, plan.delimiter, error);
   });
   const names = columnNames(place.header, sniffed);
-  return { text, place, plan, sniffed, names, footer: footer?.lines ?? [] };
+  return { ...host, sniffed, names };
 }
 
 /**
@@ -187,7 +199,7 @@ async function planRead(ctx: ReadContext, detected: DetectedFormat) {
  * footer in the same files only).
  */
 function withoutFooter(
-  ctx: ReadContext,
+  ctx: HostContext,
   text: { readPath: string; gzip: boolean; encoding: string },
   delimiter: string,
   columns: number,
@@ -240,14 +252,14 @@ async function withSerialRetry<T>(
   }
 }
 
-/** Reads the delimited text file of `ctx` into `data`. */
+/** Reads the delimited text file of `ctx` into `data` (`host`: its planText, when already made). */
 export async function readDelimited(
   ctx: ReadContext,
   detected: DetectedFormat,
+  host?: TextPlan,
 ): Promise<ReadOutcome> {
-  return withSerialRetry(ctx, await planRead(ctx, detected), (planned) =>
-    readPlanned(ctx, detected, planned),
-  );
+  const planned = await planRead(ctx, host ?? (await planText(ctx, detected)));
+  return withSerialRetry(ctx, planned, (p) => readPlanned(ctx, detected, p));
 }
 
 async function readPlanned(
@@ -298,7 +310,7 @@ export async function sniffNumberLocale(
   ctx: ReadContext,
   detected: DetectedFormat,
 ): Promise<NumberLocale & { dayFirst: boolean }> {
-  const planned = await planRead(ctx, detected);
+  const planned = await planRead(ctx, await planText(ctx, detected));
   const { plan, sniffed, names } = planned;
   const { samples } = cleanSamples(
     await withSerialRetry(ctx, planned, (p) =>

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { fileChunks } from '../util/file-chunks.js';
 import { badInput, scratchPath } from './source-common.js';
-import type { ReadContext } from './source-common.js';
+import type { HostContext } from './source-common.js';
 import {
   binaryReason,
   bomEncoding,
@@ -126,7 +126,7 @@ async function verifyGzip(path: string, signal: AbortSignal | undefined): Promis
 }
 
 export async function prepareText(
-  ctx: ReadContext,
+  ctx: HostContext,
   gzip: boolean,
   suffix: string,
 ): Promise<PreparedText> {

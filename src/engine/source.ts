@@ -10,7 +10,7 @@ import { ident } from './duckdb.js';
 import { DATA_RELATION } from './types.js';
 import type { SourceInfo } from './types.js';
 import { badInput, describeData, removeScratch } from './source-common.js';
-import type { ReadContext, ReadOutcome } from './source-common.js';
+import type { HostContext, ReadContext, ReadOutcome } from './source-common.js';
 import { readExcel } from './source-excel.js';
 import { flattenNested, readJson, readParquet } from './source-native.js';
 import { addPeriod } from './source-period.js';
@@ -18,7 +18,8 @@ import { readEpochs } from './source-epoch.js';
 import { meltYears } from './source-wide.js';
 import { detectFormat, readHead } from './source-sniff.js';
 import type { DetectedFormat } from './source-sniff.js';
-import { readDelimited, sniffNumberLocale } from './source-text.js';
+import { planText, readDelimited, sniffNumberLocale } from './source-text.js';
+import type { TextPlan } from './source-text.js';
 import type { NumberLocale } from './source-locale.js';
 
 /** How to attach a source. */
@@ -46,10 +47,10 @@ async function fileSize(path: string): Promise<number> {
 }
 
 /** Reads the file with the reader its format needs. */
-function read(ctx: ReadContext, detected: DetectedFormat): Promise<ReadOutcome> {
+function read(ctx: ReadContext, detected: DetectedFormat, text?: TextPlan): Promise<ReadOutcome> {
   switch (detected.format) {
     case 'csv':
-      return readDelimited(ctx, detected);
+      return readDelimited(ctx, detected, text);
     case 'json':
     case 'jsonl':
       return readJson(ctx, detected);
@@ -89,19 +90,23 @@ function refuseRowid(names: readonly string[]): void {
 }
 
 export async function attachSource(
-  db: DuckDb,
+  database: DuckDb | Promise<DuckDb>,
   path: string,
   options: AttachOptions,
 ): Promise<SourceInfo> {
-  const resolved = resolve(path);
-  const sizeBytes = await fileSize(resolved);
-  const detected = detectFormat(resolved, await readHead(resolved, 16));
-  await mkdir(options.scratchDir, { recursive: true, mode: 0o700 });
-  const ctx: ReadContext = { db, path: resolved, scratchDir: options.scratchDir, scratch: [] };
-  if (options.sheet !== undefined) ctx.sheet = options.sheet;
-  if (options.signal) ctx.signal = options.signal;
+  const host: HostContext = { path: resolve(path), scratchDir: options.scratchDir, scratch: [] };
+  if (options.sheet !== undefined) host.sheet = options.sheet;
+  if (options.signal) host.signal = options.signal;
   try {
-    const outcome = await read(ctx, detected);
+    const sizeBytes = await fileSize(host.path);
+    const detected = detectFormat(host.path, await readHead(host.path, 16));
+    await mkdir(options.scratchDir, { recursive: true, mode: 0o700 });
+    // A delimited file's encoding, delimiter, header and footer are the host's to find: done
+    // while a database still being opened (DuckDbEngine.open) starts.
+    const text = detected.format === 'csv' ? await planText(host, detected) : undefined;
+    const db = await database;
+    const ctx: ReadContext = { ...host, db };
+    const outcome = await read(ctx, detected, text);
     await flattenNested(db, options.signal);
     const wide = await meltYears(db, options.signal);
     if (wide) outcome.warnings.push(wide);
@@ -114,9 +119,9 @@ export async function attachSource(
     const rows = await countRows(db, options.signal);
     if (options.sheet !== undefined && detected.format !== 'excel')
       outcome.warnings.push('--sheet applies to Excel workbooks only; ignored');
-    return { path: resolved, name: basename(resolved), ...outcome, rows, columns, sizeBytes };
+    return { path: host.path, name: basename(host.path), ...outcome, rows, columns, sizeBytes };
   } finally {
-    await removeScratch(ctx);
+    await removeScratch(host);
   }
 }
 
