@@ -16,8 +16,18 @@ const schema = baseParams.extend({
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ENTITY[c] ?? c) : text;
 }
+
+const SPECIAL = /[&<>"']/;
+const SPECIALS = /[&<>"']/g;
+const ENTITY: Readonly<Record<string, string>> = {
+  '&': '&#38;',
+  '<': '&#60;',
+  '>': '&#62;',
+  '"': '&#34;',
+  "'": '&#39;',
+};
 
 const significant = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 });
 const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });

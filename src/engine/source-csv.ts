@@ -207,17 +207,18 @@ export async function sampleText(
     }
     return out;
   }
-  // One JSON text of every column's values: parsed by V8 in a fraction of the time that
-  // converting each value of the result to JS takes.
-  const lists = types.map((_, i) => `list(${ident(placeholder(i))})`).join(', ');
-  const result = await db.all(
-    `SELECT CAST(to_json([${lists}]) AS VARCHAR) AS sample FROM (${rows})`,
-    signal,
-  );
-  const text = result.rows[0]?.[0];
-  const parsed: unknown = typeof text === 'string' ? JSON.parse(text) : [];
+  // A JSON text of each column's values: parsed by V8 in a fraction of the time that converting
+  // each value of the result to JS takes. One text per column, not one list of lists: DuckDB
+  // writes the nested list half as fast (10,000 rows × 10 columns: 28–44 against 17 ms).
+  const lists = types.map((_, i) => {
+    const name = ident(placeholder(i));
+    return `CAST(to_json(list(${name})) AS VARCHAR) AS ${name}`;
+  });
+  const result = await db.all(`SELECT ${lists.join(', ')} FROM (${rows})`, signal);
+  const texts = result.rows[0] ?? [];
   return dialect.columns.map((_, i) => {
-    const values: unknown = Array.isArray(parsed) ? parsed[i] : null;
+    const text = texts[i];
+    const values: unknown = typeof text === 'string' ? JSON.parse(text) : null;
     return Array.isArray(values) ? values.map((v) => (typeof v === 'string' ? v : null)) : [];
   });
 }

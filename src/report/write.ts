@@ -1,5 +1,13 @@
 /** Writing a report: the HTML file and its JSON summary, atomically; the summary never clobbers a file OpsMind did not write. */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import type { RenderSpec } from '../spec/schema.js';
@@ -83,16 +91,25 @@ function unwritable(path: string, error: unknown): OpsmindError {
   );
 }
 
+/** Writes the pieces one after the other: no copy of the whole report (Plotly's 4.6 MB) in memory. */
+function writePieces(path: string, pieces: readonly HtmlPiece[]): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (const piece of pieces) {
+      const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function writeAtomic(path: string, content: string | readonly HtmlPiece[]): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(
-      tmp,
-      typeof content === 'string'
-        ? content
-        : Buffer.concat(content.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))),
-    );
+    if (typeof content === 'string') writeFileSync(tmp, content);
+    else writePieces(tmp, content);
     renameSync(tmp, path);
   } catch (error) {
     // A half-written temp file would keep a full disk full: it goes, whatever failed.
