@@ -10,7 +10,7 @@ import { copyFileSync, truncateSync } from 'node:fs';
 import { asBadInput, badInput, describeData, scratchPath, toBadInput } from './source-common.js';
 import { fileFooter } from './source-footer.js';
 import type { HostContext, ReadContext, ReadOutcome, TableColumn } from './source-common.js';
-import { createCsvTable, isPandasNa, sampleText, sniffCsv } from './source-csv.js';
+import { createCsvTable, isPandasNa, pandasQuoting, sampleText, sniffCsv } from './source-csv.js';
 import type { CsvDialect, CsvNulls, CsvPlan } from './source-csv.js';
 import { sampleDayFirst, settleDates } from './source-dates.js';
 import { findHeader, pandasNames, parseRows, sniffDelimiter } from './source-dialect.js';
@@ -176,6 +176,7 @@ export async function planText(ctx: HostContext, detected: DetectedFormat) {
     gzip: text.gzip,
     delimiter,
     skip: place.skipLines,
+    pandasQuotes: pandasQuoting(text.sample),
   };
   return { text, place, plan, footer: footer?.lines ?? [] };
 }
