@@ -87,8 +87,8 @@ const CACHED_QUERIES = 512;
  * together run on up to `threads` connections (opened on demand, sharing the locked settings,
  * which are global), so a slow query does not hold back a quick one. Once locked, the result of
  * a read-only query (SELECT, WITH) is kept and a repeated query is answered from it: two charts
- * of one plan often need the same statistics. Any statement run with `run` (which may change a
- * table) clears it.
+ * of one plan often need the same statistics; a DESCRIBE's result is kept before too. Any
+ * statement run with `run` (which may change a table) clears them.
  */
 export class DuckDb {
   private closed = false;
@@ -170,7 +170,7 @@ export class DuckDb {
 
   /** Runs a query and reads every row (JSON-ready values: `plainValue`); a copy of a kept result for a repeated one. */
   async all(sql: string, signal?: AbortSignal): Promise<QueryResult> {
-    if (!this.locked || !/^\s*(SELECT|WITH)\b/i.test(sql)) return this.read(sql, signal);
+    if (!this.cacheable(sql)) return this.read(sql, signal);
     let result = this.results.get(sql);
     if (!result) {
       result = this.read(sql, signal);
@@ -188,6 +188,14 @@ export class DuckDb {
       types: [...kept.types],
       rows: kept.rows.map((r) => [...r]),
     };
+  }
+
+  /**
+   * Whether a result may be kept: a read-only query once the data is locked; a DESCRIBE at any
+   * time (reading a file describes its table after each step, and every change goes through `run`).
+   */
+  private cacheable(sql: string): boolean {
+    return /^\s*DESCRIBE\b/i.test(sql) || (this.locked && /^\s*(SELECT|WITH)\b/i.test(sql));
   }
 
   private async read(sql: string, signal?: AbortSignal): Promise<QueryResult> {
