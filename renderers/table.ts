@@ -9,6 +9,7 @@ import {
 } from '../src/spec/host-limits.js';
 import { baseParams } from './params.js';
 import { defineRenderer } from './types.js';
+import { numberFormat } from '../src/util/number-format.js';
 
 const schema = baseParams.extend({
   max_rows: z.number().int().min(1).max(1000).optional(),
@@ -29,8 +30,8 @@ const ENTITY: Readonly<Record<string, string>> = {
   "'": '&#39;',
 };
 
-const significant = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 });
-const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const SIGNIFICANT = { maximumSignificantDigits: 6 } as const;
+const GROUPED = { maximumFractionDigits: 2 } as const;
 
 /** Formats one cell for display: numbers grouped, missing values marked. */
 export function formatCell(value: unknown): { text: string; numeric: boolean } {
@@ -38,7 +39,9 @@ export function formatCell(value: unknown): { text: string; numeric: boolean } {
   if (typeof value === 'number') {
     const abs = Math.abs(value);
     const text =
-      Number.isInteger(value) || abs >= 1e5 ? grouped.format(value) : significant.format(value);
+      Number.isInteger(value) || abs >= 1e5
+        ? numberFormat(GROUPED).format(value)
+        : numberFormat(SIGNIFICANT).format(value);
     return { text, numeric: true };
   }
   if (typeof value === 'boolean') return { text: String(value), numeric: false };

@@ -9,6 +9,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { mkdirSync } from 'node:fs';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { duckdbApi as duckdb } from './duckdb-api.js';
+import { useIdle } from '../util/idle.js';
 
 /** How an engine database is bounded. */
 export interface DuckDbOptions {
@@ -335,7 +336,9 @@ export class DuckDb {
     signal?.addEventListener('abort', stop, { once: true });
     try {
       signal?.throwIfAborted();
-      return await body(connection);
+      const running = body(connection);
+      useIdle(); // this thread waits for DuckDB's: a good moment for work a run needs later
+      return await running;
     } catch (error) {
       if (signal?.aborted)
         throw signal.reason instanceof Error

@@ -3,10 +3,9 @@ import { escapeHtml } from '../../renderers/table.js';
 import type { Declaration, Source } from '../spec/schema.js';
 import type { ValidationIssue } from '../spec/validate.js';
 import type { BuiltImage } from './images.js';
+import { numberFormat } from '../util/number-format.js';
 
 export { escapeHtml };
-
-const int = new Intl.NumberFormat('en-US');
 
 /** JSON safe to embed inside a <script> element. */
 export function scriptJson(value: unknown): string {
@@ -34,7 +33,7 @@ const ADDITIVE = new Set([undefined, null, 'sum', 'count']);
  * frequent groups, a line its largest series, a heatmap its largest rows and columns.
  */
 function topWords(decl: Declaration): string {
-  const cap = decl.data.cap === null ? '' : ` ${int.format(decl.data.cap)}`;
+  const cap = decl.data.cap === null ? '' : ` ${numberFormat().format(decl.data.cap)}`;
   switch (decl.kind) {
     case 'bar':
     case 'pie':
@@ -54,9 +53,9 @@ function topWords(decl: Declaration): string {
 export function provenance(decl: Declaration, source: Source | null): string {
   const d = decl.data;
   const parts: string[] = [];
-  if (source) parts.push(`${escapeHtml(source.name)} (${int.format(source.rows)} rows)`);
+  if (source) parts.push(`${escapeHtml(source.name)} (${numberFormat().format(source.rows)} rows)`);
   parts.push(
-    `${int.format(d.rows)} ${decl.kind === 'table' ? 'rows shown' : 'points plotted'} from ${int.format(d.source_rows)} rows declared`,
+    `${numberFormat().format(d.rows)} ${decl.kind === 'table' ? 'rows shown' : 'points plotted'} from ${numberFormat().format(d.source_rows)} rows declared`,
   );
   const words = d.reductions
     .filter((r) => r !== 'none')
@@ -76,8 +75,8 @@ const CAPTURED_WHEN: Record<BuiltImage['source'], string> = {
 export function imageProvenance(image: BuiltImage, step: number | undefined): string {
   const parts = [`static image from matplotlib, captured ${CAPTURED_WHEN[image.source]}`];
   parts.push(
-    `${int.format(image.width)} × ${int.format(image.height)} px`,
-    `${int.format(Math.ceil(image.bytes / 1024))} KB PNG`,
+    `${numberFormat().format(image.width)} × ${numberFormat().format(image.height)} px`,
+    `${numberFormat().format(Math.ceil(image.bytes / 1024))} KB PNG`,
   );
   if (step !== undefined) parts.push(`made by the code of step ${step}`);
   return parts.join(' · ');

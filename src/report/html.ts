@@ -16,6 +16,7 @@ import {
 } from './html-parts.js';
 import { plotlyBundleBytes } from './plotly-validate.js';
 import type { RenderedItem } from './render.js';
+import { numberFormat } from '../util/number-format.js';
 
 /** How the report gets Plotly: inlined (default, offline) or from a URL. */
 export type PlotlySource = { mode: 'inline' } | { mode: 'link'; url: string };
@@ -98,8 +99,6 @@ function codeSection(extras: ReportExtras | undefined): string {
   return `<section class="card" id="code"><h2>Code behind every number</h2>${blocks}</section>`;
 }
 
-const int = new Intl.NumberFormat('en-US');
-
 function itemTitle(item: RenderedItem): string {
   const title = item.decl.params.title;
   return typeof title === 'string' && title ? title : item.label;
@@ -148,7 +147,7 @@ function header(input: ReportInput): string {
   const s = input.source;
   const facts = [
     s
-      ? `${escapeHtml(s.name)} · ${int.format(s.rows)} rows × ${int.format(s.columns)} columns`
+      ? `${escapeHtml(s.name)} · ${numberFormat().format(s.rows)} rows × ${numberFormat().format(s.columns)} columns`
       : '',
     ...Object.entries(input.meta).map(([k, v]) => `${escapeHtml(k)}: ${escapeHtml(v)}`),
     `generated ${escapeHtml(input.generatedAt.toISOString().replace('T', ' ').slice(0, 19))} UTC`,

@@ -4,6 +4,7 @@ import { importEsm } from '../util/esm-import.js';
 
 import type { PlotlyFigure } from '../../renderers/types.js';
 import type * as Jsdom from 'jsdom';
+import { whenIdle } from '../util/idle.js';
 
 export type { PlotlyFigure };
 
@@ -31,6 +32,9 @@ export function plotlyBundleBytes(): Buffer {
   bundleBytes ??= readFileSync(createRequire(import.meta.url).resolve('plotly.js-dist-min'));
   return bundleBytes;
 }
+
+// Read while a run waits on DuckDB (util/idle.ts), not after its last query, when the report is due.
+whenIdle(() => plotlyBundleBytes());
 
 /** The Plotly bundle's source text (memoised). */
 export function plotlyBundleSource(): string {
