@@ -21,7 +21,12 @@ async function read(name: string, content: string): Promise<{ path: string; rows
   writeFileSync(path, content);
   await attachSource(database(), path, { scratchDir: join(dir, 'scratch') });
   const result = await database().all('SELECT * FROM data ORDER BY rowid');
-  return { path, rows: result.rows.map((row) => row.map((v) => (v === null ? '' : String(v)))) };
+  return {
+    path,
+    rows: result.rows.map((row) =>
+      row.map((v) => (v === null ? '' : String(v as string | number))),
+    ),
+  };
 }
 
 /** The same file as pandas reads it (rows `from` to `to`): every value as text, missing as ''. */
