@@ -40,11 +40,14 @@ function columnVote(values: readonly string[]): '.' | ',' | null {
   let dot = 0;
   let commaOnly = 0;
   let dotOnly = 0;
+  // A vote needs numbers on more than half the values: past that many others, there is none.
+  let others = 0;
   for (const value of values) {
     // Without a separator a value reads the same either way: one test instead of two.
     const plain = !SEPARATOR.test(value);
     const isComma = plain ? WHOLE.test(value) : COMMA_NUMBER.test(value);
     const isDot = plain ? isComma : DOT_NUMBER.test(value);
+    if (!isComma && !isDot && ++others >= values.length / 2) return null;
     comma += Number(isComma);
     dot += Number(isDot);
     commaOnly += Number(isComma && !isDot);
