@@ -783,6 +783,22 @@ void test('past 200,000 rows a running total is still found, from the steps betw
   assert.notEqual(role(p, 'flow'), 'cumulative');
 });
 
+void test('a level that only rose is a level, not a running total: the name breaks the tie', async () => {
+  // wheat.json: weekly wages in shillings, 1565–1821, every five years; they never fell.
+  const wheat = await profiled(join(VEGA, 'wheat.json'));
+  const wages = wheat.semantics.columns.find((c) => c.name === 'wages');
+  assert.equal(wages?.role, 'level');
+  assert.match(wages?.evidence ?? '', /named as a level/);
+  // The same steps under a name that says nothing stay a running total.
+  const dir = tempDir('opsmind-rising-');
+  const lines = ['year,wages,tally'];
+  for (let i = 0; i < 40; i++) lines.push(`${1800 + i},${(5 + i * 0.4).toFixed(2)},${5 + i * 3}`);
+  writeFileSync(join(dir, 'rising.csv'), `${lines.join('\n')}\n`);
+  const p = await profileOf(join(dir, 'rising.csv'));
+  assert.equal(role(p, 'wages'), 'level');
+  assert.equal(role(p, 'tally'), 'cumulative');
+});
+
 void test('past 200,000 rows a category made of ranges is found over all rows, and one overlap anywhere refutes it', async () => {
   const dir = tempDir('opsmind-bins-');
   const lines = ['size,band,tier,weight'];

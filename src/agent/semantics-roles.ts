@@ -99,10 +99,15 @@ function labelRole(x: Seen, timeName: string | null): Decided | null {
   return null;
 }
 
-/** A running total: it never decreases from one period to the next (per entity). */
+/**
+ * A running total: it never decreases from one period to the next (per entity). A level that
+ * only rose over the table's years (wages, a price index) never decreases either: where the
+ * name says level, the name breaks the tie.
+ */
 function cumulativeRole(x: Seen, grain: Grain, facts: TableFacts): Decided | null {
   const monotone = facts.nonDecreasing?.[x.c.name];
   if (monotone === undefined || monotone < 0.99) return null;
+  if (x.levelName && !x.additiveName) return null;
   if ((grain !== 'panel' && grain !== 'series') || !(x.s.max > x.s.min)) return null;
   return {
     role: 'cumulative',
