@@ -378,7 +378,10 @@ async function timeFacts(
         `(SELECT count(*) FROM (SELECT DISTINCT ${[...key.map(ident), t].join(', ')} FROM ${data} WHERE ${t} IS NOT NULL)) AS k${i}`,
     ),
   ];
-  const [row = {}] = await db.objects(`SELECT ${parts.join(', ')}`, signal);
+  // Without keys the periods are all there is to say: no query.
+  const [row = {}] = keys.length
+    ? await db.objects(`SELECT ${parts.join(', ')}`, signal)
+    : [{ t: timeDistinct }];
   const facts: TableFacts = {
     timeDistinct: Number(row.t ?? 0),
     keyDistinct: Object.fromEntries(
