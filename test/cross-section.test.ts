@@ -273,6 +273,39 @@ void test('a running number (0 to n-1, as pandas writes its index) is an identif
   assert.ok(!/"index"|"rank"/.test(used), used);
 });
 
+void test('years are no bar lengths: rulers are not ranked, nor houses averaged, by the year a reign began', async () => {
+  const reigns = (withWealth: boolean): string => {
+    const rows = Array.from({ length: 14 }, (_, i) => {
+      const start = 1550 + i * 19 + ((i * 7) % 5);
+      const wealth = withWealth ? `,${(20 + ((i * 13) % 9) * 2.5).toFixed(1)}` : '';
+      return `King ${String.fromCharCode(65 + i)},${['Tudor', 'Stuart', 'Hanover'][i % 3]},${start},${start + 8 + ((i * 11) % 17)}${wealth}`;
+    });
+    const path = join(dir, withWealth ? 'reigns-wealth.csv' : 'reigns.csv');
+    const head = withWealth ? 'name,house,start,end,wealth' : 'name,house,start,end';
+    writeFileSync(path, [head, ...rows].join('\n') + '\n');
+    return path;
+  };
+  const barredOf = (analyses: ReturnType<typeof heuristicPlan>['analyses']) =>
+    analyses
+      .filter((a) => a.chart === 'bar')
+      .map((a) => (a.transform.type === 'group' ? a.transform.measure : null));
+  // monarchs.json: names and the years of each reign; the years still have their charts.
+  const years = heuristicPlan(await duckProfile(reigns(false))).analyses;
+  assert.deepEqual(
+    barredOf(years).filter((m) => m === 'start' || m === 'end'),
+    [],
+    JSON.stringify(years),
+  );
+  assert.ok(
+    years.some((a) => a.title === 'Distribution of start'),
+    JSON.stringify(years),
+  );
+  // A quantity beside the years has its bars.
+  const wealth = heuristicPlan(await duckProfile(reigns(true))).analyses;
+  assert.ok(barredOf(wealth).includes('wealth'), JSON.stringify(wealth));
+  assert.ok(!barredOf(wealth).includes('start'), JSON.stringify(wealth));
+});
+
 void test('members ranked by a mean need half the rows of a typical member: a lone late flight does not top the ranking', async () => {
   const rows: string[] = [];
   for (let i = 0; i < 1200; i += 1) {

@@ -11,7 +11,7 @@ import type { Analysis, Plan, Transform } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { PERIOD_WORD } from './roles.js';
 import { semanticsOf } from './semantics.js';
-import { integral, named, statsOf, TEMPERATURE_WORDS } from './semantics-evidence.js';
+import { named, statsOf, TEMPERATURE_WORDS, yearValued } from './semantics-evidence.js';
 
 /** Text safe inside a Python comment: no line breaks of any kind (Python also ends lines at \r). */
 function oneLine(text: string): string {
@@ -137,14 +137,10 @@ export function intervalMeasures(profile: DataProfile): string[] {
       .columns.filter((c) => c.role === 'level')
       .map((c) => c.name),
   );
-  // Whole numbers between 1500 and 2100 read as years (a reign's start): 1820 is no 1.2× 1565.
-  const years = (c: ColumnProfile): boolean => {
-    const s = statsOf(c);
-    return s !== null && integral(c) && s.min >= 1500 && s.max <= 2100;
-  };
+  // Years (a reign's start): 1820 is no 1.2× 1565.
   return profile.column_profiles
     .filter((c) => levels.has(c.name))
-    .filter((c) => (statsOf(c)?.min ?? 0) < 0 || named(c.name, TEMPERATURE_WORDS) || years(c))
+    .filter((c) => (statsOf(c)?.min ?? 0) < 0 || named(c.name, TEMPERATURE_WORDS) || yearValued(c))
     .map((c) => c.name);
 }
 

@@ -21,7 +21,7 @@ import {
 } from './roles.js';
 import type { Roles } from './roles.js';
 import { repeatedProblem, roleOf } from './semantics.js';
-import { integral, isNumberColumn } from './semantics-evidence.js';
+import { integral, isNumberColumn, yearValued } from './semantics-evidence.js';
 import {
   byFacet,
   derivedFrom,
@@ -130,13 +130,15 @@ function namedValues(c: DataProfile['column_profiles'][number] | undefined): boo
 
 function entityRankings(r: Roles, profile: DataProfile): Analysis[] {
   const { grain, entity } = r.semantics.table;
-  const lead = r.measures[0];
+  // A year is no bar's length (categoryAnalyses): entities are not ranked by one.
+  const barred = r.measures.filter((m) => !yearValued(m));
+  const lead = barred[0];
   if (grain !== 'cross_section' || !entity || !lead || profile.rows > RANKED_ENTITIES) return [];
   if (roleOf(r.semantics, entity)?.role !== 'identifier') return [];
   // Who adds most (customers by revenue) ranks any entities; who scores highest (a level) only
   // named ones: respondent 12's score of 10 says nothing, Alabama's life expectancy does.
   const named = namedValues(profile.column_profiles.find((c) => c.name === entity));
-  const beside = named ? r.measures.slice(1, 4).filter((m) => aggFor(m, r, false) === 'mean') : [];
+  const beside = named ? barred.slice(1, 4).filter((m) => aggFor(m, r, false) === 'mean') : [];
   // A ratio (conversion rate) says more of an entity than a level beside it.
   const level = beside.find((m) => roleOf(r.semantics, m.name)?.role === 'ratio') ?? beside[0];
   const leadAgg = aggFor(lead, r, false);
@@ -154,7 +156,9 @@ function entityRankings(r: Roles, profile: DataProfile): Analysis[] {
 }
 
 function categoryAnalyses(r: Roles, rows: number): Analysis[] {
-  const measure = r.measures[0];
+  // Bars compare lengths from zero: a year (a reign's start) is no length, so none is barred.
+  const barred = r.measures.filter((m) => !yearValued(m));
+  const measure = barred[0];
   // Groups over all rows hold several periods unless the table has no time (a cross-section):
   // a stock (population) adds up across the countries of a region, not across years.
   const spansAll = r.semantics.table.grain !== 'cross_section';
@@ -185,7 +189,7 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
   }
   // A lead measure that adds up (population; a stock, within each period) says nothing of the
   // levels beside it (income per person): the first of them gets its own comparison, averaged.
-  const level = r.measures
+  const level = barred
     .slice(1, 3)
     .find((m) => aggFor(m, r, spansAll) === 'mean' && m.name !== measure?.name);
   const first = r.categories.find((c) => !repeatedProblem(r.semantics, level?.name, c.name));

@@ -7,7 +7,7 @@ import type { ColumnProfile } from './profile.js';
 // Names only break ties: a column is never summed because of its name alone. Matched against the
 // name's words ("net_generation" is not a ratio; "Body Mass (g)" is a mass).
 export const LEVEL_WORDS = words(
-  'price prices preis prix precio wage wages salary salaries unit rate rates ratio temp temperature humidity pressure speed latency duration age score rating sig significance magnitude intensity level concentration avg average mean median min max minimum maximum dmin dmax rms density margin index weight height length width depth mass size displacement horsepower acceleration mpg miles gallon expect expectancy fertility pm25 pm10 aqi wind lat lon runtime running per capita percapita durchschnitt moyenne promedio',
+  'price prices preis prix precio wage wages unit rate rates ratio temp temperature humidity pressure speed latency duration age score rating sig significance magnitude intensity level concentration avg average mean median min max minimum maximum dmin dmax rms density margin index weight height length width depth mass size displacement horsepower acceleration mpg miles gallon expect expectancy fertility pm25 pm10 aqi wind lat lon runtime running per capita percapita durchschnitt moyenne promedio',
 );
 export const ADDITIVE_WORDS = words(
   'revenue revenues sales turnover income profit amount spend gmv units qty quantity volume orders visits deaths cases count number generation production consumption births total sum people population pop employment employed jobs headcount flights passengers votes sessions clicks impressions pageviews views downloads installs signups conversions transactions bookings purchases shipments trips rides calls tickets cost costs expense expenses expenditure expenditures spending budget budgets payroll payments donations kwh mwh gwh twh rainfall snowfall umsatz erlös erloes menge anzahl kunden betrag ventes chiffre ventas ingresos importe cantidad',
@@ -66,6 +66,15 @@ export function statsOf(c: ColumnProfile): NonNullable<ColumnProfile['numeric']>
 
 export const isNumberColumn = (c: ColumnProfile): boolean =>
   (c.semantic === 'numeric' || c.semantic === 'numeric_text') && statsOf(c) !== null;
+
+/**
+ * Whole numbers between 1500 and 2100: years (a reign's start beside its end), whose zero is no
+ * "none" — compared by differences, and no bar's length (1820 would stand barely above 1565).
+ */
+export function yearValued(c: ColumnProfile): boolean {
+  const s = statsOf(c);
+  return s !== null && integral(c) && s.min >= 1500 && s.max <= 2100;
+}
 
 /** Whether every figure the profile holds is a whole number (integer dtype, or whole quartiles and range). */
 export function integral(c: ColumnProfile): boolean {
