@@ -65,6 +65,39 @@ void test('cacheTopic names the subcommand, after global options, and nothing el
   assert.equal(cacheTopic(['../../etc/passwd']), 'other');
 });
 
+void test("cacheTopic: analyze's three paths (DuckDB, pandas, deep mode) each have a cache", () => {
+  assert.equal(cacheTopic(['analyze', 'd.csv'], {}), 'analyze');
+  assert.equal(cacheTopic(['analyze', 'd.csv', '--engine', 'pandas'], {}), 'analyze.pandas');
+  assert.equal(cacheTopic(['analyze', '--engine=pandas', 'd.csv'], {}), 'analyze.pandas');
+  assert.equal(cacheTopic(['analyze', 'd.csv'], { OPSMIND_ENGINE: 'pandas' }), 'analyze.pandas');
+  assert.equal(
+    cacheTopic(['analyze', 'd.csv', '--engine', 'duckdb'], { OPSMIND_ENGINE: 'pandas' }),
+    'analyze',
+  );
+  assert.equal(cacheTopic(['analyze', 'd.csv', '--mode', 'deep'], {}), 'analyze.deep');
+  assert.equal(cacheTopic(['analyze', 'd.csv', '--mode=fast'], {}), 'analyze');
+  assert.equal(cacheTopic(['run', 'x.py', '--engine', 'pandas'], {}), 'run');
+});
+
+void test('a run that fails saves no cache: the next one, which gets further, compiles and saves it', () => {
+  const dir = tempDir('opsmind-cc-');
+  const home = join(dir, 'home');
+  const bundle = join(dir, 'main.cjs');
+  writeFileSync(bundle, "console.log('ran');\nif (process.env.FAIL) process.exitCode = 2;\n");
+  const script = `import { runBundle } from ${JSON.stringify(join(ROOT, 'src/cli/code-cache.ts'))};
+runBundle(${JSON.stringify(bundle)}, ['analyze', 'missing.csv']);`;
+  const run = (fail: boolean) =>
+    spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      env: { ...process.env, OPSMIND_NO_CODE_CACHE: '', OPSMIND_HOME: home, FAIL: fail ? '1' : '' },
+      encoding: 'utf8',
+    });
+  assert.equal(run(true).status, 2);
+  assert.deepEqual(cacheFiles(home), []);
+  assert.equal(run(false).status, 0);
+  assert.equal(cacheFiles(home).length, 1);
+});
+
 void test('codeCacheDir: OPSMIND_HOME, else the XDG cache dir; off with OPSMIND_NO_CODE_CACHE', () => {
   assert.equal(codeCacheDir({ OPSMIND_HOME: '/h' }), '/h/cache');
   assert.equal(codeCacheDir({ XDG_CACHE_HOME: '/x' }), '/x/opsmind');

@@ -11,7 +11,8 @@
  * another Node or build (V8 checks its version, flags and the source's length and rejects it), or
  * cannot be written (read-only home, full disk) only means the run compiles as it would have.
  * Files live in `$OPSMIND_HOME/cache`, else `$XDG_CACHE_HOME/opsmind` (default ~/.cache/opsmind),
- * one per subcommand and bundle, written atomically; `OPSMIND_NO_CODE_CACHE=1` turns it off.
+ * one per subcommand (and analyze's path: cacheTopic) and bundle, written atomically by a run that
+ * succeeded; `OPSMIND_NO_CODE_CACHE=1` turns it off.
  *
  * V8 runs the bytecode of a cache it accepts without checking it, so a cache another user could
  * have written is never read: the directory and the file must belong to this user and be
@@ -43,11 +44,29 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | nul
   return join(base, 'opsmind');
 }
 
-/** The subcommand a command line runs, for the cache's name: `none` without one, `other` for a word that is none. */
-export function cacheTopic(args: readonly string[]): string {
+/** The value of `--flag value` or `--flag=value` on a command line (the last one given). */
+function flagValue(args: readonly string[], flag: string): string | undefined {
+  let value: string | undefined;
+  args.forEach((word, i) => {
+    if (word === flag) value = args[i + 1];
+    else if (word.startsWith(`${flag}=`)) value = word.slice(flag.length + 1);
+  });
+  return value;
+}
+
+/**
+ * What a command line runs, for the cache's name: its subcommand (`none` without one, `other` for
+ * a word that is none); for `analyze`, also the path it takes — fast mode on DuckDB (`analyze`),
+ * on pandas (`analyze.pandas`) or deep mode (`analyze.deep`). A cache holds the functions its
+ * run compiled: one written by a pandas run left a DuckDB run compiling its own, every time.
+ */
+export function cacheTopic(args: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
   const word = subcommandOf(args);
   if (word === undefined) return 'none';
-  return (SUBCOMMANDS as readonly string[]).includes(word) ? word : 'other';
+  if (!(SUBCOMMANDS as readonly string[]).includes(word)) return 'other';
+  if (word !== 'analyze') return word;
+  if (flagValue(args, '--mode') === 'deep') return 'analyze.deep';
+  return (flagValue(args, '--engine') ?? env.OPSMIND_ENGINE) === 'pandas' ? 'analyze.pandas' : word;
 }
 
 /**
@@ -137,7 +156,7 @@ export function runBundle(
     return 'off';
   }
   const bytes = readFileSync(bundle);
-  const file = cacheFile(dir, bytes, bundle, cacheTopic(args));
+  const file = cacheFile(dir, bytes, bundle, cacheTopic(args, env));
   const cachedData = readCache(file.path);
   const source = bytes.toString('utf8');
   const script = new vm.Script(
@@ -149,7 +168,11 @@ export function runBundle(
     : script.cachedDataRejected
       ? 'rejected'
       : 'cached';
-  if (use !== 'cached') process.once('exit', () => writeCache(script, dir, file));
+  // Saved by a run that succeeded: one that stopped early (a missing file) compiled little.
+  if (use !== 'cached')
+    process.once('exit', (code) => {
+      if (code === 0) writeCache(script, dir, file);
+    });
   const module = { exports: {}, filename: bundle, id: bundle, require };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(module.exports, module.exports, require, module, bundle, dirname(bundle));
