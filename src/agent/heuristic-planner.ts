@@ -128,10 +128,15 @@ function namedValues(c: DataProfile['column_profiles'][number] | undefined): boo
   );
 }
 
+/**
+ * The measures a bar may show, in the roles' order: bars compare lengths from zero, and a year (a
+ * reign's start) is no length — no entity is ranked, no category averaged, by one.
+ */
+const barMeasures = (r: Roles): Roles['measures'] => r.measures.filter((m) => !yearValued(m));
+
 function entityRankings(r: Roles, profile: DataProfile): Analysis[] {
   const { grain, entity } = r.semantics.table;
-  // A year is no bar's length (categoryAnalyses): entities are not ranked by one.
-  const barred = r.measures.filter((m) => !yearValued(m));
+  const barred = barMeasures(r);
   const lead = barred[0];
   if (grain !== 'cross_section' || !entity || !lead || profile.rows > RANKED_ENTITIES) return [];
   if (roleOf(r.semantics, entity)?.role !== 'identifier') return [];
@@ -156,8 +161,7 @@ function entityRankings(r: Roles, profile: DataProfile): Analysis[] {
 }
 
 function categoryAnalyses(r: Roles, rows: number): Analysis[] {
-  // Bars compare lengths from zero: a year (a reign's start) is no length, so none is barred.
-  const barred = r.measures.filter((m) => !yearValued(m));
+  const barred = barMeasures(r);
   const measure = barred[0];
   // Groups over all rows hold several periods unless the table has no time (a cross-section):
   // a stock (population) adds up across the countries of a region, not across years.
