@@ -183,6 +183,27 @@ void test('bad input: one line, exit 2, no stack trace', () => {
   }
 });
 
+void test('a NUL byte past the first 4 MiB (the CLI looks at the start only): the session refuses the file, exit 2, no session kept', () => {
+  const dir = tempDir();
+  const lines = ['id,name'];
+  for (let i = 0, size = 0; size < 6_000_000; i += 1) {
+    lines.push(`${i},name${i}`);
+    size += (lines.at(-1)?.length ?? 0) + 1;
+  }
+  const bytes = Buffer.from(`${lines.join('\n')}\n`);
+  bytes[5_000_000] = 0;
+  const home = tempDir();
+  const r = analyze(write('late-nul.csv', bytes), [], { OPSMIND_HOME: home });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    /looks like a binary file, not a data table \(a NUL byte at offset 5,000,000\)/,
+  );
+  assert.equal(r.stdout, '');
+  const listed = runCli(['sessions', 'list'], { env: { OPSMIND_HOME: home } });
+  assert.doesNotMatch(listed.stdout, /late-nul/, listed.stdout);
+});
+
 void test('--mode deep without an LLM exits 3 with how to configure one; a bad --mode is a usage error', () => {
   const deep = analyze(join(ROOT, 'examples', 'sales.csv'), ['--mode', 'deep']);
   assert.equal(deep.status, 3);

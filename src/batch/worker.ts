@@ -126,7 +126,7 @@ export async function runJob(store: SessionStore, job: Job): Promise<JobResult> 
   let session: AnalysisSession | null = null;
   let report = false;
   try {
-    const dataPath = checkDataFile(job.file);
+    const dataPath = checkDataFile(job.file, { scan: 'head' }); // the session checks the rest
     const model = job.mode === 'deep' ? deepModel() : null;
     session = await AnalysisSession.open({
       store,

@@ -216,7 +216,8 @@ async function analyzeCommand(
       `--mode must be "fast" or "deep", got "${options.mode}"`,
       ExitCode.BAD_INPUT,
     );
-  const dataPath = checkDataFile(file);
+  // The file's start here, for a fast refusal; the session's one pass over it checks the rest.
+  const dataPath = checkDataFile(file, { scan: 'head' });
   checkSummaryTarget(
     summaryTarget(fastOutPath(dataPath, options), options.summary),
     fastOutPath(dataPath, options),

@@ -27,6 +27,7 @@ import { describeData } from '../agent/semantics.js';
 import { tableFacts } from './profile-facts.js';
 import { dataColumns } from './sql-rows.js';
 import type { SourceInfo } from './types.js';
+import type { DataFacts } from '../sandbox/data-file.js';
 import { workdirFiles } from '../agent/step-record.js';
 
 /** How to open the DuckDB engine over a data file. */
@@ -40,6 +41,8 @@ export interface DuckDbEngineOptions {
   maxTempMb: number;
   /** A host-only directory the engine owns (spill, conversions, work dirs); removed on close. */
   scratchDir: string;
+  /** The session's pass over the file's bytes, if it started one (attachSource checks against it). */
+  facts?: Promise<DataFacts>;
   signal?: AbortSignal;
 }
 
@@ -85,6 +88,7 @@ export class DuckDbEngine implements AnalysisEngine {
         scratchDir: options.scratchDir,
         ...(options.sheet ? { sheet: options.sheet } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.facts ? { facts: options.facts } : {}),
       });
       const db = await opening;
       await db.lock([]);

@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DataFacts } from '../sandbox/data-file.js';
+import type { EncodingChoice } from './source-encoding.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { ident } from './duckdb.js';
 import type { DuckDb } from './duckdb.js';
@@ -27,6 +29,15 @@ export interface HostContext {
   scratch: string[];
   sheet?: string;
   signal?: AbortSignal;
+  /** The caller's pass over the file's bytes (sandbox/data-file.ts scanDataFile), if it started one. */
+  facts?: Promise<DataFacts>;
+  /**
+   * Checks running beside the read, awaited before its table is used (attachSource): each settles
+   * to null, or to the encoding the file must be read again with, or fails with the file's error.
+   */
+  checks: Promise<EncodingChoice | null>[];
+  /** The encoding a second read uses, the first one's guess refuted by a check. */
+  encoding?: EncodingChoice;
 }
 
 /** What a reader found, before the table is counted. */

@@ -66,30 +66,49 @@ export function headIsUtf8(head: Buffer, cut: boolean): boolean {
   return isUtf8(head.subarray(0, cut ? completeEnd(head) : head.length));
 }
 
+/**
+ * The encoding of a file without a BOM, from its bytes fed in order: UTF-8 while every character
+ * is valid (one cut between two chunks is carried over), else Windows-1252, or Latin-1 once one of
+ * the bytes Windows-1252 leaves undefined shows up. A chunk may be a view reused for the next one.
+ */
+export class EncodingScan {
+  private utf8 = true;
+  private holes = false;
+  private carry = Buffer.alloc(0);
+
+  /** Feeds the next bytes; false once more bytes cannot change the verdict. */
+  push(chunk: Buffer): boolean {
+    // isAscii is one vector pass; the five searches run only on a chunk with high bytes.
+    this.holes ||= !isAscii(chunk) && CP1252_HOLES.some((byte) => chunk.includes(byte));
+    if (this.utf8) {
+      const bytes = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
+      const end = completeEnd(bytes);
+      this.utf8 = isUtf8(bytes.subarray(0, end));
+      this.carry = Buffer.from(bytes.subarray(end));
+    }
+    return this.utf8 || !this.holes;
+  }
+
+  /** The verdict on the bytes fed so far, taken as the whole file. */
+  result(): EncodingChoice {
+    if (this.utf8 && this.carry.length === 0) return { encoding: 'utf-8', warning: null };
+    return this.holes
+      ? { encoding: 'latin-1', warning: `${NOT_UTF8} Latin-1` }
+      : { encoding: 'cp1252', warning: `${NOT_UTF8} Windows-1252 (Latin-1)` };
+  }
+}
+
 /** The encoding of a file without a BOM, from one streaming pass over its bytes. */
 export async function scanEncoding(
   chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
   signal?: AbortSignal,
 ): Promise<EncodingChoice> {
-  let utf8 = true;
-  let holes = false;
-  let carry = Buffer.alloc(0);
+  const scan = new EncodingScan();
   for await (const chunk of chunks) {
     signal?.throwIfAborted();
-    // isAscii is one vector pass; the five searches run only on a chunk with high bytes.
-    holes ||= !isAscii(chunk) && CP1252_HOLES.some((byte) => chunk.includes(byte));
-    if (utf8) {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-      const end = completeEnd(bytes);
-      utf8 = isUtf8(bytes.subarray(0, end));
-      carry = Buffer.from(bytes.subarray(end));
-    }
-    if (!utf8 && holes) break;
+    if (!scan.push(chunk)) break;
   }
-  if (utf8 && carry.length === 0) return { encoding: 'utf-8', warning: null };
-  return holes
-    ? { encoding: 'latin-1', warning: `${NOT_UTF8} Latin-1` }
-    : { encoding: 'cp1252', warning: `${NOT_UTF8} Windows-1252 (Latin-1)` };
+  return scan.result();
 }
 
 /** Whether DuckDB can read the encoding as is (it reads UTF-8, with or without a BOM). */

@@ -7,7 +7,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { fileChunks } from '../util/file-chunks.js';
+import { scanDataFile } from '../sandbox/data-file.js';
 import { badInput, scratchPath } from './source-common.js';
 import type { HostContext } from './source-common.js';
 import {
@@ -46,30 +46,48 @@ function gunzipStream(path: string): Readable {
   return file.pipe(gunzip);
 }
 
+const UTF8: EncodingChoice = { encoding: 'utf-8', warning: null };
+
+/** A check that settles to null, the encoding to read again with, or the file's error, marked handled until awaited. */
+function check(ctx: HostContext, verdict: Promise<EncodingChoice | null>): void {
+  verdict.catch(() => undefined);
+  ctx.checks.push(verdict);
+}
+
 /**
  * The encoding: a BOM if there is one; for gzip, UTF-8 when the decompressed head is valid
- * (checking the whole stream would cost a full decompression); else one pass over every byte.
+ * (checking the whole stream would cost a full decompression); else the pass over every byte
+ * (scanDataFile). A plain file whose start is UTF-8 is read as UTF-8 at once, the pass checking
+ * the rest beside the read: a byte further on that is not (a Windows-1252 file with an accent
+ * past its first 64 KiB) has the file read again, transcoded.
  */
 async function chooseEncoding(
-  path: string,
+  ctx: HostContext,
   head: Buffer,
   gzip: boolean,
   cut: boolean,
-  signal: AbortSignal | undefined,
 ): Promise<EncodingChoice> {
   const bom = bomEncoding(head);
   if (bom) return { encoding: bom, warning: null };
   if (!cut) return scanEncoding([head]);
+  if (ctx.encoding) return ctx.encoding;
   if (gzip) {
     if (headIsUtf8(head, true)) return { encoding: 'utf-8', warning: null };
-    const stream = gunzipStream(path);
+    const stream = gunzipStream(ctx.path);
     try {
-      return await scanEncoding(stream as AsyncIterable<Buffer>, signal);
+      return await scanEncoding(stream as AsyncIterable<Buffer>, ctx.signal);
     } finally {
       stream.destroy();
     }
   }
-  return scanEncoding(fileChunks(path, signal), signal);
+  const facts = ctx.facts ?? scanDataFile(ctx.path);
+  const whole = facts.then(({ encoding }) => encoding ?? UTF8);
+  if (!headIsUtf8(head, true)) return whole;
+  check(
+    ctx,
+    whole.then((choice) => (readableByDuckDb(choice.encoding) ? null : choice)),
+  );
+  return UTF8;
 }
 
 /** Writes `path` (decompressed when `gzip`) decoded from `encoding` into `out` as UTF-8. */
@@ -130,11 +148,16 @@ export async function prepareText(
   gzip: boolean,
   suffix: string,
 ): Promise<PreparedText> {
-  if (gzip) await verifyGzip(ctx.path, ctx.signal);
+  // A whole decompression, beside the read: DuckDB reads a cut-off stream without a word.
+  if (gzip && !ctx.encoding)
+    check(
+      ctx,
+      verifyGzip(ctx.path, ctx.signal).then(() => null),
+    );
   const { head, cut } = await sampleBytes(ctx.path, gzip);
   const binary = binaryReason(head);
   if (binary) throw badInput(binary);
-  const choice = await chooseEncoding(ctx.path, head, gzip, cut, ctx.signal);
+  const choice = await chooseEncoding(ctx, head, gzip, cut);
   const sample = chunkDecoder(choice.encoding)(head, !cut);
   if (sample.trim() === '') throw badInput('the file is empty');
   const warnings = choice.warning ? [choice.warning] : [];

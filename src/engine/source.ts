@@ -21,6 +21,7 @@ import type { DetectedFormat } from './source-sniff.js';
 import { planText, readDelimited, sniffNumberLocale } from './source-text.js';
 import type { TextPlan } from './source-text.js';
 import type { NumberLocale } from './source-locale.js';
+import type { DataFacts } from '../sandbox/data-file.js';
 
 /** How to attach a source. */
 export interface AttachOptions {
@@ -28,6 +29,8 @@ export interface AttachOptions {
   sheet?: string;
   /** A host-only directory for conversions; what is written there is removed before returning. */
   scratchDir: string;
+  /** The caller's pass over the file's bytes (scanDataFile), if it started one: else the read starts its own when it needs one. */
+  facts?: Promise<DataFacts>;
   signal?: AbortSignal;
 }
 
@@ -94,35 +97,64 @@ export async function attachSource(
   path: string,
   options: AttachOptions,
 ): Promise<SourceInfo> {
-  const host: HostContext = { path: resolve(path), scratchDir: options.scratchDir, scratch: [] };
+  const host: HostContext = {
+    path: resolve(path),
+    scratchDir: options.scratchDir,
+    scratch: [],
+    checks: [],
+  };
   if (options.sheet !== undefined) host.sheet = options.sheet;
   if (options.signal) host.signal = options.signal;
+  if (options.facts) host.facts = options.facts;
   try {
     const sizeBytes = await fileSize(host.path);
-    const detected = detectFormat(host.path, await readHead(host.path, 16));
-    await mkdir(options.scratchDir, { recursive: true, mode: 0o700 });
-    // A delimited file's encoding, delimiter, header and footer are the host's to find: done
-    // while a database still being opened (DuckDbEngine.open) starts.
-    const text = detected.format === 'csv' ? await planText(host, detected) : undefined;
-    const db = await database;
-    const ctx: ReadContext = { ...host, db };
-    const outcome = await read(ctx, detected, text);
-    await flattenNested(db, options.signal);
-    const wide = await meltYears(db, options.signal);
-    if (wide) outcome.warnings.push(wide);
-    const period = await addPeriod(db, options.signal);
-    if (period) outcome.warnings.push(period);
-    outcome.warnings.push(...(await readEpochs(db, options.signal)));
-    const described = await describeData(db, options.signal);
-    refuseRowid(described.map((c) => c.name));
-    const columns = described.length;
-    const rows = await countRows(db, options.signal);
-    if (options.sheet !== undefined && detected.format !== 'excel')
-      outcome.warnings.push('--sheet applies to Excel workbooks only; ignored');
-    return { path: host.path, name: basename(host.path), ...outcome, rows, columns, sizeBytes };
+    const first = await readOnce(database, host, sizeBytes).then(
+      (info) => ({ info }),
+      (error: unknown) => ({ error }),
+    );
+    if ('error' in first && options.signal?.aborted) throw first.error;
+    // The checks beside the read speak first: a damaged file's error is theirs, not DuckDB's.
+    const verdicts = await Promise.all(host.checks);
+    const encoding = verdicts.find((verdict) => verdict !== null);
+    if (encoding) {
+      await removeScratch(host);
+      return await readOnce(database, { ...host, checks: [], encoding }, sizeBytes);
+    }
+    if ('error' in first) throw first.error;
+    return first.info;
   } finally {
     await removeScratch(host);
   }
+}
+
+/** One read of the file into `data`, by the reader its format needs, and what was found. */
+async function readOnce(
+  database: DuckDb | Promise<DuckDb>,
+  host: HostContext,
+  sizeBytes: number,
+): Promise<SourceInfo> {
+  const { signal, sheet } = host;
+  const detected = detectFormat(host.path, await readHead(host.path, 16));
+  await mkdir(host.scratchDir, { recursive: true, mode: 0o700 });
+  // A delimited file's encoding, delimiter, header and footer are the host's to find: done
+  // while a database still being opened (DuckDbEngine.open) starts.
+  const text = detected.format === 'csv' ? await planText(host, detected) : undefined;
+  const db = await database;
+  const ctx: ReadContext = { ...host, db };
+  const outcome = await read(ctx, detected, text);
+  await flattenNested(db, signal);
+  const wide = await meltYears(db, signal);
+  if (wide) outcome.warnings.push(wide);
+  const period = await addPeriod(db, signal);
+  if (period) outcome.warnings.push(period);
+  outcome.warnings.push(...(await readEpochs(db, signal)));
+  const described = await describeData(db, signal);
+  refuseRowid(described.map((c) => c.name));
+  const columns = described.length;
+  const rows = await countRows(db, signal);
+  if (sheet !== undefined && detected.format !== 'excel')
+    outcome.warnings.push('--sheet applies to Excel workbooks only; ignored');
+  return { path: host.path, name: basename(host.path), ...outcome, rows, columns, sizeBytes };
 }
 
 /**
@@ -140,7 +172,7 @@ export async function numberLocaleOf(
   if (detected.format !== 'csv') return null;
   await mkdir(scratchDir, { recursive: true, mode: 0o700 });
   const db = await DuckDb.open({ memoryMb: 128, threads: 1, tempDir: join(scratchDir, 'spill') });
-  const ctx: ReadContext = { db, path: resolved, scratchDir, scratch: [] };
+  const ctx: ReadContext = { db, path: resolved, scratchDir, scratch: [], checks: [] };
   try {
     return await sniffNumberLocale(ctx, detected);
   } catch {

@@ -35,7 +35,8 @@ import type { ChatModel } from '../llm/index.js';
 import { writeReport } from '../report/write.js';
 import type { ReportSummary, WriteReportInput } from '../report/write.js';
 import type { RenderedItem } from '../report/render.js';
-import { hashFile } from '../sandbox/data-file.js';
+import { refuseBinary, scanDataFile } from '../sandbox/data-file.js';
+import type { DataFacts } from '../sandbox/data-file.js';
 import type { Limits } from '../sandbox/limits.js';
 import type { PythonInfo } from '../sandbox/python.js';
 import { Sandbox } from '../sandbox/sandbox.js';
@@ -102,6 +103,7 @@ export async function finish<R>(steps: AsyncGenerator<StoredEvent, R>): Promise<
 /** Opens fast mode's engine for `settings`: DuckDB over the data file, or pandas in the sandbox `sandbox` gives. */
 async function startEngine(
   settings: OpenSessionOptions,
+  facts: Promise<DataFacts>,
   sandbox?: () => Promise<Sandbox>,
 ): Promise<AnalysisEngine> {
   const choice = settings.engine ?? { name: engineName(undefined) };
@@ -117,6 +119,7 @@ async function startEngine(
     scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-engine-')),
     ...(choice.sheet ? { sheet: choice.sheet } : {}),
     ...(choice.threads ? { threads: choice.threads } : {}),
+    facts,
   });
 }
 
@@ -140,6 +143,7 @@ export class AnalysisSession {
     readonly model: ChatModel | null,
     readonly report: ReportModel,
     readonly dataPath: string,
+    private readonly facts: Promise<DataFacts>,
     private readonly onEvent: ((event: StoredEvent) => void) | undefined,
   ) {
     this.numbers = SessionNumbers.of(store.events(row.id));
@@ -156,13 +160,17 @@ export class AnalysisSession {
     const engineFirst =
       (options.mode === 'fast' || options.mode === 'mcp') &&
       (options.engine?.name ?? 'duckdb') === 'duckdb';
-    // DuckDB reads the file on its own threads while this one hashes it (0.07 s per 65 MB). A
-    // failure to open is awaited, and recorded, once the session exists. Not for --continue: a
-    // session another process holds is refused before the file is read.
-    const early = engineFirst && !options.continueId ? startEngine(options) : null;
+    // The one pass over the file's bytes (its hash, a NUL byte, its encoding) runs on this thread
+    // while DuckDB reads the file on its own, guessing the encoding from the file's start and
+    // checking it against the pass before its table is used. A failure to open is awaited, and
+    // recorded, once the session exists. Not for --continue: a session another process holds is
+    // refused before the file is read.
+    const facts = scanDataFile(dataPath);
+    facts.catch(() => undefined);
+    const early = engineFirst && !options.continueId ? startEngine(options, facts) : null;
     early?.catch(() => undefined);
     try {
-      return await AnalysisSession.create(options, name, engineFirst, early);
+      return await AnalysisSession.create(options, name, facts, engineFirst, early);
     } catch (error) {
       void early?.then(
         (engine) => engine.close(),
@@ -175,11 +183,15 @@ export class AnalysisSession {
   private static async create(
     options: OpenSessionOptions,
     name: string,
+    facts: Promise<DataFacts>,
     engineFirst: boolean,
     early: Promise<AnalysisEngine> | null,
   ): Promise<AnalysisSession> {
     const { store, dataPath } = options;
-    const { sha256, size } = await hashFile(dataPath);
+    const scanned = await facts;
+    // checkDataFile may have looked at the file's start only; a NUL byte further on is refused here.
+    refuseBinary(scanned, dataPath);
+    const { sha256, size } = scanned;
     const { session: row, lock } = options.continueId
       ? resume(store, options.continueId)
       : store.createSession({
@@ -202,6 +214,7 @@ export class AnalysisSession {
       options.model,
       report,
       dataPath,
+      facts,
       options.onEvent,
     );
     if (early) session.engineOpening = session.adopt(early);
@@ -280,7 +293,7 @@ export class AnalysisSession {
 
   /** Fast mode's engine, opened on first use: DuckDB over the data file, or pandas in the sandbox. */
   engine(): Promise<AnalysisEngine> {
-    this.engineOpening ??= this.adopt(startEngine(this.settings, () => this.sandbox()));
+    this.engineOpening ??= this.adopt(startEngine(this.settings, this.facts, () => this.sandbox()));
     return this.engineOpening;
   }
 
