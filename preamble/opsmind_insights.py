@@ -42,6 +42,11 @@ def fmt_number(x):
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def fmt_year(x):
+    """A calendar year, or a statistic of years: 1687, 1642.75 → "1643"."""
+    return f"{float(x):.0f}"
+
+
 def fmt_pct(fraction):
     """A fraction as a percentage: 0.126 → "12.6%"."""
     value = fraction * 100
@@ -441,26 +446,29 @@ def _unsigned_zero(text):
 
 
 @never_raises
-def distribution_insights(values, label):
-    """Median and IQR, skew direction in words, outliers beyond 1.5 IQR."""
+def distribution_insights(values, label, years=False):
+    """Median and IQR, skew direction in words, outliers beyond 1.5 IQR.
+
+    years: the values are calendar years, written 1687 and their IQR as a number of years.
+    """
     data = _finite(values)
     if len(data) < 2 or data.min() == data.max():
         return []
     stats, label = number_stats(data), str(label)
     q1, median, q3, mean, skew = stats["q1"], stats["median"], stats["q3"], stats["mean"], stats["skew"]
-    iqr, out = q3 - q1, []
-    out.append(_insight(f"The median {label} is {fmt_number(median)}; the middle half lies between {fmt_number(q1)} and {fmt_number(q3)} "
-                        f"(IQR {fmt_number(iqr)}).", "spread", median=median, q1=q1, q3=q3, iqr=iqr))
+    iqr, out, value = q3 - q1, [], fmt_year if years else fmt_number
+    out.append(_insight(f"The median {label} is {value(median)}; the middle half lies between {value(q1)} and {value(q3)} "
+                        f"(IQR {fmt_number(iqr)}{' years' if years else ''}).", "spread", median=median, q1=q1, q3=q3, iqr=iqr))
     if skew is not None:
         shape = ("right-skewed: a long tail of large values" if skew >= 0.5 else
                  "left-skewed: a long tail of small values" if skew <= -0.5 else "roughly symmetric")
-        out.append(_insight(f"{_capital(label)} is {shape} (skew {_unsigned_zero(f'{skew:.2f}')}; mean {fmt_number(mean)} vs median {fmt_number(median)}).",
+        out.append(_insight(f"{_capital(label)} is {shape} (skew {_unsigned_zero(f'{skew:.2f}')}; mean {value(mean)} vs median {value(median)}).",
                             "skew", skew=skew, mean=mean, median=median))
     low, high, outliers = q1 - 1.5 * iqr, q3 + 1.5 * iqr, stats["outliers"]
     if outliers:
         values = f"{outliers:,} value{'s' if outliers != 1 else ''} ({fmt_pct(outliers / len(data))}) of {label}"
         # A fence beyond the data's own range (e.g. below zero for amounts) has no values past it: leave it out.
-        fences = [f"below {fmt_number(low)}" if low > float(data.min()) else "", f"above {fmt_number(high)}" if high < float(data.max()) else ""]
+        fences = [f"below {value(low)}" if low > float(data.min()) else "", f"above {value(high)}" if high < float(data.max()) else ""]
         where = " or ".join(f for f in fences if f)
         out.append(_insight(f"{values} {'lie' if outliers != 1 else 'lies'} beyond 1.5 IQR of the quartiles"
                             f"{f' ({where})' if where else ''}.",

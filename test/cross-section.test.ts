@@ -366,6 +366,23 @@ void test('whole numbers between 1500 and 2100 are years: their ranking says a d
   assert.ok(scalesOf(profile).intervals.includes('start'), JSON.stringify(scalesOf(profile)));
 });
 
+void test('calendar years in distribution findings: 1687, not 1,687, both engines alike', async () => {
+  const rows = Array.from({ length: 12 }, (_, i) => `King ${i},${1565 + i * 23},${1580 + i * 23}`);
+  const path = join(dir, 'reign-years.csv');
+  writeFileSync(path, ['name,start,end', ...rows].join('\n') + '\n');
+  assert.deepEqual(scalesOf(await duckProfile(path)).years, ['start', 'end']);
+  const { duck, pandas } = bothEngines(path, dir);
+  const spread = duck.findings.find((f) => f.startsWith('The median start is'));
+  // Quartiles 1628.25, 1691.5 and 1754.75 (pandas' linear interpolation), written as years.
+  assert.equal(
+    spread,
+    'The median start is 1692; the middle half lies between 1628 and 1755 (IQR 126 years).',
+    duck.findings.join('\n'),
+  );
+  assert.ok(!duck.findings.some((f) => /1,\d{3}/.test(f)), duck.findings.join('\n'));
+  assert.deepEqual(pandas.findings, duck.findings);
+});
+
 void test('years kept as text ("1565") are the time of the table: whole numbers, though their quartiles are not', async () => {
   const rows = Array.from(
     { length: 52 },

@@ -15,6 +15,7 @@ import {
   fmtNumber,
   fmtPct,
   fmtRatio,
+  fmtYear,
   groupName,
   inferFrequency,
   numberStats,
@@ -376,6 +377,22 @@ void test('distribution: a skew that rounds to zero is printed without a sign', 
   assert.equal(unsignedZero('-0'), '0');
   assert.equal(unsignedZero('-0.01'), '-0.01');
   assert.equal(unsignedZero('-10.00'), '-10.00');
+});
+
+void test('distribution of calendar years: 1687, not 1,687, and the IQR as a number of years', () => {
+  const reigns = [1565, 1603, 1625, 1649, 1660, 1685, 1689, 1702, 1714, 1727, 1760, 1820];
+  const texts = distributionInsights(numberStats(reigns), 'start', true).map((i) => i.text);
+  assert.match(
+    texts[0] ?? '',
+    /^The median start is 1687; the middle half lies between \d{4} and \d{4} \(IQR [\d.]+ years\)\.$/,
+  );
+  assert.match(texts[1] ?? '', /\(skew -?[\d.]+; mean 1683 vs median 1687\)/);
+  assert.ok(!texts.some((t) => /\d,\d/.test(t)), texts.join('\n'));
+  // Any other quantity keeps its thousands separator.
+  const plain = distributionInsights(numberStats(reigns), 'price').map((i) => i.text);
+  assert.match(plain[0] ?? '', /^The median price is 1,687;/);
+  // Python's format(x, '.0f'): halves to even.
+  assert.deepEqual([1642.75, 1687.5, 1686.5, 2001].map(fmtYear), ['1643', '1688', '1686', '2001']);
 });
 
 void test('distribution: unusable inputs give nothing', () => {

@@ -1,6 +1,7 @@
 """opsmind_insights: sentences whose numbers equal pandas computations on small hand-made frames."""
 import json
 import os
+import re
 import sys
 import unittest
 
@@ -126,6 +127,15 @@ class TrendTests(unittest.TestCase):
         self.assertEqual(kinds["gaps"]["text"],
                          "Mean v has no value in 4 periods (the first Feb 2024, the last Jul 2024): the line has gaps there, not zeros.")
         self.assertNotIn("gaps", by_kind(trend_insights(self.monthly(), "month", "revenue")))
+
+    def test_calendar_years_without_thousands_separator(self):
+        reigns = pd.Series([1565, 1603, 1625, 1649, 1660, 1685, 1689, 1702, 1714, 1727, 1760, 1820])
+        texts = [i["text"] for i in distribution_insights(reigns, "start", years=True)]
+        self.assertRegex(texts[0], r"^The median start is 1687; the middle half lies between \d{4} and \d{4} \(IQR [\d.]+ years\)\.$")
+        self.assertIn("mean 1683 vs median 1687)", texts[1])
+        self.assertFalse(any(re.search(r"\d,\d", t) for t in texts), texts)
+        plain = distribution_insights(reigns, "price")[0]["text"]
+        self.assertTrue(plain.startswith("The median price is 1,687;"), plain)
 
     def test_unusable_inputs_give_nothing(self):
         self.assertEqual(trend_insights(self.monthly(periods=2), "month", "revenue"), [])

@@ -152,6 +152,8 @@ export interface Scales {
   facets?: readonly { column: string; measure: string }[];
   /** The entity of a table with one row each: grouped by it, a mean is the row's own value. */
   unique?: readonly string[];
+  /** Measures whose values are calendar years (yearValued): 1687, not "1,687". */
+  years?: readonly string[];
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
@@ -168,7 +170,14 @@ export function scalesOf(profile: DataProfile): Scales {
     grain === 'cross_section' && key && key.missing === 0 && key.distinct === profile.rows
       ? [key.name]
       : [];
-  return { stocks: stockMeasures(profile), intervals: intervalMeasures(profile), facets, unique };
+  const years = profile.column_profiles.filter(yearValued).map((c) => c.name);
+  return {
+    stocks: stockMeasures(profile),
+    intervals: intervalMeasures(profile),
+    facets,
+    unique,
+    years,
+  };
 }
 
 /**
@@ -540,7 +549,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, x_label: axisLabel(t.column, name), ...common })})`;
       return [
         chart,
-        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}))`,
+        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}${grain.scales.years?.includes(t.column) ? ', years=True' : ''}))`,
       ];
     }
     case 'relationship':

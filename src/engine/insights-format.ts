@@ -69,6 +69,12 @@ export function fmtNumber(x: number): string {
   return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
 }
 
+/** A calendar year, or a statistic of years: 1687, 1642.75 → "1643" (fmt_year). */
+export function fmtYear(x: number): string {
+  if (!Number.isFinite(x)) throw new RangeError(`cannot format ${x} as a year`);
+  return pyFixed(x, 0);
+}
+
 /** A fraction as a percentage: 0.126 → "12.6%", 12.5 → "1,250%" (fmt_pct). */
 export function fmtPct(fraction: number): string {
   const value = fraction * 100;

@@ -12,6 +12,7 @@ import {
   fmtNumber,
   fmtPct,
   fmtRatio,
+  fmtYear,
   groupThousands,
   pyFixed,
 } from './insights-format.js';
@@ -30,7 +31,7 @@ import {
 } from './insights-values.js';
 import type { Insight } from './insights-values.js';
 
-export { fmtDate, fmtNumber, fmtPct, fmtRatio } from './insights-format.js';
+export { fmtDate, fmtNumber, fmtPct, fmtRatio, fmtYear } from './insights-format.js';
 export { asDatetime, inferFrequency } from './insights-dates.js';
 export { averageRanks, numberStats, pearson, spearman } from './insights-stats.js';
 export type { NumberStats } from './insights-stats.js';
@@ -211,7 +212,15 @@ export function unsignedZero(text: string): string {
   return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
 }
 
-function skewSentence(stats: DistributionStats, label: string, skew: number): Insight {
+/** How a distribution's values are written: calendar years without a thousands separator. */
+type ValueFormat = (x: number) => string;
+
+function skewSentence(
+  stats: DistributionStats,
+  label: string,
+  skew: number,
+  value: ValueFormat,
+): Insight {
   const shape =
     skew >= 0.5
       ? 'right-skewed: a long tail of large values'
@@ -219,20 +228,20 @@ function skewSentence(stats: DistributionStats, label: string, skew: number): In
         ? 'left-skewed: a long tail of small values'
         : 'roughly symmetric';
   const text =
-    `${capital(label)} is ${shape} (skew ${unsignedZero(pyFixed(skew, 2))}; mean ${fmtNumber(stats.mean)} ` +
-    `vs median ${fmtNumber(stats.median)}).`;
+    `${capital(label)} is ${shape} (skew ${unsignedZero(pyFixed(skew, 2))}; mean ${value(stats.mean)} ` +
+    `vs median ${value(stats.median)}).`;
   return insight(text, 'skew', { skew, mean: stats.mean, median: stats.median });
 }
 
-function outlierSentence(stats: DistributionStats, label: string): Insight {
+function outlierSentence(stats: DistributionStats, label: string, value: ValueFormat): Insight {
   const { outliers, n } = stats;
   const iqr = stats.q3 - stats.q1;
   const [low, high] = [stats.q1 - 1.5 * iqr, stats.q3 + 1.5 * iqr];
   const values = `${groupThousands(String(outliers))} value${outliers !== 1 ? 's' : ''} (${fmtPct(outliers / n)}) of ${label}`;
   // A fence beyond the data's own range (e.g. below zero for amounts) has no values past it: leave it out.
   const fences = [
-    low > stats.min ? `below ${fmtNumber(low)}` : '',
-    high < stats.max ? `above ${fmtNumber(high)}` : '',
+    low > stats.min ? `below ${value(low)}` : '',
+    high < stats.max ? `above ${value(high)}` : '',
   ];
   const where = fences.filter((f) => f).join(' or ');
   const text = `${values} ${outliers !== 1 ? 'lie' : 'lies'} beyond 1.5 IQR of the quartiles${where ? ` (${where})` : ''}.`;
@@ -243,19 +252,22 @@ function outlierSentence(stats: DistributionStats, label: string): Insight {
  * Median and IQR, skew direction in words, and outliers beyond 1.5 IQR
  * (distribution_insights), from a column's statistics (numberStats' fields,
  * computed in SQL or by numberStats); [] below two values or with no spread.
+ * `years`: the values are calendar years (Scales.years), written 1687 and their
+ * IQR as a number of years.
  */
 export const distributionInsights = neverThrows(
-  (stats: DistributionStats | null, label: string): Insight[] => {
+  (stats: DistributionStats | null, label: string, years = false): Insight[] => {
     if (!stats || !(stats.n >= 2) || stats.min === stats.max) return [];
     const { min, max, q1, median, q3, mean } = stats;
     if (![min, max, q1, median, q3, mean].every((v) => Number.isFinite(v))) return [];
     const iqr = q3 - q1;
+    const value = years ? fmtYear : fmtNumber;
     const spread =
-      `The median ${label} is ${fmtNumber(median)}; the middle half lies between ${fmtNumber(q1)} ` +
-      `and ${fmtNumber(q3)} (IQR ${fmtNumber(iqr)}).`;
+      `The median ${label} is ${value(median)}; the middle half lies between ${value(q1)} ` +
+      `and ${value(q3)} (IQR ${fmtNumber(iqr)}${years ? ' years' : ''}).`;
     const out = [insight(spread, 'spread', { median, q1, q3, iqr })];
-    if (stats.skew !== null) out.push(skewSentence(stats, label, stats.skew));
-    if (stats.outliers) out.push(outlierSentence(stats, label));
+    if (stats.skew !== null) out.push(skewSentence(stats, label, stats.skew, value));
+    if (stats.outliers) out.push(outlierSentence(stats, label, value));
     return out;
   },
 );

@@ -183,6 +183,7 @@ export async function distributionAnalysis(ctx: Ctx, t: Distribution): Promise<O
   // numbers() in opsmind_insights reads booleans and dates as no measure at all.
   const measured = !isBoolean(column.type) && !isTemporal(column.type);
   const label = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES)(t.column);
-  const insights: Insight[] = measured ? distributionInsights(stats, label) : [];
+  const years = ctx.scales?.years?.includes(t.column) ?? false;
+  const insights: Insight[] = measured ? distributionInsights(stats, label, years) : [];
   return { declared, findings: () => Promise.resolve(insights) };
 }
