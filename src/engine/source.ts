@@ -114,7 +114,7 @@ export async function attachSource(
     );
     if ('error' in first && options.signal?.aborted) throw first.error;
     // The checks beside the read speak first: a damaged file's error is theirs, not DuckDB's.
-    const verdicts = await Promise.all(host.checks);
+    const verdicts = await abortable(Promise.all(host.checks), options.signal);
     const encoding = verdicts.find((verdict) => verdict !== null);
     if (encoding) {
       await removeScratch(host);
@@ -125,6 +125,17 @@ export async function attachSource(
   } finally {
     await removeScratch(host);
   }
+}
+
+/** `work`, or the signal's reason once it aborts first (a pass over a large file is not cut short). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 /** One read of the file into `data`, by the reader its format needs, and what was found. */
