@@ -184,7 +184,6 @@ void test('bad input: one line, exit 2, no stack trace', () => {
 });
 
 void test('a NUL byte past the first 4 MiB (the CLI looks at the start only): the session refuses the file, exit 2, no session kept', () => {
-  const dir = tempDir();
   const lines = ['id,name'];
   for (let i = 0, size = 0; size < 6_000_000; i += 1) {
     lines.push(`${i},name${i}`);
