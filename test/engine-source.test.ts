@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import writeXlsxFile from 'write-excel-file/node';
 import { DuckDb, literal } from '../src/engine/duckdb.js';
-import { attachSource } from '../src/engine/source.js';
+import { attachSource, numberLocaleOf } from '../src/engine/source.js';
 import { scanEncoding } from '../src/engine/source-encoding.js';
 import { sampleDayFirst } from '../src/engine/source-dates.js';
 import type { SourceInfo } from '../src/engine/types.js';
@@ -143,6 +143,18 @@ void test('a Windows-1252 or Latin-1 byte past the 64 KiB start: read as UTF-8 a
   const json = await attach('late-cp.jsonl', jsonl);
   assert.deepEqual([json.encoding, json.rows], ['cp1252', 4001]);
   assert.deepEqual((await db.all('SELECT w FROM data WHERE id = 4000')).rows, [['café']]);
+  // The sandbox's locale sniff reads the same way: decimal commas found past the late byte.
+  const commas = Array.from({ length: 6000 }, (_, i) => `r${i};${i % 9},5;plain`);
+  const path = join(dir, 'late-cp-commas.csv');
+  writeFileSync(
+    path,
+    Buffer.from(`id;x;word\n${commas.join('\n')}\nlast;1,25;caf\xe9\n`, 'latin1'),
+  );
+  assert.deepEqual(await numberLocaleOf(path, join(dir, 'sniff')), {
+    decimal: ',',
+    thousands: null,
+    dayFirst: false,
+  });
   const utf8 = await attach(
     'late-utf8.csv',
     Buffer.from(`id,n,word\n${rows.join('\n')}\nlast,8,café\n`),

@@ -108,20 +108,7 @@ export async function attachSource(
   if (options.facts) host.facts = options.facts;
   try {
     const sizeBytes = await fileSize(host.path);
-    const first = await readOnce(database, host, sizeBytes).then(
-      (info) => ({ info }),
-      (error: unknown) => ({ error }),
-    );
-    if ('error' in first && options.signal?.aborted) throw first.error;
-    // The checks beside the read speak first: a damaged file's error is theirs, not DuckDB's.
-    const verdicts = await abortable(Promise.all(host.checks), options.signal);
-    const encoding = verdicts.find((verdict) => verdict !== null);
-    if (encoding) {
-      await removeScratch(host);
-      return await readOnce(database, { ...host, checks: [], encoding }, sizeBytes);
-    }
-    if ('error' in first) throw first.error;
-    return first.info;
+    return await checked(host, (h) => readOnce(database, h, sizeBytes));
   } finally {
     await removeScratch(host);
   }
@@ -136,6 +123,27 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
     signal.addEventListener('abort', stop, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
   });
+}
+
+/**
+ * `read` on `ctx`, then the checks that ran beside it (HostContext.checks), which speak first: a
+ * damaged file's error is theirs, not DuckDB's, and an encoding they refute has the file read
+ * again with the one they found.
+ */
+async function checked<C extends HostContext, T>(ctx: C, read: (ctx: C) => Promise<T>): Promise<T> {
+  const first = await read(ctx).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if ('error' in first && ctx.signal?.aborted) throw first.error;
+  const verdicts = await abortable(Promise.all(ctx.checks), ctx.signal);
+  const encoding = verdicts.find((verdict) => verdict !== null);
+  if (encoding) {
+    await removeScratch(ctx);
+    return read({ ...ctx, checks: [], encoding });
+  }
+  if ('error' in first) throw first.error;
+  return first.value;
 }
 
 /** One read of the file into `data`, by the reader its format needs, and what was found. */
@@ -172,11 +180,13 @@ async function readOnce(
  * How a delimited text file writes its numbers (decimal separator, thousands separator) and
  * whether its numeric dates read day first, judged from a sample with a database of its own; null for other formats or when the file cannot be
  * sniffed (the sandbox's reader then keeps pandas' defaults). The sandbox is told this, so `df`
- * reads "1.234,56" as the number the engine reads.
+ * reads "1.234,56" as the number the engine reads. `facts`: the session's pass over the file, if
+ * it made one (else the sniff makes its own when the file's start does not settle the encoding).
  */
 export async function numberLocaleOf(
   path: string,
   scratchDir: string,
+  facts?: Promise<DataFacts>,
 ): Promise<(NumberLocale & { dayFirst: boolean }) | null> {
   const resolved = resolve(path);
   const detected = detectFormat(resolved, await readHead(resolved, 16));
@@ -184,8 +194,9 @@ export async function numberLocaleOf(
   await mkdir(scratchDir, { recursive: true, mode: 0o700 });
   const db = await DuckDb.open({ memoryMb: 128, threads: 1, tempDir: join(scratchDir, 'spill') });
   const ctx: ReadContext = { db, path: resolved, scratchDir, scratch: [], checks: [] };
+  if (facts) ctx.facts = facts;
   try {
-    return await sniffNumberLocale(ctx, detected);
+    return await checked(ctx, (c) => sniffNumberLocale(c, detected));
   } catch {
     return null;
   } finally {

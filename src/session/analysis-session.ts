@@ -276,7 +276,7 @@ export class AnalysisSession {
     if (!locale) {
       const scratch = mkdtempSync(join(tmpdir(), 'opsmind-sniff-'));
       try {
-        locale = await numberLocaleOf(this.dataPath, join(scratch, 'sniff'));
+        locale = await numberLocaleOf(this.dataPath, join(scratch, 'sniff'), this.facts);
       } finally {
         removeTree(scratch);
       }
