@@ -19,8 +19,8 @@ import { groupAnalysis } from './sql-group.js';
 import { correlationAnalysis, relationshipAnalysis } from './sql-pairs.js';
 import { dataColumns, planCleaning, rowsFor } from './sql-rows.js';
 import type { Cleaning } from './sql-rows.js';
-import { over, queryRow, SpecWriter } from './sql-spec.js';
-import type { Ctx, Outcome } from './sql-spec.js';
+import { dropShared, over, queryRow, SpecWriter } from './sql-spec.js';
+import type { Ctx, Outcome, SharedTables } from './sql-spec.js';
 import { summaryAnalysis } from './sql-summary.js';
 import { missingAnalysis, topRowsAnalysis } from './sql-tables.js';
 import { seasonAnalysis } from './sql-season.js';
@@ -84,6 +84,7 @@ interface Run {
   known?: ExactStats;
   distinct: ReadonlyMap<string, number>;
   tableRows: number;
+  shared: SharedTables;
 }
 
 type Ran =
@@ -107,6 +108,7 @@ async function runAnalysis(run: Run, analysis: Analysis): Promise<Ran> {
       ...(run.known ? { known: run.known } : {}),
       distinct: run.distinct,
       tableRows: run.tableRows,
+      shared: run.shared,
     };
     const outcome = await transformOf(ctx);
     const used = await queryRow(ctx, over(ctx, [], 'SELECT count(*) AS n FROM source'));
@@ -172,9 +174,16 @@ export async function executePlan(
     ...(known ? { known } : {}),
     distinct: new Map(profile.column_profiles.map((c) => [c.name, c.distinct])),
     tableRows: profile.rows,
+    shared: new Map(),
   };
   // Run side by side, recorded in plan order: the spec and the findings do not depend on timing.
-  const ran = await inTurn(plan.analyses, CONCURRENT_ANALYSES, (a) => runAnalysis(run, a));
+  let ran: Ran[];
+  try {
+    ran = await inTurn(plan.analyses, CONCURRENT_ANALYSES, (a) => runAnalysis(run, a));
+  } finally {
+    // The tables the analyses shared (a column's ranks): once all are done.
+    if (!signal?.aborted) await dropShared(db, run.shared, signal);
+  }
   const rowsUsed: Record<number, number> = {};
   for (const [i, r] of ran.entries()) {
     const analysis = i + 1;

@@ -13,6 +13,7 @@ import type { Insight } from './insights.js';
 import { columnOf } from './sql-rows.js';
 import {
   countOf,
+  keepingShared,
   noFindings,
   over,
   params,
@@ -63,32 +64,77 @@ function sortedSide(ctx: Ctx, x: Column, y: Column): 'a' | 'b' | null {
 }
 
 /**
+ * Whether x and y hold a finite number in every row of the analysis (its rows unfiltered, both
+ * columns as read, the profile's exact count): then the complete pairs are all the rows, and a
+ * side's ranks among them are its ranks over the column, the same in every pair it is in.
+ */
+function completePairs(ctx: Ctx, x: Column, y: Column): boolean {
+  if (ctx.rows.filtered) return false;
+  return [x, y].every((c) => {
+    const known = ctx.known?.get(c.name);
+    return !ctx.rows.cleaned.has(c.name) && known !== undefined && known.n === known.rows;
+  });
+}
+
+/**
+ * The ranks CTEs of a pair, with the side ranked by a sort (if any). A grouped side's average
+ * ranks come from its distinct values (how many are smaller, plus the middle of the ties): over
+ * the pairs, or — when every row is a complete pair — over the column's values in the rows, a
+ * CTE that names no other column, which the plan keeps once for every pair of the column.
+ */
+function rankCtes(ctx: Ctx, x: Column, y: Column) {
+  const sorted = sortedSide(ctx, x, y);
+  const sides = { a: x, b: y };
+  const whole = completePairs(ctx, x, y);
+  const ctes = (['a', 'b'] as const)
+    .filter((v) => v !== sorted)
+    .map((v): Cte => {
+      const column = sides[v];
+      const values = whole
+        ? `SELECT ${asDouble(ident(column.name), column.type)} AS v, count(*) AS c FROM source GROUP BY 1`
+        : `SELECT ${v} AS v, count(*) AS c FROM pairs GROUP BY 1`;
+      return [
+        `ranks_${v}`,
+        `SELECT v, sum(c) OVER (ORDER BY v) - c + (c + 1) / 2.0 AS r\nFROM (${values})`,
+      ];
+    });
+  return { sorted, ctes, whole };
+}
+
+/** The ranks a pair's query reads that the plan may keep for other pairs (rankCtes over whole columns). */
+export function sharedRanks(ctx: Ctx, x: Column, y: Column): Cte[] {
+  const { ctes, whole } = rankCtes(ctx, x, y);
+  return whole ? ctes : [];
+}
+
+/**
  * r, Spearman's rho (Pearson r of average ranks) and n over the complete finite pairs of x and y.
- * A side's average ranks come from its distinct values (how many are smaller, plus the middle of
- * the ties), joined back to the pairs: cheap for a side of few values. A side of many values
- * (sortedSide) is ranked by one sort of the pairs instead: a tie's first rank, rank(), and its
- * last, the count up to it (cume_dist × n, a whole number once rounded), give the same average
- * rank without a join as large as the pairs.
+ * A grouped side's ranks (rankCtes) are joined back to the pairs: cheap for a side of few values.
+ * A side of many values (sortedSide) is ranked by one sort of the pairs instead: a tie's first
+ * rank, rank(), and its last, the count up to it (cume_dist × n, a whole number once rounded),
+ * give the same average rank without a join as large as the pairs.
  */
 export function pairStatsSql(ctx: Ctx, x: Column, y: Column): string {
   const [a, b] = [asDouble(ident(x.name), x.type), asDouble(ident(y.name), y.type)];
-  const sorted = sortedSide(ctx, x, y);
+  const { sorted, ctes } = rankCtes(ctx, x, y);
   const grouped = (['a', 'b'] as const).filter((v) => v !== sorted);
-  const ranks = (v: 'a' | 'b'): Cte => [
-    `ranks_${v}`,
-    `SELECT ${v}, sum(c) OVER (ORDER BY ${v}) - c + (c + 1) / 2.0 AS rank_${v}\nFROM (SELECT ${v}, count(*) AS c FROM pairs GROUP BY ${v})`,
+  const joins = grouped.map((v) => `JOIN ranks_${v} ON pairs.${v} = ranks_${v}.v`);
+  const picked = grouped.map((v) => `ranks_${v}.r AS rank_${v}`);
+  const ranked = [
+    `SELECT ${[
+      'pairs.a',
+      'pairs.b',
+      ...picked,
+      ...(sorted
+        ? [
+            `(rank() OVER w + round(cume_dist() OVER w * (SELECT count(*) FROM pairs))) / 2.0 AS rank_${sorted}`,
+          ]
+        : []),
+    ].join(', ')}`,
+    'FROM pairs',
+    ...joins,
+    ...(sorted ? [`WINDOW w AS (ORDER BY pairs.${sorted})`] : []),
   ];
-  const joins = grouped.map((v) => `JOIN ranks_${v} ON pairs.${v} = ranks_${v}.${v}`);
-  const ranked = sorted
-    ? [
-        'SELECT pairs.a, pairs.b, ' +
-          grouped.map((v) => `rank_${v}, `).join('') +
-          `(rank() OVER w + round(cume_dist() OVER w * (SELECT count(*) FROM pairs))) / 2.0 AS rank_${sorted}`,
-        'FROM pairs',
-        ...joins,
-        `WINDOW w AS (ORDER BY pairs.${sorted})`,
-      ]
-    : ['SELECT pairs.a, pairs.b, rank_a, rank_b', 'FROM pairs', ...joins];
   return over(
     ctx,
     [
@@ -96,7 +142,7 @@ export function pairStatsSql(ctx: Ctx, x: Column, y: Column): string {
         'pairs',
         `SELECT ${a} AS a, ${b} AS b\nFROM source\nWHERE isfinite(${a}) AND isfinite(${b})`,
       ],
-      ...grouped.map(ranks),
+      ...ctes,
       ['ranked', ranked.join('\n')],
     ],
     [
@@ -131,7 +177,10 @@ export function groupPairsSql(ctx: Ctx, x: Column, y: Column, by: Column): strin
 
 async function pairFindings(ctx: Ctx, x: Column, y: Column, by: Column | null): Promise<Insight[]> {
   if (!measured(x) || !measured(y)) return [];
-  const s = await queryRow(ctx, pairStatsSql(ctx, x, y));
+  const s = await queryRow(
+    await keepingShared(ctx, sharedRanks(ctx, x, y)),
+    pairStatsSql(ctx, x, y),
+  );
   if (s.r === null || s.rho === null) return [];
   const stats = {
     r: Number(s.r),

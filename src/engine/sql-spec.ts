@@ -74,7 +74,16 @@ export interface Ctx {
   distinct?: ReadonlyMap<string, number>;
   /** The table's row count (the profile's): with `distinct`, a guide to how a query is written. */
   tableRows?: number;
+  /** Tables kept for the whole plan (`keepingShared`), read by every analysis that asks again. */
+  shared?: SharedTables;
 }
+
+/**
+ * CTEs kept as tables for the whole run of a plan, by the query that fills them: the first
+ * analysis to ask makes the table, the others (on other connections, at the same time) wait for
+ * it. Dropped with `dropShared` once every analysis is done.
+ */
+export type SharedTables = Map<string, Promise<string>>;
 
 /** Runs a query of the analysis (a kept CTE read from its table). */
 export function query(ctx: Ctx, sql: string): Promise<QueryResult> {
@@ -99,6 +108,38 @@ export async function keeping(ctx: Ctx, cte: Cte): Promise<Ctx> {
   ctx.keptTables?.push(table);
   const kept = [cteText(cte), cteText([cte[0], `SELECT * FROM ${table}`])] as const;
   return { ...ctx, kept: [...(ctx.kept ?? []), kept] };
+}
+
+/**
+ * `keeping` for CTEs that depend on nothing of the analysis but its rows (a column's ranks over
+ * every row): each kept once for the plan, so another analysis over the same rows reads the same
+ * table. A CTE's key is its body over the rows' CTEs, whatever it is called. Without
+ * `ctx.shared` the CTEs run as written.
+ */
+export async function keepingShared(ctx: Ctx, ctes: readonly Cte[]): Promise<Ctx> {
+  const shared = ctx.shared;
+  if (!shared || ctes.length === 0) return ctx;
+  const kept = await Promise.all(
+    ctes.map(async (cte) => {
+      const key = runnable(ctx, over(ctx, [['shared', cte[1]]], 'SELECT * FROM shared'));
+      let table = shared.get(key);
+      if (!table) {
+        table = ctx.db.keep(key, ctx.signal);
+        table.catch(() => undefined);
+        shared.set(key, table);
+      }
+      return [cteText(cte), cteText([cte[0], `SELECT * FROM ${await table}`])] as const;
+    }),
+  );
+  return { ...ctx, kept: [...(ctx.kept ?? []), ...kept] };
+}
+
+/** Drops the plan's shared tables (those that were made). */
+export async function dropShared(db: DuckDb, shared: SharedTables, signal?: AbortSignal) {
+  const made = await Promise.allSettled(shared.values());
+  const names = made.flatMap((m) => (m.status === 'fulfilled' ? [m.value] : []));
+  shared.clear();
+  await db.dropKept(names, signal);
 }
 
 /** The first row of a query as an object. */
