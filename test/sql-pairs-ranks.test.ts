@@ -1,5 +1,5 @@
 /**
- * Spearman's rho over a real DuckDB table (src/engine/sql-pairs.ts pairStatsSql): ranks from
+ * Spearman's rho over a real DuckDB table (src/engine/sql-ranks.ts pairStatsSql): ranks from
  * grouped distinct values, or one side ranked by a sort of the pairs when the profile says it has
  * many values, give the textbook figure — average ranks for ties, over the complete finite pairs.
  * Columns finite in every row are ranked once over the column, kept for every pair they are in.
@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import type { Analysis } from '../src/agent/plan.js';
 import { DuckDb } from '../src/engine/duckdb.js';
 import type { ExactStats } from '../src/engine/profile-exact.js';
-import { pairStatsSql, sharedRanks, SORTED_RANKS, SORTED_SHARE } from '../src/engine/sql-pairs.js';
+import { pairStatsSql, sharedRanks, SORTED_RANKS, SORTED_SHARE } from '../src/engine/sql-ranks.js';
 import type { Rows } from '../src/engine/sql-rows.js';
 import { dropShared, keepingShared, queryRow } from '../src/engine/sql-spec.js';
 import type { Ctx, SharedTables } from '../src/engine/sql-spec.js';
