@@ -416,6 +416,29 @@ void test('infinities are left out of statistics and the profile stays strict JS
   assert.doesNotThrow(() => JSON.parse(JSON.stringify(result)));
 });
 
+void test('a float column read as stored (no NaN, no inf) has the figures of one read through the NaN and inf checks', async () => {
+  const random = seeded(3);
+  const values: Cell[] = normals(random, 400).map((z, i) => (i % 37 === 5 ? null : z * 3 + 1));
+  const profile = await profileOf(
+    columnsSql({
+      stored: ['DOUBLE', values],
+      // The same values with NaN for the gaps (missing to pandas too), and one with an infinity
+      // more: both scanned again, exactly.
+      nan: ['DOUBLE', values.map((v) => v ?? 'nan')],
+      inf: ['DOUBLE', [...values.slice(0, -1), 'inf']],
+    }),
+  );
+  const [stored, nan, inf] = profile.column_profiles;
+  assert.ok(stored?.numeric && nan?.numeric && inf?.numeric);
+  assert.deepEqual(nan.numeric, stored.numeric);
+  assert.equal(nan.missing, stored.missing);
+  assert.equal(stored.missing, values.filter((v) => v === null).length);
+  const finite = values.slice(0, -1).filter((v): v is number => typeof v === 'number');
+  assert.equal(inf.numeric.max, Math.max(...finite));
+  assert.ok(close(inf.numeric.mean, finite.reduce((a, b) => a + b) / finite.length, 1e-12));
+  assert.ok(inf.notes.includes('1 infinite values left out of statistics'), inf.notes.join('; '));
+});
+
 void test('duplicate rows as pandas counts them, missing equal to missing', async () => {
   const profile = await profileOf(
     columnsSql({

@@ -17,6 +17,8 @@ export interface MomentRequest {
   column: ProfileColumn;
   fromText: boolean;
   scan: NumberScan;
+  /** The first scan found no NaN or ±inf in the column's own values: they are read as stored. */
+  allFinite?: boolean;
 }
 
 async function ownMoments(
@@ -28,10 +30,12 @@ async function ownMoments(
   for (const chunk of chunked(requests, SCAN_COLUMNS)) {
     const projections: string[] = [];
     const aggregates: string[] = [];
-    for (const { column, scan } of chunk) {
+    for (const { column, scan, allFinite } of chunk) {
       const moments = momentAggregates(`x${column.index}`, `m${column.index}`, scan);
       if (moments.length === 0) continue;
-      projections.push(`${finiteSql(column)} AS x${column.index}`);
+      // Without NaN or ±inf, the finite values are the stored ones: no CASE per value (~30%).
+      const finite = allFinite ? `CAST(${ident(column.name)} AS DOUBLE)` : finiteSql(column);
+      projections.push(`${finite} AS x${column.index}`);
       aggregates.push(...moments);
     }
     if (aggregates.length === 0) continue;

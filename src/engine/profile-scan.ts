@@ -31,6 +31,8 @@ export interface ColumnScan {
   maxLength: number;
   /** Extremes of a datetime column. */
   dates: DateScan | null;
+  /** Whether every non-missing value is a finite number (a number column without NaN or ±inf). */
+  allFinite: boolean;
 }
 
 /** SELECT `aggregates` FROM a relation (the data) projected to `projections` (and `derived` over them). */
@@ -46,22 +48,36 @@ export function scanSql(
   return `SELECT ${aggregates.join(', ')} FROM ${from}`;
 }
 
-function projectionsOf(column: ProfileColumn): string[] {
+/**
+ * A float column is read as it is stored (y), not through the expressions that make NaN missing
+ * and ±inf not a number (v and x: two CASEs per value, ~20% of the scan): when the counts show
+ * it holds neither, the figures of y are those of x; when it holds one, the column is scanned
+ * again through them (`exact`).
+ */
+const storedFloat = (column: ProfileColumn, exact: boolean): boolean =>
+  column.kind === 'float' && !exact;
+
+function projectionsOf(column: ProfileColumn, exact: boolean): string[] {
   const i = column.index;
+  if (storedFloat(column, exact)) return [`CAST(${ident(column.name)} AS DOUBLE) AS y${i}`];
   const out = [`${valueSql(column)} AS v${i}`];
   if (isNumberKind(column.kind)) out.push(`${finiteSql(column)} AS x${i}`);
   if (column.kind === 'datetime') out.push(`${timestampSql(column)} AS t${i}`);
   return out;
 }
 
-function aggregatesOf(column: ProfileColumn): string[] {
+function aggregatesOf(column: ProfileColumn, exact: boolean): string[] {
   const i = column.index;
-  const out = [`count(v${i}) AS c${i}_n`];
+  const stored = storedFloat(column, exact);
+  const x = stored ? `y${i}` : `x${i}`;
+  const out = stored
+    ? [`count(y${i}) AS c${i}_stored`, `count_if(NOT isfinite(y${i})) AS c${i}_other`]
+    : [`count(v${i}) AS c${i}_n`];
   if (isNumberKind(column.kind)) {
-    out.push(...numberAggregates(`x${i}`, `c${i}`));
+    out.push(...numberAggregates(x, `c${i}`));
     // Only a key-like name makes wholeness matter (opsmind_profile._classify_numeric).
     if (column.kind !== 'int' && (idHint(column.name) || rowName(column.name)))
-      out.push(`count_if(x${i} <> floor(x${i})) AS c${i}_frac`);
+      out.push(`count_if(${x} <> floor(${x})) AS c${i}_frac`);
   }
   if (column.kind === 'text')
     out.push(
@@ -73,11 +89,18 @@ function aggregatesOf(column: ProfileColumn): string[] {
   return out;
 }
 
-function readScan(row: Record<string, unknown>, column: ProfileColumn): ColumnScan {
+/** A column's scan, or null when its stored values hold NaN or ±inf (to be scanned again, exactly). */
+function readScan(
+  row: Record<string, unknown>,
+  column: ProfileColumn,
+  exact: boolean,
+): ColumnScan | null {
   const i = column.index;
   const first = row[`c${i}_first`];
+  const stored = storedFloat(column, exact);
+  if (stored && Number(row[`c${i}_other`] ?? 1) !== 0) return null;
   return {
-    nonmissing: Number(row[`c${i}_n`] ?? 0),
+    nonmissing: Number(row[stored ? `c${i}_stored` : `c${i}_n`] ?? 0),
     numbers: isNumberKind(column.kind) ? readNumberScan(row, `c${i}`) : null,
     integral: column.kind === 'int' || Number(row[`c${i}_frac`] ?? 0) === 0,
     first: typeof first === 'string' ? first : null,
@@ -87,6 +110,7 @@ function readScan(row: Record<string, unknown>, column: ProfileColumn): ColumnSc
       column.kind === 'datetime'
         ? readDateScan(row, `c${i}`, column.sqlType.endsWith('TIME ZONE'))
         : null,
+    allFinite: column.kind === 'int' || stored,
   };
 }
 
@@ -105,12 +129,21 @@ export async function firstScan(
   signal?: AbortSignal,
 ): Promise<Map<number, ColumnScan>> {
   const out = new Map<number, ColumnScan>();
-  for (const chunk of chunked(detailed, SCAN_COLUMNS)) {
-    const projections = ['rowid AS rid', ...chunk.flatMap(projectionsOf)];
-    const aggregates = chunk.flatMap(aggregatesOf);
-    const [row = {}] = await db.objects(scanSql(projections, aggregates), signal);
-    for (const column of chunk) out.set(column.index, readScan(row, column));
-  }
+  const scan = async (columns: readonly ProfileColumn[], exact: boolean) => {
+    const again: ProfileColumn[] = [];
+    for (const chunk of chunked(columns, SCAN_COLUMNS)) {
+      const projections = ['rowid AS rid', ...chunk.flatMap((c) => projectionsOf(c, exact))];
+      const aggregates = chunk.flatMap((c) => aggregatesOf(c, exact));
+      const [row = {}] = await db.objects(scanSql(projections, aggregates), signal);
+      for (const column of chunk) {
+        const read = readScan(row, column, exact);
+        if (read) out.set(column.index, read);
+        else again.push(column);
+      }
+    }
+    return again;
+  };
+  await scan(await scan(detailed, false), true);
   return out;
 }
 

@@ -192,7 +192,8 @@ function momentRequests(
   return facts.flatMap((fact, i): MomentRequest[] => {
     const from = decisions[i]?.numbers;
     const scan = from === 'own' ? fact.scan.numbers : from === 'text' ? fact.detail?.numbers : null;
-    return scan ? [{ column: fact.column, fromText: from === 'text', scan }] : [];
+    const fromText = from === 'text';
+    return scan ? [{ column: fact.column, fromText, scan, allFinite: fact.scan.allFinite }] : [];
   });
 }
 
