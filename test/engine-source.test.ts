@@ -457,6 +457,27 @@ void test("booleans are the words pandas reads as booleans; Yes/No and t/f stay 
   ]);
 });
 
+void test('infinities are numbers, as pandas reads them: "inf", "-Infinity", "INF" beside plain numbers', async () => {
+  await attach(
+    'inf.csv',
+    'id,x,y,z\n1,inf,1.5,a\n2,-Infinity,nan,b\n3,2.5e3,,inf\n4,INF,.5,c\n5,+inf,-2,d\n',
+  );
+  assert.deepEqual(await schema(), { id: 'BIGINT', x: 'DOUBLE', y: 'DOUBLE', z: 'VARCHAR' });
+  const x = await db.all('SELECT x::VARCHAR FROM data ORDER BY rowid');
+  assert.deepEqual(
+    x.rows.map(([v]) => v),
+    ['inf', '-inf', '2500.0', 'inf', 'inf'],
+  );
+  // A text past the sample: the file is sniffed whole, and the column read as the text it is.
+  const late = [
+    'n,x',
+    ...Array.from({ length: 6000 }, (_, i) => `${i},${i % 9 ? i : 'inf'}`),
+    '6000,oops',
+  ];
+  assert.equal((await attach('inf-late.csv', late.join('\n'))).rows, 6001);
+  assert.equal((await schema()).x, 'VARCHAR');
+});
+
 void test('decimal commas with point thousands in a ";" file', async () => {
   const text = 'id;preis;menge;name\n1;1.234,56;1.234;a\n2;12,5;2.500;b\n3;;3.000;c\n';
   const info = await attach('de.csv', text);

@@ -45,6 +45,28 @@ export interface CsvDialect {
   timestampFormat: string | null;
 }
 
+/** A number as pandas' reader takes one, infinities included ("inf", "-Infinity", any case). */
+const PANDAS_FLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|inf(?:inity)?)$/i;
+const INFINITY = /^[+-]?inf(?:inity)?$/i;
+
+/**
+ * The dialect with DOUBLE for each text column whose sampled values (pandas' missing texts left
+ * out) are all numbers, infinities among them: DuckDB's sniffer leaves such a column text, while
+ * pandas' reader, and DuckDB's own cast, read "inf" and "-Infinity" as numbers. A value further on
+ * that is not a number fails the read, and the file is then sniffed whole.
+ */
+export function withInfinities(dialect: CsvDialect, samples: readonly string[][]): CsvDialect {
+  const columns = dialect.columns.map((column, i) => {
+    const values = samples[i] ?? [];
+    const numbers =
+      column.type === 'VARCHAR' &&
+      values.some((v) => INFINITY.test(v)) &&
+      values.every((v) => PANDAS_FLOAT.test(v));
+    return numbers ? { ...column, type: 'DOUBLE' } : column;
+  });
+  return { ...dialect, columns };
+}
+
 /** The texts pandas reads as missing (read_csv's default na_values), so both engines agree. */
 const PANDAS_NA = [
   '',

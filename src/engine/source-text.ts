@@ -10,7 +10,14 @@ import { copyFileSync, truncateSync } from 'node:fs';
 import { asBadInput, badInput, describeData, scratchPath, toBadInput } from './source-common.js';
 import { fileFooter } from './source-footer.js';
 import type { HostContext, ReadContext, ReadOutcome, TableColumn } from './source-common.js';
-import { createCsvTable, isPandasNa, pandasQuoting, sampleText, sniffCsv } from './source-csv.js';
+import {
+  createCsvTable,
+  isPandasNa,
+  pandasQuoting,
+  sampleText,
+  sniffCsv,
+  withInfinities,
+} from './source-csv.js';
 import type { CsvDialect, CsvNulls, CsvPlan } from './source-csv.js';
 import { sampleDayFirst, settleDates } from './source-dates.js';
 import { findHeader, pandasNames, parseRows, sniffDelimiter } from './source-dialect.js';
@@ -272,15 +279,16 @@ async function readPlanned(
     sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
   );
   const { samples, withNa, withNone } = cleanSamples(raw);
-  const columns = sniffed.columns.map((c, i) => ({
+  const typed = withInfinities(sniffed, samples);
+  const columns = typed.columns.map((c, i) => ({
     name: names[i] ?? '',
     type: c.type,
     sample: samples[i] ?? [],
   }));
   const numbers = decideNumberLocale(columns, plan.delimiter);
   const asText = new Set([...pointGroupedDoubles(columns, numbers), ...textBooleans(columns)]);
-  const nulls = nullsFor(typesFor(sniffed, asText), withNa, withNone);
-  const dialect = await materialise(ctx, plan, sniffed, names, asText, nulls);
+  const nulls = nullsFor(typesFor(typed, asText), withNa, withNone);
+  const dialect = await materialise(ctx, plan, typed, names, asText, nulls);
   const { locale, warnings } = await applyLocale(ctx, samples, numbers, dialect);
   const title =
     place.titleLines > 0 ? [`skipped ${place.titleLines} line(s) above the header (a title?)`] : [];
