@@ -203,6 +203,32 @@ void test('decimal commas and day-first dates are read as numbers and dates, and
   assert.ok(r.summary.charts.some((c) => c.kind === 'line'));
 });
 
+void test('infinities in a Parquet file or a CSV are numbers left out of the statistics, never a failed run', async () => {
+  const dir = tempDir();
+  const parquet = join(dir, 'inf.parquet');
+  await withDb((db) =>
+    db.run(
+      `COPY (SELECT i AS id, CASE WHEN i % 50 = 0 THEN 'inf'::DOUBLE WHEN i % 77 = 0 THEN '-inf'::DOUBLE ELSE ((i * 7) % 100) + 0.5 END AS x, ((i * 13) % 90) + 1.5 + (i % 7) AS y, (['a', 'b', 'c'])[1 + i % 3] AS g FROM range(600) t(i)) TO ${literal(parquet)} (FORMAT parquet)`,
+    ),
+  );
+  const csv = join(dir, 'inf.csv');
+  const lines = ['id,x,y,g'];
+  for (let i = 0; i < 600; i += 1) {
+    const x = i % 50 === 0 ? 'inf' : i % 77 === 0 ? '-Infinity' : String(((i * 7) % 100) + 0.5);
+    lines.push(`${i},${x},${((i * 13) % 90) + 1.5 + (i % 7)},${['a', 'b', 'c'][i % 3]}`);
+  }
+  writeFileSync(csv, `${lines.join('\n')}\n`);
+  for (const file of [parquet, csv]) {
+    const r = analyze(file);
+    assert.equal(r.status, 0, `${file}: ${r.stderr}`);
+    assert.ok(r.json && r.summary, r.stdout);
+    assert.ok(r.summary.charts.length >= 2, r.stdout);
+    const text = JSON.stringify(r.json);
+    assert.doesNotMatch(text, /stored as text in: x/, 'x is read as numbers');
+    assert.doesNotMatch(text, /out of range/i);
+  }
+});
+
 void test('column names that try to change a query are only names', () => {
   const dir = tempDir();
   const names = ['a"b', 'x; DROP TABLE data; --', "it's", 'multi\nline'];

@@ -25,6 +25,7 @@ import { rangesOverlap } from '../agent/semantics-derived.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
+import { finiteOf } from './profile-columns.js';
 import { CORR_ROWS } from './profile-relations.js';
 import { timeExpr } from './sql-rows.js';
 import type { SourceLocale } from './types.js';
@@ -210,9 +211,10 @@ async function groupPairFacts(
   const pairs = measurePairs(measures);
   if (!by || pairs.length === 0) return {};
   const x = (name: string): string => `x${measures.indexOf(name)}`;
+  // Finite values only: DuckDB's corr() fails the whole query on an infinity ("out of range").
   const projection = [
     `${ident(by)} AS g`,
-    ...measures.map((m, i) => `CAST(${ident(m)} AS DOUBLE) AS x${i}`),
+    ...measures.map((m, i) => `${finiteOf(`CAST(${ident(m)} AS DOUBLE)`)} AS x${i}`),
   ];
   const aggregates = pairs.flatMap(([a, b], i) => [
     `corr(${x(a)}, ${x(b)}) AS r${i}`,

@@ -133,10 +133,17 @@ export async function relationshipAnalysis(ctx: Ctx, t: Relationship): Promise<O
   return { declared, findings: () => pairFindings(ctx, x, y, by) };
 }
 
-/** corr() of the i-th and j-th columns, each pair in one order so the matrix is exactly symmetric. */
+/**
+ * corr() of the i-th and j-th columns, each pair in one order so the matrix is exactly symmetric;
+ * over finite values (DuckDB's corr() fails the query on an infinity).
+ */
 function corrOf(columns: readonly Column[], i: number, j: number): string {
   const [p, q] = [columns[Math.min(i, j)], columns[Math.max(i, j)]] as [Column, Column];
-  return `corr(${asDouble(ident(p.name), p.type)}, ${asDouble(ident(q.name), q.type)})`;
+  const finite = (c: Column): string => {
+    const x = asDouble(ident(c.name), c.type);
+    return `CASE WHEN isfinite(${x}) THEN ${x} END`;
+  };
+  return `corr(${finite(p)}, ${finite(q)})`;
 }
 
 /** The matrix as a list of structs, one per row (table) or per cell (heatmap), for unnest. */

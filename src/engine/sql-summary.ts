@@ -60,7 +60,10 @@ function numeric(column: Column): Described {
       count: present,
       // Compensated (favg), as the group means are (aggregateSql) and pandas' pairwise mean is accurate.
       mean: `favg(${c})`,
-      std: `stddev_samp(${c})`,
+      // NaN with an infinity among the values, as pandas has it (DuckDB's own fails the query).
+      std: isFloat(column.type)
+        ? `CASE WHEN count_if(isinf(${c})) = 0 THEN stddev_samp(CASE WHEN isfinite(${c}) THEN ${c} END) END`
+        : `stddev_samp(${c})`,
       min: `min(${c})`,
       '25%': q(0.25),
       '50%': q(0.5),
