@@ -10,6 +10,7 @@ import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
 import { correlationInsights, groupCorrelationInsights } from './insights.js';
 import type { Insight } from './insights.js';
+import { finiteOf } from './profile-columns.js';
 import { columnOf } from './sql-rows.js';
 import { pairStatsSql, sharedRanks } from './sql-ranks.js';
 import {
@@ -139,10 +140,7 @@ export async function relationshipAnalysis(ctx: Ctx, t: Relationship): Promise<O
  */
 function corrOf(columns: readonly Column[], i: number, j: number): string {
   const [p, q] = [columns[Math.min(i, j)], columns[Math.max(i, j)]] as [Column, Column];
-  const finite = (c: Column): string => {
-    const x = asDouble(ident(c.name), c.type);
-    return `CASE WHEN isfinite(${x}) THEN ${x} END`;
-  };
+  const finite = (c: Column): string => finiteOf(asDouble(ident(c.name), c.type));
   return `corr(${finite(p)}, ${finite(q)})`;
 }
 

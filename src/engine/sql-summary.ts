@@ -5,6 +5,7 @@
  * first and last — each statistic a column in the order pandas unites them,
  * empty (NULL) where it does not apply.
  */
+import { finiteOf } from './profile-columns.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
 import { columnOf } from './sql-rows.js';
@@ -62,7 +63,7 @@ function numeric(column: Column): Described {
       mean: `favg(${c})`,
       // NaN with an infinity among the values, as pandas has it (DuckDB's own fails the query).
       std: isFloat(column.type)
-        ? `CASE WHEN count_if(isinf(${c})) = 0 THEN stddev_samp(CASE WHEN isfinite(${c}) THEN ${c} END) END`
+        ? `CASE WHEN count_if(isinf(${c})) = 0 THEN stddev_samp(${finiteOf(c)}) END`
         : `stddev_samp(${c})`,
       min: `min(${c})`,
       '25%': q(0.25),
