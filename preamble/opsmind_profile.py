@@ -214,6 +214,7 @@ def column_profile(name, series, codes, uniques, counts, rng, ordered=None):
         values = _floats(series) if ordered is None else ordered.astype(np.float64, copy=False)
         values = values[np.isfinite(values)]
         if len(values) < nonmissing:
+            out["infinite"] = nonmissing - len(values)
             notes.append(f"{nonmissing - len(values):,} infinite values left out of statistics")
     if nonmissing == 0:
         out["semantic"] = "empty"

@@ -34,7 +34,11 @@ interface Analyzed {
     isolation: string;
     session_id: string;
     insights: { text: string; kind: string }[];
-    charts?: { kind: string; derivation?: { measure: string | null } }[];
+    charts?: {
+      kind: string;
+      title?: string;
+      derivation?: { measure: string | null; agg?: string };
+    }[];
   } | null;
 }
 
@@ -227,6 +231,66 @@ void test('infinities in a Parquet file or a CSV are numbers left out of the sta
     assert.doesNotMatch(text, /stored as text in: x/, 'x is read as numbers');
     assert.doesNotMatch(text, /out of range/i);
   }
+});
+
+/** The y values of every bar and line the report draws, by chart title. */
+function drawnValues(html: string): Map<string, unknown[]> {
+  const drawn = new Map<string, unknown[]>();
+  for (const [, body] of html.matchAll(
+    /<script type="application\/json" id="fig-\d+">(.*?)<\/script>/gs,
+  )) {
+    const fig = JSON.parse(body ?? '{}') as {
+      data: { type: string; y?: unknown[] }[];
+      layout: { title?: { text?: string } };
+    };
+    const ys = fig.data
+      .filter((t) => t.type === 'bar' || t.type === 'scatter')
+      .flatMap((t) => t.y ?? []);
+    drawn.set(fig.layout.title?.text ?? '', ys);
+  }
+  return drawn;
+}
+
+void test('a measure holding infinities is drawn by its median, with a note, in both engines: no bar or point left empty', () => {
+  const dir = tempDir();
+  const lines = ['date,region,sales,price'];
+  for (let i = 0; i < 300; i += 1) {
+    const sales = i === 17 ? 'inf' : String(1 + ((i * 37) % 90));
+    const price = i === 40 ? 'inf' : i === 99 ? '-inf' : String(5 + ((i * 53) % 450) / 10);
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    lines.push(`2024-01-${day},${['East', 'West', 'North'][(i * 7) % 3]},${sales},${price}`);
+  }
+  const file = join(dir, 'infinite.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const runs = [analyze(file), analyze(file, ['--engine', 'pandas'])];
+  for (const r of runs) {
+    assert.equal(r.status, 0, r.stderr);
+    const charts = (r.json?.charts ?? []) as {
+      title: string;
+      derivation?: { measure: string | null; agg: string };
+    }[];
+    const aggs = charts
+      .filter((c) => c.derivation?.measure === 'sales' || c.derivation?.measure === 'price')
+      .map((c) => c.derivation?.agg);
+    assert.ok(aggs.includes('median'), `some chart of a measure: ${JSON.stringify(charts)}`);
+    for (const agg of aggs) assert.ok(agg === 'median' || agg === 'none', `agg ${agg}`);
+    assert.ok(
+      charts.some((c) => c.title === 'Median price by region'),
+      JSON.stringify(charts),
+    );
+    assert.ok(
+      !charts.some((c) => /^Share of sales/.test(c.title)),
+      'no share of an infinite total',
+    );
+    for (const [title, ys] of drawnValues(r.html))
+      assert.ok(
+        ys.every((y) => typeof y === 'number' && Number.isFinite(y)),
+        `${title}: ${JSON.stringify(ys)}`,
+      );
+    assert.match(r.html, /Medians: price holds 2 infinite values/);
+  }
+  const [duck, pandas] = runs.map((r) => [...drawnValues(r.html)]);
+  assert.deepEqual(duck, pandas, 'both engines draw the same values');
 });
 
 void test('column names that try to change a query are only names', () => {

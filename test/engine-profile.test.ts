@@ -413,6 +413,8 @@ void test('infinities are left out of statistics and the profile stays strict JS
   const result = await columnOf([1, 2, 'inf', '-inf', 3], 'x', 'DOUBLE');
   assert.equal(result.numeric?.max, 3);
   assert.ok(result.notes.includes('2 infinite values left out of statistics'));
+  assert.equal(result.infinite, 2, 'counted for the planner (a median, not a sum or mean)');
+  assert.equal((await columnOf([1, 2, 3], 'x', 'DOUBLE')).infinite, undefined);
   assert.doesNotThrow(() => JSON.parse(JSON.stringify(result)));
 });
 
@@ -437,6 +439,8 @@ void test('a float column read as stored (no NaN, no inf) has the figures of one
   assert.equal(inf.numeric.max, Math.max(...finite));
   assert.ok(close(inf.numeric.mean, finite.reduce((a, b) => a + b) / finite.length, 1e-12));
   assert.ok(inf.notes.includes('1 infinite values left out of statistics'), inf.notes.join('; '));
+  assert.equal(inf.infinite, 1);
+  assert.equal(nan.infinite, undefined, 'NaN is missing, not infinite');
 });
 
 void test('duplicate rows as pandas counts them, missing equal to missing', async () => {

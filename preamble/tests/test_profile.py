@@ -41,7 +41,10 @@ def assert_matches_schema(test, result):
     test.assertEqual(set(result["source"]), {"name", "format", "encoding", "delimiter"})
     test.assertIsInstance(result["source"]["name"], str)
     for column in result["column_profiles"]:
-        test.assertEqual(set(column), COLUMN_KEYS)
+        test.assertEqual(set(column) - {"infinite"}, COLUMN_KEYS)
+        if "infinite" in column:  # present only when the column holds ±inf
+            test.assertIsInstance(column["infinite"], int)
+            test.assertGreater(column["infinite"], 0)
         test.assertIn(column["semantic"], SEMANTICS)
         test.assertTrue(0 <= column["missing_share"] <= 1)
         test.assertLessEqual(len(column["top"]), 5)
@@ -288,6 +291,8 @@ class StatisticsTests(unittest.TestCase):
         result = semantic_of([1.0, 2.0, np.inf, -np.inf, 3.0], "x")
         self.assertEqual(result["numeric"]["max"], 3.0)
         self.assertIn("2 infinite values left out of statistics", result["notes"])
+        self.assertEqual(result["infinite"], 2)
+        self.assertNotIn("infinite", semantic_of([1.0, np.nan, 3.0], "x"))
         _strict(json.dumps(result, allow_nan=False))
 
     def test_duplicate_rows_match_pandas_including_missing(self):

@@ -7,6 +7,7 @@
  * identifiers and free text are never charted; quality problems are flagged.
  * With a question, the analysis that answers it comes first.
  */
+import { infiniteWhy } from './infinities.js';
 import type { Analysis, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
 import { rateAnalyses } from './planner-rates.js';
@@ -16,6 +17,7 @@ import {
   measureFrequency,
   partialPeriods,
   PERIOD_WORD,
+  roleAggFor,
   roles,
   spansTime,
 } from './roles.js';
@@ -39,6 +41,7 @@ const MAX_ANALYSES = 10;
 const AGG_WORD: Record<string, string> = {
   sum: 'summed',
   mean: 'averaged',
+  median: 'its median',
   max: 'the last (largest) value of the running total',
   count: 'counted',
 };
@@ -65,7 +68,7 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
     out.push({
       title: cap(`${aggWord(agg)}${what} per ${PERIOD_WORD[freq]}`),
       chart: 'line',
-      why: `How ${what} moves over time, ${AGG_WORD[agg] ?? agg} per ${PERIOD_WORD[freq]}${entity ? ` over every ${entity.name}` : ''}.`,
+      why: `How ${what} moves over time, ${AGG_WORD[agg] ?? agg} per ${PERIOD_WORD[freq]}${entity ? ` over every ${entity.name}` : ''}.${infiniteWhy(measure)}`,
       transform: { type: 'resample', date: date.name, measure: measure?.name ?? null, agg, freq },
     });
   // A panel of many entities: the largest few as lines (the rest of a sum as one "Other" line;
@@ -143,17 +146,17 @@ function entityRankings(r: Roles, profile: DataProfile): Analysis[] {
   // Who adds most (customers by revenue) ranks any entities; who scores highest (a level) only
   // named ones: respondent 12's score of 10 says nothing, Alabama's life expectancy does.
   const named = namedValues(profile.column_profiles.find((c) => c.name === entity));
-  const beside = named ? barred.slice(1, 4).filter((m) => aggFor(m, r, false) === 'mean') : [];
+  const beside = named ? barred.slice(1, 4).filter((m) => roleAggFor(m, r, false) === 'mean') : [];
   // A ratio (conversion rate) says more of an entity than a level beside it.
   const level = beside.find((m) => roleOf(r.semantics, m.name)?.role === 'ratio') ?? beside[0];
-  const leadAgg = aggFor(lead, r, false);
+  const leadAgg = roleAggFor(lead, r, false);
   const ranked = leadAgg !== 'mean' ? [lead, ...(level ? [level] : [])] : named ? [lead] : [];
   return ranked.map((m) => {
     const agg = aggFor(m, r, false);
     return {
       title: `Top 10 ${entity} by ${m.name}`,
       chart: 'bar' as const,
-      why: `The ${entity} values with the highest ${m.name} (one row each).`,
+      why: `The ${entity} values with the highest ${m.name} (one row each).${infiniteWhy(m)}`,
       transform: { type: 'group' as const, by: entity, measure: m.name, agg, top_n: 10 },
       options: { sort: 'descending' as const, orientation: 'h' as const },
     };
@@ -177,7 +180,7 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
     out.push({
       title: cap(what),
       chart: 'bar',
-      why: `Which ${category.name} values ${agg === 'sum' || agg === 'count' ? 'contribute most' : 'rank highest'}${measure ? ` ${agg === 'sum' ? 'to' : 'in'} ${measure.name}` : ''}.`,
+      why: `Which ${category.name} values ${agg === 'sum' || agg === 'count' ? 'contribute most' : 'rank highest'}${measure ? ` ${agg === 'sum' ? 'to' : 'in'} ${measure.name}` : ''}.${infiniteWhy(measure)}`,
       transform: {
         type: 'group',
         by: category.name,
@@ -195,15 +198,17 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
   // levels beside it (income per person): the first of them gets its own comparison, averaged.
   const level = barred
     .slice(1, 3)
-    .find((m) => aggFor(m, r, spansAll) === 'mean' && m.name !== measure?.name);
+    .find((m) => roleAggFor(m, r, spansAll) === 'mean' && m.name !== measure?.name);
   const first = r.categories.find((c) => !repeatedProblem(r.semantics, level?.name, c.name));
   const stock = measure && roleOf(r.semantics, measure.name)?.role === 'stock';
-  if (measure && (agg === 'sum' || agg === 'count' || stock) && level && first)
+  const leadAdds = agg === 'sum' || agg === 'count' || roleAggFor(measure, r, spansAll) === 'sum';
+  const levelAgg = aggFor(level, r, spansAll);
+  if (measure && (leadAdds || stock) && level && first)
     out.push({
-      title: `Average ${level.name} by ${first.name}`,
+      title: cap(`${aggWord(levelAgg)}${level.name} by ${first.name}`),
       chart: 'bar',
-      why: `Which ${first.name} values rank highest in ${level.name} (a level: averaged, never summed).`,
-      transform: { type: 'group', by: first.name, measure: level.name, agg: 'mean', top_n: 10 },
+      why: `Which ${first.name} values rank highest in ${level.name} (a level: ${levelAgg === 'median' ? 'its median' : 'averaged'}, never summed).${infiniteWhy(level)}`,
+      transform: { type: 'group', by: first.name, measure: level.name, agg: levelAgg, top_n: 10 },
       options: {
         sort: 'descending',
         ...(first.distinct > 8 ? { orientation: 'h' as const } : {}),
@@ -223,7 +228,7 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
     out.push({
       title: `Top 10 ${ranked.name} by ${measure ? `${aggWord(agg)}${measure.name}` : 'rows'}`,
       chart: 'bar',
-      why: `The ${ranked.name} values that ${agg === 'mean' ? 'rank highest' : 'weigh most'} among ${ranked.distinct.toLocaleString('en-US')}${fewest ? `, of those with at least ${fewest} ${measure?.name ?? 'rows'} values` : ''}.`,
+      why: `The ${ranked.name} values that ${agg === 'sum' || agg === 'count' ? 'weigh most' : 'rank highest'} among ${ranked.distinct.toLocaleString('en-US')}${fewest ? `, of those with at least ${fewest} ${measure?.name ?? 'rows'} values` : ''}.${infiniteWhy(measure)}`,
       transform: {
         type: 'group',
         by: ranked.name,
@@ -351,7 +356,13 @@ function qualityAnalyses(profile: DataProfile, r: Roles): Analysis[] {
 }
 
 function aggWord(agg: string): string {
-  return agg === 'mean' ? 'average ' : agg === 'max' ? 'latest ' : '';
+  return agg === 'mean'
+    ? 'average '
+    : agg === 'max'
+      ? 'latest '
+      : agg === 'median'
+        ? 'median '
+        : '';
 }
 
 function cap(text: string): string {

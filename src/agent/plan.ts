@@ -10,6 +10,7 @@ import { AggSchema } from '../../renderers/params.js';
 import { didYouMean, nearest } from '../spec/suggest.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { PERIOD_ORDER, PERIOD_WORD, periodsSpanned, spansTime, timeFrequencyOf } from './roles.js';
+import { infiniteAggProblem } from './infinities.js';
 import { repeatedProblem, roleOf, semanticsOf, sumProblem } from './semantics.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
@@ -297,8 +298,8 @@ export function checkPlan(
 export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   const sem = semanticsOf(profile);
   const t = a.transform;
-  const facet = facetProblem(a, sem.facets?.[0]);
-  if (facet) return [facet];
+  const first = facetProblem(a, sem.facets?.[0]) ?? infiniteProblem(t, profile);
+  if (first) return [first];
   if (t.type === 'season') return seasonProblems(a, t, profile);
   if (t.type === 'group' || t.type === 'distribution') {
     const measure = t.type === 'group' ? t.measure : t.column;
@@ -353,6 +354,14 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
       );
   }
   return problems;
+}
+
+/** A sum, mean, min or max of a measure holding ±inf (infinities.ts); a rate counts a value. */
+function infiniteProblem(t: Transform, profile: DataProfile): string | null {
+  if (t.type !== 'group' && t.type !== 'resample' && t.type !== 'season') return null;
+  if (!t.measure || ('equals' in t && t.equals !== undefined)) return null;
+  const measure = profile.column_profiles.find((c) => c.name === t.measure);
+  return infiniteAggProblem(measure, t.agg);
 }
 
 /**

@@ -7,7 +7,8 @@
 import { usedColumns } from './compile-plan.js';
 import type { Analysis } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
-import { aggFor, timeFrequencyOf } from './roles.js';
+import { infiniteWhy } from './infinities.js';
+import { aggFor, roleAggFor, timeFrequencyOf } from './roles.js';
 import type { Roles } from './roles.js';
 import { qualityFlags } from './semantics.js';
 
@@ -195,7 +196,7 @@ export function seasonAnalyses(r: Roles): Analysis[] {
   const measure = r.measures[0];
   const agg = aggFor(measure, r, true);
   // A running total has no season; a panel's levels averaged together mix its entities.
-  if (agg === 'max') return [];
+  if (roleAggFor(measure, r, true) === 'max') return [];
   if (r.semantics.table.grain === 'panel' && agg !== 'sum' && agg !== 'count') return [];
   const cycle =
     own === 'H' && span >= 14
@@ -214,7 +215,7 @@ export function seasonAnalyses(r: Roles): Analysis[] {
       ? `Average ${every} ${measure.name}`
       : !measure || agg === 'count'
         ? `Average rows per ${unit}`
-        : `Average ${what}`;
+        : `${agg === 'median' ? 'Median' : 'Average'} ${what}`;
   const by = {
     month: 'month of year',
     weekday: 'weekday',
@@ -228,7 +229,7 @@ export function seasonAnalyses(r: Roles): Analysis[] {
       why:
         agg === 'sum' || agg === 'count' || !measure
           ? `The seasonal pattern: each ${unit}'s total, averaged over the ${unit}s of ${date.name} that fall on each ${by}.`
-          : `The seasonal pattern: ${what} averaged over the rows of each ${by}.`,
+          : `The seasonal pattern: ${what} ${agg === 'median' ? 'as the median' : 'averaged'} over the rows of each ${by}.${infiniteWhy(measure)}`,
       transform: {
         type: 'season',
         date: date.name,

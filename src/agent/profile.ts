@@ -64,6 +64,11 @@ const ColumnProfileSchema = z.object({
     })
     .nullable(),
   text: z.object({ mean_length: z.number(), max_length: z.number().int() }).nullable(),
+  /**
+   * How many values of a number column are infinite (±inf), when any is: left out of its
+   * statistics, and a sum or mean of the column is infinite wherever one falls (agent/plan.ts).
+   */
+  infinite: z.number().int().positive().optional(),
   /** Short data-quality notes, e.g. "62% missing", "constant". */
   notes: z.array(z.string()),
 });

@@ -159,17 +159,28 @@ export const PERIOD_WORD: Readonly<Record<Period, string>> = {
  * How an analyst aggregates a measure per group or period, from its role (semantics.ts): sum for
  * amounts and counts, mean for levels and ratios, the last value (max) of a running total; a stock
  * is summed only within one period. `spansTime`: the groups or periods hold several of the data's
- * periods.
+ * periods. A measure holding infinities (±inf) is given its median: its sum, mean or max is
+ * infinite (or NaN) in every group an infinity falls in, which no chart can draw.
  */
 export function aggFor(
   measure: ColumnProfile | undefined,
   r: Pick<Roles, 'semantics'>,
   spansTime = true,
-): 'sum' | 'mean' | 'max' | 'count' {
-  if (!measure) return 'count';
-  return aggregationFor(roleOf(r.semantics, measure.name), spansTime);
+): 'sum' | 'mean' | 'median' | 'max' | 'count' {
+  return measure?.infinite ? 'median' : roleAggFor(measure, r, spansTime);
 }
 
+/**
+ * The aggregation the measure's role calls for (aggFor without the infinities): what the
+ * planner reasons with, whichever statistic is then drawn.
+ */
+export function roleAggFor(
+  measure: ColumnProfile | undefined,
+  r: Pick<Roles, 'semantics'>,
+  spansTime = true,
+): 'sum' | 'mean' | 'max' | 'count' {
+  return measure ? aggregationFor(roleOf(r.semantics, measure.name), spansTime) : 'count';
+}
 /** The data's own spacing as a plan frequency (null when irregular or unknown). */
 export function timeFrequencyOf(date: ColumnProfile, r: Pick<Roles, 'semantics'>): Period | null {
   const time = r.semantics.table.time;

@@ -29,12 +29,19 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { readWorkdirJson } from '../spec/load.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 
+/** A range's end: a number, or an infinity the program spells as text (JSON has none). */
+const Bound = z.union([
+  z.number(),
+  z.literal('inf').transform(() => Infinity),
+  z.literal('-inf').transform(() => -Infinity),
+]);
+
 const FactsSchema = z.object({
   timeDistinct: z.number().int().nonnegative().optional(),
   keyDistinct: z.record(z.string(), z.number().int().nonnegative()).optional(),
   sums: z.array(z.object({ total: z.string(), parts: z.tuple([z.string(), z.string()]) })),
   repeated: z.array(RepeatedSchema),
-  ranges: z.record(z.string(), z.record(z.string(), z.array(z.tuple([z.number(), z.number()])))),
+  ranges: z.record(z.string(), z.record(z.string(), z.array(z.tuple([Bound, Bound])))),
   nonDecreasing: z.record(z.string(), z.number()).optional(),
   totals: z
     .array(z.object({ column: z.string(), value: z.string(), measure: z.string() }))
@@ -75,6 +82,14 @@ import pandas as pd
 
 args = json.loads(ARGS)
 derived = args["derived"]
+
+
+def bound(v):
+    # A range's end as JSON: an infinity (as DuckDB's min and max give it) spelled as text.
+    v = float(v)
+    return v if v - v == 0 else ("inf" if v > 0 else "-inf")
+
+
 facts = {"sums": [], "ranges": {}}
 for total, a, b in derived["triples"]:
     T, A, B = (pd.to_numeric(df[x], errors="coerce").astype(float) for x in (total, a, b))
@@ -87,7 +102,7 @@ for c in derived["categories"] if derived["measures"] else []:
     grouped = df[df[c].notna()].groupby(c)[derived["measures"]]
     lo, hi = grouped.min(), grouped.max()
     facts["ranges"][c] = {
-        m: [[float(lo.at[k, m]), float(hi.at[k, m])] for k in lo.index if pd.notna(lo.at[k, m]) and pd.notna(hi.at[k, m])]
+        m: [[bound(lo.at[k, m]), bound(hi.at[k, m])] for k in lo.index if pd.notna(lo.at[k, m]) and pd.notna(hi.at[k, m])]
         for m in derived["measures"]
     }
 facts["repeated"] = []

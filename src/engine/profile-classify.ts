@@ -138,6 +138,7 @@ export function columnProfile(
   const missing = rows - scan.nonmissing;
   const numbers = numbersOf(facts, decision, done);
   const semantic = decision.semantic;
+  const infinite = infiniteCount(facts);
   return {
     name: column.name,
     dtype: profileDtype(column, rows, scan.nonmissing, facts.format),
@@ -160,8 +161,14 @@ export function columnProfile(
       semantic === 'text'
         ? { mean_length: scan.lengthSum / scan.nonmissing, max_length: scan.maxLength }
         : null,
+    ...(infinite ? { infinite } : {}),
     notes: columnNotes(facts, decision, numbers),
   };
+}
+
+/** How many values of a number column are ±inf: those it holds that are not finite numbers. */
+function infiniteCount({ column, scan }: ColumnFacts): number {
+  return isNumberKind(column.kind) ? scan.nonmissing - (scan.numbers?.count ?? 0) : 0;
 }
 
 function columnNotes(
@@ -174,9 +181,8 @@ function columnNotes(
   const notes: string[] = [];
   if (missing && scan.nonmissing) notes.push(`${pct(missing / rows)} missing`);
   if (column.kind === 'duration') notes.push('durations: statistics in seconds');
-  const finite = scan.numbers?.count ?? 0;
-  if (isNumberKind(column.kind) && finite < scan.nonmissing)
-    notes.push(`${thousands(scan.nonmissing - finite)} infinite values left out of statistics`);
+  const infinite = infiniteCount(facts);
+  if (infinite) notes.push(`${thousands(infinite)} infinite values left out of statistics`);
   if (decision.semantic === 'empty') notes.push('every value is missing');
   if (decision.semantic === 'constant')
     notes.push(`constant: every value is '${topList(facts.top)[0]?.value ?? ''}'`);
