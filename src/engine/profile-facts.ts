@@ -26,12 +26,25 @@ import type { TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
 import { finiteOf } from './profile-columns.js';
-import { CORR_ROWS } from './profile-relations.js';
 import { timeExpr } from './sql-rows.js';
 import type { SourceLocale } from './types.js';
 import { DATA_RELATION } from './types.js';
 
 const data = ident(DATA_RELATION);
+
+/**
+ * Past this many rows the facts screen an even sample of them first (every n-th by a hash of the
+ * row): what the sample rules out (a measure varying within an entity, two categories' ranges
+ * overlapping) holds for all rows, and only what it leaves is measured again over every row; a
+ * running total's steps and the pairs' correlations per group, which only choose what to draw,
+ * are read from it.
+ */
+export const FACTS_ROWS = 100_000;
+
+/** Every how many rows the facts' sample takes one (1: every row). */
+function sampleEvery(rows: number): number {
+  return Math.ceil(rows / FACTS_ROWS);
+}
 
 /** At most this many number columns are checked for running totals and total rows. */
 const CHECKED_MEASURES = 12;
@@ -118,7 +131,7 @@ async function splitFacts(
 
 /**
  * The measures with one value per entity, repeated on its rows (a grouping per entity column).
- * Past CORR_ROWS the profile's even sample of rows is read first: a measure that varies within
+ * Past FACTS_ROWS the facts' even sample of rows is read first: a measure that varies within
  * an entity there varies over all rows, so only the others are measured again over every row.
  */
 async function repeatedFacts(
@@ -129,7 +142,7 @@ async function repeatedFacts(
 ): Promise<Pick<TableFacts, 'repeated'>> {
   const measures = derivedMeasures(profile).filter((m) => NUMBER_TYPE.test(types.get(m) ?? ''));
   const entities = measures.length ? attributeEntities(profile) : [];
-  const every = Math.ceil(profile.rows / CORR_ROWS);
+  const every = sampleEvery(profile.rows);
   const found = await Promise.all(
     entities.map(async (entity) => {
       const sampled = every > 1 ? await perEntity(db, entity, measures, every, signal) : null;
@@ -221,8 +234,8 @@ async function groupPairFacts(
     `regr_count(${x(a)}, ${x(b)}) AS n${i}`,
   ]);
   // These facts only choose which scatter to draw (its finding is measured over all rows): past
-  // CORR_ROWS they come from the profile's even sample of rows.
-  const every = Math.ceil(profile.rows / CORR_ROWS);
+  // FACTS_ROWS they come from the facts' even sample of rows.
+  const every = sampleEvery(profile.rows);
   const where = every > 1 ? ` WHERE hash(rowid) % ${every} = 0` : '';
   const rows = await db.objects(
     `SELECT grouping(g) AS pooled, g IS NULL AS unnamed, ${aggregates.join(', ')} FROM (SELECT ${projection.join(', ')} FROM ${data}${where}) GROUP BY GROUPING SETS ((g), ())`,
@@ -281,10 +294,10 @@ async function derivedFacts(
     });
   }
   const categories = measures.length ? binCategories(profile) : [];
-  // Past CORR_ROWS the profile's even sample of rows is read first: where it already shows two
+  // Past FACTS_ROWS the facts' even sample of rows is read first: where it already shows two
   // categories' ranges overlapping, all rows do too, so only a measure whose sampled ranges are
   // apart is measured again over every row (the evidence names the ranges of all rows).
-  const every = Math.ceil(profile.rows / CORR_ROWS);
+  const every = sampleEvery(profile.rows);
   const ranges = await Promise.all(
     categories.map(async (category) => {
       const byMeasure = await categoryRanges(db, category, measures, every, signal);
@@ -414,9 +427,9 @@ async function timeFacts(
       `avg(CASE WHEN v${i} >= p${i} THEN 1.0 ELSE 0.0 END) FILTER (WHERE v${i} IS NOT NULL AND p${i} IS NOT NULL) AS s${i}`,
   );
   // A running total never decreases along any subset of its rows either, while other measures
-  // still rise and fall about half the time: past CORR_ROWS rows, the steps between the rows of the
+  // still rise and fall about half the time: past FACTS_ROWS rows, the steps between the rows of the
   // profile's even sample decide (a sort of every row costs ~0.2 s per million).
-  const every = Math.ceil(profile.rows / CORR_ROWS);
+  const every = sampleEvery(profile.rows);
   const sampled = every > 1 ? ` AND hash(rowid) % ${every} = 0` : '';
   const [steps = {}] = await db.objects(
     `SELECT ${shares.join(', ')} FROM (SELECT ${lags.join(', ')} FROM ${data} WHERE ${t} IS NOT NULL${sampled})`,
