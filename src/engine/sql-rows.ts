@@ -148,10 +148,14 @@ export function rowsFor(cleaning: Cleaning, analysis: Analysis): Rows {
   );
   const select = cleanedSelect(cleaning);
   const shape = { columns, row: cleaning.row, cleaned: new Set(cleaning.exprs.keys()) };
-  if (filters.length === 0) return { ctes: [['source', select]], ...shape, filtered: false };
+  // The table's columns as stored (a filter at most) are read again by a query that names them
+  // twice; cleaned ones are computed once.
+  const inline = cleaning.exprs.size === 0 ? 'inline' : undefined;
+  if (filters.length === 0)
+    return { ctes: [['source', select, inline]], ...shape, filtered: false };
   const where = `WHERE ${filters.join('\n  AND ')}`;
   if (cleaning.exprs.size === 0)
-    return { ctes: [['source', `${select}\n${where}`]], ...shape, filtered: true };
+    return { ctes: [['source', `${select}\n${where}`, inline]], ...shape, filtered: true };
   const source = `SELECT *\nFROM cleaned\n${where}`;
   return {
     ctes: [
