@@ -41,6 +41,19 @@ const program = new Command()
 /** How long a failed command may take to drain before the process is ended. */
 const EXIT_GRACE_MS = 3_000;
 
+/**
+ * Ends the process once nothing but the standard streams is left, without tearing down V8's
+ * heap page by page (~30 ms at the end of every `analyze`, after its work is done). Writes to
+ * stdout and stderr are synchronous on Linux; the 'exit' handlers (the code cache) still run.
+ * Anything still in flight (a sandbox's worker exiting, a timer) lets the process drain as usual.
+ */
+async function exitWhenIdle(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const left = process.getActiveResourcesInfo();
+  const streams = left.filter((r) => r === 'PipeWrap' || r === 'TTYWrap').length;
+  if (process.platform === 'linux' && streams === left.length && streams <= 3) process.exit();
+}
+
 /** Loads the subcommand's module (every one's for help or a typo), then parses the command line. */
 async function main(): Promise<void> {
   try {
@@ -53,6 +66,7 @@ async function main(): Promise<void> {
     for (const register of registers) register(program);
     routeUsageErrors(program);
     await program.parseAsync(process.argv);
+    if (known === 'analyze') await exitWhenIdle();
   } catch (error) {
     process.exitCode = reportError(error, Boolean(program.opts<{ verbose?: boolean }>().verbose));
     // A failure can leave work in flight (a query the engine was running beside the one that
