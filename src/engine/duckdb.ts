@@ -84,9 +84,9 @@ const CACHED_ROWS = 20_000;
 const CACHED_QUERIES = 512;
 
 /**
- * One bounded DuckDB database. Until it is locked it has one connection; after, queries issued
- * together run on up to `threads` connections (opened on demand, sharing the locked settings,
- * which are global), so a slow query does not hold back a quick one. Once locked, the result of
+ * One bounded DuckDB database. Queries issued together run on up to `threads` connections, all
+ * opened with it (the settings `lock` makes are global: they bind every connection), so a slow
+ * query does not hold back a quick one. Once locked, the result of
  * a read-only query (SELECT, WITH) is kept and a repeated query is answered from it: two charts
  * of one plan often need the same statistics; a DESCRIBE's result is kept before too. Any
  * statement run with `run` (which may change a table) clears them.
@@ -131,8 +131,21 @@ export class DuckDb {
       secret_directory: `${options.tempDir}-home/secrets`,
       extension_directory: `${options.tempDir}-home/extensions`,
     });
-    const connection = await instance.connect();
-    return new DuckDb(instance, connection, options);
+    // Every connection at once: one opened while a query runs waits for it (a sniff, ~50 ms).
+    const [connection, ...more] = await Promise.all(
+      Array.from({ length: Math.max(1, Math.floor(options.threads)) }, () => instance.connect()),
+    );
+    if (!connection) throw new OpsmindError('no DuckDB connection', ExitCode.INTERNAL);
+    const db = new DuckDb(instance, connection, options);
+    for (const extra of more) db.adopt(extra);
+    return db;
+  }
+
+  /** A connection opened with the database, idle until a query needs it. */
+  private adopt(connection: DuckDBConnection): void {
+    this.connections.push(connection);
+    this.idle.push(connection);
+    this.opened += 1;
   }
 
   /** DuckDB's version, e.g. "v1.5.6". */
@@ -305,11 +318,11 @@ export class DuckDb {
     );
   }
 
-  /** A free connection: an idle one, a new one (after the lock, up to `threads`), or the next released. */
+  /** A free connection: an idle one, a new one (up to `threads`), or the next released. */
   private async acquire(): Promise<DuckDBConnection> {
     const free = this.idle.pop();
     if (free) return free;
-    if (this.locked && this.opened < Math.max(1, this.options.threads)) {
+    if (this.opened < Math.max(1, this.options.threads)) {
       this.opened += 1; // counted before the await, so callers at once cannot open too many
       const connection = await this.instance.connect();
       this.connections.push(connection);
