@@ -191,14 +191,61 @@ export async function planText(ctx: HostContext, detected: DetectedFormat) {
 /** What planText found about a delimited file. */
 export type TextPlan = Awaited<ReturnType<typeof planText>>;
 
-/** The host's plan, and DuckDB's sniffer run on it. */
+/** The host's plan, and DuckDB's sniffer run on it (the locale sample read beside it, when it can). */
 async function planRead(ctx: ReadContext, host: TextPlan) {
   const { text, place, plan } = host;
-  const sniffed = await sniffCsv(ctx.db, plan, false, ctx.signal).catch((error: unknown) => {
+  const sniffing = sniffCsv(ctx.db, plan, false, ctx.signal);
+  const early = earlySample(ctx, host);
+  const sniffed = await sniffing.catch((error: unknown) => {
     throw ctx.signal?.aborted ? error : sniffFailure(text.sample, place, plan.delimiter, error);
   });
   const names = columnNames(place.header, sniffed);
-  return { ...host, sniffed, names };
+  return { ...host, sniffed, names, early };
+}
+
+/** The text of a file's line ends as DuckDB's sniffer names them, from its first line break. */
+function lineEnd(sample: string): string | null {
+  const at = sample.search(/[\r\n]/);
+  if (at < 0) return null;
+  if (sample[at] === '\n') return '\\n';
+  return sample[at + 1] === '\n' ? '\\r\\n' : '\\r';
+}
+
+/**
+ * The locale sample read while the sniffer types the columns, when the host already knows the
+ * dialect it only needs the text in: pandas' quoting, the line ends of the file's start, a field
+ * per header name. Used only if the sniffer finds that dialect (sampleOf); ~50 ms of every start.
+ */
+function earlySample(ctx: ReadContext, { text, place, plan }: TextPlan) {
+  const newLine = plan.pandasQuotes ? lineEnd(text.sample) : null;
+  if (newLine === null || place.header.length === 0) return null;
+  const dialect: CsvDialect = {
+    quote: '"',
+    escape: '"',
+    newLine,
+    columns: place.header.map((name) => ({ name, type: 'VARCHAR' })),
+    dateFormat: null,
+    timestampFormat: null,
+  };
+  const rows = sampleText(ctx.db, plan, dialect, LOCALE_SAMPLE_ROWS, ctx.signal);
+  rows.catch(() => undefined);
+  return { plan, dialect, rows };
+}
+
+/** The locale sample of the planned read: the early one when its dialect is the sniffer's. */
+async function sampleOf(ctx: ReadContext, planned: PlannedRead): Promise<(string | null)[][]> {
+  const { early, plan, sniffed } = planned;
+  const same =
+    early?.plan === plan &&
+    early.dialect.quote === sniffed.quote &&
+    early.dialect.escape === sniffed.escape &&
+    early.dialect.newLine === sniffed.newLine &&
+    early.dialect.columns.length === sniffed.columns.length;
+  if (same) {
+    const rows = await early.rows.catch(() => null);
+    if (rows) return rows;
+  }
+  return sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal);
 }
 
 /**
@@ -273,11 +320,10 @@ export async function readDelimited(
 async function readPlanned(
   ctx: ReadContext,
   detected: DetectedFormat,
-  { text, place, plan, sniffed, names, footer }: PlannedRead,
+  planned: PlannedRead,
 ): Promise<ReadOutcome> {
-  const raw = await asBadInput(MALFORMED, ctx.signal, () =>
-    sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
-  );
+  const { text, place, plan, sniffed, names, footer } = planned;
+  const raw = await asBadInput(MALFORMED, ctx.signal, () => sampleOf(ctx, planned));
   const { samples, withNa, withNone } = cleanSamples(raw);
   const typed = withInfinities(sniffed, samples);
   const columns = typed.columns.map((c, i) => ({
@@ -323,9 +369,7 @@ export async function sniffNumberLocale(
   const { plan, sniffed, names } = planned;
   const { samples } = cleanSamples(
     await withSerialRetry(ctx, planned, (p) =>
-      asBadInput(MALFORMED, ctx.signal, () =>
-        sampleText(ctx.db, p.plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal),
-      ),
+      asBadInput(MALFORMED, ctx.signal, () => sampleOf(ctx, p)),
     ),
   );
   const columns = sniffed.columns.map((c, i) => ({
