@@ -312,6 +312,21 @@ void test('CRLF and CR-only line ends', async () => {
   }
 });
 
+void test('the locale sample read beside the sniffer decides the locale as the one read after it did', async () => {
+  // The host knows the dialect (pandas' quoting, the line ends, a field per header name), so the
+  // sample is read while the sniffer types the columns; a quoted line break in a header name and
+  // CR-only lines are in the guess too. "1,5" is a decimal comma either way.
+  for (const [name, content] of [
+    ['lf-header.csv', '"line\nbreak";n\n"1,5";2\n"3,5";4\n'],
+    ['cr.csv', 'x;n\r1,5;2\r3,5;4\r'],
+    ['crlf.csv', 'x;n\r\n1,5;2\r\n3,5;4\r\n'],
+  ] as const) {
+    const info = await attach(name, content);
+    assert.equal(Object.keys(await schema())[1], 'n', name);
+    assert.deepEqual([info.rows, await values()], [2, ['[1.5,2]', '[3.5,4]']], name);
+  }
+});
+
 void test('gzip-compressed CSV, UTF-8 and Windows-1252', async () => {
   const info = await attach('data.csv.gz', gzipSync('k;v\na;1,5\nb;2\n'));
   assert.deepEqual([info.compression, info.delimiter, info.encoding], ['gzip', ';', 'utf-8']);
