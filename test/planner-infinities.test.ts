@@ -7,33 +7,12 @@ import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { checkPlan } from '../src/agent/plan.js';
 import type { Plan } from '../src/agent/plan.js';
-import { col, profile } from './helpers/profiles.js';
-
-const date = col('order_date', 'datetime', {
-  distinct: 730,
-  datetime: {
-    min: '2023-01-01',
-    max: '2024-12-31',
-    span_days: 730,
-    frequency: 'D',
-    parse_share: 1,
-  },
-});
-const columns = [
-  col('order_id', 'identifier', { distinct: 1000 }),
-  date,
-  col('region', 'category', { distinct: 5 }),
-  col('product', 'category', { distinct: 40 }),
-  col('revenue', 'numeric'),
-  col('units', 'numeric'),
-];
-const correlations = [{ a: 'units', b: 'revenue', r: 0.82 }];
-const SALES = profile(columns, { correlations });
+import { profile, SALES } from './helpers/profiles.js';
 
 void test('a measure holding infinities: the heuristic plan draws its median, and a sum or mean of it is a problem', () => {
   const data = profile(
-    columns.map((c) => (c.name === 'revenue' ? { ...c, infinite: 3 } : c)),
-    { correlations },
+    SALES.column_profiles.map((c) => (c.name === 'revenue' ? { ...c, infinite: 3 } : c)),
+    { correlations: SALES.correlations },
   );
   const plan = heuristicPlan(data);
   assert.deepEqual(checkPlan(plan, data), []);

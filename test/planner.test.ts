@@ -7,27 +7,7 @@ import { unsupportedNumbers } from '../src/agent/llm-summary.js';
 import { checkPlan, parsePlan } from '../src/agent/plan.js';
 import type { Plan } from '../src/agent/plan.js';
 import { profileText } from '../src/agent/profile-text.js';
-import { col, profile } from './helpers/profiles.js';
-
-const date = col('order_date', 'datetime', {
-  distinct: 730,
-  datetime: {
-    min: '2023-01-01',
-    max: '2024-12-31',
-    span_days: 730,
-    frequency: 'D',
-    parse_share: 1,
-  },
-});
-const region = col('region', 'category', { distinct: 5 });
-const product = col('product', 'category', { distinct: 40 });
-const revenue = col('revenue', 'numeric');
-const units = col('units', 'numeric');
-const orderId = col('order_id', 'identifier', { distinct: 1000 });
-const comment = col('comment', 'text', { distinct: 990 });
-const SALES = profile([orderId, date, region, product, revenue, units, comment], {
-  correlations: [{ a: 'units', b: 'revenue', r: 0.82 }],
-});
+import { col, date, profile, SALES } from './helpers/profiles.js';
 
 function kinds(plan: Plan): string[] {
   return plan.analyses.map((a) => `${a.chart}:${a.transform.type}`);

@@ -53,3 +53,24 @@ export function profile(columns: ColumnProfile[], extra: Partial<DataProfile> = 
     ...extra,
   };
 }
+
+/** A sales table: orders with a daily date over two years, two categories and two measures. */
+export const date = col('order_date', 'datetime', {
+  distinct: 730,
+  datetime: {
+    min: '2023-01-01',
+    max: '2024-12-31',
+    span_days: 730,
+    frequency: 'D',
+    parse_share: 1,
+  },
+});
+const region = col('region', 'category', { distinct: 5 });
+const product = col('product', 'category', { distinct: 40 });
+const revenue = col('revenue', 'numeric');
+const units = col('units', 'numeric');
+const orderId = col('order_id', 'identifier', { distinct: 1000 });
+const comment = col('comment', 'text', { distinct: 990 });
+export const SALES = profile([orderId, date, region, product, revenue, units, comment], {
+  correlations: [{ a: 'units', b: 'revenue', r: 0.82 }],
+});
