@@ -215,7 +215,7 @@ def column_profile(name, series, codes, uniques, counts, rng, ordered=None):
         values = values[np.isfinite(values)]
         if len(values) < nonmissing:
             out["infinite"] = nonmissing - len(values)
-            notes.append(f"{nonmissing - len(values):,} infinite values left out of statistics")
+            notes.append(f"{out['infinite']:,} infinite values left out of statistics")
     if nonmissing == 0:
         out["semantic"] = "empty"
         notes.append("every value is missing")

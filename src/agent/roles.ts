@@ -181,6 +181,7 @@ export function roleAggFor(
 ): 'sum' | 'mean' | 'max' | 'count' {
   return measure ? aggregationFor(roleOf(r.semantics, measure.name), spansTime) : 'count';
 }
+
 /** The data's own spacing as a plan frequency (null when irregular or unknown). */
 export function timeFrequencyOf(date: ColumnProfile, r: Pick<Roles, 'semantics'>): Period | null {
   const time = r.semantics.table.time;

@@ -78,6 +78,7 @@ const CHECKED_MEASURES = 12;
 
 const PROGRAM = String.raw`
 import json
+import math
 import pandas as pd
 
 args = json.loads(ARGS)
@@ -87,7 +88,7 @@ derived = args["derived"]
 def bound(v):
     # A range's end as JSON: an infinity (as DuckDB's min and max give it) spelled as text.
     v = float(v)
-    return v if v - v == 0 else ("inf" if v > 0 else "-inf")
+    return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
 
 
 facts = {"sums": [], "ranges": {}}
@@ -119,7 +120,6 @@ for e, candidates in derived["entities"]:
         facts["repeated"].append({"measure": m, "entity": e, "rows": rows, "within": within})
 gp = derived["group"]
 if gp is not None and derived["pairs"]:
-    import math
     import numpy as np
     ms = derived["measures"]
     X = df[ms].apply(pd.to_numeric, errors="coerce").astype(float)
@@ -195,7 +195,6 @@ if t is not None:
             facts["totals"] = found
 sp = args["splits"]
 if sp["columns"]:
-    import math
     X = pd.DataFrame({m: pd.to_numeric(df[m], errors="coerce").astype(float) for m in sp["measures"]})
     wholes = {m: float(X[m].sum()) for m in sp["measures"]}
     facts["splits"] = []
