@@ -96,11 +96,6 @@ def numbers(values):
     return pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
 
 
-def _finite(values):
-    values = numbers(values)
-    return values[np.isfinite(values)]
-
-
 def as_datetime(values):
     """A DatetimeIndex for datetime values, date-like strings or years (2023 or "2023"); None when most do not parse."""
     series = pd.Series(values).reset_index(drop=True)
@@ -451,22 +446,27 @@ def distribution_insights(values, label, years=False):
 
     years: the values are calendar years, written 1687 and their IQR as a number of years.
     """
-    data = _finite(values)
+    raw = numbers(values)
+    data, infinite = raw[np.isfinite(raw)], int(np.isinf(raw).sum())
     if len(data) < 2 or data.min() == data.max():
         return []
     stats, label = number_stats(data), str(label)
     q1, median, q3, mean, skew = stats["q1"], stats["median"], stats["q3"], stats["mean"], stats["skew"]
     iqr, out, value = q3 - q1, [], fmt_year if years else fmt_number
+    # With infinities the figures are of the finite values; pandas' describe() counts them in its quartiles.
+    left_out = (f", over its {len(data):,} finite values ({'1 infinite value' if infinite == 1 else f'{infinite:,} infinite values'} left out)"
+                if infinite else "")
     out.append(_insight(f"The median {label} is {value(median)}; the middle half lies between {value(q1)} and {value(q3)} "
-                        f"(IQR {fmt_number(iqr)}{' years' if years else ''}).", "spread", median=median, q1=q1, q3=q3, iqr=iqr))
+                        f"(IQR {fmt_number(iqr)}{' years' if years else ''}){left_out}.", "spread", median=median, q1=q1, q3=q3, iqr=iqr))
     if skew is not None:
         shape = ("right-skewed: a long tail of large values" if skew >= 0.5 else
                  "left-skewed: a long tail of small values" if skew <= -0.5 else "roughly symmetric")
-        out.append(_insight(f"{_capital(label)} is {shape} (skew {_unsigned_zero(f'{skew:.2f}')}; mean {value(mean)} vs median {value(median)}).",
+        subject = f"{_capital(label)}'s finite values are" if infinite else f"{_capital(label)} is"
+        out.append(_insight(f"{subject} {shape} (skew {_unsigned_zero(f'{skew:.2f}')}; mean {value(mean)} vs median {value(median)}).",
                             "skew", skew=skew, mean=mean, median=median))
     low, high, outliers = q1 - 1.5 * iqr, q3 + 1.5 * iqr, stats["outliers"]
     if outliers:
-        values = f"{outliers:,} value{'s' if outliers != 1 else ''} ({fmt_pct(outliers / len(data))}) of {label}"
+        values = f"{outliers:,} {'finite ' if infinite else ''}value{'s' if outliers != 1 else ''} ({fmt_pct(outliers / len(data))}) of {label}"
         # A fence beyond the data's own range (e.g. below zero for amounts) has no values past it: leave it out.
         fences = [f"below {value(low)}" if low > float(data.min()) else "", f"above {value(high)}" if high < float(data.max()) else ""]
         where = " or ".join(f for f in fences if f)

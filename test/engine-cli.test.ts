@@ -288,9 +288,38 @@ void test('a measure holding infinities is drawn by its median, with a note, in 
         `${title}: ${JSON.stringify(ys)}`,
       );
     assert.match(r.html, /Medians: price holds 2 infinite values/);
+    // The histogram, the findings and the summary table say what their figures leave out: the
+    // findings' median is of the finite values, the table's quartiles (describe()) count them all.
+    assert.match(
+      r.html,
+      /price holds 2 infinite values, which no bin or box can hold: they are left out\./,
+    );
+    const texts = (r.json?.insights ?? []).map((i) => i.text);
+    assert.ok(
+      texts.some((t) =>
+        /^The median price is [\d.]+; .*, over its 298 finite values \(2 infinite values left out\)\.$/.test(
+          t,
+        ),
+      ),
+      JSON.stringify(texts),
+    );
+    assert.ok(
+      texts.some((t) => /^Price's finite values are /.test(t)),
+      JSON.stringify(texts),
+    );
+    assert.ok(texts.some((t) => /^The median sales is .*\(1 infinite value left out\)\.$/.test(t)));
+    assert.match(
+      r.html,
+      /Infinities in sales \(an infinite value\), price \(2 infinite values\): their mean, std, min and max are not finite numbers and show as —/,
+    );
   }
   const [duck, pandas] = runs.map((r) => [...drawnValues(r.html)]);
   assert.deepEqual(duck, pandas, 'both engines draw the same values');
+  // DuckDB types the date column as it reads it: pandas' "dates stored as text" flag is its alone.
+  const findings = runs.map((r) =>
+    (r.json?.insights ?? []).map((i) => i.text).filter((t) => !/stored as text/.test(t)),
+  );
+  assert.deepEqual(findings[0], findings[1], 'both engines find the same');
 });
 
 void test('column names that try to change a query are only names', () => {

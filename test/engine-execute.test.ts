@@ -99,7 +99,7 @@ void test('group: NULL keys are a group; tables sort largest first, ties in key 
   assert.equal(text(r.frame(0)), 'a 10 | b 10 | c 7 | null 2 | d 1 | e 0');
   assert.equal(text(r.frame(1)), 'b 2 | a 1 | c 1 | d 1 | e 1 | null 1');
   assert.deepEqual(r.columns(1), ['cat', 'count']);
-  assert.deepEqual(r.decls[0]?.params, { title: 'Analysis 1', max_rows: 50 });
+  assert.deepEqual(r.decls[0]?.params, { title: 'Analysis 1', max_rows: 50, note: 'Why.' });
 });
 
 void test('group: bars keep the top N in key order, the rest is "Other" only if it adds up', async () => {
@@ -203,7 +203,9 @@ void test('histogram: numpy edges, inner edges counted in the bin above, the las
   assert.deepEqual([reductions, cap, r.decls[0]?.params.bins], [['binned'], 5, 5]);
   // numpy's "auto" picks 4 bins for these six values.
   assert.equal(text(r.frame(1)), '0 2.5 3 | 2.5 5 2 | 5 7.5 0 | 7.5 10 1');
-  assert.ok(r.insights.insights.some((i) => i.text.startsWith('The median v is 2.5;')));
+  // The infinity is in no bin and no figure, and the finding says so (its count from the query).
+  const spread = r.insights.insights.find((i) => i.text.startsWith('The median v is 2.5;'));
+  assert.match(spread?.text ?? '', /, over its 6 finite values \(1 infinite value left out\)\.$/);
 });
 
 void test('box: quartiles, clipped fences, mean and n per group, most frequent groups first', async () => {

@@ -368,6 +368,23 @@ void test('distribution: skew direction in words', () => {
   assert.ok(!('outliers' in symmetric));
 });
 
+void test('distribution: with infinities left out, each figure says it is of the finite values', () => {
+  const stats = numberStats(VALUES);
+  assert.ok(stats);
+  const plain = distributionInsights(stats, 'order value');
+  const kinds = byKind(distributionInsights({ ...stats, infinite: 2 }, 'order value'));
+  assert.equal(
+    kinds.spread?.text,
+    `${plain[0]?.text.slice(0, -1)}, over its 12 finite values (2 infinite values left out).`,
+  );
+  assert.match(kinds.skew?.text ?? '', /^Order value's finite values are right-skewed/);
+  assert.match(kinds.outliers?.text ?? '', /^1 finite value \(8\.3%\) of order value lies beyond/);
+  const one = byKind(distributionInsights({ ...stats, infinite: 1 }, 'x'));
+  assert.match(one.spread?.text ?? '', /\(1 infinite value left out\)\.$/);
+  // Without infinities the sentences are as before.
+  assert.ok(!/finite/.test(plain.map((i) => i.text).join(' ')));
+});
+
 void test('distribution: a skew that rounds to zero is printed without a sign', () => {
   const slightlyLeft = [...Array.from({ length: 100 }, (_, i) => i + 1), 52];
   const kinds = byKind(distributionInsights(numberStats(slightlyLeft), 'x'));

@@ -47,3 +47,24 @@ void test('a measure holding infinities: the heuristic plan draws its median, an
   assert.deepEqual(checkPlan(group('count'), data), []);
   assert.deepEqual(checkPlan(group('sum'), SALES), [], 'finite revenue sums');
 });
+
+void test('a measure holding infinities: its histogram, box and the summary table say what they leave out or cannot show', () => {
+  const data = profile(
+    SALES.column_profiles.map((c) => (c.name === 'revenue' ? { ...c, infinite: 1 } : c)),
+    { correlations: SALES.correlations },
+  );
+  const plan = heuristicPlan(data);
+  const histogram = plan.analyses.find((a) => a.title === 'Distribution of revenue');
+  assert.match(
+    histogram?.why ?? '',
+    / revenue holds an infinite value, which no bin or box can hold: it is left out\.$/,
+  );
+  const summary = plan.analyses.find((a) => a.title === 'Summary statistics');
+  assert.match(
+    summary?.why ?? '',
+    /Infinities in revenue \(an infinite value\): its mean, std, min and max are not finite numbers and show as —, and its quartiles count them/,
+  );
+  // Without infinities, no such sentence.
+  const finite = heuristicPlan(SALES);
+  assert.ok(!finite.analyses.some((a) => /infinit/i.test(a.why ?? '')));
+});

@@ -203,6 +203,19 @@ class DistributionTests(unittest.TestCase):
         self.assertEqual(kinds["outliers"]["numbers"]["outliers"], outliers)
         self.assertAlmostEqual(kinds["outliers"]["numbers"]["share_pct"], outliers / len(present) * 100)
 
+    def test_infinities_are_left_out_and_said_so(self):
+        plain = by_kind(distribution_insights(self.VALUES, "order value"))
+        with_inf = pd.concat([self.VALUES, pd.Series([np.inf, -np.inf])], ignore_index=True)
+        kinds = by_kind(distribution_insights(with_inf, "order value"))
+        self.assertEqual(kinds["spread"]["numbers"], plain["spread"]["numbers"])
+        self.assertEqual(kinds["spread"]["text"],
+                         plain["spread"]["text"][:-1] + ", over its 12 finite values (2 infinite values left out).")
+        self.assertTrue(kinds["skew"]["text"].startswith("Order value's finite values are right-skewed"))
+        self.assertTrue(kinds["outliers"]["text"].startswith("1 finite value (8.3%) of order value lies beyond"))
+        one = by_kind(distribution_insights(pd.Series([1.0, 2, 3, np.inf]), "x"))
+        self.assertTrue(one["spread"]["text"].endswith("(1 infinite value left out)."))
+        self.assertNotIn("finite", " ".join(i["text"] for i in plain.values()))
+
     def test_skew_direction_in_words(self):
         kinds = by_kind(distribution_insights(self.VALUES, "order value"))
         self.assertAlmostEqual(kinds["skew"]["numbers"]["skew"], self.VALUES.skew())

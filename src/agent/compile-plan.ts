@@ -449,7 +449,10 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         `frame = frame.sort_values(${py(y)}, ascending=False, kind="stable")`,
       ];
       if (a.chart === 'table')
-        return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 50 })})`];
+        return [
+          ...lines,
+          `declare_table(frame, ${kwargs({ title: a.title, max_rows: 50, note: a.why })})`,
+        ];
       const params = groupChartParams(a, t, y, name);
       const additive = t.agg === 'sum' || t.agg === 'count';
       const share = t.series
@@ -506,7 +509,10 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       if (t.series && t.rebase)
         lines.push(`frame = _rebase(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)})`);
       if (a.chart === 'table')
-        return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`];
+        return [
+          ...lines,
+          `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100, note: a.why })})`,
+        ];
       const how = trendHow(t, grain.scales);
       const label = py(trendLabel(t, y, name));
       const trend = t.series
@@ -529,7 +535,10 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         `frame = _season(data, ${py(t.date)}, ${t.measure ? py(t.measure) : 'None'}, ${py(t.agg)}, ${py(t.cycle)}, ${py(unit)})`,
       ];
       if (a.chart === 'table')
-        return [...lines, `declare_table(frame, ${kwargs({ title: a.title, max_rows: 200 })})`];
+        return [
+          ...lines,
+          `declare_table(frame, ${kwargs({ title: a.title, max_rows: 200, note: a.why })})`,
+        ];
       if (a.chart === 'heatmap')
         return [
           ...lines,
@@ -569,26 +578,26 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
     case 'correlation': {
       const frame = `frame = data[[${t.columns.map(py).join(', ')}]].corr()`;
       return a.chart === 'table'
-        ? [frame, `declare_table(frame.round(3), ${kwargs({ title: a.title })})`]
+        ? [frame, `declare_table(frame.round(3), ${kwargs({ title: a.title, note: a.why })})`]
         : [frame, `declare_chart("heatmap", frame, ${kwargs({ zmid: 0, ...common })})`];
     }
     case 'summary': {
       const cols = t.columns?.length ? `[[${t.columns.map(py).join(', ')}]]` : '';
       return [
         `frame = data${cols}.describe(include="all").T.rename_axis("column")`,
-        `declare_table(frame, ${kwargs({ title: a.title, max_rows: 60 })})`,
+        `declare_table(frame, ${kwargs({ title: a.title, max_rows: 60, note: a.why })})`,
       ];
     }
     case 'missing':
       return [
         'frame = pd.DataFrame({"missing": data.isna().sum(), "missing %": (data.isna().mean() * 100).round(1)}).rename_axis("column")',
         'frame = frame[frame["missing"] > 0].sort_values("missing", ascending=False, kind="stable")',
-        `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100 })})`,
+        `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100, note: a.why })})`,
       ];
     case 'top_rows':
       return [
         `frame = data.${t.ascending ? 'nsmallest' : 'nlargest'}(${t.n}, ${py(t.sort_by)})`,
-        `declare_table(frame, ${kwargs({ title: a.title, max_rows: t.n })})`,
+        `declare_table(frame, ${kwargs({ title: a.title, max_rows: t.n, note: a.why })})`,
       ];
   }
 }

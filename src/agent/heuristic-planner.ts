@@ -7,7 +7,7 @@
  * identifiers and free text are never charted; quality problems are flagged.
  * With a question, the analysis that answers it comes first.
  */
-import { infiniteWhy } from './infinities.js';
+import { infiniteLeftOutWhy, infiniteSummaryWhy, infiniteWhy } from './infinities.js';
 import type { Analysis, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
 import { rateAnalyses } from './planner-rates.js';
@@ -266,7 +266,7 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
     return {
       title: `Distribution of ${m.name}`,
       chart: 'histogram' as const,
-      why: `The typical ${m.name} and how spread out it is${skewed ? ' (strongly skewed: log scale)' : ''}.`,
+      why: `The typical ${m.name} and how spread out it is${skewed ? ' (strongly skewed: log scale)' : ''}.${infiniteLeftOutWhy(m)}`,
       transform: { type: 'distribution' as const, column: m.name },
       ...(skewed ? { options: { log_y: true } } : {}),
     };
@@ -279,7 +279,7 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
     out.push({
       title: `Spread of ${measure.name} within each ${by.name}`,
       chart: 'box',
-      why: `How ${measure.name} varies within and between ${by.name} groups.`,
+      why: `How ${measure.name} varies within and between ${by.name} groups.${infiniteLeftOutWhy(measure)}`,
       transform: { type: 'distribution', column: measure.name, by: by.name },
     });
   }
@@ -342,7 +342,7 @@ function qualityAnalyses(profile: DataProfile, r: Roles): Analysis[] {
     out.push({
       title: 'Summary statistics',
       chart: 'table',
-      why: 'Count, mean, spread and range of each measure.',
+      why: `Count, mean, spread and range of each measure.${infiniteSummaryWhy(r.measures.slice(0, 20))}`,
       transform: { type: 'summary', columns: r.measures.slice(0, 20).map((m) => m.name) },
     });
   if (profile.column_profiles.some((c) => c.missing > 0))

@@ -58,6 +58,8 @@ export interface DistributionStats {
   mean: number;
   skew: number | null;
   outliers: number;
+  /** How many of the values were ±inf, left out of every figure above (absent: none). */
+  infinite?: number;
 }
 
 /** What correlationInsights needs: Pearson r, Spearman rho, complete pairs, and whether a side is constant. */
@@ -227,8 +229,9 @@ function skewSentence(
       : skew <= -0.5
         ? 'left-skewed: a long tail of small values'
         : 'roughly symmetric';
+  const subject = stats.infinite ? `${capital(label)}'s finite values are` : `${capital(label)} is`;
   const text =
-    `${capital(label)} is ${shape} (skew ${unsignedZero(pyFixed(skew, 2))}; mean ${value(stats.mean)} ` +
+    `${subject} ${shape} (skew ${unsignedZero(pyFixed(skew, 2))}; mean ${value(stats.mean)} ` +
     `vs median ${value(stats.median)}).`;
   return insight(text, 'skew', { skew, mean: stats.mean, median: stats.median });
 }
@@ -237,7 +240,8 @@ function outlierSentence(stats: DistributionStats, label: string, value: ValueFo
   const { outliers, n } = stats;
   const iqr = stats.q3 - stats.q1;
   const [low, high] = [stats.q1 - 1.5 * iqr, stats.q3 + 1.5 * iqr];
-  const values = `${groupThousands(String(outliers))} value${outliers !== 1 ? 's' : ''} (${fmtPct(outliers / n)}) of ${label}`;
+  const finite = stats.infinite ? 'finite ' : '';
+  const values = `${groupThousands(String(outliers))} ${finite}value${outliers !== 1 ? 's' : ''} (${fmtPct(outliers / n)}) of ${label}`;
   // A fence beyond the data's own range (e.g. below zero for amounts) has no values past it: leave it out.
   const fences = [
     low > stats.min ? `below ${value(low)}` : '',
@@ -246,6 +250,18 @@ function outlierSentence(stats: DistributionStats, label: string, value: ValueFo
   const where = fences.filter((f) => f).join(' or ');
   const text = `${values} ${outliers !== 1 ? 'lie' : 'lies'} beyond 1.5 IQR of the quartiles${where ? ` (${where})` : ''}.`;
   return insight(text, 'outliers', { outliers, share_pct: (outliers / n) * 100, low, high });
+}
+
+/**
+ * What the figures leave out when the column holds infinities: ", over its 197 finite values (3
+ * infinite values left out)" — a median or quartile that counted them would differ (pandas'
+ * describe() does), so a reader comparing the two is told why.
+ */
+function leftOut({ n, infinite }: DistributionStats): string {
+  if (!infinite) return '';
+  const values =
+    infinite === 1 ? '1 infinite value' : `${groupThousands(String(infinite))} infinite values`;
+  return `, over its ${groupThousands(String(n))} finite values (${values} left out)`;
 }
 
 /**
@@ -264,7 +280,7 @@ export const distributionInsights = neverThrows(
     const value = years ? fmtYear : fmtNumber;
     const spread =
       `The median ${label} is ${value(median)}; the middle half lies between ${value(q1)} ` +
-      `and ${value(q3)} (IQR ${fmtNumber(iqr)}${years ? ' years' : ''}).`;
+      `and ${value(q3)} (IQR ${fmtNumber(iqr)}${years ? ' years' : ''})${leftOut(stats)}.`;
     const out = [insight(spread, 'spread', { median, q1, q3, iqr })];
     if (stats.skew !== null) out.push(skewSentence(stats, label, stats.skew, value));
     if (stats.outliers) out.push(outlierSentence(stats, label, value));

@@ -167,7 +167,7 @@ export function columnProfile(
 }
 
 /** How many values of a number column are ±inf: those it holds that are not finite numbers. */
-function infiniteCount({ column, scan }: ColumnFacts): number {
+export function infiniteCount({ column, scan }: ColumnFacts): number {
   return isNumberKind(column.kind) ? scan.nonmissing - (scan.numbers?.count ?? 0) : 0;
 }
 

@@ -5,6 +5,7 @@
  * quantile_cont's linear quartiles, the same fences). A histogram or box of the whole column takes
  * them from here instead of scanning it again; only figures that are exact are kept.
  */
+import { infiniteCount } from './profile-classify.js';
 import type { ColumnFacts, Decision } from './profile-classify.js';
 import type { MomentScan } from './profile-numbers.js';
 import type { ColumnStats } from './sql-stats.js';
@@ -45,6 +46,7 @@ export function exactStats(
       skew: adjustedSkew(numbers.count, moment.m2, moment.m3),
       outliers: Number.isFinite(moment.outliers) ? moment.outliers : 0,
       rows,
+      ...(infiniteCount(fact) ? { infinite: infiniteCount(fact) } : {}),
     });
   }
   return known;

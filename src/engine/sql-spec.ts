@@ -283,7 +283,7 @@ export async function tableOf(
   return {
     kind: 'table',
     table: true,
-    params: params({ title: ctx.analysis.title, max_rows: maxRows }),
+    params: params({ title: ctx.analysis.title, max_rows: maxRows, note: ctx.analysis.why }),
     sql: limited,
     frame,
     sourceColumns: options.sourceColumns ?? infos(columns),

@@ -23,14 +23,22 @@ export interface ColumnStats extends DistributionStats {
   rows: number;
 }
 
-// One quantile state for the three quartiles (three calls would hold every value three times).
-// Means and sums compensated (favg, fsum), as the profile's and the group means are.
-const STATS = [
-  'SELECT n, min, max, mean, qs[1] AS q1, qs[2] AS median, qs[3] AS q3, rows',
-  'FROM (SELECT count(v) AS n, min(v) AS min, max(v) AS max, favg(v) AS mean,',
-  '  quantile_cont(v, [0.25, 0.5, 0.75]) AS qs, (SELECT count(*) FROM source) AS rows',
-  '  FROM vals)',
-].join('\n');
+/**
+ * One quantile state for the three quartiles (three calls would hold every value three times).
+ * Means and sums compensated (favg, fsum), as the profile's and the group means are. Beside them,
+ * the rows, and how many values are ±inf (left out of every figure, and said so).
+ */
+function statsCte(column: Column): Cte {
+  const v = asDouble(ident(column.name), column.type);
+  const sql = [
+    'SELECT n, min, max, mean, qs[1] AS q1, qs[2] AS median, qs[3] AS q3, rows, infinite',
+    'FROM (SELECT count(v) AS n, min(v) AS min, max(v) AS max, favg(v) AS mean,',
+    '  quantile_cont(v, [0.25, 0.5, 0.75]) AS qs,',
+    `  (SELECT count(*) FROM source) AS rows, (SELECT count_if(isinf(${v})) FROM source) AS infinite`,
+    '  FROM vals)',
+  ].join('\n');
+  return ['stats', sql];
+}
 
 // The sums over the values beside the one row of stats (no values: NULL sums, no outliers). Not a
 // GROUP BY of the stats columns, which hashes every value's row on eight keys.
@@ -51,7 +59,7 @@ export function adjustedSkew(n: number, m2: number, m3: number): number | null {
 
 /** The statistics query of a column over the analysis' rows. */
 export function statsSql(ctx: Ctx, column: Column): string {
-  return over(ctx, [valuesCte(column), ['stats', STATS]], MOMENTS);
+  return over(ctx, [valuesCte(column), statsCte(column)], MOMENTS);
 }
 
 /**
@@ -76,5 +84,6 @@ export async function columnStats(ctx: Ctx, column: Column): Promise<ColumnStats
     skew: adjustedSkew(n, num('m2'), num('m3')),
     outliers: num('outliers') || 0,
     rows: num('rows'),
+    ...(num('infinite') > 0 ? { infinite: num('infinite') } : {}),
   };
 }

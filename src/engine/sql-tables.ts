@@ -71,7 +71,7 @@ export async function topRowsAnalysis(ctx: Ctx, t: TopRows): Promise<Outcome> {
   const declared: Declared = {
     kind: 'table',
     table: true,
-    params: params({ title: ctx.analysis.title, max_rows: t.n }),
+    params: params({ title: ctx.analysis.title, max_rows: t.n, note: ctx.analysis.why }),
     sql: limited,
     frame,
     sourceColumns: sourceInfos(ctx),
