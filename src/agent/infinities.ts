@@ -6,6 +6,11 @@
  */
 import type { ColumnProfile } from './profile.js';
 
+/** "3 infinite values" (or "an infinite value"). */
+function infiniteValues(n: number): string {
+  return n === 1 ? 'an infinite value' : `${n.toLocaleString('en-US')} infinite values`;
+}
+
 /**
  * The sentence a chart's why ends with when its measure is given its median for infinities
  * (aggFor): '' when it is not.
@@ -23,12 +28,7 @@ const INFINITE_AGGS = new Set(['sum', 'mean', 'min', 'max']);
 export function infiniteAggProblem(measure: ColumnProfile | undefined, agg: string): string | null {
   const n = measure?.infinite;
   if (!measure || !n || !INFINITE_AGGS.has(agg)) return null;
-  return `"${measure.name}" holds ${n.toLocaleString('en-US')} infinite value${n === 1 ? '' : 's'}: its ${agg} is infinite wherever one falls and cannot be drawn; use agg "median" (or "count")`;
-}
-
-/** "3 infinite values" (or "an infinite value"). */
-function infiniteValues(n: number): string {
-  return n === 1 ? 'an infinite value' : `${n.toLocaleString('en-US')} infinite values`;
+  return `"${measure.name}" holds ${infiniteValues(n)}: its ${agg} is infinite wherever one falls and cannot be drawn; use agg "median" (or "count")`;
 }
 
 /**

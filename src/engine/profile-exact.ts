@@ -35,6 +35,7 @@ export function exactStats(
     if (decisions[i]?.numbers !== 'own' || !numbers || !moment) continue;
     if (approximate && !top?.picks) continue;
     if (![numbers.q1, numbers.median, numbers.q3, moment.m2].every(Number.isFinite)) continue;
+    const infinite = infiniteCount(fact);
     known.set(column.name, {
       n: numbers.count,
       min: numbers.min,
@@ -46,7 +47,7 @@ export function exactStats(
       skew: adjustedSkew(numbers.count, moment.m2, moment.m3),
       outliers: Number.isFinite(moment.outliers) ? moment.outliers : 0,
       rows,
-      ...(infiniteCount(fact) ? { infinite: infiniteCount(fact) } : {}),
+      ...(infinite ? { infinite } : {}),
     });
   }
   return known;

@@ -26,16 +26,15 @@ export interface ColumnStats extends DistributionStats {
 /**
  * One quantile state for the three quartiles (three calls would hold every value three times).
  * Means and sums compensated (favg, fsum), as the profile's and the group means are. Beside them,
- * the rows, and how many values are ±inf (left out of every figure, and said so).
+ * the rows, and how many values are ±inf (left out of every figure, and said so), in one scan.
  */
 function statsCte(column: Column): Cte {
   const v = asDouble(ident(column.name), column.type);
   const sql = [
     'SELECT n, min, max, mean, qs[1] AS q1, qs[2] AS median, qs[3] AS q3, rows, infinite',
     'FROM (SELECT count(v) AS n, min(v) AS min, max(v) AS max, favg(v) AS mean,',
-    '  quantile_cont(v, [0.25, 0.5, 0.75]) AS qs,',
-    `  (SELECT count(*) FROM source) AS rows, (SELECT count_if(isinf(${v})) FROM source) AS infinite`,
-    '  FROM vals)',
+    '  quantile_cont(v, [0.25, 0.5, 0.75]) AS qs FROM vals),',
+    `  (SELECT count(*) AS rows, count_if(isinf(${v})) AS infinite FROM source)`,
   ].join('\n');
   return ['stats', sql];
 }
