@@ -1,7 +1,9 @@
 /** The DuckDB engine once locked: it reads no file, writes none, loads no extension, and no setting can change. */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { DuckDb, ident, literal } from '../src/engine/duckdb.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -95,4 +97,34 @@ void test('every pooled connection is locked: queries issued together cannot rea
   } finally {
     db.close();
   }
+});
+
+void test('closing the database while a query runs interrupts it and closes once it is back: no crash, no hang', () => {
+  // In a child process: closing DuckDB under a running query crashed the process (SIGSEGV) or
+  // hung it in closeSync, e.g. `opsmind run` on a file whose early locale sample was still running.
+  const probe = join(dir, 'close-probe.mts');
+  const engine = pathToFileURL(join(import.meta.dirname, '..', 'src', 'engine', 'duckdb.ts')).href;
+  writeFileSync(
+    probe,
+    [
+      `import { DuckDb } from ${JSON.stringify(engine)};`,
+      'for (let i = 0; i < 3; i++) {',
+      `  const db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: ${JSON.stringify(join(dir, 'probe-spill'))} + i });`,
+      "  const slow = db.all('SELECT count(*) FROM range(200000000) a WHERE hash(a.range) % 7 = 1');",
+      "  await db.all('SELECT 1');",
+      '  db.close();',
+      "  console.log(await slow.then(() => 'finished', (e) => e.message));",
+      '  await assertClosed(db);',
+      '}',
+      'async function assertClosed(db) {',
+      "  await db.all('SELECT 1').then(() => { throw new Error('still open'); }, (e) => { if (!/closed/.test(e.message)) throw e; });",
+      '}',
+    ].join('\n'),
+  );
+  const r = spawnSync(process.execPath, ['--import', 'tsx', probe], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.deepEqual([r.status, r.signal], [0, null], r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), Array(3).fill('the query was cancelled'));
 });

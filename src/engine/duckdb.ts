@@ -93,6 +93,8 @@ const CACHED_QUERIES = 512;
  */
 export class DuckDb {
   private closed = false;
+  /** Whether the connections and the database are closed (close, once none is busy). */
+  private shut = false;
   private locked = false;
   private readonly results = new Map<string, Promise<QueryResult>>();
   private readonly connections: DuckDBConnection[];
@@ -324,7 +326,10 @@ export class DuckDb {
     if (free) return free;
     if (this.opened < Math.max(1, this.options.threads)) {
       this.opened += 1; // counted before the await, so callers at once cannot open too many
-      const connection = await this.instance.connect();
+      const connection = await this.instance.connect().catch((error: unknown) => {
+        this.opened -= 1;
+        throw error;
+      });
       this.connections.push(connection);
       return connection;
     }
@@ -332,9 +337,10 @@ export class DuckDb {
   }
 
   private release(connection: DuckDBConnection): void {
-    const next = this.waiting.shift();
+    const next = this.closed ? undefined : this.waiting.shift();
     if (next) next.resolve(connection);
     else this.idle.push(connection);
+    if (this.closed) this.closeWhenIdle();
   }
 
   private async guard<T>(
@@ -344,7 +350,10 @@ export class DuckDb {
     if (this.closed) throw new OpsmindError('the engine is closed', ExitCode.INTERNAL);
     signal?.throwIfAborted();
     const connection = await this.acquire();
-    if (this.closed) throw new OpsmindError('the engine is closed', ExitCode.INTERNAL);
+    if (this.closed) {
+      this.release(connection);
+      throw new OpsmindError('the engine is closed', ExitCode.INTERNAL);
+    }
     const stop = (): void => connection.interrupt();
     signal?.addEventListener('abort', stop, { once: true });
     try {
@@ -364,12 +373,26 @@ export class DuckDb {
     }
   }
 
-  /** Closes the connections and the database; idempotent. */
+  /**
+   * Closes the connections and the database; idempotent. A query still running (one started
+   * beside another and left behind when that one failed, say) runs on a thread of its own, and
+   * closing the database under it crashed the process at random: it is interrupted, and the
+   * database closes once every connection is back (release).
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     for (const waiter of this.waiting.splice(0))
       waiter.reject(new OpsmindError('the engine is closed', ExitCode.INTERNAL));
+    for (const connection of this.connections)
+      if (!this.idle.includes(connection)) connection.interrupt();
+    this.closeWhenIdle();
+  }
+
+  /** The close itself, once no connection runs a query (or is being opened for one). */
+  private closeWhenIdle(): void {
+    if (this.shut || this.idle.length < this.opened) return;
+    this.shut = true;
     for (const connection of this.connections) connection.closeSync();
     this.instance.closeSync();
   }
