@@ -207,12 +207,13 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None):
     return yearly + out + _gaps_insight(label, _gaps(frame, x, y), frequency)
 
 
-def _series_lines(frame, x, series, y):
-    """Each named line's points with a date and a finite value, in time order (three or more, as a single line needs)."""
+def _series_lines(frame, x, series, y, folded=True):
+    """Each named line's points with a date and a finite value, in time order (three or more, as a single line needs);
+    a folded catch-all ("Other") is no line, unless nothing was folded (`folded` False: several measures' lines)."""
     keys, lines = frame[series], {}
     for key in pd.unique(keys[keys.notna()]):
         name = _group_name(key, series)
-        data = None if _is_other(name) else _series_xy(frame[keys == key], x, y)
+        data = None if folded and _is_other(name) else _series_xy(frame[keys == key], x, y)
         if data is not None and len(data) >= 3:
             lines[name] = data
     return lines
@@ -237,14 +238,15 @@ def _series_compared(lines, frequency, how):
 
 
 @never_raises
-def series_trend_insights(frame, x, series, y, label=None, how="mean", period=None):
+def series_trend_insights(frame, x, series, y, label=None, how="mean", period=None, word=None):
     """The line that rose most and the one that fell most (or, when all moved one way, the most and the least)
     among the lines of `series`: the last full year they all share against the year before, else each line's
     first period against its own last. Said as differences on an interval scale or when a line starts at or
-    below zero (a percentage of a signed quantity means nothing), else as percentages."""
+    below zero (a percentage of a signed quantity means nothing), else as percentages. `word` names
+    the lines ("lines" for several measures'), else they are "`series` lines"."""
     if frame is None or series not in frame.columns or x not in frame.columns:
         return []
-    lines = _series_lines(frame, x, series, y)
+    lines = _series_lines(frame, x, series, y, folded=word is None)
     if len(lines) < 2:
         return []
     frequency = period or infer_frequency(as_datetime(frame[x]).dropna())
@@ -257,7 +259,8 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
     if still(top) and still(bottom):
         return []
     label, n, up = str(label or y), len(changed), "rose" if differences else "grew"
-    every = f"both {series} lines" if n == 2 else f"all {n} {series} lines"
+    noun = word or f"{series} lines"
+    every = f"both {noun}" if n == 2 else f"all {n} {noun}"
     subject = _capital(label) if year is None else f"In {year}, {label}"
 
     def amount(c):

@@ -74,7 +74,13 @@ function nestedJson(): string {
 
 /** Real and awkward files: dates, categories and amounts with gaps, ties, numbers as text, unicode. */
 function corpus(): string[] {
-  const vega = ['seattle-weather.csv', 'stocks.csv', 'iowa-electricity.csv', 'disasters.csv'];
+  const vega = [
+    'seattle-weather.csv',
+    'stocks.csv',
+    'iowa-electricity.csv',
+    'disasters.csv',
+    'crimea.json',
+  ];
   const where = (i: number): string =>
     `${pick('North|South|East|West|Central|Islands|', i)},${pick('Retail|Online|Online', i)}`;
   const sales: Row = (i, r) =>
@@ -138,6 +144,11 @@ const COVERAGE = `[
    ["line", {"type": "resample", "date": "$d", "freq": "M", "measure": "$f", "agg": "mean", "equals": "$fv", "series": "$c", "top": 2}]],
   [["line", {"type": "resample", "date": "$d", "freq": "M", "measure": "$m", "agg": "mean", "series": "$c", "rebase": true}],
    ["table", {"type": "resample", "date": "$d", "freq": "Q", "measure": "$m", "agg": "sum", "series": "$c", "top": 3, "rebase": true}]],
+  [["line", {"type": "resample", "date": "$d", "freq": "M", "measure": null, "measures": ["$m", "$m2"], "agg": "sum"}],
+   ["table", {"type": "resample", "date": "$d", "freq": "Q", "measure": null, "measures": ["$m3", "$m", "$m2"], "agg": "mean"}],
+   ["bar", {"type": "resample", "date": "$d", "freq": "Y", "measure": null, "measures": ["$m", "$m2"], "agg": "max"}],
+   ["line", {"type": "resample", "date": "$d", "freq": "M", "measure": null, "measures": ["$m", "$m2"], "agg": "mean", "rebase": true}],
+   ["area", {"type": "resample", "date": "$d", "freq": "W", "measure": null, "measures": ["$m2", "$m"], "agg": "count"}]],
   [["histogram", {"type": "distribution", "column": "$m"}],
    ["histogram", {"type": "distribution", "column": "$m"}, [["$c", "in", ["$t0", "$t1"]], ["$m", "notna"]], {"bins": 7, "log_y": true}],
    ["box", {"type": "distribution", "column": "$m"}],
@@ -673,4 +684,66 @@ void test('a measure called "count" is its total count in the findings, never ro
   assert.match(said, /mines accounts for 50\.2% of total count \(2,976 of 5,928\)/);
   assert.match(said, /Total count peaked at/);
   assert.doesNotMatch(said, /rows/);
+});
+
+void test('several measures are one line each, over their own values, gaps kept (both engines)', async () => {
+  // Deaths by cause per month, one row a month: March missing, April's disease not recorded.
+  const file = write('causes.csv', 'when,wounds,disease,army', 6, (i) =>
+    i === 2
+      ? null
+      : `2024-0${i + 1}-01,${[0, 4, 0, 9, 2, 1][i]},${i === 3 ? '' : [10, 30, 0, 0, 50, 20][i]},${8000 + i}`,
+  );
+  const texts: string[][] = [];
+  const decls: Declaration[][] = [];
+  const lines = (agg: string, extra: object = {}): object => ({
+    title: `wounds and disease ${agg}`,
+    why: 'Why.',
+    chart: 'line',
+    transform: {
+      type: 'resample',
+      date: 'when',
+      freq: 'M',
+      measure: null,
+      measures: ['wounds', 'disease'],
+      agg,
+      ...extra,
+    },
+  });
+  const plan = planOf(lines('sum'), lines('mean', { rebase: true }), {
+    ...lines('count'),
+    chart: 'table',
+  });
+  // Each line is checked as its own measure's: these levels are not summed (the plan check says
+  // so per measure); the engines still run what they are given alike.
+  const problems = checkPlan(plan, await pythonProfile(file));
+  assert.equal(problems.length, 2);
+  assert.ok(problems.every((p) => /^analysis 1 .*"(wounds|disease)" is a level.*not sum$/.test(p)));
+  const [py, dk] = await bothFrames(file, plan, 7, texts, decls);
+  assert.deepEqual(py, dk);
+  assert.deepEqual(texts[0], texts[1]);
+  // One row per month and measure, in key order; March is a gap in both lines, April's disease too.
+  assert.deepEqual(py?.[0], [
+    '2024-01-01 disease 10',
+    '2024-01-01 wounds 0',
+    '2024-02-01 disease 30',
+    '2024-02-01 wounds 4',
+    '2024-03-01 disease null',
+    '2024-03-01 wounds null',
+    '2024-04-01 disease null',
+    '2024-04-01 wounds 9',
+    '2024-05-01 disease 50',
+    '2024-05-01 wounds 2',
+    '2024-06-01 disease 20',
+    '2024-06-01 wounds 1',
+  ]);
+  // Rebased: 100 at the first month both lines have a value (January: wounds is 0 there, so no index).
+  assert.equal(py?.[1]?.[0], '2024-01-01 disease 100');
+  assert.deepEqual(py?.[2]?.slice(0, 2), ['2024-01-01 disease 1', '2024-01-01 wounds 1']);
+  for (const side of decls) {
+    const [line] = side;
+    assert.equal(line?.params.color, 'measure');
+    assert.equal(line?.params.y, 'value');
+    assert.equal(line?.params.y_label, 'wounds and disease');
+  }
+  assert.match((texts[0] ?? []).join(' | '), /^The value .* (both lines|in (disease|wounds))/);
 });

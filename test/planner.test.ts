@@ -248,3 +248,43 @@ void test('a bar of more periods than it holds is sent back: a line, or a coarse
   const since = [{ column: 'order_date', op: '>=', value: '2024-11-01' }];
   assert.deepEqual(checkPlan(bar('W', since), SALES), []);
 });
+
+void test('several measures as lines: checked as one set, and each line as its own measure', () => {
+  const lines = (transform: object): Plan => ({
+    notes: [],
+    analyses: [
+      {
+        title: 'Revenue and units per month',
+        why: 'Why.',
+        chart: 'line',
+        transform: {
+          type: 'resample',
+          date: 'order_date',
+          freq: 'M',
+          measure: null,
+          measures: ['revenue', 'units'],
+          agg: 'sum',
+          ...transform,
+        },
+      },
+    ],
+  });
+  assert.deepEqual(checkPlan(lines({}), SALES), []);
+  assert.deepEqual(checkPlan(lines({ rebase: true }), SALES), []);
+  const said = (transform: object): string => checkPlan(lines(transform), SALES).join(' | ');
+  assert.match(said({ measure: 'revenue' }), /set measure to null, not "revenue"/);
+  assert.match(said({ series: 'region' }), /takes no series/);
+  assert.match(said({ top: 3 }), /not with measures/);
+  assert.match(said({ equals: 1, agg: 'mean' }), /equals counts a value of one measure/);
+  assert.match(said({ measures: ['units', 'units'] }), /names "units" twice/);
+  assert.match(
+    said({ measures: ['units', 'region'] }),
+    /"region" is category, not a number to measure/,
+  );
+  assert.match(said({ measures: ['units', 'revnue'] }), /"revnue" is not in the data/);
+  assert.match(
+    said({ rebase: true, agg: 'count' }),
+    /rebase compares levels or amounts: not a count/,
+  );
+  assert.equal(parsePlan({ ...lines({ measures: ['units'] }) }, SALES).ok, false);
+});

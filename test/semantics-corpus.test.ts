@@ -24,6 +24,7 @@ const CORPUS = [
   'barley.json',
   'birdstrikes.csv',
   'cars.json',
+  'crimea.json',
   'disasters.csv',
   'gapminder.json',
   'gapminder-health-income.csv',
@@ -910,5 +911,35 @@ void test('levels whose zero is not "none" (below zero, or temperatures) are com
     const ranked = insights.find((i) => i.kind === 'ranking' && i.text.includes('temp_min'));
     assert.ok(ranked, `${engine}: the average temp_min by weather is ranked`);
     assert.match(ranked.text, /, 9\.2 apart\.$/, `${engine}: ${ranked.text}`);
+  }
+});
+
+void test('counts of one scale, one row per period, are one chart of lines; fractions and panels are not', async () => {
+  const crimea = await profiled(join(VEGA, 'crimea.json'));
+  const plan = heuristicPlan(crimea);
+  const lines = plan.analyses.filter((a) => a.transform.type === 'resample');
+  // Deaths by cause per month side by side; the army's size (thousands) is another scale.
+  assert.equal(lines.length, 1);
+  const [line] = lines;
+  assert.deepEqual(line?.transform, {
+    type: 'resample',
+    date: 'date',
+    measure: null,
+    measures: ['wounds', 'other', 'disease'],
+    agg: 'mean',
+    freq: 'M',
+  });
+  assert.equal(line?.title, 'Wounds, other and disease per month');
+  assert.deepEqual(checkPlan(plan, crimea), []);
+  assert.equal(
+    line && captionOf(derivationOf(line)).split(' · ')[0],
+    'Mean of each of wounds, other and disease per month of date',
+  );
+  for (const file of ['seattle-weather.csv', 'stocks.csv', 'us-employment.csv']) {
+    const other = heuristicPlan(await profiled(join(VEGA, file)));
+    assert.ok(
+      other.analyses.every((a) => a.transform.type !== 'resample' || !a.transform.measures),
+      file,
+    );
   }
 });

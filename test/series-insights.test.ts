@@ -21,6 +21,8 @@ interface Case {
   how: TrendHow;
   label: string;
   by: string;
+  /** What the lines are called, when not "`by` lines" (several measures: "lines"). */
+  word?: string;
 }
 
 /** Lines of `values` per series name, one point a quarter from Q1 2020 (`start` quarters later). */
@@ -49,6 +51,7 @@ const run = (c: Case): Insight[] =>
     c.how,
     'Q',
     c.by,
+    c.word,
   );
 
 const CASES: Case[] = [
@@ -74,6 +77,16 @@ const CASES: Case[] = [
   ),
   lines('full years of one line only', { A: [1, 2, 3, 4, 2, 3, 4, 5], B: [5, 5, 5, 5] }, 'sum'),
   lines('one line: none', { A: [10, 12, 15] }),
+  {
+    ...lines('several measures: lines', {
+      disease: [10, 30, 20],
+      wounds: [4, 5, 6],
+      other: [9, 8, 7],
+    }),
+    label: 'the value',
+    by: 'measure',
+    word: 'lines',
+  },
   {
     ...lines('numbers name their column', { a: [10, 20, 30], b: [30, 20, 10] }),
     series: [1, 1, 1, 2, 2, 2],
@@ -148,6 +161,15 @@ void test('series: totals compare the last full year they all share, else first 
   );
 });
 
+void test('series: several measures are "lines", their subject what they hold', () => {
+  assert.equal(
+    textOf('several measures: lines'),
+    'The value grew the most in disease, 100% from Q1 2020 to Q3 2020 (10 → 20), and fell the most in other, 22.2% from Q1 2020 to Q3 2020 (9 → 7).',
+  );
+  const all = { ...(CASES.at(-2) as Case), y: [10, 30, 20, 4, 5, 6, 9, 8, 10] };
+  assert.match(run(all)[0]?.text ?? '', /^The value grew in all 3 lines: the most in disease/);
+});
+
 void test('series: no sentence for a single line, or for lines that end where they began', () => {
   for (const name of ['flat', 'one line: none']) assert.equal(textOf(name), '', name);
 });
@@ -161,7 +183,7 @@ out = []
 for c in json.load(sys.stdin):
     frame = pd.DataFrame({"x": pd.to_datetime(c["x"]), c["by"]: c["series"],
                           "y": pd.Series([np.nan if v is None else v for v in c["y"]], dtype=float)})
-    out.append(ins.series_trend_insights(frame, "x", c["by"], "y", c["label"], how=c["how"], period="Q"))
+    out.append(ins.series_trend_insights(frame, "x", c["by"], "y", c["label"], how=c["how"], period="Q", word=c.get("word")))
 print(json.dumps(out, allow_nan=False))
 `;
 

@@ -218,8 +218,14 @@ export function trendHow(
 ): 'sum' | 'mean' | 'stock' | 'interval' | 'share' {
   // A share in % changes by points: 5% to 7.5% is "rose by 2.5 percentage points", not "grew 50%".
   if (isRate(t)) return 'share';
-  if (t.agg !== 'sum' && t.agg !== 'count') return intervalOf(t, scales) ? 'interval' : 'mean';
-  return t.agg === 'sum' && t.measure && scales.stocks.includes(t.measure) ? 'stock' : 'sum';
+  const measures = measuresOf(t);
+  if (t.agg !== 'sum' && t.agg !== 'count')
+    return measures.length && measures.every((m) => intervalOf({ measure: m }, scales))
+      ? 'interval'
+      : 'mean';
+  return t.agg === 'sum' && measures.length && measures.every((m) => scales.stocks.includes(m))
+    ? 'stock'
+    : 'sum';
 }
 
 /**
@@ -266,6 +272,53 @@ export function additiveLabel(measure: string | null | undefined): string {
   return !measure ? 'count' : measure === 'count' ? 'total count' : measure;
 }
 
+type Resample = Extract<Transform, { type: 'resample' }>;
+
+/** What the findings call the lines of several measures: "all 3 lines", not "all 3 measure lines". */
+export const LINES = 'lines';
+
+/** Names listed as a reader says them: "a", "a and b", "a, b and c". */
+export function listed(names: readonly string[]): string {
+  return names.length <= 1
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** A name none of `taken` has: the first free candidate, else the first with a number. */
+function freeName(candidates: readonly string[], taken: ReadonlySet<string>): string {
+  const free = candidates.find((c) => !taken.has(c));
+  if (free) return free;
+  let i = 2;
+  while (taken.has(`${candidates[0]}_${i}`)) i += 1;
+  return `${candidates[0]}_${i}`;
+}
+
+/**
+ * The frame of a resample of several measures (both engines): the data melted to one row per row
+ * and measure, its column named `series` holding the measure's name and `value` its value.
+ */
+export function meltedNames(t: Resample): { series: string; value: string } {
+  const taken = new Set([t.date, ...(t.measures ?? [])]);
+  const series = freeName(['measure', 'series', 'variable'], taken);
+  return { series, value: freeName(['value', 'amount', 'level'], new Set([...taken, series])) };
+}
+
+/**
+ * A resample as both engines run it: one of several measures is the resample of their melted
+ * values (meltedNames) with a series per measure; any other is itself.
+ */
+export function asLines(t: Resample): Resample {
+  if (!t.measures) return t;
+  const { series, value } = meltedNames(t);
+  const { measures: _, ...rest } = t;
+  return { ...rest, measure: value, series };
+}
+
+/** The measures a resample draws: its `measures`, else its one measure (none for a count of rows). */
+export function measuresOf(t: Resample): string[] {
+  return t.measures ?? (t.measure ? [t.measure] : []);
+}
+
 /** The findings' name of a line of row counts (both engines): "The number of rows peaked at 61 in 1982". */
 export const ROWS_LABEL = 'the number of rows';
 
@@ -279,6 +332,8 @@ export function trendLabel(
   name: (column: string) => string = (c) => c,
 ): string {
   if (isRate(t)) return `% with ${name(t.measure)} = ${rateValue(t.equals)}`;
+  // Each line is named by its measure: the sentence's subject is what they all hold.
+  if (t.measures) return t.agg === 'count' ? 'the number of values' : 'the value';
   if (t.agg === 'count')
     return t.measure ? `the number of rows with ${name(t.measure)}` : ROWS_LABEL;
   return t.agg === 'sum' ? additiveLabel(t.measure && name(t.measure)) : `${t.agg} ${name(y)}`;
@@ -290,6 +345,12 @@ export function rebaseLabel(
   y: string,
   name: (column: string) => string = (c) => c,
 ): string | undefined {
+  if (t.measures) {
+    const what = listed(t.measures.map(name));
+    return t.rebase
+      ? `${what}, index (100 = the first ${PERIOD_WORD[t.freq]} every line has a value)`
+      : what;
+  }
   if (!t.rebase || !t.series) return axisLabel(y, name);
   return `${name(y)}, index (100 = the first ${PERIOD_WORD[t.freq]} every ${t.series} has a value)`;
 }
@@ -306,7 +367,9 @@ export function usedColumns(t: Transform): string[] {
     case 'group':
       return [t.by, t.measure, t.series].filter((c): c is string => Boolean(c));
     case 'resample':
-      return [t.date, t.measure, t.series].filter((c): c is string => Boolean(c));
+      return [t.date, t.measure, ...(t.measures ?? []), t.series].filter((c): c is string =>
+        Boolean(c),
+      );
     case 'season':
       return [t.date, t.measure].filter((c): c is string => Boolean(c));
     case 'distribution':
@@ -465,49 +528,56 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }
     case 'resample': {
+      // Several measures: one line each, over the data melted to one row per row and measure.
+      const r = asLines(t);
+      const melt = t.measures
+        ? [
+            `data = data.melt(id_vars=[${py(t.date)}], value_vars=[${t.measures.map(py).join(', ')}], var_name=${py(r.series ?? '')}, value_name=${py(r.measure ?? '')})`,
+          ]
+        : [];
       // Period starts ("MS", not pandas' month-end "M"), so December's total is drawn at December, not at the edge of January.
-      const keys = `[pd.Grouper(key=${py(t.date)}, freq=${py(PERIOD_START[t.freq] ?? t.freq)})${t.series ? `, ${py(t.series)}` : ''}]`;
-      const y = groupY(t);
+      const keys = `[pd.Grouper(key=${py(r.date)}, freq=${py(PERIOD_START[r.freq] ?? r.freq)})${r.series ? `, ${py(r.series)}` : ''}]`;
+      const y = groupY(r);
       // A rate: the indicator in percent (100 where the measure equals the value, 0 where it
       // differs, NaN where it is missing) as a column of its own, averaged per period.
-      const rated = isRate(t)
+      const rated = isRate(r)
         ? [
-            `data = data.assign(**{${py(y)}: data[${py(t.measure)}].eq(${pyValue(t.equals)}).astype(float).where(data[${py(t.measure)}].notna()).mul(100)})`,
+            `data = data.assign(**{${py(y)}: data[${py(r.measure)}].eq(${pyValue(r.equals)}).astype(float).where(data[${py(r.measure)}].notna()).mul(100)})`,
           ]
         : [];
       // A period without rows is a gap, not a zero: sum it with min_count=1, its count NaN (unless
       // it is a quiet period of a sparse event log: 0 then, see QUIET_ROWS).
-      const agg = !t.measure
+      const agg = !r.measure
         ? '.size().reset_index(name="count")'
-        : t.agg === 'sum' && !isRate(t)
-          ? `[${py(t.measure)}].sum(min_count=1).reset_index()`
-          : `[${py(y)}].agg(${py(isRate(t) ? 'mean' : t.agg)}).reset_index()`;
-      const count = !t.measure || t.agg === 'count';
+        : r.agg === 'sum' && !isRate(r)
+          ? `[${py(r.measure)}].sum(min_count=1).reset_index()`
+          : `[${py(y)}].agg(${py(isRate(r) ? 'mean' : r.agg)}).reset_index()`;
+      const count = !r.measure || r.agg === 'count';
       const events = grain.events ? 'True' : 'False';
-      const freq = py(PERIOD_START[t.freq] ?? t.freq);
+      const freq = py(PERIOD_START[r.freq] ?? r.freq);
       // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.
-      const lines = [...rated, `grouped = data.groupby(${keys})`, `frame = grouped${agg}`];
-      if (!t.series) {
+      const lines = [...melt, ...rated, `grouped = data.groupby(${keys})`, `frame = grouped${agg}`];
+      if (!r.series) {
         lines.push(
-          `frame, empty = _spaced(frame, grouped.size().to_numpy() > 0, ${py(t.date)}, ${freq})`,
+          `frame, empty = _spaced(frame, grouped.size().to_numpy() > 0, ${py(r.date)}, ${freq})`,
         );
-        if (count || (t.agg === 'sum' && grain.events))
+        if (count || (r.agg === 'sum' && grain.events))
           lines.push(
-            `frame = _empty_periods(frame, empty, ${py(y)}, ${events} and _quiet(data, [${py(t.date)}], len(frame), int(empty.sum()), ${freq}))`,
+            `frame = _empty_periods(frame, empty, ${py(y)}, ${events} and _quiet(data, [${py(r.date)}], len(frame), int(empty.sum()), ${freq}))`,
           );
       } else {
         // Each series over its own span: a period inside it without rows is a gap, not a join.
-        const zeroable = count || (t.agg === 'sum' && !grain.entities.includes(t.series));
+        const zeroable = count || (r.agg === 'sum' && !grain.entities.includes(r.series));
         lines.push(
-          `frame = _fill_gaps(frame, data, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${freq}, ${zeroable ? 'True' : 'False'}, ${events})`,
+          `frame = _fill_gaps(frame, data, ${py(r.date)}, ${py(r.series)}, ${py(y)}, ${freq}, ${zeroable ? 'True' : 'False'}, ${events})`,
         );
       }
-      if (t.series && t.top)
+      if (r.series && r.top)
         lines.push(
-          `frame = _top_series(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${t.top}, ${!t.measure || t.agg === 'count' || t.agg === 'sum' ? 'True' : 'False'})`,
+          `frame = _top_series(frame, ${py(r.date)}, ${py(r.series)}, ${py(y)}, ${r.top}, ${!r.measure || r.agg === 'count' || r.agg === 'sum' ? 'True' : 'False'})`,
         );
-      if (t.series && t.rebase)
-        lines.push(`frame = _rebase(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)})`);
+      if (r.series && r.rebase)
+        lines.push(`frame = _rebase(frame, ${py(r.date)}, ${py(r.series)}, ${py(y)})`);
       if (a.chart === 'table')
         return [
           ...lines,
@@ -515,16 +585,16 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         ];
       const how = trendHow(t, grain.scales);
       const label = py(trendLabel(t, y, name));
-      const trend = t.series
+      const trend = r.series
         ? [
-            `_insight(${n}, _ins.series_trend_insights(frame, ${py(t.date)}, ${py(t.series)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(t.freq)}))`,
+            `_insight(${n}, _ins.series_trend_insights(frame, ${py(r.date)}, ${py(r.series)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}${t.measures ? `, word=${py(LINES)}` : ''}))`,
           ]
         : [
-            `_insight(${n}, _ins.trend_insights(frame, ${py(t.date)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(t.freq)}))`,
+            `_insight(${n}, _ins.trend_insights(frame, ${py(r.date)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}))`,
           ];
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: t.date, y, color: t.series, agg: periodAgg(a.chart, t), log_y: o.log_y, y_label: rebaseLabel(t, y, name), ...common })})`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: r.date, y, color: r.series, agg: periodAgg(a.chart, r), log_y: o.log_y, y_label: rebaseLabel(t, y, name), ...common })})`,
         ...trend,
       ];
     }

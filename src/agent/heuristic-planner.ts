@@ -9,7 +9,8 @@
  */
 import { infiniteLeftOutWhy, infiniteSummaryWhy, infiniteWhy } from './infinities.js';
 import type { Analysis, Plan } from './plan.js';
-import type { DataProfile } from './profile.js';
+import type { ColumnProfile, DataProfile } from './profile.js';
+import { listed } from './compile-plan.js';
 import { rateAnalyses } from './planner-rates.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
 import {
@@ -21,7 +22,7 @@ import {
   roles,
   spansTime,
 } from './roles.js';
-import type { Roles } from './roles.js';
+import type { Period, Roles } from './roles.js';
 import { repeatedProblem, roleOf } from './semantics.js';
 import { integral, isNumberColumn, yearValued } from './semantics-evidence.js';
 import {
@@ -46,6 +47,59 @@ const AGG_WORD: Record<string, string> = {
   count: 'counted',
 };
 
+/** The most lines of several measures one chart draws. */
+const SIDE_BY_SIDE = 6;
+/** Lines share an axis only when their largest values are within this factor of each other. */
+const SAME_SCALE = 20;
+
+/** The largest magnitude a measure reaches (its range's farthest end from 0). */
+function reach(c: ColumnProfile): number {
+  const s = c.numeric ?? c.numeric_text?.stats;
+  return s ? Math.max(Math.abs(s.min), Math.abs(s.max)) : 0;
+}
+
+/**
+ * The measures a table of one row per period draws as lines of one chart (deaths by wounds,
+ * disease and other causes per month): whole, non-negative numbers — counts of things — of one
+ * scale (the largest values within SAME_SCALE of the lead's), never a running total, a year or
+ * a column with infinities. Fractions are left apart: a temperature and a wind speed share a
+ * range but not a unit, and nothing in the data tells them apart. Null when fewer than two.
+ */
+function sideBySide(
+  r: Roles,
+  profile: DataProfile,
+  date: ColumnProfile,
+  freq: Period,
+): ColumnProfile[] | null {
+  const grain = r.semantics.table.grain;
+  if (grain === 'panel' || grain === 'event' || spansTime(date, freq, r)) return null;
+  // One row per period: no date repeats (a table of one row per month, not of several).
+  if (date.distinct !== profile.rows - date.missing) return null;
+  const counts = r.measures.filter((m) => {
+    const s = m.numeric ?? m.numeric_text?.stats;
+    const role = roleOf(r.semantics, m.name)?.role;
+    return (
+      s != null &&
+      s.min >= 0 &&
+      integral(m) &&
+      !yearValued(m) &&
+      !m.infinite &&
+      role !== 'cumulative' &&
+      reach(m) > 0
+    );
+  });
+  const lead = counts[0];
+  if (!lead) return null;
+  const scale = (m: ColumnProfile): boolean =>
+    reach(m) <= reach(lead) * SAME_SCALE && reach(lead) <= reach(m) * SAME_SCALE;
+  const order = profile.column_profiles.map((c) => c.name);
+  const kept = counts
+    .filter(scale)
+    .slice(0, SIDE_BY_SIDE)
+    .sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  return kept.length >= 2 ? kept : null;
+}
+
 function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   const date = r.dates[0];
   const measure = r.measures[0];
@@ -62,9 +116,30 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
       : undefined;
   const what = measure ? measure.name : 'rows';
   const out: Analysis[] = [];
+  // Several counts of one scale, one row per period: one line each, on one chart.
+  const lines = sideBySide(r, profile, date, freq);
+  if (lines) {
+    const names = lines.map((m) => m.name);
+    const linesAgg = lines.every((m) => aggFor(m, r, false) === 'sum') ? 'sum' : 'mean';
+    out.push({
+      title: cap(`${listed(names)} per ${PERIOD_WORD[freq]}`),
+      chart: 'line',
+      why: `${cap(listed(names))} side by side, one line each: the table has one row per ${PERIOD_WORD[freq]}, so each point is that ${PERIOD_WORD[freq]}'s value as recorded.`,
+      transform: {
+        type: 'resample',
+        date: date.name,
+        measure: null,
+        measures: names,
+        agg: linesAgg,
+        freq,
+      },
+    });
+  }
   // A panel's level (a price per symbol) averaged across entities mixes them: only per entity.
   const mixes = Boolean(entity && measure && agg !== 'sum' && agg !== 'count');
-  if (!mixes)
+  // The lead measure's own line, unless it is one of the lines above.
+  const drawn = Boolean(lines && measure && lines.includes(measure));
+  if (!mixes && !drawn)
     out.push({
       title: cap(`${aggWord(agg)}${what} per ${PERIOD_WORD[freq]}`),
       chart: 'line',

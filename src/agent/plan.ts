@@ -26,6 +26,8 @@ export const CYCLE_PERIOD: Readonly<Record<Cycle, 'M' | 'D' | 'H'>> = {
   weekday_hour: 'H',
 };
 const Agg = AggSchema;
+/** The most columns a resample draws side by side as lines (`measures`). */
+export const MAX_MEASURES = 8;
 
 /** A transform: how the charted data is derived from the dataset. */
 export const TransformSchema = z.discriminatedUnion('type', [
@@ -59,6 +61,14 @@ export const TransformSchema = z.discriminatedUnion('type', [
       type: z.literal('resample'),
       date: Column,
       measure: Column.nullable(),
+      measures: z
+        .array(Column)
+        .min(2)
+        .max(MAX_MEASURES)
+        .optional()
+        .describe(
+          'several numeric columns in one unit (deaths by cause, sales by channel), one line each named by its column, all with agg; measure null, no series, top or equals',
+        ),
       agg: Agg,
       freq: z.enum(['H', 'D', 'W', 'M', 'Q', 'Y']),
       series: Column.optional(),
@@ -209,6 +219,7 @@ function columnsOf(t: Transform): { name: string; role: 'any' | 'measure' | 'dat
               },
             ]
           : []),
+        ...(t.measures ?? []).map((name) => ({ name, role: 'measure' as const })),
         ...(t.series ? [{ name: t.series, role: 'any' as const }] : []),
       ];
     case 'season':
@@ -309,6 +320,7 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
     if (within.some(Boolean)) return within.filter((p): p is string => p !== null);
   }
   if (t.type === 'group' && t.equals !== undefined) return rateProblems(t, profile);
+  if (t.type === 'resample' && t.measures) return measuresProblems(a, t, profile);
   if (t.type !== 'group' && t.type !== 'resample') return [];
   const problems: string[] = [];
   const rate = t.type === 'resample' && t.equals !== undefined;
@@ -352,6 +364,37 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
       problems.push(
         `the table is a panel (one row per ${sem.table.keys.join(' × ')} per period): a ${t.agg} of "${t.measure}" over every ${entity} mixes them; add series: "${entity}", or filter one ${entity}`,
       );
+  }
+  return problems;
+}
+
+/**
+ * A resample of several measures: each line is checked as the resample of its one measure (no
+ * sum of a level, no panel mixed), and the lines are one set: no series, top, rate or repeat.
+ */
+function measuresProblems(
+  a: Analysis,
+  t: Extract<Transform, { type: 'resample' }>,
+  profile: DataProfile,
+): string[] {
+  const measures = t.measures ?? [];
+  const problems: string[] = [];
+  if (t.measure !== null)
+    problems.push(
+      `measures draws each of its columns as a line: set measure to null, not "${t.measure}"`,
+    );
+  if (t.series) problems.push('measures draws one line per column: it takes no series');
+  if (t.top) problems.push('top keeps the largest of several series: not with measures');
+  if (t.equals !== undefined)
+    problems.push('equals counts a value of one measure: not with measures');
+  if (t.rebase && t.agg === 'count')
+    problems.push('rebase compares levels or amounts: not a count');
+  const twice = measures.find((m, i) => measures.indexOf(m) !== i);
+  if (twice) problems.push(`measures names "${twice}" twice`);
+  if (problems.length) return problems;
+  for (const m of measures) {
+    const one = { ...a, transform: { ...t, measure: m, measures: undefined, rebase: undefined } };
+    for (const p of semanticProblems(one, profile)) if (!problems.includes(p)) problems.push(p);
   }
   return problems;
 }

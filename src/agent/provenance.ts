@@ -6,7 +6,7 @@
  */
 import type { Declaration, RenderSpec } from '../spec/schema.js';
 import { declarationsInOrder } from '../spec/schema.js';
-import { rateValue } from './compile-plan.js';
+import { listed, rateValue } from './compile-plan.js';
 import { CYCLE_PERIOD } from './plan.js';
 import type { Analysis, Cycle, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
@@ -39,6 +39,8 @@ export interface Derivation {
    * average, over the periods (time.freq) of that month, weekday or hour, of the period's total.
    */
   cycle?: 'month' | 'weekday' | 'hour' | 'weekday_hour';
+  /** A resample of several measures, one line each (`measure` is then null). */
+  measures?: string[];
   /** A resample of several series kept to the largest `top` of them. */
   top?: number;
   /** Each series as an index, 100 at the first period every series has a value. */
@@ -72,7 +74,8 @@ export function derivationOf(a: Analysis, decl?: Declaration, rowsUsed?: number)
       return {
         ...base,
         measure: t.measure,
-        agg: t.measure ? t.agg : 'count',
+        ...(t.measures ? { measures: t.measures } : {}),
+        agg: t.measure || t.measures ? t.agg : 'count',
         group_by: t.series ? [t.series] : [],
         time: { column: t.date, freq: FREQ_ALIAS[t.freq] ?? t.freq },
         ...(t.measure && t.equals !== undefined ? { equals: rateValue(t.equals) } : {}),
@@ -198,10 +201,12 @@ function head(d: Derivation): string {
           : `Values of ${d.measure}`
         : ''
       : d.agg === 'count'
-        ? AGG_CAPTION.count
+        ? d.measures
+          ? `Count of values of each of ${listed(d.measures)}`
+          : AGG_CAPTION.count
         : d.equals !== undefined
           ? `Share (%) of rows with ${d.measure ?? 'a value'} = ${d.equals} (rows without ${d.measure ?? 'a value'} left out)`
-          : `${AGG_CAPTION[d.agg]} of ${d.measure ?? 'rows'}`;
+          : `${AGG_CAPTION[d.agg]} of ${d.measures ? `each of ${listed(d.measures)}` : (d.measure ?? 'rows')}`;
   const per = [
     ...(d.time ? [`per ${FREQ_CAPTION[d.time.freq] ?? d.time.freq} of ${d.time.column}`] : []),
     ...(d.group_by.length ? [`by ${d.group_by.join(' and ')}`] : []),

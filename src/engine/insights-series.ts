@@ -30,12 +30,13 @@ interface Line {
 function pointsOf(
   points: readonly { x: unknown; series: unknown; y: unknown }[],
   by: string,
+  folded: boolean,
 ): Map<string, Point[]> {
   const groups = new Map<string, { x: unknown; y: unknown }[]>();
   for (const p of points) {
     if (isMissing(p.series)) continue;
     const name = groupName(p.series, by);
-    if (isOther(name)) continue;
+    if (folded && isOther(name)) continue;
     groups.set(name, [...(groups.get(name) ?? []), { x: p.x, y: p.y }]);
   }
   const lines = new Map<string, Point[]>();
@@ -84,7 +85,8 @@ function compared(
  * The line that rose most and the one that fell most (or, when all moved one way, the most and
  * the least). Said as differences on an interval scale or when a line starts at or below zero (a
  * percentage of a signed quantity means nothing), else as percentages. [] below two lines, when
- * no line moved, or when x is not dates.
+ * no line moved, or when x is not dates. `word` names the lines ("lines" for several measures'),
+ * else they are "`by` lines".
  */
 export const seriesTrendInsights = neverThrows(
   (
@@ -93,8 +95,10 @@ export const seriesTrendInsights = neverThrows(
     how: TrendHow,
     period: string | null,
     by: string,
+    word?: string,
   ): Insight[] => {
-    const found = pointsOf(points, by);
+    // Lines of several measures fold nothing: a measure called "other" is a line of its own.
+    const found = pointsOf(points, by, word === undefined);
     if (found.size < 2) return [];
     const stamps = asDatetime(points.map((p) => p.x)) ?? [];
     const frequency = period ?? inferFrequency(stamps.filter((s): s is number => s !== null));
@@ -113,7 +117,8 @@ export const seriesTrendInsights = neverThrows(
       differences ? `by ${fmtDifference(Math.abs(l.change), how)}` : fmtPct(Math.abs(l.change));
     const up = differences ? 'rose' : 'grew';
     const n = lines.length;
-    const all = n === 2 ? `both ${by} lines` : `all ${n} ${by} lines`;
+    const noun = word ?? `${by} lines`;
+    const all = n === 2 ? `both ${noun}` : `all ${n} ${noun}`;
     const subject = year === null ? capital(label) : `In ${year}, ${label}`;
     let text: string;
     if (top.change > 0 && bottom.change > 0 && !still(bottom))

@@ -13,8 +13,11 @@ import { seriesTrendInsights, trendInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
 import {
+  asLines,
   groupY,
   isRate,
+  LINES,
+  meltedNames,
   namedAs,
   NO_SCALES,
   QUIET_ROWS,
@@ -107,21 +110,51 @@ function periodValue(t: Resample, measure: Column | null): string {
     : aggregateSql(t.agg, measure, true);
 }
 
-function shape(ctx: Ctx, t: Resample): Shape {
-  const date = columnOf(ctx.rows, t.date);
+/**
+ * A resample of several measures: its rows melted to one row per row and measure (compile-plan's
+ * `data.melt`), the measure's name in `series`, its value in `value`, of one type (DOUBLE unless
+ * every measure has the same type, as pandas' melt keeps int64 only when every column is).
+ */
+function melted(
+  ctx: Ctx,
+  t: Resample,
+  date: Column,
+): { from: string; series: Column; measure: Column } | null {
+  if (!t.measures) return null;
+  const { series, value } = meltedNames(t);
+  const columns = t.measures.map((m) => columnOf(ctx.rows, m));
+  const first = columns[0]?.type ?? 'DOUBLE';
+  const type = columns.every((c) => c.type === first) ? first : 'DOUBLE';
+  const rows = columns.map(
+    (c) =>
+      `SELECT ${ident(date.name)}, ${literal(c.name)} AS ${ident(series)}, CAST(${ident(c.name)} AS ${type}) AS ${ident(value)} FROM source`,
+  );
+  return {
+    from: `(${rows.join('\nUNION ALL ')}) AS melted`,
+    series: { name: series, type: 'VARCHAR' },
+    measure: { name: value, type },
+  };
+}
+
+function shape(ctx: Ctx, plan: Resample): Shape {
+  const date = columnOf(ctx.rows, plan.date);
   if (!isTemporal(date.type))
     throw new Error(
-      `TypeError: "${t.date}" holds ${date.type}, not dates, so it cannot be resampled`,
+      `TypeError: "${plan.date}" holds ${date.type}, not dates, so it cannot be resampled`,
     );
-  const series = t.series ? columnOf(ctx.rows, t.series) : null;
-  const measure = t.measure ? columnOf(ctx.rows, t.measure) : null;
+  // Several measures: one line each, over the rows melted (the transform as run: asLines).
+  const melt = melted(ctx, plan, date);
+  const t = asLines(plan);
+  const from = melt?.from ?? 'source';
+  const series = melt?.series ?? (t.series ? columnOf(ctx.rows, t.series) : null);
+  const measure = melt?.measure ?? (t.measure ? columnOf(ctx.rows, t.measure) : null);
   const y = groupY(t);
   distinctColumns([date.name, ...(series ? [series.name] : []), y]);
   const [d, s] = [ident(date.name), series ? ident(series.name) : null];
   const present = [`${d} IS NOT NULL`, ...(s ? [`${s} IS NOT NULL`] : [])].join(' AND ');
   const periods = [
     `SELECT ${periodSql(d, t.freq)} AS ${d}, ${s ? `${s}, ` : ''}${periodValue(t, measure)} AS ${ident(y)}`,
-    'FROM source',
+    `FROM ${from}`,
     `WHERE ${present}`,
     'GROUP BY ALL',
   ].join('\n');
@@ -139,10 +172,10 @@ function shape(ctx: Ctx, t: Resample): Shape {
     'quiet',
     [
       `SELECT rows < ${QUIET_ROWS} * n AND busiest >= 2 AND empty <= 2 * n * exp(-rows / n) + 2 AS quiet`,
-      `FROM (SELECT CAST((SELECT count(*) FROM source WHERE ${present}) AS DOUBLE) AS rows,`,
+      `FROM (SELECT CAST((SELECT count(*) FROM ${from} WHERE ${present}) AS DOUBLE) AS rows,`,
       '  (SELECT count(*) FROM calendar) AS n,',
       `  (SELECT count(*) FROM calendar WHERE ${d} NOT IN (SELECT ${d} FROM periods)) AS empty,`,
-      `  (SELECT max(c) FROM (SELECT count(*) AS c FROM source WHERE ${present} GROUP BY ${periodSql(d, t.freq)})) AS busiest)`,
+      `  (SELECT max(c) FROM (SELECT count(*) AS c FROM ${from} WHERE ${present} GROUP BY ${periodSql(d, t.freq)})) AS busiest)`,
     ].join('\n'),
   ];
   const filledAs = (zero: string | null): string =>
@@ -229,12 +262,13 @@ const keysOf = (s: Shape): string[] => [s.date.name, ...(s.series ? [s.series.na
 
 function chartParams(ctx: Ctx, t: Resample, y: string): Record<string, unknown> {
   const a = ctx.analysis;
+  const run = asLines(t);
   return params({
     title: a.title,
     x: t.date,
     y,
-    color: t.series,
-    agg: periodAgg(a.chart, t),
+    color: run.series,
+    agg: periodAgg(a.chart, run),
     log_y: a.options?.log_y,
     y_label: rebaseLabel(t, y, namedAs(a, ctx.scales ?? NO_SCALES)),
     note: a.why,
@@ -276,7 +310,7 @@ async function barDeclared(ctx: Ctx, t: Resample, s: Shape): Promise<Declared> {
   const cap = capsOf('bar').categories ?? 50;
   // A mean's periods are declared with their agg, as the preamble's bar aggregates them (again,
   // one row each): the rest of them past the cap is left out, not summed.
-  const agg = periodAgg('bar', t);
+  const agg = periodAgg('bar', asLines(t));
   const d = ident(s.date.name);
   const fold = {
     frame: 'series',
@@ -330,6 +364,7 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
       how,
       t.freq,
       s.series.name,
+      t.measures ? LINES : undefined,
     );
   return trendInsights(
     points.rows.map(([x, value]) => ({ x, y: value })),
@@ -344,7 +379,7 @@ export async function resampleAnalysis(base: Ctx, t: Resample): Promise<Outcome>
   const s = shape(base, t);
   // Its queries (sizes, frame, findings) all start from the periods: aggregated once.
   const ctx = await keeping(base, s.ctes[0] as Cte);
-  if (t.rebase && t.series) {
+  if (t.rebase && (t.series || t.measures)) {
     const start = await queryRow(ctx, over(ctx, s.ctes, 'SELECT start FROM common'));
     if (start.start === null)
       throw new Error(
