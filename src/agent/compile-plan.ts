@@ -12,6 +12,7 @@ import type { ColumnProfile, DataProfile } from './profile.js';
 import { PERIOD_WORD } from './roles.js';
 import { semanticsOf } from './semantics.js';
 import { named, statsOf, TEMPERATURE_WORDS, yearValued } from './semantics-evidence.js';
+import { listed } from '../util/sentence.js';
 
 /** Text safe inside a Python comment: no line breaks of any kind (Python also ends lines at \r). */
 function oneLine(text: string): string {
@@ -220,7 +221,7 @@ export function trendHow(
   if (isRate(t)) return 'share';
   const measures = measuresOf(t);
   if (t.agg !== 'sum' && t.agg !== 'count')
-    return measures.length && measures.every((m) => intervalOf({ measure: m }, scales))
+    return measures.length && measures.every((m) => scales.intervals.includes(m))
       ? 'interval'
       : 'mean';
   return t.agg === 'sum' && measures.length && measures.every((m) => scales.stocks.includes(m))
@@ -276,13 +277,6 @@ type Resample = Extract<Transform, { type: 'resample' }>;
 
 /** What the findings call the lines of several measures: "all 3 lines", not "all 3 measure lines". */
 export const LINES = 'lines';
-
-/** Names listed as a reader says them: "a", "a and b", "a, b and c". */
-export function listed(names: readonly string[]): string {
-  return names.length <= 1
-    ? (names[0] ?? '')
-    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
 
 /** A name none of `taken` has: the first free candidate, else the first with a number. */
 function freeName(candidates: readonly string[], taken: ReadonlySet<string>): string {
@@ -530,9 +524,10 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
     case 'resample': {
       // Several measures: one line each, over the data melted to one row per row and measure.
       const r = asLines(t);
+      const names = meltedNames(t);
       const melt = t.measures
         ? [
-            `data = data.melt(id_vars=[${py(t.date)}], value_vars=[${t.measures.map(py).join(', ')}], var_name=${py(r.series ?? '')}, value_name=${py(r.measure ?? '')})`,
+            `data = data.melt(id_vars=[${py(t.date)}], value_vars=[${t.measures.map(py).join(', ')}], var_name=${py(names.series)}, value_name=${py(names.value)})`,
           ]
         : [];
       // Period starts ("MS", not pandas' month-end "M"), so December's total is drawn at December, not at the edge of January.

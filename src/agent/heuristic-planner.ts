@@ -10,7 +10,7 @@
 import { infiniteLeftOutWhy, infiniteSummaryWhy, infiniteWhy } from './infinities.js';
 import type { Analysis, Plan } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
-import { listed } from './compile-plan.js';
+import { listed } from '../util/sentence.js';
 import { rateAnalyses } from './planner-rates.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
 import {

@@ -6,7 +6,8 @@
  */
 import type { Declaration, RenderSpec } from '../spec/schema.js';
 import { declarationsInOrder } from '../spec/schema.js';
-import { listed, rateValue } from './compile-plan.js';
+import { rateValue } from './compile-plan.js';
+import { listed } from '../util/sentence.js';
 import { CYCLE_PERIOD } from './plan.js';
 import type { Analysis, Cycle, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';

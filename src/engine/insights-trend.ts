@@ -9,6 +9,7 @@ import { capital, fmtDate, fmtNumber, fmtPct } from './insights-format.js';
 import { pairwiseSum } from './insights-stats.js';
 import { insight, measure, neverThrows } from './insights-values.js';
 import type { Insight } from './insights-values.js';
+import { listed } from '../util/sentence.js';
 
 /**
  * What each period of a series holds: a total (years compare by summing), a total of a standing
@@ -71,16 +72,14 @@ function yearStarts(data: Point[]): boolean {
 function gapsInsight(label: string, gaps: number[], frequency: string | null): Insight[] {
   if (gaps.length === 0) return [];
   const when = gaps.map((x) => fmtDate(x, frequency));
-  const listed =
+  const periods =
     when.length > 3
       ? `${when.length} periods (the first ${when[0] ?? ''}, the last ${when[when.length - 1] ?? ''})`
-      : when.length === 1
-        ? (when[0] ?? '')
-        : `${when.slice(0, -1).join(', ')} and ${when[when.length - 1] ?? ''}`;
+      : listed(when);
   const what =
     label === ROWS_LABEL || label === 'count'
-      ? `No rows in ${listed}`
-      : `${capital(label)} has no value in ${listed}`;
+      ? `No rows in ${periods}`
+      : `${capital(label)} has no value in ${periods}`;
   const shown = gaps.length === 1 ? 'a gap there, not a zero' : 'gaps there, not zeros';
   return [insight(`${what}: the line has ${shown}.`, 'gaps', { gaps: gaps.length })];
 }

@@ -30,6 +30,7 @@ import {
   toNumber,
 } from './insights-values.js';
 import type { Insight } from './insights-values.js';
+import { listed } from '../util/sentence.js';
 
 export { fmtDate, fmtNumber, fmtPct, fmtRatio, fmtYear } from './insights-format.js';
 export { asDatetime, inferFrequency } from './insights-dates.js';
@@ -99,8 +100,7 @@ function topSentences(
   const numbers = { share_pct: (top / total) * 100, value: top, total };
   const of = `(${fmtNumber(top)} of ${fmtNumber(total)})`;
   if (leaders.length > 1) {
-    const names = `${leaders.slice(0, -1).join(', ')} and ${leaders[leaders.length - 1] ?? ''}`;
-    const text = `${names} tie for the largest share of ${label}: ${fmtPct(top / total)} each ${of}.`;
+    const text = `${listed(leaders)} tie for the largest share of ${label}: ${fmtPct(top / total)} each ${of}.`;
     return [insight(text, 'top_share', numbers)];
   }
   const leader = leaders[0] ?? '';

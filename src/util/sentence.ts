@@ -1,5 +1,12 @@
 /** Text shown among sentences. */
 
+/** Names listed as a reader says them: "a", "a and b", "a, b and c". */
+export function listed(names: readonly string[]): string {
+  return names.length <= 1
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
 /**
  * A profile warning as a line of a report or the terminal, among sentences: its first letter
  * capitalised ("Dates stored as text in: date"). The profile keeps the words as both profiles
