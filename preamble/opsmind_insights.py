@@ -241,15 +241,23 @@ def _series_compared(lines, frequency, how):
 def series_trend_insights(frame, x, series, y, label=None, how="mean", period=None, word=None):
     """The line that rose most and the one that fell most (or, when all moved one way, the most and the least)
     among the lines of `series`: the last full year they all share against the year before, else each line's
-    first period against its own last. Said as differences on an interval scale or when a line starts at or
-    below zero (a percentage of a signed quantity means nothing), else as percentages. `word` names
-    the lines ("lines" for several measures'), else they are "`series` lines"."""
+    first period against its own last; then the highest point of all lines (_series_peak). Said as differences
+    on an interval scale or when a line starts at or below zero (a percentage of a signed quantity means
+    nothing), else as percentages. `word` names the lines ("lines" for several measures'), else they are
+    "`series` lines"."""
     if frame is None or series not in frame.columns or x not in frame.columns:
         return []
     lines = _series_lines(frame, x, series, y, folded=word is None)
     if len(lines) < 2:
         return []
     frequency = period or infer_frequency(as_datetime(frame[x]).dropna())
+    noun = word or f"{series} lines"
+    every = f"both {noun}" if len(lines) == 2 else f"all {len(lines)} {noun}"
+    return _series_change(lines, frequency, how, str(label or y), every) + [_series_peak(lines, frequency, how, every)]
+
+
+def _series_change(lines, frequency, how, label, every):
+    """Which line rose most and which fell most (series_trend_insights), or nothing when none moved."""
     year, compared = _series_compared(lines, frequency, how)
     differences = _by_difference(how) or any(before <= 0 or after < 0 for _, before, after, _ in compared)
     changed = sorted(((after - before if differences else (after - before) / before, name, span)
@@ -258,9 +266,7 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
     still = (lambda c: c == 0) if differences else (lambda c: abs(c) < 0.0005)
     if still(top) and still(bottom):
         return []
-    label, n, up = str(label or y), len(changed), "rose" if differences else "grew"
-    noun = word or f"{series} lines"
-    every = f"both {noun}" if n == 2 else f"all {n} {noun}"
+    n, up = len(changed), "rose" if differences else "grew"
     subject = _capital(label) if year is None else f"In {year}, {label}"
 
     def amount(c):
@@ -283,6 +289,30 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
     if year is not None:
         numbers["year"] = year
     return [_insight(text, "series_change", **numbers)]
+
+
+# Past this many other lines, the peak sentence names only the highest one's.
+_PEAKS_LISTED = 4
+
+
+def _series_peak(lines, frequency, how, every):
+    """Which line rose highest, when, and where each other line peaked (up to _PEAKS_LISTED of them, highest
+    first): the first-to-last sentence misses a line that rose and fell back (crimea.json's deaths from
+    disease, 2,761 in Jan 1855 and near nothing at both ends)."""
+    peaks = []
+    for name, data in lines.items():
+        i = int(data["y"].to_numpy().argmax())
+        peaks.append((float(data["y"].iloc[i]), name, data["x"].iloc[i]))
+    peaks.sort(key=lambda p: (-p[0], p[1]))
+    (value, name, at), rest = peaks[0], peaks[1:]
+
+    def when(stamp):
+        return _in_period(fmt_date(stamp, frequency), frequency)
+
+    others = [f"{n}{' peaked' if i == 0 else ''} at {_fmt_level(v, how)} {when(t)}" for i, (v, n, t) in enumerate(rest)]
+    listed = f" ({', '.join(others)})" if len(others) <= _PEAKS_LISTED else ""
+    return _insight(f"The highest point of {every}: {name} at {_fmt_level(value, how)} {when(at)}{listed}.",
+                    "series_peak", lines=len(peaks), peak=value)
 
 
 def _change(label, when, first, last, how="sum"):

@@ -1,7 +1,8 @@
 /**
  * Findings of a line chart split by a category or an entity (seriesTrendInsights, and its Python
  * original series_trend_insights): which line rose and which fell most, each over its own span,
- * said as the single-line trend says a change; and both engines give the same sentences.
+ * said as the single-line trend says a change; the highest point of all lines, and where each
+ * other line peaked; and both engines give the same sentences.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -77,6 +78,7 @@ const CASES: Case[] = [
   ),
   lines('full years of one line only', { A: [1, 2, 3, 4, 2, 3, 4, 5], B: [5, 5, 5, 5] }, 'sum'),
   lines('one line: none', { A: [10, 12, 15] }),
+  lines('tied peaks', { B: [12, 3, 4], A: [10, 12, 12] }),
   {
     ...lines('several measures: lines', {
       disease: [10, 30, 20],
@@ -94,10 +96,11 @@ const CASES: Case[] = [
   },
 ];
 
-const textOf = (name: string): string => {
+/** The case's sentence of `kind`: the change (series_change, at most one) or the peak (series_peak). */
+const textOf = (name: string, kind = 'series_change'): string => {
   const c = CASES.find((k) => k.name === name);
   assert.ok(c, name);
-  const found = run(c);
+  const found = run(c).filter((f) => f.kind === kind);
   assert.ok(found.length <= 1, `${name}: one sentence at most`);
   return found[0]?.text ?? '';
 };
@@ -115,8 +118,9 @@ void test('series: the line that grew most and the one that fell most, each over
     textOf('all down'),
     /^Mean price fell in all 3 symbol lines: the most in A, 50\.0%.*; the least in C, 1\.2%/,
   );
-  const [found] = run(CASES[0] as Case);
+  const [found, peak] = run(CASES[0] as Case);
   assert.deepEqual(found?.numbers, { lines: 3, highest_change_pct: 600, lowest_change_pct: -25 });
+  assert.deepEqual(peak?.numbers, { lines: 3, peak: 175 });
 });
 
 void test('series: gaps and catch-alls are left out, signed and interval levels move by differences', () => {
@@ -172,6 +176,41 @@ void test('series: several measures are "lines", their subject what they hold', 
 
 void test('series: no sentence for a single line, or for lines that end where they began', () => {
   for (const name of ['flat', 'one line: none']) assert.equal(textOf(name), '', name);
+  assert.equal(textOf('one line: none', 'series_peak'), '');
+});
+
+void test('series: the highest point of all lines, then where each other line peaked', () => {
+  // A line that rose and fell back is invisible to first→last; its peak is not.
+  assert.equal(
+    textOf('flat', 'series_peak'),
+    'The highest point of both symbol lines: A at 12 in Q2 2020 (B peaked at 9 in Q2 2020).',
+  );
+  assert.equal(
+    textOf('several measures: lines', 'series_peak'),
+    'The highest point of all 3 lines: disease at 30 in Q2 2020 (other peaked at 9 in Q1 2020, wounds at 6 in Q3 2020).',
+  );
+  // A folded catch-all is no line.
+  assert.equal(
+    textOf('a gap and a catch-all', 'series_peak'),
+    'The highest point of both symbol lines: A at 30 in Q4 2020 (B peaked at 6 in Q2 2020).',
+  );
+  assert.match(
+    textOf('share: percentage points', 'series_peak'),
+    /: store at 6% in Q1 2020 \(web peaked at 4\.25% in Q3 2020\)\.$/,
+  );
+  // A line's first time at its peak; lines that peak as high in the order of their names.
+  assert.equal(
+    textOf('tied peaks', 'series_peak'),
+    'The highest point of both symbol lines: A at 12 in Q2 2020 (B peaked at 12 in Q1 2020).',
+  );
+  const many = lines(
+    'six lines',
+    Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k, i) => [k, [i, i + 1, i]])),
+  );
+  assert.equal(
+    run(many).find((f) => f.kind === 'series_peak')?.text,
+    'The highest point of all 6 symbol lines: f at 6 in Q2 2020.',
+  );
 });
 
 const PYTHON = '/usr/bin/python3';

@@ -1,7 +1,7 @@
 /**
  * Sentences comparing the lines of a chart split by a category or an entity
- * (series_trend_insights in preamble/opsmind_insights.py): each line's change,
- * and the lines that moved most.
+ * (series_trend_insights in preamble/opsmind_insights.py): each line's change, the lines that
+ * moved most, and the highest point of them all.
  */
 import { asDatetime, inferFrequency } from './insights-dates.js';
 import { capital, fmtDate, fmtPct } from './insights-format.js';
@@ -10,6 +10,7 @@ import {
   byDifference,
   fmtDifference,
   fmtLevel,
+  inPeriod,
   lastFullYears,
   seriesXY,
 } from './insights-trend.js';
@@ -81,12 +82,50 @@ function compared(
   };
 }
 
+/** A line's highest point, first reached (np.argmax). */
+function peakOf(name: string, data: Point[]): { name: string; at: Point } {
+  let at = data[0] as Point;
+  for (const p of data) if (p.y > at.y) at = p;
+  return { name, at };
+}
+
+/**
+ * Which line rose highest, when, and where each other line peaked (up to PEAKS_LISTED of them,
+ * highest first): the first→last sentence misses a line that rose and fell back (crimea.json's
+ * deaths from disease, 2,761 in Jan 1855 and near nothing at both ends).
+ */
+function peakInsight(
+  found: Map<string, Point[]>,
+  frequency: string | null,
+  how: TrendHow,
+  all: string,
+): Insight {
+  const peaks = [...found]
+    .map(([name, data]) => peakOf(name, data))
+    .sort((a, b) => b.at.y - a.at.y || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const [top, ...rest] = peaks as [(typeof peaks)[number], ...typeof peaks];
+  const when = (p: Point): string => inPeriod(fmtDate(p.x, frequency), frequency);
+  const others = rest.map(
+    (p, i) => `${p.name}${i === 0 ? ' peaked' : ''} at ${fmtLevel(p.at.y, how)} ${when(p.at)}`,
+  );
+  const listed = others.length <= PEAKS_LISTED ? ` (${others.join(', ')})` : '';
+  return insight(
+    `The highest point of ${all}: ${top.name} at ${fmtLevel(top.at.y, how)} ${when(top.at)}${listed}.`,
+    'series_peak',
+    { lines: peaks.length, peak: top.at.y },
+  );
+}
+
+/** Past this many other lines, the peak sentence names only the highest one's. */
+const PEAKS_LISTED = 4;
+
 /**
  * The line that rose most and the one that fell most (or, when all moved one way, the most and
- * the least). Said as differences on an interval scale or when a line starts at or below zero (a
- * percentage of a signed quantity means nothing), else as percentages. [] below two lines, when
- * no line moved, or when x is not dates. `word` names the lines ("lines" for several measures'),
- * else they are "`by` lines".
+ * the least), then the highest point of all lines (peakInsight). Said as differences on an
+ * interval scale or when a line starts at or below zero (a percentage of a signed quantity
+ * means nothing), else as percentages. [] below two lines or when x is not dates; no change
+ * sentence when no line moved. `word` names the lines ("lines" for several measures'), else
+ * they are "`by` lines".
  */
 export const seriesTrendInsights = neverThrows(
   (
@@ -102,48 +141,61 @@ export const seriesTrendInsights = neverThrows(
     if (found.size < 2) return [];
     const stamps = asDatetime(points.map((p) => p.x)) ?? [];
     const frequency = period ?? inferFrequency(stamps.filter((s): s is number => s !== null));
-    const { year, lines: plain } = compared(found, frequency, how);
-    const differences = byDifference(how) || plain.some((l) => l.before <= 0 || l.after < 0);
-    const lines: Line[] = plain.map((l) => ({
-      ...l,
-      change: differences ? l.after - l.before : (l.after - l.before) / l.before,
-    }));
-    lines.sort((a, b) => b.change - a.change || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const still = (l: Line): boolean =>
-      differences ? l.change === 0 : Math.abs(l.change) < 0.0005;
-    const [top, bottom] = [lines[0], lines[lines.length - 1]];
-    if (!top || !bottom || (still(top) && still(bottom))) return [];
-    const amount = (l: Line): string =>
-      differences ? `by ${fmtDifference(Math.abs(l.change), how)}` : fmtPct(Math.abs(l.change));
-    const up = differences ? 'rose' : 'grew';
-    const n = lines.length;
+    const n = found.size;
     const noun = word ?? `${by} lines`;
     const all = n === 2 ? `both ${noun}` : `all ${n} ${noun}`;
-    const subject = year === null ? capital(label) : `In ${year}, ${label}`;
-    let text: string;
-    if (top.change > 0 && bottom.change > 0 && !still(bottom))
-      text =
-        `${subject} ${up} in ${all}: the most in ${top.name}, ${amount(top)} ${top.span}; ` +
-        `the least in ${bottom.name}, ${amount(bottom)} ${bottom.span}.`;
-    else if (top.change < 0 && bottom.change < 0 && !still(top))
-      text =
-        `${subject} fell in ${all}: the most in ${bottom.name}, ${amount(bottom)} ${bottom.span}; ` +
-        `the least in ${top.name}, ${amount(top)} ${top.span}.`;
-    else {
-      const part = (l: Line, verb: string): string =>
-        still(l)
-          ? `was ${l.change === 0 ? '' : 'nearly '}unchanged in ${l.name} ${l.span}`
-          : `${verb} the most in ${l.name}, ${amount(l)} ${l.span}`;
-      text = `${subject} ${part(top, up)}, and ${part(bottom, 'fell')}.`;
-    }
-    const [scale, key] = differences ? [1, 'change'] : [100, 'change_pct'];
     return [
-      insight(text, 'series_change', {
-        lines: n,
-        ...(year === null ? {} : { year }),
-        [`highest_${key}`]: top.change * scale,
-        [`lowest_${key}`]: bottom.change * scale,
-      }),
+      ...changeInsight(found, frequency, how, label, all),
+      peakInsight(found, frequency, how, all),
     ];
   },
 );
+
+/** Which line rose most and which fell most (seriesTrendInsights), or nothing when none moved. */
+function changeInsight(
+  found: Map<string, Point[]>,
+  frequency: string | null,
+  how: TrendHow,
+  label: string,
+  all: string,
+): Insight[] {
+  const { year, lines: plain } = compared(found, frequency, how);
+  const differences = byDifference(how) || plain.some((l) => l.before <= 0 || l.after < 0);
+  const lines: Line[] = plain.map((l) => ({
+    ...l,
+    change: differences ? l.after - l.before : (l.after - l.before) / l.before,
+  }));
+  lines.sort((a, b) => b.change - a.change || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const still = (l: Line): boolean => (differences ? l.change === 0 : Math.abs(l.change) < 0.0005);
+  const [top, bottom] = [lines[0], lines[lines.length - 1]];
+  if (!top || !bottom || (still(top) && still(bottom))) return [];
+  const amount = (l: Line): string =>
+    differences ? `by ${fmtDifference(Math.abs(l.change), how)}` : fmtPct(Math.abs(l.change));
+  const up = differences ? 'rose' : 'grew';
+  const subject = year === null ? capital(label) : `In ${year}, ${label}`;
+  let text: string;
+  if (top.change > 0 && bottom.change > 0 && !still(bottom))
+    text =
+      `${subject} ${up} in ${all}: the most in ${top.name}, ${amount(top)} ${top.span}; ` +
+      `the least in ${bottom.name}, ${amount(bottom)} ${bottom.span}.`;
+  else if (top.change < 0 && bottom.change < 0 && !still(top))
+    text =
+      `${subject} fell in ${all}: the most in ${bottom.name}, ${amount(bottom)} ${bottom.span}; ` +
+      `the least in ${top.name}, ${amount(top)} ${top.span}.`;
+  else {
+    const part = (l: Line, verb: string): string =>
+      still(l)
+        ? `was ${l.change === 0 ? '' : 'nearly '}unchanged in ${l.name} ${l.span}`
+        : `${verb} the most in ${l.name}, ${amount(l)} ${l.span}`;
+    text = `${subject} ${part(top, up)}, and ${part(bottom, 'fell')}.`;
+  }
+  const [scale, key] = differences ? [1, 'change'] : [100, 'change_pct'];
+  return [
+    insight(text, 'series_change', {
+      lines: lines.length,
+      ...(year === null ? {} : { year }),
+      [`highest_${key}`]: top.change * scale,
+      [`lowest_${key}`]: bottom.change * scale,
+    }),
+  ];
+}

@@ -219,7 +219,7 @@ function firstBest(values: number[], better: (a: number, b: number) => boolean):
 }
 
 /** A period as a sentence says it: on a day or an hour, in the week ending on its label (a Sunday, as pandas labels "W"), in a month or a year. */
-function inPeriod(when: string, frequency: string | null): string {
+export function inPeriod(when: string, frequency: string | null): string {
   if (frequency === 'D' || frequency === 'H') return `on ${when}`;
   return frequency === 'W' ? `in the week ending ${when}` : `in ${when}`;
 }
