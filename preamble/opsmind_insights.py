@@ -253,7 +253,7 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
     frequency = period or infer_frequency(as_datetime(frame[x]).dropna())
     noun = word or f"{series} lines"
     every = f"both {noun}" if len(lines) == 2 else f"all {len(lines)} {noun}"
-    return _series_change(lines, frequency, how, str(label or y), every) + [_series_peak(lines, frequency, how, every)]
+    return _series_change(lines, frequency, how, str(label or y), every) + _series_peak(lines, frequency, how, every)
 
 
 def _series_change(lines, frequency, how, label, every):
@@ -297,22 +297,38 @@ _PEAKS_LISTED = 4
 
 def _series_peak(lines, frequency, how, every):
     """Which line rose highest, when, and where each other line peaked (up to _PEAKS_LISTED of them, highest
-    first): the first-to-last sentence misses a line that rose and fell back (crimea.json's deaths from
-    disease, 2,761 in Jan 1855 and near nothing at both ends)."""
+    first; lines that never move said once per level, "drizzle, fog and sun stayed at 0"): the first-to-last
+    sentence misses a line that rose and fell back (crimea.json's deaths from disease, 2,761 in Jan 1855 and
+    near nothing at both ends). Nothing when the highest line is flat."""
     peaks = []
     for name, data in lines.items():
-        i = int(data["y"].to_numpy().argmax())
-        peaks.append((float(data["y"].iloc[i]), name, data["x"].iloc[i]))
+        values = data["y"].to_numpy()
+        i = int(values.argmax())
+        peaks.append((float(values[i]), name, data["x"].iloc[i], bool((values == values[i]).all())))
     peaks.sort(key=lambda p: (-p[0], p[1]))
-    (value, name, at), rest = peaks[0], peaks[1:]
+    (value, name, at, flat), rest = peaks[0], peaks[1:]
+    if flat:
+        return []
 
     def when(stamp):
         return _in_period(fmt_date(stamp, frequency), frequency)
 
-    others = [f"{n}{' peaked' if i == 0 else ''} at {_fmt_level(v, how)} {when(t)}" for i, (v, n, t) in enumerate(rest)]
-    listed = f" ({', '.join(others)})" if len(others) <= _PEAKS_LISTED else ""
-    return _insight(f"The highest point of {every}: {name} at {_fmt_level(value, how)} {when(at)}{listed}.",
-                    "series_peak", lines=len(peaks), peak=value)
+    moving = [f"{n}{' peaked' if i == 0 else ''} at {_fmt_level(v, how)} {when(t)}"
+              for i, (v, n, t, _) in enumerate(p for p in rest if not p[3])]
+    levels = {}
+    for v, n, _, still in rest:
+        if still:
+            levels.setdefault(v, []).append(n)
+    flats = [f"{_listed(names)} stayed at {_fmt_level(v, how)}" for v, names in levels.items()]
+    parts = "; ".join(part for part in [", ".join(moving), *flats] if part)
+    others = f" ({parts})" if 0 < len(rest) <= _PEAKS_LISTED else ""
+    return [_insight(f"The highest point of {every}: {name} at {_fmt_level(value, how)} {when(at)}{others}.",
+                     "series_peak", lines=len(peaks), peak=value)]
+
+
+def _listed(names):
+    """"a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _change(label, when, first, last, how="sum"):

@@ -79,6 +79,14 @@ const CASES: Case[] = [
   lines('full years of one line only', { A: [1, 2, 3, 4, 2, 3, 4, 5], B: [5, 5, 5, 5] }, 'sum'),
   lines('one line: none', { A: [10, 12, 15] }),
   lines('tied peaks', { B: [12, 3, 4], A: [10, 12, 12] }),
+  lines('lines that never move', {
+    rain: [1, 5, 2],
+    drizzle: [0, 0, 0],
+    fog: [0, 0, 0],
+    snow: [3, 1, 0],
+    sun: [2, 2, 2],
+  }),
+  lines('all flat', { A: [5, 5, 5], B: [3, 3, 3] }),
   {
     ...lines('several measures: lines', {
       disease: [10, 30, 20],
@@ -203,6 +211,12 @@ void test('series: the highest point of all lines, then where each other line pe
     textOf('tied peaks', 'series_peak'),
     'The highest point of both symbol lines: A at 12 in Q2 2020 (B peaked at 12 in Q1 2020).',
   );
+  // A line that never moves has no peak: it stays at its level, said once per level.
+  assert.equal(
+    textOf('lines that never move', 'series_peak'),
+    'The highest point of all 5 symbol lines: rain at 5 in Q2 2020 (snow peaked at 3 in Q1 2020; sun stayed at 2; drizzle and fog stayed at 0).',
+  );
+  assert.equal(textOf('all flat', 'series_peak'), '');
   const many = lines(
     'six lines',
     Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((k, i) => [k, [i, i + 1, i]])),

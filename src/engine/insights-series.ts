@@ -14,6 +14,7 @@ import {
   lastFullYears,
   seriesXY,
 } from './insights-trend.js';
+import { listed } from '../util/sentence.js';
 import { groupName, insight, isMissing, isOther, neverThrows } from './insights-values.js';
 import type { Insight } from './insights-values.js';
 
@@ -82,38 +83,49 @@ function compared(
   };
 }
 
-/** A line's highest point, first reached (np.argmax). */
-function peakOf(name: string, data: Point[]): { name: string; at: Point } {
+/** A line's highest point, first reached (np.argmax), and whether the line never moves from it. */
+function peakOf(name: string, data: Point[]): { name: string; at: Point; flat: boolean } {
   let at = data[0] as Point;
   for (const p of data) if (p.y > at.y) at = p;
-  return { name, at };
+  return { name, at, flat: data.every((p) => p.y === at.y) };
 }
 
 /**
  * Which line rose highest, when, and where each other line peaked (up to PEAKS_LISTED of them,
- * highest first): the first→last sentence misses a line that rose and fell back (crimea.json's
- * deaths from disease, 2,761 in Jan 1855 and near nothing at both ends).
+ * highest first; lines that never move said once per level, "drizzle, fog and sun stayed at 0"):
+ * the first→last sentence misses a line that rose and fell back (crimea.json's deaths from
+ * disease, 2,761 in Jan 1855 and near nothing at both ends). Nothing when the highest line is flat.
  */
 function peakInsight(
   found: Map<string, Point[]>,
   frequency: string | null,
   how: TrendHow,
   all: string,
-): Insight {
+): Insight[] {
   const peaks = [...found]
     .map(([name, data]) => peakOf(name, data))
     .sort((a, b) => b.at.y - a.at.y || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const [top, ...rest] = peaks as [(typeof peaks)[number], ...typeof peaks];
+  if (top.flat) return [];
   const when = (p: Point): string => inPeriod(fmtDate(p.x, frequency), frequency);
-  const others = rest.map(
-    (p, i) => `${p.name}${i === 0 ? ' peaked' : ''} at ${fmtLevel(p.at.y, how)} ${when(p.at)}`,
-  );
-  const listed = others.length <= PEAKS_LISTED ? ` (${others.join(', ')})` : '';
-  return insight(
-    `The highest point of ${all}: ${top.name} at ${fmtLevel(top.at.y, how)} ${when(top.at)}${listed}.`,
-    'series_peak',
-    { lines: peaks.length, peak: top.at.y },
-  );
+  const moving = rest
+    .filter((p) => !p.flat)
+    .map(
+      (p, i) => `${p.name}${i === 0 ? ' peaked' : ''} at ${fmtLevel(p.at.y, how)} ${when(p.at)}`,
+    );
+  const levels = new Map<number, string[]>();
+  for (const p of rest.filter((l) => l.flat))
+    levels.set(p.at.y, [...(levels.get(p.at.y) ?? []), p.name]);
+  const still = [...levels].map(([y, names]) => `${listed(names)} stayed at ${fmtLevel(y, how)}`);
+  const parts = [moving.join(', '), ...still].filter(Boolean).join('; ');
+  const others = rest.length > 0 && rest.length <= PEAKS_LISTED ? ` (${parts})` : '';
+  return [
+    insight(
+      `The highest point of ${all}: ${top.name} at ${fmtLevel(top.at.y, how)} ${when(top.at)}${others}.`,
+      'series_peak',
+      { lines: peaks.length, peak: top.at.y },
+    ),
+  ];
 }
 
 /** Past this many other lines, the peak sentence names only the highest one's. */
@@ -146,7 +158,7 @@ export const seriesTrendInsights = neverThrows(
     const all = n === 2 ? `both ${noun}` : `all ${n} ${noun}`;
     return [
       ...changeInsight(found, frequency, how, label, all),
-      peakInsight(found, frequency, how, all),
+      ...peakInsight(found, frequency, how, all),
     ];
   },
 );
