@@ -266,12 +266,12 @@ def _compress(key):
 
 
 def duplicate_rows(df, code_list):
-    """Rows equal to an earlier row (missing equals missing). `code_list` holds (codes or None, distinct) of the
-    first columns; only rows already equal on those are compared on the rest."""
+    """Rows equal to an earlier row (missing equals missing). `code_list` holds (position, codes or None, distinct)
+    of the detailed columns; only rows already equal on those are compared on the rest."""
     rows, key, size = len(df), np.zeros(len(df), dtype=np.int64), 1
-    if rows < 2 or not code_list or any(distinct == rows for _, distinct in code_list):
+    if rows < 2 or not code_list or any(distinct == rows for _, _, distinct in code_list):
         return 0  # a column of all-distinct values: no two rows are equal
-    for position, (codes, distinct) in enumerate(code_list):
+    for position, codes, distinct in code_list:
         codes = hash_codes(df.iloc[:, position])[0] if codes is None else codes
         if size * (distinct + 1) >= 2 ** 62:
             key, size = _compress(key)
@@ -322,27 +322,62 @@ def _warnings(result):
         group = [c["name"] for c in columns if c["semantic"] == semantic and c["dtype"] == "object"]
         out += [f"{label}: {_names(group)}"] if group else []
     if result["omitted_columns"]["count"]:
-        out.append(f"only the first {len(columns):,} of {result['columns']:,} columns are profiled in detail")
+        out.append(_detail_warning(result))
     return out
+
+
+def _is_number_dtype(dtype):
+    """Whether a dtype is profiled as numbers: ints, floats, complex, durations (not booleans)."""
+    return getattr(dtype, "kind", "O") in "iufcm"
+
+
+def detailed_positions(df):
+    """The columns profiled in detail: every one of a frame of DETAIL_LIMIT columns or fewer; of a wider one,
+    every column that holds no numbers (the categories, dates and flags a chart is split or ordered by; an ML
+    file's label, often last), then the first number columns, up to DETAIL_LIMIT in all, in the frame's order."""
+    if df.shape[1] <= DETAIL_LIMIT:
+        return list(range(df.shape[1]))
+    numbers = [_is_number_dtype(t) for t in df.dtypes]
+    others = [i for i, n in enumerate(numbers) if not n][:DETAIL_LIMIT]
+    return sorted(others + [i for i, n in enumerate(numbers) if n][:DETAIL_LIMIT - len(others)])
+
+
+_NUMBER_DTYPE = re.compile(r"^(u?int|U?Int|float|Float|complex|timedelta)")
+
+
+def _detail_warning(result):
+    """Which columns a wide file's profile details (detailed_positions), said from the profile alone."""
+    detailed, total = result["column_profiles"], result["columns"]
+    numbers = sum(1 for c in detailed if _NUMBER_DTYPE.match(c["dtype"]))
+    others = len(detailed) - numbers
+    left = result["omitted_columns"]["by_dtype"]
+    left_others = sum(n for dtype, n in left.items() if not _NUMBER_DTYPE.match(dtype))
+    head = f"only {len(detailed):,} of {total:,} columns are profiled in detail: "
+    if left_others:
+        return head + f"the first {others:,} of the {others + left_others:,} columns that hold no numbers"
+    every = "every column that holds no numbers and " if others else ""
+    return head + f"{every}the first {numbers:,} of the {numbers + result['omitted_columns']['count']:,} number columns"
 
 
 def profile(df, info, name=None):
     """The profile of `df` (read with opsmind_data.read_dataset's `info`) as a JSON-ready dict (DataProfileSchema)."""
     info, rng, names = info or {}, np.random.default_rng(0), [str(c) for c in df.columns]
     code_list, profiles, numeric_positions = [], [], []
-    for position in range(min(df.shape[1], DETAIL_LIMIT)):
+    positions = detailed_positions(df)
+    for position in positions:
         series = df.iloc[:, position]
         codes, uniques, counts, ordered = factorize(series)
-        code_list.append((codes, len(uniques)))
+        code_list.append((position, codes, len(uniques)))
         profiles.append(column_profile(names[position], series, codes, uniques, counts, rng, ordered))
         if profiles[-1]["semantic"] == "numeric" and profiles[-1]["numeric"] is not None:
             numeric_positions.append(position)
-    omitted = df.dtypes.iloc[DETAIL_LIMIT:].astype(str).value_counts()
+    kept = set(positions)
+    omitted = df.dtypes.iloc[[i for i in range(df.shape[1]) if i not in kept]].astype(str).value_counts()
     result = {"rows": int(df.shape[0]), "columns": int(df.shape[1]), "duplicate_rows": duplicate_rows(df, code_list),
               "source": {"name": str(name or info.get("name") or "data"), "format": str(info.get("format") or "unknown"),
                          "encoding": info.get("encoding"), "delimiter": info.get("delimiter")},
               "column_profiles": profiles,
-              "omitted_columns": {"count": max(0, df.shape[1] - DETAIL_LIMIT), "by_dtype": {str(k): int(v) for k, v in omitted.items()}},
+              "omitted_columns": {"count": df.shape[1] - len(positions), "by_dtype": {str(k): int(v) for k, v in omitted.items()}},
               "correlations": correlations(df, numeric_positions, names), "warnings": []}
     result["warnings"] = _warnings(result)
     return result

@@ -14,7 +14,8 @@ import { profileText } from '../src/agent/profile-text.js';
 import { DuckDb, ident, literal } from '../src/engine/duckdb.js';
 import { numberTextSql } from '../src/engine/profile-details.js';
 import { pct, pyFixed, pyFloat, pyRound } from '../src/engine/profile-format.js';
-import { DETAIL_LIMIT, EXACT_ROWS, inferFrequency, profileData } from '../src/engine/profile.js';
+import { EXACT_ROWS, inferFrequency, profileData } from '../src/engine/profile.js';
+import { DETAIL_LIMIT } from '../src/engine/profile-columns.js';
 import type { SourceInfo } from '../src/engine/types.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
 
@@ -587,7 +588,7 @@ void test('works on a locked database, leaves no table behind, and stops when ab
 });
 
 // Scale.
-void test('only the first 200 of 5,000 columns are profiled; the rest are counted by dtype', async () => {
+void test('only the first 200 of 5,000 number columns are profiled; the rest are counted by dtype', async () => {
   const cells = range(5000).map((c) =>
     c === 4999 ? `round(random() * 4)::BIGINT AS c${c}` : `random() AS c${c}`,
   );
@@ -599,7 +600,9 @@ void test('only the first 200 of 5,000 columns are profiled; the rest are counte
   });
   assert.equal(profile.columns, 5000);
   assert.ok(
-    profile.warnings.includes('only the first 200 of 5,000 columns are profiled in detail'),
+    profile.warnings.includes(
+      'only 200 of 5,000 columns are profiled in detail: the first 200 of the 5,000 number columns',
+    ),
   );
 });
 
@@ -842,7 +845,40 @@ function assertParity(py: DataProfile, duck: DataProfile, name: string): void {
   });
 }
 
-const PARITY_FILES = { salesCsv, numbersCsv, datesCsv, sampledCsv, qualityCsv };
+/** 201 number columns between a date, and a flag and a label at the end (an ML file's shape). */
+function wideCsv(): string {
+  const random = seeded(5);
+  const numbers = range(201).map((c) => `x${String(c).padStart(3, '0')}`);
+  const rows = range(60).map((i): Cell[] => [
+    isoDay(JAN_1 + i * DAY_MS),
+    ...numbers.map((_, c) => Math.round((random() + c) * 100) / 100),
+    i % 3 === 0 ? 'true' : 'false',
+    ['cat', 'dog', 'bird'][i % 3] ?? '',
+  ]);
+  return writeCsv('wide.csv', ['when', ...numbers, 'flag', 'label'], rows);
+}
+
+void test('a wide file details every column that holds no numbers, then the first numbers', async () => {
+  const path = wideCsv();
+  await db.run(`CREATE OR REPLACE TABLE data AS SELECT * FROM read_csv(${literal(path)})`);
+  const profile = await profileData(db, source('wide.csv'));
+  const names = profile.column_profiles.map((c) => c.name);
+  assert.equal(names.length, DETAIL_LIMIT);
+  assert.deepEqual(
+    [names[0], names[1], names[197], names.at(-2), names.at(-1)],
+    ['when', 'x000', 'x196', 'flag', 'label'],
+  );
+  assert.deepEqual(profile.omitted_columns, { count: 4, by_dtype: { float64: 4 } });
+  assert.ok(
+    profile.warnings.includes(
+      'only 200 of 204 columns are profiled in detail: every column that holds no numbers and the first 197 of the 201 number columns',
+    ),
+    profile.warnings.join('; '),
+  );
+  assert.equal(profile.column_profiles.at(-1)?.semantic, 'category');
+});
+
+const PARITY_FILES = { salesCsv, numbersCsv, datesCsv, sampledCsv, qualityCsv, wideCsv };
 const SKIP_PARITY = hasPandas() ? false : `no pandas for ${PYTHON}`;
 for (const [label, write] of Object.entries(PARITY_FILES))
   void test(`parity with the Python profiler: ${label}`, { skip: SKIP_PARITY }, async () => {

@@ -1,13 +1,15 @@
 /**
  * Reading pandas' missing texts ('NA', 'null', 'NaN', …) on a real DuckDB: a read that takes only
  * the empty field as missing and makes the rest missing in its query (faster), a read redone with
- * the whole list when a typed column meets one past the sample, and the file's row order kept.
+ * the whole list when a typed column meets one past the sample (a wide file's shorter sample too),
+ * and the file's row order kept.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { attachSource } from '../src/engine/source.js';
+import { localeSampleRows } from '../src/engine/source-csv.js';
 import type { SourceInfo } from '../src/engine/types.js';
 import { tableRows, tableSchema, tableValues, testDatabase } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -88,4 +90,27 @@ void test('rows keep their file order (rowid) across many row groups, whichever 
     );
     assert.deepEqual(row, { moved: 0, labels: 666_667, xs: 857_142 }, `missing x as "${na}"`);
   }
+});
+
+void test('a wide file samples fewer rows for its locale, and what lies past them still reads', async () => {
+  assert.equal(localeSampleRows(10), 5000);
+  assert.equal(localeSampleRows(20), 5000);
+  assert.equal(localeSampleRows(40), 2500);
+  assert.equal(localeSampleRows(300), 500);
+  assert.equal(localeSampleRows(5000), 500);
+  // 300 columns of decimal commas in a ';' file: 500 rows sampled, all 800 read as numbers, and
+  // the 'NA' of row 700 (past the sample) missing, as pandas reads it.
+  const header = Array.from({ length: 300 }, (_, c) => `m${c}`).join(';');
+  const lines = Array.from({ length: 800 }, (_, r) =>
+    Array.from({ length: 300 }, (_, c) => (r === 700 && c === 299 ? 'NA' : `${r},${c % 10}`)).join(
+      ';',
+    ),
+  );
+  const info = await attach('wide-comma.csv', [header, ...lines].join('\n'));
+  assert.equal(info.locale.decimal, ',');
+  const [counts] = await database().objects(
+    'SELECT count(*) AS n, count(m299) AS m299, sum(m0) AS m0, max(m299) AS top FROM data',
+  );
+  assert.deepEqual(counts, { n: 800, m299: 799, m0: 319600, top: 799.9 });
+  assert.equal((await schema()).m299, 'DOUBLE');
 });

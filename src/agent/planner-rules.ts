@@ -60,7 +60,11 @@ export function qualityNotes(profile: DataProfile, r: Roles): string[] {
     );
   if (profile.omitted_columns.count)
     notes.push(
-      `${profile.omitted_columns.count} columns beyond the first ${profile.column_profiles.length} were not profiled in detail`,
+      `${profile.omitted_columns.count} columns were not profiled in detail (${Object.entries(
+        profile.omitted_columns.by_dtype,
+      )
+        .map(([dtype, n]) => `${n} ${dtype}`)
+        .join(', ')}); the profile lists those that were`,
     );
   return notes.slice(0, 10);
 }

@@ -134,3 +134,22 @@ export function timestampSql(column: ProfileColumn): string {
     ? `timezone('UTC', ${name})`
     : `CAST(${name} AS TIMESTAMP)`;
 }
+
+/** Only this many columns are profiled in detail (detailOf; the rest are counted by dtype). */
+export const DETAIL_LIMIT = 200;
+
+/**
+ * The columns profiled in detail (detailed_positions in opsmind_profile.py): every one of a table
+ * of DETAIL_LIMIT columns or fewer; of a wider one, every column that holds no numbers (the
+ * categories, dates and flags a chart is split or ordered by; an ML file's label, often last),
+ * then the first number columns, up to DETAIL_LIMIT in all, in the table's order.
+ */
+export function detailOf<C extends { kind: ColumnKind }>(columns: readonly C[]): C[] {
+  if (columns.length <= DETAIL_LIMIT) return [...columns];
+  const others = columns.filter((c) => !isNumberKind(c.kind)).slice(0, DETAIL_LIMIT);
+  const numbers = columns
+    .filter((c) => isNumberKind(c.kind))
+    .slice(0, DETAIL_LIMIT - others.length);
+  const kept = new Set([...others, ...numbers]);
+  return columns.filter((c) => kept.has(c));
+}

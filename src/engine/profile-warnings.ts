@@ -42,9 +42,24 @@ export function datasetWarnings(profile: Omit<DataProfile, 'warnings'>): string[
     const group = columns.filter((c) => c.semantic === semantic && c.dtype === 'object');
     if (group.length) out.push(`${label}: ${names(group.map((c) => c.name))}`);
   }
-  if (profile.omitted_columns.count)
-    out.push(
-      `only the first ${thousands(columns.length)} of ${thousands(profile.columns)} columns are profiled in detail`,
-    );
+  if (profile.omitted_columns.count) out.push(detailWarning(profile));
   return out;
+}
+
+/** A pandas dtype profiled as numbers: ints, floats, complex, durations (not booleans). */
+const NUMBER_DTYPE = /^(u?int|U?Int|float|Float|complex|timedelta)/;
+
+/** Which columns a wide file's profile details (profile.ts detailOf), said from the profile alone. */
+function detailWarning(profile: Omit<DataProfile, 'warnings'>): string {
+  const { column_profiles: detailed, omitted_columns: omitted } = profile;
+  const numbers = detailed.filter((c) => NUMBER_DTYPE.test(c.dtype)).length;
+  const others = detailed.length - numbers;
+  const leftOthers = Object.entries(omitted.by_dtype)
+    .filter(([dtype]) => !NUMBER_DTYPE.test(dtype))
+    .reduce((sum, [, n]) => sum + n, 0);
+  const head = `only ${thousands(detailed.length)} of ${thousands(profile.columns)} columns are profiled in detail: `;
+  if (leftOthers)
+    return `${head}the first ${thousands(others)} of the ${thousands(others + leftOthers)} columns that hold no numbers`;
+  const every = others ? 'every column that holds no numbers and ' : '';
+  return `${head}${every}the first ${thousands(numbers)} of the ${thousands(numbers + omitted.count)} number columns`;
 }

@@ -20,7 +20,7 @@ import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import type { ColumnFacts, Decision } from './profile-classify.js';
 import { columnProfile, decide } from './profile-classify.js';
 import type { ProfileColumn } from './profile-columns.js';
-import { dtypeOf, readColumns, timestampSql } from './profile-columns.js';
+import { detailOf, dtypeOf, readColumns, timestampSql } from './profile-columns.js';
 import { dropParsed, PARSED_RELATION } from './profile-details.js';
 import type { FrequencyRequest } from './profile-frequency.js';
 import { frequencies } from './profile-frequency.js';
@@ -47,8 +47,6 @@ import type { Frequency } from './profile-dates.js';
  * distinct values (and the medians and outlier counts that use them) are approximate.
  */
 export const EXACT_ROWS = 1_000_000;
-/** Only the first this many columns are profiled in detail (the rest are counted by dtype). */
-export const DETAIL_LIMIT = 200;
 
 async function countRows(db: DuckDb, signal?: AbortSignal): Promise<number> {
   const result = await db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, signal);
@@ -278,7 +276,8 @@ async function buildProfile(
 ): Promise<ProfileAndStats> {
   const columns = await readColumns(db, signal);
   const rows = await countRows(db, signal);
-  const detailed = columns.slice(0, DETAIL_LIMIT);
+  const detailed = detailOf(columns);
+  const left = columns.filter((c) => !detailed.includes(c));
   const { facts, profiles, approximate, stats } = await columnProfiles(
     db,
     detailed,
@@ -296,7 +295,7 @@ async function buildProfile(
       both(
         columns.length <= WIDE_COLUMNS,
         () => (rows < 2 || unique ? Promise.resolve(0) : duplicateRows(db, columns, signal)),
-        () => omittedColumns(db, columns.slice(DETAIL_LIMIT), rows, signal),
+        () => omittedColumns(db, left, rows, signal),
       ),
     () => correlations(db, numeric, rows, signal),
   );

@@ -221,6 +221,24 @@ const WIDE_SAMPLE_COLUMNS = 250;
 /** Up to this many columns, the sample comes back as one JSON text (each list() holds its own buffers, so not for thousands). */
 const JSON_SAMPLE_COLUMNS = 64;
 
+/** Rows sampled as text to decide the file's locale: at most this many… */
+const LOCALE_SAMPLE_ROWS = 5000;
+/**
+ * … and fewer for a wide file, down to LOCALE_MIN_ROWS, so that the sample holds about this many
+ * values: each comes to JavaScript as a string, and 5,000 rows of a 301-column file (1.5 million
+ * strings) took 1.3 s of the main thread, most of it garbage collection, before the load began.
+ * A column's vote needs far fewer values; a missing text past the sample is met by the load's
+ * retries (materialise), as in a narrow file.
+ */
+const LOCALE_SAMPLE_VALUES = 100_000;
+const LOCALE_MIN_ROWS = 500;
+
+/** How many rows of a file of `columns` columns the locale sample reads. */
+export function localeSampleRows(columns: number): number {
+  const fit = Math.floor(LOCALE_SAMPLE_VALUES / Math.max(1, columns));
+  return Math.min(LOCALE_SAMPLE_ROWS, Math.max(LOCALE_MIN_ROWS, fit));
+}
+
 /**
  * The first `limit` rows as written, every column as text: the evidence for the file's locale.
  * Only empty fields are missing (null): pandas' other missing texts come back as written, for

@@ -13,6 +13,7 @@ import type { HostContext, ReadContext, ReadOutcome, TableColumn } from './sourc
 import {
   createCsvTable,
   isPandasNa,
+  localeSampleRows,
   pandasQuoting,
   sampleText,
   sniffCsv,
@@ -27,8 +28,6 @@ import type { NumberLocale } from './source-locale.js';
 import type { DetectedFormat } from './source-sniff.js';
 import { prepareText } from './source-transcode.js';
 
-/** Rows sampled as text to decide the file's locale. */
-const LOCALE_SAMPLE_ROWS = 5000;
 const MALFORMED = 'not a well-formed delimited file';
 
 /** The column names: the header as written (pandas-style for empty and repeated ones). */
@@ -227,7 +226,7 @@ function earlySample(ctx: ReadContext, { text, place, plan }: TextPlan) {
     dateFormat: null,
     timestampFormat: null,
   };
-  const rows = sampleText(ctx.db, plan, dialect, LOCALE_SAMPLE_ROWS, ctx.signal);
+  const rows = localeSample(ctx, plan, dialect);
   rows.catch(() => undefined);
   return { plan, dialect, rows };
 }
@@ -245,7 +244,12 @@ async function sampleOf(ctx: ReadContext, planned: PlannedRead): Promise<(string
     const rows = await early.rows.catch(() => null);
     if (rows) return rows;
   }
-  return sampleText(ctx.db, plan, sniffed, LOCALE_SAMPLE_ROWS, ctx.signal);
+  return localeSample(ctx, plan, sniffed);
+}
+
+/** The first rows of the file as text, for its locale (localeSampleRows: fewer in a wide file). */
+function localeSample(ctx: ReadContext, plan: CsvPlan, dialect: CsvDialect) {
+  return sampleText(ctx.db, plan, dialect, localeSampleRows(dialect.columns.length), ctx.signal);
 }
 
 /**
