@@ -406,10 +406,11 @@ def _is_other(name):
 
 
 @never_raises
-def ranking_insights(frame, category, value, label=None, interval=False, percent=False):
+def ranking_insights(frame, category, value, label=None, interval=False, percent=False, keys=None, values=None):
     """For averages and other non-additive values: the highest and lowest category, and how far apart they are
     (a ratio; a difference when `interval`: on an interval scale, 9.3 °C is not 64× 0.15 °C; in percentage
-    points when `percent`: the values are shares in %)."""
+    points when `percent`: the values are shares in %). Given each row's group (`keys`) and value (`values`) of
+    a mean, a gap that Welch's t-test between the two groups finds within chance (p ≥ 0.05) is said to be."""
     data = frame[[category, value]].copy()
     data[value] = pd.to_numeric(data[value], errors="coerce")
     data = data[data[value].notna() & ~data[category].map(_is_other)]
@@ -437,7 +438,102 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
         ratio = float(top[value]) / float(bottom[value])
         text += f", {fmt_ratio(ratio)} apart"
         numbers["ratio"] = ratio
+    one, two = (None, None) if keys is None else (_spread(keys, values, top[category]), _spread(keys, values, bottom[category]))
+    test = _welch(one, two) if not percent or (_counted(one) and _counted(two)) else None
+    if test is not None and test[2] >= 0.05:
+        text += f"; chance alone could give a gap this size (Welch's t-test, p = {fmt_number(test[2])})"
+        numbers["p_value"] = test[2]
     return [_insight(text + ".", "ranking", **numbers)]
+
+
+def _counted(group):
+    """Whether a rate's group (values 0 or 100) has at least 10 rows of each outcome, as the t-test's normal
+    approximation of a proportion needs: 4 of 5 rows is no case for it."""
+    if group is None:
+        return False
+    hits = round(group[0] * group[1] / 100)
+    return min(hits, group[0] - hits) >= 10
+
+
+def _spread(keys, values, group):
+    """(n, mean, variance) of the values of one group, or None for the missing group."""
+    if pd.isna(group):
+        return None
+    v = pd.to_numeric(pd.Series(values), errors="coerce").astype(float)
+    v = v[(pd.Series(keys) == group).to_numpy() & v.notna().to_numpy()]
+    return (len(v), float(v.mean()), float(v.var())) if len(v) >= 2 else None
+
+
+_LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+            -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+            1.5056327351493116e-7)
+
+
+def _log_gamma(z):
+    """ln Γ(z), z > 0 (Lanczos, g = 7, 9 terms), as insights-welch.ts computes it."""
+    x = z - 1
+    a = _LANCZOS[0] + sum(c / (x + i) for i, c in enumerate(_LANCZOS[1:], start=1))
+    t = x + 7.5
+    return 0.5 * math.log(2 * math.pi) + (x + 0.5) * math.log(t) - t + math.log(a)
+
+
+def _stirling_tail(z):
+    return 1 / (12 * z) - 1 / (360 * z ** 3) + 1 / (1260 * z ** 5) - 1 / (1680 * z ** 7)
+
+
+def _log_beta_half(a):
+    """ln B(a, 1/2); for large a, ln Γ(a + 1/2) − ln Γ(a) from Stirling's series as one difference."""
+    if a < 20:
+        return _log_gamma(a) + 0.5 * math.log(math.pi) - _log_gamma(a + 0.5)
+    rise = 0.5 * math.log(a) + a * math.log1p(0.5 / a) - 0.5 + _stirling_tail(a + 0.5)
+    return 0.5 * math.log(math.pi) - (rise - _stirling_tail(a))
+
+
+def _beta_fraction(a, b, x):
+    """The incomplete beta function's continued fraction (modified Lentz), for x < (a+1)/(a+b+2)."""
+    tiny = 1e-300
+
+    def guard(value):
+        return tiny if abs(value) < tiny else value
+
+    c, d = 1.0, 1 / guard(1 - (a + b) * x / (a + 1))
+    h = d
+    for m in range(1, 100_001):
+        even = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+        d, c = 1 / guard(1 + even * d), guard(1 + even / c)
+        h *= d * c
+        odd = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+        d, c = 1 / guard(1 + odd * d), guard(1 + odd / c)
+        h *= d * c
+        if abs(d * c - 1) < 1e-16:
+            break
+    return h
+
+
+def student_two_sided(t, df):
+    """The two-sided p-value of Student's t with `df` degrees of freedom (I_x(df/2, 1/2), x = df/(df+t²))."""
+    if not math.isfinite(t) or not df > 0:
+        return float("nan")
+    if t == 0:
+        return 1.0
+    a, b, x = df / 2, 0.5, df / (df + t * t)
+    front = math.exp(a * -math.log1p(t * t / df) + b * math.log(t * t / (df + t * t)) - _log_beta_half(a))
+    if x < (a + 1) / (a + b + 2):
+        return min(1.0, front * _beta_fraction(a, b, x) / a)
+    return max(0.0, 1 - front * _beta_fraction(b, a, t * t / (df + t * t)) / b)
+
+
+def _welch(one, two):
+    """(t, df, p) of Welch's t-test between two (n, mean, variance), or None when undefined."""
+    if one is None or two is None:
+        return None
+    u, v = one[2] / one[0], two[2] / two[0]
+    if not math.isfinite(u + v) or u + v <= 0:
+        return None
+    t = (one[1] - two[1]) / math.sqrt(u + v)
+    df = (u + v) ** 2 / (u ** 2 / (one[0] - 1) + v ** 2 / (two[0] - 1))
+    p = student_two_sided(t, df)
+    return (t, df, p) if math.isfinite(p) else None
 
 
 def _group_name(c, category):

@@ -17,7 +17,7 @@ import { pct, pyFixed, pyFloat, pyRound } from '../src/engine/profile-format.js'
 import { EXACT_ROWS, inferFrequency, profileData } from '../src/engine/profile.js';
 import { DETAIL_LIMIT } from '../src/engine/profile-columns.js';
 import type { SourceInfo } from '../src/engine/types.js';
-import { ROOT, tempDir } from './helpers/fixtures.js';
+import { ROOT, seeded, tempDir } from './helpers/fixtures.js';
 
 const DIR = tempDir('opsmind-profile-');
 let db: DuckDb;
@@ -325,18 +325,6 @@ void test('inferFrequency (TypeScript) needs three points and a regular spacing'
   const uneven = [0, 1, 3, 7, 15, 31, 63].map((d) => JAN_1 + d * DAY_MS);
   assert.equal(inferFrequency(uneven), null);
 });
-
-/** A deterministic uniform generator in [0, 1) (mulberry32). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Standard normal draws (Box-Muller), rounded to 6 decimals so CSV text reads back exactly. */
 function normals(random: () => number, n: number): number[] {

@@ -468,6 +468,20 @@ function groupedRate(
   };
 }
 
+/**
+ * ranking_insights' keys and values of a mean (the measure, or a rate's indicator in percent):
+ * each row's group and value, for the test of the gap between the highest and the lowest.
+ */
+function spreadArgs(t: Extract<Transform, { type: 'group' }>): string {
+  if (!t.measure || (t.agg !== 'mean' && !isRate(t))) return '';
+  const m = `data[${py(t.measure)}]`;
+  const values =
+    t.equals !== undefined
+      ? `${m}.eq(${pyValue(t.equals)}).astype(float).where(${m}.notna()).mul(100)`
+      : m;
+  return `, keys=data[${py(t.by)}], values=${values}`;
+}
+
 function grouped(keys: string[], measure: string | null, agg: string): { code: string; y: string } {
   const by = keys.length === 1 ? py(keys[0] ?? '') : `[${keys.map(py).join(', ')}]`;
   if (!measure)
@@ -517,7 +531,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         : [
             additive
               ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}))`
-              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : ''}))`,
+              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : ''}${spreadArgs(t)}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }

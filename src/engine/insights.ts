@@ -18,17 +18,8 @@ import {
 } from './insights-format.js';
 import { groupEffect } from '../agent/group-effect.js';
 import type { GroupCorrelation } from '../agent/group-effect.js';
-import { descendingOrder } from './insights-sort.js';
 import { pairwiseSum } from './insights-stats.js';
-import {
-  groupName,
-  insight,
-  isMissing,
-  isOther,
-  measure,
-  neverThrows,
-  toNumber,
-} from './insights-values.js';
+import { groupName, insight, isMissing, isOther, measure, neverThrows } from './insights-values.js';
 import type { Insight } from './insights-values.js';
 import { listed } from '../util/sentence.js';
 
@@ -38,6 +29,9 @@ export { averageRanks, numberStats, pearson, spearman } from './insights-stats.j
 export type { NumberStats } from './insights-stats.js';
 export { trendInsights } from './insights-trend.js';
 export { seriesTrendInsights } from './insights-series.js';
+export { rankingInsights } from './insights-ranking.js';
+export { studentTwoSided, welch } from './insights-welch.js';
+export type { Spread } from './insights-welch.js';
 export { groupName, isOther } from './insights-values.js';
 export type { TrendHow } from './insights-trend.js';
 export type { Insight } from './insights-values.js';
@@ -156,53 +150,6 @@ export const shareInsights = neverThrows(
       );
     }
     return out;
-  },
-);
-
-/**
- * For averages and other non-additive values: the highest and the lowest
- * category and how far apart they are (ranking_insights); ties are broken as
- * pandas' sort_values does. "Other"-like categories are left out.
- */
-export const rankingInsights = neverThrows(
-  (
-    rows: readonly CategoryValue[],
-    label: string,
-    interval = false,
-    percent = false,
-    by?: string,
-  ): Insight[] => {
-    // A number names its group with its column: "Pclass 1", not a bare "1".
-    const named = (c: unknown): string => groupName(c, by);
-    const data = rows
-      .map((row) => ({ category: row.category, value: toNumber(row.value) }))
-      .filter((row) => !Number.isNaN(row.value) && !isOther(row.category));
-    if (data.length < 2 || new Set(data.map((row) => row.value)).size < 2) return [];
-    const order = descendingOrder(data.map((row) => row.value));
-    const top = data[order[0] ?? 0];
-    const bottom = data[order[order.length - 1] ?? 0];
-    if (!top || !bottom) return [];
-    // Values that print alike (9/27 and 10/30 as 33.3) are a tie, not a ranking.
-    if (fmtNumber(top.value) === fmtNumber(bottom.value)) return [];
-    const name = label || 'value';
-    const unit = percent ? '%' : '';
-    let text =
-      `${named(top.category)} has the highest ${name} (${fmtNumber(top.value)}${unit}); ` +
-      `${named(bottom.category)} the lowest (${fmtNumber(bottom.value)}${unit})`;
-    const numbers: Record<string, number> = { highest: top.value, lowest: bottom.value };
-    // Shares (a rate in %) differ by points; on an interval scale (°C) a ratio means nothing
-    // either: 9.3 °C is not 64× 0.15 °C.
-    if (percent) {
-      numbers.difference = top.value - bottom.value;
-      text += `, ${fmtNumber(numbers.difference)} percentage points apart`;
-    } else if (interval) {
-      numbers.difference = top.value - bottom.value;
-      text += `, ${fmtNumber(numbers.difference)} apart`;
-    } else if (bottom.value > 0) {
-      numbers.ratio = top.value / bottom.value;
-      text += `, ${fmtRatio(numbers.ratio)} apart`;
-    }
-    return [insight(`${text}.`, 'ranking', numbers)];
   },
 );
 

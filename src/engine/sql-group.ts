@@ -18,7 +18,7 @@ import {
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
 import { rankingInsights, shareInsights } from './insights.js';
-import type { Insight } from './insights.js';
+import type { Insight, Spread } from './insights.js';
 import { indicatorSql } from './sql-filter.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
 import type { Fold } from './sql-fold.js';
@@ -194,6 +194,38 @@ async function insightRows(
   return [...rows, { category: category ?? NaN, value }];
 }
 
+/**
+ * Each group's count, mean and sample variance of what its mean averages (the measure, or a
+ * rate's indicator in percent), for the ranking's test of its gap; undefined for other aggregates.
+ */
+async function spreads(
+  ctx: Ctx,
+  t: Group,
+): Promise<((category: unknown) => Spread | null) | undefined> {
+  if (!t.measure || (t.agg !== 'mean' && !isRate(t))) return undefined;
+  const measure = columnOf(ctx.rows, t.measure);
+  const value =
+    t.equals !== undefined
+      ? indicatorSql(measure, t.equals, 100)
+      : `CAST(${ident(measure.name)} AS DOUBLE)`;
+  const by = ident(columnOf(ctx.rows, t.by).name);
+  const sql = over(
+    ctx,
+    [],
+    [
+      'SELECT k, count(v) AS n, avg(v) AS mean, var_samp(v) AS variance',
+      `FROM (SELECT ${by} AS k, ${value} AS v FROM source)`,
+      'GROUP BY ALL',
+    ].join('\n'),
+  );
+  const key = (v: unknown): string => `${typeof v}:${String(v)}`;
+  const found = new Map<string, Spread>();
+  for (const [k, n, mean, variance] of (await query(ctx, sql)).rows)
+    if (k !== null && k !== undefined)
+      found.set(key(k), { n: Number(n), mean: Number(mean), variance: Number(variance ?? NaN) });
+  return (category) => found.get(key(category)) ?? null;
+}
+
 async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
   // compile-plan.ts states findings of charts only; a table is left to speak for itself.
   if (t.series || ctx.analysis.chart === 'table') return [];
@@ -209,6 +241,7 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
         intervalOf(t, ctx.scales ?? NO_SCALES),
         isRate(t),
         t.by,
+        await spreads(ctx, t),
       );
 }
 

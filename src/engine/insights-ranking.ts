@@ -1,0 +1,66 @@
+/**
+ * The ranking of a non-additive value per group (ranking_insights in preamble/opsmind_insights.py):
+ * the highest and the lowest group, how far apart, and whether chance alone could give the gap.
+ */
+import type { CategoryValue } from './insights.js';
+import { fmtNumber, fmtRatio } from './insights-format.js';
+import { descendingOrder } from './insights-sort.js';
+import { groupName, insight, isOther, neverThrows, toNumber } from './insights-values.js';
+import type { Insight } from './insights-values.js';
+import { gapByChance } from './insights-welch.js';
+import type { Spread } from './insights-welch.js';
+
+/**
+ * For averages and other non-additive values: the highest and the lowest
+ * category and how far apart they are (ranking_insights); ties are broken as
+ * pandas' sort_values does. "Other"-like categories are left out. Given each
+ * group's spread (a mean's), a gap that Welch's t-test between the two finds
+ * within chance (p ≥ 0.05) is said to be.
+ */
+export const rankingInsights = neverThrows(
+  (
+    rows: readonly CategoryValue[],
+    label: string,
+    interval = false,
+    percent = false,
+    by?: string,
+    spread?: (category: unknown) => Spread | null,
+  ): Insight[] => {
+    // A number names its group with its column: "Pclass 1", not a bare "1".
+    const named = (c: unknown): string => groupName(c, by);
+    const data = rows
+      .map((row) => ({ category: row.category, value: toNumber(row.value) }))
+      .filter((row) => !Number.isNaN(row.value) && !isOther(row.category));
+    if (data.length < 2 || new Set(data.map((row) => row.value)).size < 2) return [];
+    const order = descendingOrder(data.map((row) => row.value));
+    const top = data[order[0] ?? 0];
+    const bottom = data[order[order.length - 1] ?? 0];
+    if (!top || !bottom) return [];
+    // Values that print alike (9/27 and 10/30 as 33.3) are a tie, not a ranking.
+    if (fmtNumber(top.value) === fmtNumber(bottom.value)) return [];
+    const name = label || 'value';
+    const unit = percent ? '%' : '';
+    let text =
+      `${named(top.category)} has the highest ${name} (${fmtNumber(top.value)}${unit}); ` +
+      `${named(bottom.category)} the lowest (${fmtNumber(bottom.value)}${unit})`;
+    const numbers: Record<string, number> = { highest: top.value, lowest: bottom.value };
+    // Shares (a rate in %) differ by points; on an interval scale (°C) a ratio means nothing
+    // either: 9.3 °C is not 64× 0.15 °C.
+    if (percent) {
+      numbers.difference = top.value - bottom.value;
+      text += `, ${fmtNumber(numbers.difference)} percentage points apart`;
+    } else if (interval) {
+      numbers.difference = top.value - bottom.value;
+      text += `, ${fmtNumber(numbers.difference)} apart`;
+    } else if (bottom.value > 0) {
+      numbers.ratio = top.value / bottom.value;
+      text += `, ${fmtRatio(numbers.ratio)} apart`;
+    }
+    const p = gapByChance(spread?.(top.category), spread?.(bottom.category), percent === true);
+    if (p !== null) {
+      text += `; chance alone could give a gap this size (Welch's t-test, p = ${fmtNumber(p)})`;
+      numbers.p_value = p;
+    }
+    return [insight(`${text}.`, 'ranking', numbers)];
+  },
+);

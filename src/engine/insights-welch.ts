@@ -1,0 +1,118 @@
+/**
+ * Welch's t-test between two groups' means, from their counts, means and variances: whether the
+ * gap between the highest and the lowest group of a ranking is one that chance alone gives. The
+ * same arithmetic as _welch in preamble/opsmind_insights.py (both are checked against scipy).
+ */
+
+/** A group's values, summarised: how many, their mean and their sample variance (ddof 1). */
+export interface Spread {
+  n: number;
+  mean: number;
+  variance: number;
+}
+
+/** Γ(1/2) = √π, as a logarithm. */
+const LOG_GAMMA_HALF = 0.5 * Math.log(Math.PI);
+
+/** ln Γ(z), z > 0 (Lanczos, g = 7, 9 terms: about 15 digits). */
+function logGamma(z: number): number {
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+    -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+    1.5056327351493116e-7,
+  ];
+  const x = z - 1;
+  let a = c[0] ?? 1;
+  for (let i = 1; i < c.length; i++) a += (c[i] ?? 0) / (x + i);
+  const t = x + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** The tail of Stirling's series for ln Γ(z) past its leading terms (z ≥ 20: error below 1e-16). */
+const stirlingTail = (z: number): number =>
+  1 / (12 * z) - 1 / (360 * z ** 3) + 1 / (1260 * z ** 5) - 1 / (1680 * z ** 7);
+
+/**
+ * ln B(a, 1/2). For large a, ln Γ(a + 1/2) − ln Γ(a) is taken from Stirling's series as one
+ * difference: two logarithms of Γ near 6 million (a t-test over a million rows) subtracted would
+ * keep only 9 digits.
+ */
+function logBetaHalf(a: number): number {
+  if (a < 20) return logGamma(a) + LOG_GAMMA_HALF - logGamma(a + 0.5);
+  const rise = 0.5 * Math.log(a) + a * Math.log1p(0.5 / a) - 0.5 + stirlingTail(a + 0.5);
+  return LOG_GAMMA_HALF - (rise - stirlingTail(a));
+}
+
+/** The continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2). */
+function betaFraction(a: number, b: number, x: number): number {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  d = 1 / (Math.abs(d) < tiny ? tiny : d);
+  let h = d;
+  for (let m = 1; m <= 100_000; m++) {
+    const even = (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m));
+    d = 1 / (Math.abs(1 + even * d) < tiny ? tiny : 1 + even * d);
+    c = Math.abs(1 + even / c) < tiny ? tiny : 1 + even / c;
+    h *= d * c;
+    const odd = -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1));
+    d = 1 / (Math.abs(1 + odd * d) < tiny ? tiny : 1 + odd * d);
+    c = Math.abs(1 + odd / c) < tiny ? tiny : 1 + odd / c;
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < 1e-16) break;
+  }
+  return h;
+}
+
+/**
+ * The two-sided p-value of Student's t with `df` degrees of freedom: I_x(df/2, 1/2) at
+ * x = df / (df + t²), the regularized incomplete beta function.
+ */
+export function studentTwoSided(t: number, df: number): number {
+  if (!Number.isFinite(t) || !(df > 0)) return Number.NaN;
+  if (t === 0) return 1;
+  const [a, b] = [df / 2, 0.5];
+  const x = df / (df + t * t);
+  // ln x and ln(1 − x) without the cancellation of 1 − x near 1 (a small t over many rows).
+  const logX = -Math.log1p((t * t) / df);
+  const log1mX = Math.log((t * t) / (df + t * t));
+  const front = Math.exp(a * logX + b * log1mX - logBetaHalf(a));
+  if (x < (a + 1) / (a + b + 2)) return Math.min(1, (front * betaFraction(a, b, x)) / a);
+  return Math.max(0, 1 - (front * betaFraction(b, a, (t * t) / (df + t * t))) / b);
+}
+
+/** Welch's t-test of two groups: t, its degrees of freedom and the two-sided p; null when undefined. */
+export function welch(one: Spread, two: Spread): { t: number; df: number; p: number } | null {
+  if (one.n < 2 || two.n < 2) return null;
+  const [u, v] = [one.variance / one.n, two.variance / two.n];
+  if (!Number.isFinite(u + v) || u + v <= 0) return null;
+  const t = (one.mean - two.mean) / Math.sqrt(u + v);
+  const df = (u + v) ** 2 / (u ** 2 / (one.n - 1) + v ** 2 / (two.n - 1));
+  const p = studentTwoSided(t, df);
+  return Number.isFinite(p) ? { t, df, p } : null;
+}
+
+/**
+ * Whether a rate's group (its values 0 or 100) has at least 10 rows of each outcome, as the
+ * t-test's normal approximation of a proportion needs: 4 of 5 rows is no case for it.
+ */
+function counted(group: Spread): boolean {
+  const hits = Math.round((group.n * group.mean) / 100);
+  return Math.min(hits, group.n - hits) >= 10;
+}
+
+/**
+ * The p of Welch's test between a ranking's highest and lowest group when chance alone could give
+ * their gap (p ≥ 0.05), else null (a real gap, or no test: a group unknown or of one value, a
+ * rate's group of fewer than 10 rows of an outcome).
+ */
+export function gapByChance(
+  one: Spread | null | undefined,
+  two: Spread | null | undefined,
+  percent: boolean,
+): number | null {
+  if (!one || !two || (percent && !(counted(one) && counted(two)))) return null;
+  const test = welch(one, two);
+  return test && test.p >= 0.05 ? test.p : null;
+}

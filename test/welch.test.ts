@@ -1,0 +1,201 @@
+/**
+ * Welch's t-test behind a ranking of means: Student's two-sided p in TypeScript and in Python,
+ * each against scipy; the test against scipy's ttest_ind; and the ranking's sentence, which says
+ * a gap between the highest and the lowest group is one chance alone could give (p ≥ 0.05), in
+ * both engines alike.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { rankingInsights, studentTwoSided, welch } from '../src/engine/insights.js';
+import type { Insight, Spread } from '../src/engine/insights.js';
+import { seeded } from './helpers/fixtures.js';
+
+const PYTHON = '/usr/bin/python3';
+
+/** Runs `code` with the preamble importable, `input` as JSON on stdin; its stdout parsed as JSON. */
+function python(code: string, input: unknown): unknown {
+  const run = spawnSync(PYTHON, ['-c', code], {
+    input: JSON.stringify(input),
+    env: { ...process.env, PYTHONPATH: 'preamble' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+const close = (a: number, b: number, rel: number): boolean =>
+  Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1e-300);
+
+const GRID: [number, number][] = [];
+for (const df of [1, 1.5, 2, 3, 5, 9.7, 19.9, 20, 20.1, 57.3, 1000, 12_345.6, 999_999, 5e6])
+  for (const t of [0.001, 0.1, 0.5, 1, 1.3, 1.96, 2.5, 3, 5, -1.2]) GRID.push([t, df]);
+
+void test("Student's two-sided p: TypeScript and the preamble's Python both agree with scipy", () => {
+  const [scipy, ours] = python(
+    `import json, sys
+from scipy import stats
+import opsmind_insights as ins
+grid = json.load(sys.stdin)
+print(json.dumps([[float(2 * stats.t.sf(abs(t), df)) for t, df in grid],
+                  [ins.student_two_sided(t, df) for t, df in grid]]))`,
+    GRID,
+  ) as [number[], number[]];
+  GRID.forEach(([t, df], i) => {
+    const expected = scipy[i] ?? NaN;
+    // Below 1e-6 a p is never said (only p ≥ 0.05 is): a looser bound there.
+    const rel = expected > 1e-6 ? 1e-9 : 1e-4;
+    assert.ok(close(studentTwoSided(t, df), expected, rel), `ts t=${t} df=${df}`);
+    assert.ok(close(ours[i] ?? NaN, expected, rel), `python t=${t} df=${df}`);
+  });
+  assert.equal(studentTwoSided(0, 10), 1);
+  assert.ok(Number.isNaN(studentTwoSided(Number.NaN, 10)));
+});
+
+/** A group of `n` normal-ish values around `mean` (a seeded sum of uniforms). */
+function sample(random: () => number, n: number, mean: number, scale: number): number[] {
+  return Array.from({ length: n }, () => mean + scale * (random() + random() + random() - 1.5));
+}
+
+function spreadOf(values: readonly number[]): Spread {
+  const n = values.length;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1);
+  return { n, mean, variance };
+}
+
+void test("Welch's test of two groups is scipy's ttest_ind(equal_var=False)", () => {
+  const random = seeded(3);
+  const pairs = [
+    [sample(random, 40, 10, 2), sample(random, 25, 10.5, 6)],
+    [sample(random, 300, 0, 1), sample(random, 3, 1, 1)],
+    [sample(random, 5000, 1, 1), sample(random, 4000, 1.04, 1)],
+  ];
+  const expected = python(
+    `import json, sys
+from scipy import stats
+print(json.dumps([float(stats.ttest_ind(a, b, equal_var=False).pvalue) for a, b in json.load(sys.stdin)]))`,
+    pairs,
+  ) as number[];
+  pairs.forEach(([a = [], b = []], i) => {
+    const found = welch(spreadOf(a), spreadOf(b));
+    assert.ok(found && close(found.p, expected[i] ?? NaN, 1e-9), `pair ${i}: ${found?.p}`);
+  });
+  // Undefined: a group of one value, or two groups without spread.
+  assert.equal(welch({ n: 1, mean: 2, variance: NaN }, { n: 9, mean: 1, variance: 1 }), null);
+  assert.equal(welch({ n: 5, mean: 2, variance: 0 }, { n: 9, mean: 1, variance: 0 }), null);
+});
+
+interface Case {
+  name: string;
+  keys: (string | null)[];
+  values: (number | null)[];
+  /** A rate: values 0 or 100, compared in percentage points. */
+  percent?: boolean;
+}
+
+/** `hits` of `n` rows at 100, the rest at 0: a group of a rate. */
+const rate = (n: number, hits: number): number[] =>
+  Array.from({ length: n }, (_, i) => (i < hits ? 100 : 0));
+
+/** Groups of values: their rows (key, value) and the frame of their means. */
+function groups(name: string, byGroup: Record<string, (number | null)[]>): Case {
+  const keys: (string | null)[] = [];
+  const values: (number | null)[] = [];
+  for (const [key, vs] of Object.entries(byGroup))
+    for (const v of vs) {
+      keys.push(key === 'missing' ? null : key);
+      values.push(v);
+    }
+  return { name, keys, values };
+}
+
+const random = seeded(9);
+// The same 200 values, shifted a little: means 0.08 apart with a standard deviation near 1.
+const noise = sample(random, 200, 5, 2);
+const CASES: Case[] = [
+  groups('noise', {
+    A: noise,
+    B: noise.map((v) => v + 0.05),
+    C: noise.map((v) => v - 0.03),
+  }),
+  groups('a real gap', { A: sample(random, 200, 5, 2), B: sample(random, 200, 7, 2) }),
+  groups('few values', { A: [1, 2, 9], B: [3, 1, 4, null] }),
+  groups('a group of one value', { A: [1, 2, 9], B: [30] }),
+  groups('the lowest is the missing group', { A: [5, 6, 7, 9], missing: [1, 2, 9, 1] }),
+  { ...groups('a rate of counted groups', { A: rate(60, 24), B: rate(50, 15) }), percent: true },
+  { ...groups('a rate of 4 in 5', { A: rate(5, 4), B: rate(300, 80) }), percent: true },
+];
+
+/** The frame a group chart's findings read: each group's mean, the missing group as NaN. */
+function meansOf(c: Case): { category: unknown; value: number }[] {
+  const sums = new Map<string | null, [number, number]>();
+  c.keys.forEach((k, i) => {
+    const v = c.values[i];
+    if (v === null || v === undefined) return;
+    const [s, n] = sums.get(k) ?? [0, 0];
+    sums.set(k, [s + v, n + 1]);
+  });
+  return [...sums].map(([k, [s, n]]) => ({ category: k ?? NaN, value: s / n }));
+}
+
+function ours(c: Case): Insight[] {
+  const spread = (category: unknown): Spread | null => {
+    if (typeof category !== 'string') return null;
+    const values = c.values.filter(
+      (v, i): v is number => c.keys[i] === category && v !== null && v !== undefined,
+    );
+    return values.length >= 2 ? spreadOf(values) : null;
+  };
+  return c.percent
+    ? rankingInsights(meansOf(c), 'share x', false, true, 'g', spread)
+    : rankingInsights(meansOf(c), 'mean x', true, false, 'g', spread);
+}
+
+void test('a ranking of means says when chance alone could give its gap, and only then', () => {
+  const said = (name: string): string =>
+    ours(CASES.find((c) => c.name === name) as Case)[0]?.text ?? '';
+  assert.match(
+    said('noise'),
+    /apart; chance alone could give a gap this size \(Welch's t-test, p = 0\.\d+\)\.$/,
+  );
+  assert.ok((ours(CASES[0] as Case)[0]?.numbers.p_value ?? 0) >= 0.05);
+  assert.doesNotMatch(said('a real gap'), /chance/);
+  assert.match(said('few values'), /chance alone could give/);
+  assert.doesNotMatch(said('a group of one value'), /chance/);
+  assert.doesNotMatch(said('the lowest is the missing group'), /chance/);
+  // A rate is tested with 10 rows of each outcome in both groups (a proportion's normal
+  // approximation), never on 4 of 5.
+  assert.match(said('a rate of counted groups'), /percentage points apart; chance alone/);
+  assert.doesNotMatch(said('a rate of 4 in 5'), /chance/);
+  // Without spreads (a median, a sum), the sentence is as before.
+  const plain = rankingInsights(meansOf(CASES[0] as Case), 'mean x', true, false, 'g');
+  assert.doesNotMatch(plain[0]?.text ?? '', /chance/);
+});
+
+void test('the Python ranking says the same, with the same p', () => {
+  const expected = python(
+    `import json, sys
+import numpy as np, pandas as pd
+import opsmind_insights as ins
+out = []
+for c in json.load(sys.stdin):
+    data = pd.DataFrame({"g": c["keys"], "x": pd.Series([np.nan if v is None else v for v in c["values"]], dtype=float)})
+    frame = data.groupby("g", dropna=False)["x"].agg("mean").reset_index()
+    label, how = ("share x", {"percent": True}) if c.get("percent") else ("mean x", {"interval": True})
+    out.append(ins.ranking_insights(frame, "g", "x", label, keys=data["g"], values=data["x"], **how))
+print(json.dumps(out, allow_nan=False))`,
+    CASES,
+  ) as Insight[][];
+  CASES.forEach((c, i) => {
+    const [mine, theirs] = [ours(c), expected[i] ?? []];
+    assert.deepEqual(
+      mine.map((f) => f.text),
+      theirs.map((f) => f.text),
+      c.name,
+    );
+    for (const [key, value] of Object.entries(mine[0]?.numbers ?? {}))
+      assert.ok(close(value, theirs[0]?.numbers[key] ?? NaN, 1e-9), `${c.name}: ${key}`);
+  });
+});
