@@ -423,11 +423,18 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     if fmt_number(top[value]) == fmt_number(bottom[value]):
         return []  # values that print alike (9/27 and 10/30 as 33.3) are a tie, not a ranking
     label = str(label or value)
-    unit = "%" if percent else ""
+    high, low = (None, None) if keys is None else (_spread(keys, values, top[category]), _spread(keys, values, bottom[category]))
+
+    def shown(v, group, other):
+        return f"{fmt_number(v)}{'%' if percent else ''}{_few_of(group, other, percent)}"
 
     top_name, bottom_name = _group_name(top[category], category), _group_name(bottom[category], category)
-    text = f"{top_name} has the highest {label} ({fmt_number(top[value])}{unit}); {bottom_name} the lowest ({fmt_number(bottom[value])}{unit})"
+    text = f"{top_name} has the highest {label} ({shown(top[value], high, low)}); {bottom_name} the lowest ({shown(bottom[value], low, high)})"
     numbers = {"highest": float(top[value]), "lowest": float(bottom[value])}
+    if _few_of(high, low, False):
+        numbers["highest_n"] = high[0]
+    if _few_of(low, high, False):
+        numbers["lowest_n"] = low[0]
     if percent:
         numbers["difference"] = float(top[value]) - float(bottom[value])
         text += f", {fmt_number(numbers['difference'])} percentage points apart"
@@ -438,8 +445,7 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
         ratio = float(top[value]) / float(bottom[value])
         text += f", {fmt_ratio(ratio)} apart"
         numbers["ratio"] = ratio
-    one, two = (None, None) if keys is None else (_spread(keys, values, top[category]), _spread(keys, values, bottom[category]))
-    test = _welch(one, two) if not percent or (_counted(one) and _counted(two)) else None
+    test = _welch(high, low) if not percent or (_counted(high) and _counted(low)) else None
     if test is not None and test[2] >= 0.05:
         text += f"; chance alone could give a gap this size (Welch's t-test, p = {fmt_number(test[2])})"
         numbers["p_value"] = test[2]
@@ -455,13 +461,26 @@ def _counted(group):
     return min(hits, group[0] - hits) >= 10
 
 
+# Below this many values, a group's value is said with how few it is of (_few_of).
+_FEW = 10
+
+
+def _few_of(group, other, percent):
+    """", 4 of 5 rows" (a rate's hits of its rows) or ", from 3 values" (a mean's), for a group of fewer than
+    _FEW values ranked against one of _FEW or more; nothing when both are small (a chart of one row per customer)."""
+    if group is None or other is None or group[0] >= _FEW or other[0] < _FEW:
+        return ""
+    n, s = group[0], "" if group[0] == 1 else "s"
+    return f", {round(n * group[1] / 100)} of {n} row{s}" if percent else f", from {n} value{s}"
+
+
 def _spread(keys, values, group):
-    """(n, mean, variance) of the values of one group, or None for the missing group."""
+    """(n, mean, variance) of the values of one group, or None for the missing group or one without values."""
     if pd.isna(group):
         return None
     v = pd.to_numeric(pd.Series(values), errors="coerce").astype(float)
     v = v[(pd.Series(keys) == group).to_numpy() & v.notna().to_numpy()]
-    return (len(v), float(v.mean()), float(v.var())) if len(v) >= 2 else None
+    return (len(v), float(v.mean()), float(v.var())) if len(v) >= 1 else None
 
 
 _LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
@@ -525,7 +544,7 @@ def student_two_sided(t, df):
 
 def _welch(one, two):
     """(t, df, p) of Welch's t-test between two (n, mean, variance), or None when undefined."""
-    if one is None or two is None:
+    if one is None or two is None or one[0] < 2 or two[0] < 2:
         return None
     u, v = one[2] / one[0], two[2] / two[0]
     if not math.isfinite(u + v) or u + v <= 0:

@@ -200,7 +200,7 @@ void test('examples/customers-churn.csv: churn by contract and by support ticket
   assert.deepEqual(pandas, duck);
   for (const sentence of [
     'Month-to-month has the highest share with churned = Yes (50.5%); Two year the lowest (2.77%), 47.7 percentage points apart.',
-    'support_tickets 6 has the highest share with churned = Yes (80%); support_tickets 0 the lowest (26.6%), 53.4 percentage points apart.',
+    'support_tickets 6 has the highest share with churned = Yes (80%, 4 of 5 rows); support_tickets 0 the lowest (26.6%), 53.4 percentage points apart.',
   ])
     assert.ok(duck.findings.includes(sentence), `${sentence}\n${duck.findings.join('\n')}`);
 });

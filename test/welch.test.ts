@@ -58,10 +58,11 @@ function sample(random: () => number, n: number, mean: number, scale: number): n
   return Array.from({ length: n }, () => mean + scale * (random() + random() + random() - 1.5));
 }
 
+/** A group's count, mean and sample variance (NaN for one value), as var_samp gives them. */
 function spreadOf(values: readonly number[]): Spread {
   const n = values.length;
   const mean = values.reduce((a, b) => a + b, 0) / n;
-  const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1);
+  const variance = n > 1 ? values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1) : NaN;
   return { n, mean, variance };
 }
 
@@ -123,6 +124,7 @@ const CASES: Case[] = [
   groups('a real gap', { A: sample(random, 200, 5, 2), B: sample(random, 200, 7, 2) }),
   groups('few values', { A: [1, 2, 9], B: [3, 1, 4, null] }),
   groups('a group of one value', { A: [1, 2, 9], B: [30] }),
+  groups('one value against many', { A: sample(random, 40, 5, 2), B: [30] }),
   groups('the lowest is the missing group', { A: [5, 6, 7, 9], missing: [1, 2, 9, 1] }),
   { ...groups('a rate of counted groups', { A: rate(60, 24), B: rate(50, 15) }), percent: true },
   { ...groups('a rate of 4 in 5', { A: rate(5, 4), B: rate(300, 80) }), percent: true },
@@ -146,7 +148,7 @@ function ours(c: Case): Insight[] {
     const values = c.values.filter(
       (v, i): v is number => c.keys[i] === category && v !== null && v !== undefined,
     );
-    return values.length >= 2 ? spreadOf(values) : null;
+    return values.length > 0 ? spreadOf(values) : null;
   };
   return c.percent
     ? rankingInsights(meansOf(c), 'share x', false, true, 'g', spread)
@@ -164,6 +166,23 @@ void test('a ranking of means says when chance alone could give its gap, and onl
   assert.doesNotMatch(said('a real gap'), /chance/);
   assert.match(said('few values'), /chance alone could give/);
   assert.doesNotMatch(said('a group of one value'), /chance/);
+  // A group of fewer than 10 values ranked against one of 10 or more says how few (a rate its
+  // hits of its rows); two small groups (a chart of one row per customer) say nothing of it.
+  assert.equal(
+    said('a group of one value'),
+    'B has the highest mean x (30); A the lowest (4), 26 apart.',
+  );
+  assert.match(
+    said('one value against many'),
+    /^B has the highest mean x \(30, from 1 value\); A the lowest \([\d.]+\), [\d.]+ apart\.$/,
+  );
+  assert.match(said('a rate of 4 in 5'), /\(80%, 4 of 5 rows\); B the lowest \(26\.7%\), /);
+  assert.deepEqual(ours(CASES.find((c) => c.name === 'a rate of 4 in 5') as Case)[0]?.numbers, {
+    highest: 80,
+    lowest: (80 / 300) * 100,
+    difference: 80 - (80 / 300) * 100,
+    highest_n: 5,
+  });
   assert.doesNotMatch(said('the lowest is the missing group'), /chance/);
   // A rate is tested with 10 rows of each outcome in both groups (a proportion's normal
   // approximation), never on 4 of 5.

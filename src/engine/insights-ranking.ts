@@ -10,12 +10,32 @@ import type { Insight } from './insights-values.js';
 import { gapByChance } from './insights-welch.js';
 import type { Spread } from './insights-welch.js';
 
+/** Below this many values, a group's value is said with how few it is of (fewOf). */
+const FEW = 10;
+
+/**
+ * ", 4 of 5 rows" (a rate's hits of its rows) or ", from 3 values" (a mean's), for a group of
+ * fewer than FEW values ranked against one of FEW or more; nothing when both are small (a chart
+ * of one row per customer).
+ */
+function fewOf(
+  group: Spread | null | undefined,
+  other: Spread | null | undefined,
+  percent: boolean,
+): string {
+  if (!group || !other || group.n >= FEW || other.n < FEW) return '';
+  if (percent)
+    return `, ${Math.round((group.n * group.mean) / 100)} of ${group.n} row${group.n === 1 ? '' : 's'}`;
+  return `, from ${group.n} value${group.n === 1 ? '' : 's'}`;
+}
+
 /**
  * For averages and other non-additive values: the highest and the lowest
  * category and how far apart they are (ranking_insights); ties are broken as
  * pandas' sort_values does. "Other"-like categories are left out. Given each
  * group's spread (a mean's), a gap that Welch's t-test between the two finds
- * within chance (p ≥ 0.05) is said to be.
+ * within chance (p ≥ 0.05) is said to be, and a group of fewer than FEW values
+ * is said with how few (fewOf).
  */
 export const rankingInsights = neverThrows(
   (
@@ -39,11 +59,15 @@ export const rankingInsights = neverThrows(
     // Values that print alike (9/27 and 10/30 as 33.3) are a tie, not a ranking.
     if (fmtNumber(top.value) === fmtNumber(bottom.value)) return [];
     const name = label || 'value';
-    const unit = percent ? '%' : '';
+    const [high, low] = [spread?.(top.category), spread?.(bottom.category)];
+    const shown = (value: number, group: Spread | null | undefined, other: typeof group) =>
+      `${fmtNumber(value)}${percent ? '%' : ''}${fewOf(group, other, percent === true)}`;
     let text =
-      `${named(top.category)} has the highest ${name} (${fmtNumber(top.value)}${unit}); ` +
-      `${named(bottom.category)} the lowest (${fmtNumber(bottom.value)}${unit})`;
+      `${named(top.category)} has the highest ${name} (${shown(top.value, high, low)}); ` +
+      `${named(bottom.category)} the lowest (${shown(bottom.value, low, high)})`;
     const numbers: Record<string, number> = { highest: top.value, lowest: bottom.value };
+    if (fewOf(high, low, false)) numbers.highest_n = high?.n ?? NaN;
+    if (fewOf(low, high, false)) numbers.lowest_n = low?.n ?? NaN;
     // Shares (a rate in %) differ by points; on an interval scale (°C) a ratio means nothing
     // either: 9.3 °C is not 64× 0.15 °C.
     if (percent) {
@@ -56,7 +80,7 @@ export const rankingInsights = neverThrows(
       numbers.ratio = top.value / bottom.value;
       text += `, ${fmtRatio(numbers.ratio)} apart`;
     }
-    const p = gapByChance(spread?.(top.category), spread?.(bottom.category), percent === true);
+    const p = gapByChance(high, low, percent === true);
     if (p !== null) {
       text += `; chance alone could give a gap this size (Welch's t-test, p = ${fmtNumber(p)})`;
       numbers.p_value = p;

@@ -221,7 +221,7 @@ async function spreads(
   const key = (v: unknown): string => `${typeof v}:${String(v)}`;
   const found = new Map<string, Spread>();
   for (const [k, n, mean, variance] of (await query(ctx, sql)).rows)
-    if (k !== null && k !== undefined)
+    if (k !== null && k !== undefined && Number(n) > 0)
       found.set(key(k), { n: Number(n), mean: Number(mean), variance: Number(variance ?? NaN) });
   return (category) => found.get(key(category)) ?? null;
 }
