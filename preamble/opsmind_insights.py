@@ -253,10 +253,10 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
     frequency = period or infer_frequency(as_datetime(frame[x]).dropna())
     noun = word or f"{series} lines"
     every = f"both {noun}" if len(lines) == 2 else f"all {len(lines)} {noun}"
-    return _series_change(lines, frequency, how, str(label or y), every) + _series_peak(lines, frequency, how, every)
+    return _series_change(lines, frequency, how, str(label or y), every, word is not None) + _series_peak(lines, frequency, how, every)
 
 
-def _series_change(lines, frequency, how, label, every):
+def _series_change(lines, frequency, how, label, every, measures=False):
     """Which line rose most and which fell most (series_trend_insights), or nothing when none moved."""
     year, compared = _series_compared(lines, frequency, how)
     differences = _by_difference(how) or any(before <= 0 or after < 0 for _, before, after, _ in compared)
@@ -272,7 +272,24 @@ def _series_change(lines, frequency, how, label, every):
     def amount(c):
         return f"by {_fmt_difference(abs(c), how)}" if differences else fmt_pct(abs(c))
 
-    if top > 0 and bottom > 0 and not still(bottom):
+    if measures:
+        # Several measures' lines: the lines are the subject ("the value rose in other" says nothing).
+        when = "" if year is None else f"In {year}, "
+
+        def each(c, name, span, verb):
+            if still(c):
+                return f"{name} was {'' if c == 0 else 'nearly '}unchanged {span}"
+            return f"{name} {verb} the most, {amount(c)} {span}"
+        if top > 0 and bottom > 0 and not still(bottom):
+            text = (f"{_capital(when + every)} {up}: {top_name} the most, {amount(top)} {top_span}; "
+                    f"{bottom_name} the least, {amount(bottom)} {bottom_span}.")
+        elif top < 0 and bottom < 0 and not still(top):
+            text = (f"{_capital(when + every)} fell: {bottom_name} the most, {amount(bottom)} {bottom_span}; "
+                    f"{top_name} the least, {amount(top)} {top_span}.")
+        else:
+            text = (f"{_capital(f'{when}of {every}')}, {each(top, top_name, top_span, up)}, "
+                    f"and {each(bottom, bottom_name, bottom_span, 'fell')}.")
+    elif top > 0 and bottom > 0 and not still(bottom):
         text = (f"{subject} {up} in {every}: the most in {top_name}, {amount(top)} {top_span}; "
                 f"the least in {bottom_name}, {amount(bottom)} {bottom_span}.")
     elif top < 0 and bottom < 0 and not still(top):

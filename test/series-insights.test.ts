@@ -97,6 +97,18 @@ const CASES: Case[] = [
     by: 'measure',
     word: 'lines',
   },
+  ...(
+    [
+      ['several measures: all up', [10, 30, 20, 4, 5, 6, 9, 8, 10]],
+      ['several measures: all down', [30, 20, 10, 6, 5, 4, 9, 8, 7]],
+      ['several measures: one unchanged', [10, 30, 20, 4, 5, 4, 7, 8, 7]],
+    ] as const
+  ).map(([name, y]) => ({
+    ...lines(name, { disease: y.slice(0, 3), wounds: y.slice(3, 6), other: y.slice(6) }),
+    label: 'the value',
+    by: 'measure',
+    word: 'lines',
+  })),
   {
     ...lines('numbers name their column', { a: [10, 20, 30], b: [30, 20, 10] }),
     series: [1, 1, 1, 2, 2, 2],
@@ -173,13 +185,23 @@ void test('series: totals compare the last full year they all share, else first 
   );
 });
 
-void test('series: several measures are "lines", their subject what they hold', () => {
+void test('series: several measures are "lines", and the subject of their sentence', () => {
   assert.equal(
     textOf('several measures: lines'),
-    'The value grew the most in disease, 100% from Q1 2020 to Q3 2020 (10 → 20), and fell the most in other, 22.2% from Q1 2020 to Q3 2020 (9 → 7).',
+    'Of all 3 lines, disease grew the most, 100% from Q1 2020 to Q3 2020 (10 → 20), and other fell the most, 22.2% from Q1 2020 to Q3 2020 (9 → 7).',
   );
-  const all = { ...(CASES.at(-2) as Case), y: [10, 30, 20, 4, 5, 6, 9, 8, 10] };
-  assert.match(run(all)[0]?.text ?? '', /^The value grew in all 3 lines: the most in disease/);
+  assert.match(
+    textOf('several measures: all up'),
+    /^All 3 lines grew: disease the most, 100% .*; other the least, 11\.1% /,
+  );
+  assert.match(
+    textOf('several measures: all down'),
+    /^All 3 lines fell: disease the most, 66\.7% .*; other the least, 22\.2% /,
+  );
+  assert.match(
+    textOf('several measures: one unchanged'),
+    /, and wounds was unchanged from Q1 2020 to Q3 2020 \(4 → 4\)\.$/,
+  );
 });
 
 void test('series: no sentence for a single line, or for lines that end where they began', () => {

@@ -157,7 +157,7 @@ export const seriesTrendInsights = neverThrows(
     const noun = word ?? `${by} lines`;
     const all = n === 2 ? `both ${noun}` : `all ${n} ${noun}`;
     return [
-      ...changeInsight(found, frequency, how, label, all),
+      ...changeInsight(found, frequency, how, label, all, word !== undefined),
       ...peakInsight(found, frequency, how, all),
     ];
   },
@@ -170,6 +170,7 @@ function changeInsight(
   how: TrendHow,
   label: string,
   all: string,
+  measures: boolean,
 ): Insight[] {
   const { year, lines: plain } = compared(found, frequency, how);
   const differences = byDifference(how) || plain.some((l) => l.before <= 0 || l.after < 0);
@@ -181,26 +182,17 @@ function changeInsight(
   const still = (l: Line): boolean => (differences ? l.change === 0 : Math.abs(l.change) < 0.0005);
   const [top, bottom] = [lines[0], lines[lines.length - 1]];
   if (!top || !bottom || (still(top) && still(bottom))) return [];
-  const amount = (l: Line): string =>
-    differences ? `by ${fmtDifference(Math.abs(l.change), how)}` : fmtPct(Math.abs(l.change));
-  const up = differences ? 'rose' : 'grew';
-  const subject = year === null ? capital(label) : `In ${year}, ${label}`;
-  let text: string;
-  if (top.change > 0 && bottom.change > 0 && !still(bottom))
-    text =
-      `${subject} ${up} in ${all}: the most in ${top.name}, ${amount(top)} ${top.span}; ` +
-      `the least in ${bottom.name}, ${amount(bottom)} ${bottom.span}.`;
-  else if (top.change < 0 && bottom.change < 0 && !still(top))
-    text =
-      `${subject} fell in ${all}: the most in ${bottom.name}, ${amount(bottom)} ${bottom.span}; ` +
-      `the least in ${top.name}, ${amount(top)} ${top.span}.`;
-  else {
-    const part = (l: Line, verb: string): string =>
-      still(l)
-        ? `was ${l.change === 0 ? '' : 'nearly '}unchanged in ${l.name} ${l.span}`
-        : `${verb} the most in ${l.name}, ${amount(l)} ${l.span}`;
-    text = `${subject} ${part(top, up)}, and ${part(bottom, 'fell')}.`;
-  }
+  const said: Said = {
+    top,
+    bottom,
+    all,
+    up: differences ? 'rose' : 'grew',
+    year,
+    amount: (l) =>
+      differences ? `by ${fmtDifference(Math.abs(l.change), how)}` : fmtPct(Math.abs(l.change)),
+    still,
+  };
+  const text = measures ? measuresText(said) : linesText(said, label);
   const [scale, key] = differences ? [1, 'change'] : [100, 'change_pct'];
   return [
     insight(text, 'series_change', {
@@ -210,4 +202,56 @@ function changeInsight(
       [`lowest_${key}`]: bottom.change * scale,
     }),
   ];
+}
+
+/** What a change sentence says: the lines that moved most and least, and how to word a move. */
+interface Said {
+  top: Line;
+  bottom: Line;
+  /** "both symbol lines", "all 3 lines". */
+  all: string;
+  up: 'rose' | 'grew';
+  year: number | null;
+  amount: (l: Line) => string;
+  still: (l: Line) => boolean;
+}
+
+/** The change sentence of lines split by a category or an entity, whose subject is the label. */
+function linesText({ top, bottom, all, up, year, amount, still }: Said, label: string): string {
+  const subject = year === null ? capital(label) : `In ${year}, ${label}`;
+  if (top.change > 0 && bottom.change > 0 && !still(bottom))
+    return (
+      `${subject} ${up} in ${all}: the most in ${top.name}, ${amount(top)} ${top.span}; ` +
+      `the least in ${bottom.name}, ${amount(bottom)} ${bottom.span}.`
+    );
+  if (top.change < 0 && bottom.change < 0 && !still(top))
+    return (
+      `${subject} fell in ${all}: the most in ${bottom.name}, ${amount(bottom)} ${bottom.span}; ` +
+      `the least in ${top.name}, ${amount(top)} ${top.span}.`
+    );
+  const part = (l: Line, verb: string): string =>
+    still(l)
+      ? `was ${l.change === 0 ? '' : 'nearly '}unchanged in ${l.name} ${l.span}`
+      : `${verb} the most in ${l.name}, ${amount(l)} ${l.span}`;
+  return `${subject} ${part(top, up)}, and ${part(bottom, 'fell')}.`;
+}
+
+/** The change sentence of several measures' lines: the lines are its subject ("the value rose in other" says nothing). */
+function measuresText({ top, bottom, all, up, year, amount, still }: Said): string {
+  const when = year === null ? '' : `In ${year}, `;
+  if (top.change > 0 && bottom.change > 0 && !still(bottom))
+    return (
+      `${capital(when + all)} ${up}: ${top.name} the most, ${amount(top)} ${top.span}; ` +
+      `${bottom.name} the least, ${amount(bottom)} ${bottom.span}.`
+    );
+  if (top.change < 0 && bottom.change < 0 && !still(top))
+    return (
+      `${capital(when + all)} fell: ${bottom.name} the most, ${amount(bottom)} ${bottom.span}; ` +
+      `${top.name} the least, ${amount(top)} ${top.span}.`
+    );
+  const each = (l: Line, verb: string): string =>
+    still(l)
+      ? `${l.name} was ${l.change === 0 ? '' : 'nearly '}unchanged ${l.span}`
+      : `${l.name} ${verb} the most, ${amount(l)} ${l.span}`;
+  return `${capital(`${when}of ${all}`)}, ${each(top, up)}, and ${each(bottom, 'fell')}.`;
 }
