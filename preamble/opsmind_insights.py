@@ -54,6 +54,9 @@ def fmt_pct(fraction):
 
 
 def fmt_ratio(ratio):
+    # Below 1.1 with two decimals: 69.1 against 67.2 is "1.03×", not a "1.0×" that reads as equal.
+    if 1 <= ratio < 1.1:
+        return f"{ratio:.2f}×"
     return f"{ratio:.1f}×" if ratio < 10 else f"{ratio:,.0f}×"
 
 

@@ -121,6 +121,10 @@ void test('numbers, percentages and dates read well', () => {
 
 void test('formatting rounds the exact binary value half to even, as Python does', () => {
   assert.equal(fmtRatio(0.125), '0.1×');
+  // Between 1 and 1.1, two decimals: a gap of 3% is "1.03×", not a "1.0×" that reads as none.
+  assert.equal(fmtRatio(69.1 / 67.2), '1.03×');
+  assert.equal(fmtRatio(1.005), '1.00×');
+  assert.equal(fmtRatio(1.125), '1.1×');
   assert.equal(fmtNumber(2.675), '2.67');
   assert.equal(fmtPct(0.00125), '0.1%');
   assert.equal(fmtNumber(999.5), '1,000');
@@ -839,7 +843,7 @@ function valueCases(uniform: () => number, normal: () => number): Case[] {
 
 const FORMAT_VALUES = (
   '0 1 -7 0.125 2.675 2.5 0.995 99.95 999.49 999.5 1000.5 12345.5 -1234.5678 0.0001234 1e-12 ' +
-  '1e15 1500000000000000.5 1e21 1e300 123.456 0.00125 0.5 9.95 9.96 10 0.0105 -0.004 1e-320'
+  '1e15 1500000000000000.5 1e21 1e300 123.456 0.00125 0.5 9.95 9.96 10 0.0105 -0.004 1e-320 1.005 1.0349 1.045 1.095 1.0999'
 )
   .split(' ')
   .map(Number);

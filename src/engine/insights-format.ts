@@ -83,6 +83,8 @@ export function fmtPct(fraction: number): string {
 
 /** A ratio: 1.4× below ten, 12× or 1,234× from ten up (fmt_ratio). */
 export function fmtRatio(ratio: number): string {
+  // Below 1.1 with two decimals: 69.1 against 67.2 is "1.03×", not a "1.0×" that reads as equal.
+  if (ratio >= 1 && ratio < 1.1) return `${pyFixed(ratio, 2)}×`;
   return ratio < 10 ? `${pyFixed(ratio, 1)}×` : `${pyFixed(ratio, 0, true)}×`;
 }
 
