@@ -86,7 +86,10 @@ export const DataProfileSchema = z.object({
     encoding: z.string().nullable(),
     delimiter: z.string().nullable(),
   }),
-  /** Columns profiled in detail (the first N of very wide files). */
+  /**
+   * Columns profiled in detail, in the file's order: all of them, or of a very wide file every
+   * column that holds no numbers and then the first number columns, 200 in all.
+   */
   column_profiles: z.array(ColumnProfileSchema),
   /** Columns beyond the detailed limit, counted by dtype. */
   omitted_columns: z.object({
