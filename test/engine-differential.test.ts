@@ -745,5 +745,9 @@ void test('several measures are one line each, over their own values, gaps kept 
     assert.equal(line?.params.y, 'value');
     assert.equal(line?.params.y_label, 'wounds and disease');
   }
-  assert.match((texts[0] ?? []).join(' | '), /^The value .* (both lines|in (disease|wounds))/);
+  // The lines are the subject of the change; the peak names the highest line, then the other's.
+  assert.equal(
+    (texts[0] ?? []).join(' | '),
+    'Both lines rose: disease the most, by 10 from Jan 2024 to Jun 2024 (10 → 20); wounds the least, by 1 from Jan 2024 to Jun 2024 (0 → 1). | The highest point of both lines: disease at 50 in May 2024 (wounds peaked at 9 in Apr 2024).',
+  );
 });
