@@ -465,11 +465,56 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
         ratio = float(top[value]) / float(bottom[value])
         text += f", {fmt_ratio(ratio)} apart"
         numbers["ratio"] = ratio
-    test = _welch(high, low) if not percent or (_counted(high) and _counted(low)) else None
-    if test is not None and test[2] >= 0.05:
-        text += f"; chance alone could give a gap this size (Welch's t-test, p = {fmt_number(test[2])})"
-        numbers["p_value"] = test[2]
+    chance = _gap_by_chance(high, low, percent)
+    if chance is not None:
+        text += f"; chance alone could give a gap this size ({chance[1]}, p = {fmt_number(chance[0])})"
+        numbers["p_value"] = chance[0]
     return [_insight(text + ".", "ranking", **numbers)]
+
+
+def _gap_by_chance(one, two, percent):
+    """(p, test) when chance alone could give the gap between two groups (p ≥ 0.05), else None. Means by
+    Welch's t-test; a rate's groups too when each has 10 rows of each outcome, else by Fisher's exact test."""
+    if one is None or two is None:
+        return None
+    if percent and not (_counted(one) and _counted(two)):
+        p = fisher_two_sided(_count_of(one), _count_of(two))
+        return (p, "Fisher's exact test") if p is not None and p >= 0.05 else None
+    test = _welch(one, two)
+    return (test[2], "Welch's t-test") if test is not None and test[2] >= 0.05 else None
+
+
+def _count_of(group):
+    """A rate's group (n, mean in %, variance) as (hits, rows)."""
+    return round(group[0] * group[1] / 100), group[0]
+
+
+def _log_choose(n, k):
+    return _log_gamma(n + 1) - _log_gamma(k + 1) - _log_gamma(n - k + 1)
+
+
+# Past this many tables, Fisher's test is not summed.
+_FISHER_TABLES = 1_000_000
+
+
+def fisher_two_sided(one, two):
+    """The two-sided p of Fisher's exact test of two (hits, rows): the probabilities of every table with the same
+    margins no likelier than the observed one (scipy's fisher_exact, relative tolerance 1e-7), as insights-welch.ts sums them."""
+    n1, total, hits = one[1], one[1] + two[1], one[0] + two[0]
+    low, high = max(0, n1 - (total - hits)), min(hits, n1)
+    if high - low + 1 > _FISHER_TABLES:
+        return None
+    base = _log_choose(total, n1)
+
+    def log_p(k):
+        return _log_choose(hits, k) + _log_choose(total - hits, n1 - k) - base
+    observed = log_p(one[0]) + math.log1p(1e-7)
+    p = 0.0
+    for k in range(low, high + 1):
+        lp = log_p(k)
+        if lp <= observed:
+            p += math.exp(lp)
+    return min(1.0, p)
 
 
 def _counted(group):

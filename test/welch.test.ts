@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { rankingInsights, studentTwoSided, welch } from '../src/engine/insights.js';
+import { fisherTwoSided } from '../src/engine/insights-welch.js';
 import type { Insight, Spread } from '../src/engine/insights.js';
 import { seeded } from './helpers/fixtures.js';
 
@@ -88,6 +89,31 @@ print(json.dumps([float(stats.ttest_ind(a, b, equal_var=False).pvalue) for a, b 
   assert.equal(welch({ n: 5, mean: 2, variance: 0 }, { n: 9, mean: 1, variance: 0 }), null);
 });
 
+void test("Fisher's exact test of two rates: TypeScript and the preamble's Python both agree with scipy", () => {
+  const tables: [number, number, number, number][] = [
+    [4, 5, 315, 1184],
+    [2, 3, 400, 1000],
+    [0, 5, 3, 7],
+    [9, 12, 3, 40],
+    [1, 20, 1, 20],
+    [7, 9, 50, 60],
+  ];
+  const [scipy, theirs] = python(
+    `import json, sys
+from scipy import stats
+import opsmind_insights as ins
+tables = json.load(sys.stdin)
+print(json.dumps([[float(stats.fisher_exact([[a, b - a], [c, d - c]])[1]) for a, b, c, d in tables],
+                  [ins.fisher_two_sided((a, b), (c, d)) for a, b, c, d in tables]]))`,
+    tables,
+  ) as [number[], number[]];
+  tables.forEach(([a, b, c, d], i) => {
+    const ours = fisherTwoSided({ hits: a, n: b }, { hits: c, n: d }) ?? NaN;
+    assert.ok(close(ours, scipy[i] ?? NaN, 1e-9), `ts ${a}/${b} vs ${c}/${d}: ${ours}`);
+    assert.ok(close(theirs[i] ?? NaN, scipy[i] ?? NaN, 1e-9), `python ${a}/${b} vs ${c}/${d}`);
+  });
+});
+
 interface Case {
   name: string;
   keys: (string | null)[];
@@ -128,6 +154,7 @@ const CASES: Case[] = [
   groups('the lowest is the missing group', { A: [5, 6, 7, 9], missing: [1, 2, 9, 1] }),
   { ...groups('a rate of counted groups', { A: rate(60, 24), B: rate(50, 15) }), percent: true },
   { ...groups('a rate of 4 in 5', { A: rate(5, 4), B: rate(300, 80) }), percent: true },
+  { ...groups('a rate of 2 in 3', { A: rate(3, 2), B: rate(300, 120) }), percent: true },
 ];
 
 /** The frame a group chart's findings read: each group's mean, the missing group as NaN. */
@@ -184,10 +211,15 @@ void test('a ranking of means says when chance alone could give its gap, and onl
     highest_n: 5,
   });
   assert.doesNotMatch(said('the lowest is the missing group'), /chance/);
-  // A rate is tested with 10 rows of each outcome in both groups (a proportion's normal
-  // approximation), never on 4 of 5.
-  assert.match(said('a rate of counted groups'), /percentage points apart; chance alone/);
+  // A rate is tested by Welch's t-test with 10 rows of each outcome in both groups (a
+  // proportion's normal approximation), else by Fisher's exact test: 4 of 5 against 80 of 300 is
+  // a real gap (p = 0.02), 2 of 3 against 120 of 300 is not.
+  assert.match(said('a rate of counted groups'), /percentage points apart; chance alone .*Welch/);
   assert.doesNotMatch(said('a rate of 4 in 5'), /chance/);
+  assert.match(
+    said('a rate of 2 in 3'),
+    /\(66\.7%, 2 of 3 rows\); B the lowest \(40%\), 26\.7 percentage points apart; chance alone could give a gap this size \(Fisher's exact test, p = 0\.\d+\)\.$/,
+  );
   // Without spreads (a median, a sum), the sentence is as before.
   const plain = rankingInsights(meansOf(CASES[0] as Case), 'mean x', true, false, 'g');
   assert.doesNotMatch(plain[0]?.text ?? '', /chance/);

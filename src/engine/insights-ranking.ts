@@ -80,10 +80,10 @@ export const rankingInsights = neverThrows(
       numbers.ratio = top.value / bottom.value;
       text += `, ${fmtRatio(numbers.ratio)} apart`;
     }
-    const p = gapByChance(high, low, percent === true);
-    if (p !== null) {
-      text += `; chance alone could give a gap this size (Welch's t-test, p = ${fmtNumber(p)})`;
-      numbers.p_value = p;
+    const chance = gapByChance(high, low, percent === true);
+    if (chance) {
+      text += `; chance alone could give a gap this size (${chance.test}, p = ${fmtNumber(chance.p)})`;
+      numbers.p_value = chance.p;
     }
     return [insight(`${text}.`, 'ranking', numbers)];
   },

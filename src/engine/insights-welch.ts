@@ -1,7 +1,8 @@
 /**
- * Welch's t-test between two groups' means, from their counts, means and variances: whether the
- * gap between the highest and the lowest group of a ranking is one that chance alone gives. The
- * same arithmetic as _welch in preamble/opsmind_insights.py (both are checked against scipy).
+ * Whether the gap between the highest and the lowest group of a ranking is one that chance alone
+ * gives: Welch's t-test of two groups' means (from their counts, means and variances), Fisher's
+ * exact test of two rates of few rows. The same arithmetic as _welch and fisher_two_sided in
+ * preamble/opsmind_insights.py (both are checked against scipy).
  */
 
 /** A group's values, summarised: how many, their mean and their sample variance (ddof 1). */
@@ -102,17 +103,56 @@ function counted(group: Spread): boolean {
   return Math.min(hits, group.n - hits) >= 10;
 }
 
+/** ln C(n, k). */
+const logChoose = (n: number, k: number): number =>
+  logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1);
+
+/** Past this many tables, Fisher's test is not summed (a rate's groups are then counted anyway). */
+const FISHER_TABLES = 1_000_000;
+
 /**
- * The p of Welch's test between a ranking's highest and lowest group when chance alone could give
- * their gap (p ≥ 0.05), else null (a real gap, or no test: a group unknown or of one value, a
- * rate's group of fewer than 10 rows of an outcome).
+ * The two-sided p of Fisher's exact test of two groups' rates: `hits` of `n` rows each. The sum
+ * of the probabilities of every table with the same margins no likelier than the one observed
+ * (scipy's fisher_exact, with its relative tolerance of 1e-7); null past FISHER_TABLES tables.
+ */
+export function fisherTwoSided(one: { hits: number; n: number }, two: { hits: number; n: number }) {
+  const [n1, total] = [one.n, one.n + two.n];
+  const hits = one.hits + two.hits;
+  const [low, high] = [Math.max(0, n1 - (total - hits)), Math.min(hits, n1)];
+  if (high - low + 1 > FISHER_TABLES) return null;
+  const base = logChoose(total, n1);
+  const logP = (k: number): number => logChoose(hits, k) + logChoose(total - hits, n1 - k) - base;
+  const observed = logP(one.hits) + Math.log1p(1e-7);
+  let p = 0;
+  for (let k = low; k <= high; k++) {
+    const lp = logP(k);
+    if (lp <= observed) p += Math.exp(lp);
+  }
+  return Math.min(1, p);
+}
+
+/** A rate's group as a count: its hits (values at 100) of its rows. */
+const countOf = (group: Spread): { hits: number; n: number } => ({
+  hits: Math.round((group.n * group.mean) / 100),
+  n: group.n,
+});
+
+/**
+ * A ranking's test of the gap between its highest and lowest group, when chance alone could give
+ * it (p ≥ 0.05), else null (a real gap, or no test: a group unknown or of one value). Means by
+ * Welch's t-test; a rate's groups too when each has 10 rows of each outcome, else by Fisher's
+ * exact test (4 of 5 rows is no case for a t-test).
  */
 export function gapByChance(
   one: Spread | null | undefined,
   two: Spread | null | undefined,
   percent: boolean,
-): number | null {
-  if (!one || !two || (percent && !(counted(one) && counted(two)))) return null;
+): { p: number; test: string } | null {
+  if (!one || !two) return null;
+  if (percent && !(counted(one) && counted(two))) {
+    const p = fisherTwoSided(countOf(one), countOf(two));
+    return p !== null && p >= 0.05 ? { p, test: "Fisher's exact test" } : null;
+  }
   const test = welch(one, two);
-  return test && test.p >= 0.05 ? test.p : null;
+  return test && test.p >= 0.05 ? { p: test.p, test: "Welch's t-test" } : null;
 }
