@@ -99,32 +99,66 @@ void test('every pooled connection is locked: queries issued together cannot rea
   }
 });
 
-void test('closing the database while a query runs interrupts it and closes once it is back: no crash, no hang', () => {
+/** Runs `body` (lines of TypeScript, `DuckDb` and `SLOW`, a query of seconds, in scope) in a child process; its stdout lines. */
+function probe(name: string, body: string[]): string[] {
   // In a child process: closing DuckDB under a running query crashed the process (SIGSEGV) or
   // hung it in closeSync, e.g. `opsmind run` on a file whose early locale sample was still running.
-  const probe = join(dir, 'close-probe.mts');
+  const file = join(dir, `${name}.mts`);
   const engine = pathToFileURL(join(import.meta.dirname, '..', 'src', 'engine', 'duckdb.ts')).href;
   writeFileSync(
-    probe,
+    file,
     [
       `import { DuckDb } from ${JSON.stringify(engine)};`,
-      'for (let i = 0; i < 3; i++) {',
-      `  const db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: ${JSON.stringify(join(dir, 'probe-spill'))} + i });`,
-      "  const slow = db.all('SELECT count(*) FROM range(200000000) a WHERE hash(a.range) % 7 = 1');",
-      "  await db.all('SELECT 1');",
-      '  db.close();',
-      "  console.log(await slow.then(() => 'finished', (e) => e.message));",
-      '  await assertClosed(db);',
-      '}',
+      "const SLOW = 'SELECT count(*) FROM range(300000000) a WHERE hash(a.range) % 7 = 1';",
+      `const spill = ${JSON.stringify(join(dir, `${name}-spill`))};`,
       'async function assertClosed(db) {',
       "  await db.all('SELECT 1').then(() => { throw new Error('still open'); }, (e) => { if (!/closed/.test(e.message)) throw e; });",
       '}',
+      ...body,
     ].join('\n'),
   );
-  const r = spawnSync(process.execPath, ['--import', 'tsx', probe], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', file], {
     encoding: 'utf8',
     timeout: 60_000,
   });
   assert.deepEqual([r.status, r.signal], [0, null], r.stderr);
-  assert.deepEqual(r.stdout.trim().split('\n'), Array(3).fill('the query was cancelled'));
+  return r.stdout.trim().split('\n');
+}
+
+void test('closing the database while a query runs interrupts it and closes once it is back: no crash, no hang', () => {
+  const lines = probe('close-running', [
+    'for (let i = 0; i < 3; i++) {',
+    '  const db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: spill + i });',
+    '  const slow = db.all(SLOW);',
+    "  await db.all('SELECT 1');",
+    '  db.close();',
+    "  console.log(await slow.then(() => 'finished', (e) => e.message));",
+    '  await assertClosed(db);',
+    '}',
+  ]);
+  assert.deepEqual(lines, Array(3).fill('the query was cancelled'));
+});
+
+void test('a query closed or aborted before DuckDB has begun it is cancelled all the same, not run to its end', () => {
+  // DuckDB clears an interrupt when a query begins: one sent while the query is still on its way
+  // to its thread was lost, and the query ran for seconds (the close, or a cancelled MCP call, waited).
+  const lines = probe('cancel-early', [
+    'for (let i = 0; i < 3; i++) {',
+    '  const db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: spill + i });',
+    '  const controller = new AbortController();',
+    '  const aborted = db.all(SLOW, controller.signal);',
+    '  await new Promise((resolve) => setImmediate(resolve));',
+    '  controller.abort();',
+    "  console.log(await aborted.then(() => 'finished', (e) => `aborted: ${e.message}`));",
+    '  const slow = db.all(SLOW);',
+    '  await new Promise((resolve) => setImmediate(resolve));',
+    '  db.close();',
+    "  console.log(await slow.then(() => 'finished', (e) => e.message));",
+    '  await assertClosed(db);',
+    '}',
+  ]);
+  assert.deepEqual(
+    lines,
+    Array(3).fill(['aborted: This operation was aborted', 'the query was cancelled']).flat(),
+  );
 });

@@ -80,6 +80,8 @@ function explain(error: unknown, limits: DuckDbOptions): OpsmindError {
 
 /** Results of at most this many rows are kept for a repeated query. */
 const CACHED_ROWS = 20_000;
+/** How often a query being cancelled is interrupted again, until it is back. */
+const INTERRUPT_MS = 20;
 /** At most this many results are kept. */
 const CACHED_QUERIES = 512;
 
@@ -101,6 +103,8 @@ export class DuckDb {
   private readonly idle: DuckDBConnection[];
   private opened = 1;
   private keptTables = 0;
+  /** Connections being interrupted, each with the timer that repeats it until the connection is back. */
+  private readonly interrupting = new Map<DuckDBConnection, ReturnType<typeof setInterval>>();
   private readonly waiting: {
     resolve: (c: DuckDBConnection) => void;
     reject: (e: Error) => void;
@@ -336,7 +340,22 @@ export class DuckDb {
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
+  /**
+   * Interrupts the query on `connection`, again every INTERRUPT_MS until it is back (release): an
+   * interrupt that lands before DuckDB has begun the query is cleared when the query begins, and
+   * the query would then run to its end.
+   */
+  private interrupt(connection: DuckDBConnection): void {
+    connection.interrupt();
+    if (this.interrupting.has(connection)) return;
+    const timer = setInterval(() => connection.interrupt(), INTERRUPT_MS);
+    timer.unref();
+    this.interrupting.set(connection, timer);
+  }
+
   private release(connection: DuckDBConnection): void {
+    clearInterval(this.interrupting.get(connection));
+    this.interrupting.delete(connection);
     const next = this.closed ? undefined : this.waiting.shift();
     if (next) next.resolve(connection);
     else this.idle.push(connection);
@@ -354,13 +373,15 @@ export class DuckDb {
       this.release(connection);
       throw new OpsmindError('the engine is closed', ExitCode.INTERNAL);
     }
-    const stop = (): void => connection.interrupt();
+    const stop = (): void => this.interrupt(connection);
     signal?.addEventListener('abort', stop, { once: true });
     try {
       signal?.throwIfAborted();
       const running = body(connection);
       useIdle(); // this thread waits for DuckDB's: a good moment for work a run needs later
-      return await running;
+      const result = await running;
+      signal?.throwIfAborted(); // a query that ended as it was cancelled is cancelled all the same
+      return result;
     } catch (error) {
       if (signal?.aborted)
         throw signal.reason instanceof Error
@@ -385,7 +406,7 @@ export class DuckDb {
     for (const waiter of this.waiting.splice(0))
       waiter.reject(new OpsmindError('the engine is closed', ExitCode.INTERNAL));
     for (const connection of this.connections)
-      if (!this.idle.includes(connection)) connection.interrupt();
+      if (!this.idle.includes(connection)) this.interrupt(connection);
     this.closeWhenIdle();
   }
 
