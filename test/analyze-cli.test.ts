@@ -158,7 +158,7 @@ void test('bad input: one line, exit 2, no stack trace', () => {
   const dir = tempDir();
   const cases: [string, RegExp][] = [
     [join(dir, 'missing.csv'), /data file not found/],
-    [dir, /is a directory/],
+    [dir, /is a directory, not a data file\n {2}hint: .*parquet, xlsx.*`opsmind batch <folder>`/],
     [write('empty.csv', ''), /data file is empty/],
     [write('header.csv', 'a,b,c\n'), /header but no data rows/],
     [

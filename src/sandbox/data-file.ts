@@ -38,7 +38,7 @@ export function checkDataFile(path: string, options: CheckOptions = {}): string 
     throw new OpsmindError(
       `${path} is a directory, not a data file`,
       ExitCode.BAD_INPUT,
-      'pass a .csv, .tsv, .json or .jsonl file',
+      'pass one data file (csv, tsv, json, jsonl, parquet, xlsx, or csv.gz); `opsmind batch <folder>` reports on every file in a folder',
     );
   if (!stat.isFile()) throw new OpsmindError(`${path} is not a regular file`, ExitCode.BAD_INPUT);
   if (stat.size === 0) throw new OpsmindError(`data file is empty: ${path}`, ExitCode.BAD_INPUT);
