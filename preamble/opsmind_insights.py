@@ -30,34 +30,58 @@ def never_raises(function):
     return wrapper
 
 
+# Digits past the shown ones that fixed() reads before rounding.
+_GUARD = 9
+
+
+def fixed(x, decimals, grouping=False):
+    """f"{x:.{decimals}f}" (f"{x:,.{decimals}f}" with grouping), rounded half to even from its first
+    decimals + _GUARD digits, not from its exact binary value: a double within float noise of a
+    decimal tie is the tie (2.675, stored as 2.67499999999999982…, is "2.68", as written), so a
+    statistic two engines compute a last bit apart reads the same (displayFixed in the host)."""
+    x = float(x)
+    if not math.isfinite(x):
+        return f"{x:.{decimals}f}"
+    wide = f"{x:.{decimals + _GUARD}f}"
+    negative = wide.startswith("-")
+    whole, _, fraction = wide.lstrip("-").partition(".")
+    scaled = int(whole + fraction[:decimals])
+    rest, half = fraction[decimals:], "5" + "0" * (_GUARD - 1)
+    if rest > half or (rest == half and scaled % 2):
+        scaled += 1
+    text = str(scaled).rjust(decimals + 1, "0")
+    head, tail = text[:len(text) - decimals], text[len(text) - decimals:]
+    return ("-" if negative else "") + (f"{int(head):,}" if grouping else head) + ("." + tail if decimals else "")
+
+
 def fmt_number(x):
     """1,234,567 / 12.3 / 0.0123: thousands separators, about three significant digits below 1,000."""
     x = float(x)
     if x == int(x) and abs(x) < 1e15:
         return f"{int(x):,}"
     if abs(x) >= 999.5:
-        return f"{x:,.0f}"
+        return fixed(x, 0, True)
     decimals = min(10, max(0, 2 - math.floor(math.log10(abs(x)))))
-    text = f"{x:.{decimals}f}"
+    text = fixed(x, decimals)
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def fmt_year(x):
     """A calendar year, or a statistic of years: 1687, 1642.75 → "1643"."""
-    return f"{float(x):.0f}"
+    return fixed(x, 0)
 
 
 def fmt_pct(fraction):
     """A fraction as a percentage: 0.126 → "12.6%"."""
     value = fraction * 100
-    return f"{value:,.0f}%" if abs(value) >= 100 else f"{value:.1f}%"
+    return f"{fixed(value, 0, True)}%" if abs(value) >= 100 else f"{fixed(value, 1)}%"
 
 
 def fmt_ratio(ratio):
     # Below 1.1 with two decimals: 69.1 against 67.2 is "1.03×", not a "1.0×" that reads as equal.
     if 1 <= ratio < 1.1:
-        return f"{ratio:.2f}×"
-    return f"{ratio:.1f}×" if ratio < 10 else f"{ratio:,.0f}×"
+        return f"{fixed(ratio, 2)}×"
+    return f"{fixed(ratio, 1)}×" if ratio < 10 else f"{fixed(ratio, 0, True)}×"
 
 
 def fmt_date(stamp, frequency=None):
@@ -691,7 +715,7 @@ def distribution_insights(values, label, years=False):
         shape = ("right-skewed: a long tail of large values" if skew >= 0.5 else
                  "left-skewed: a long tail of small values" if skew <= -0.5 else "roughly symmetric")
         subject = f"{_capital(label)}'s finite values are" if infinite else f"{_capital(label)} is"
-        out.append(_insight(f"{subject} {shape} (skew {_unsigned_zero(f'{skew:.2f}')}; mean {value(mean)} vs median {value(median)}).",
+        out.append(_insight(f"{subject} {shape} (skew {_unsigned_zero(fixed(skew, 2))}; mean {value(mean)} vs median {value(median)}).",
                             "skew", skew=skew, mean=mean, median=median))
     low, high, outliers = q1 - 1.5 * iqr, q3 + 1.5 * iqr, stats["outliers"]
     if outliers:
@@ -725,15 +749,15 @@ def correlation_insights(frame, a, b):
     if not (math.isfinite(r) and math.isfinite(rho)):
         return []
     direction = "positive" if r > 0 else "negative" if r < 0 else "no"
-    out = [_insight(f"There is a {_strength(r)} {direction} correlation between {a} and {b} (Pearson r = {r:.2f}, Spearman ρ = {rho:.2f}, "
+    out = [_insight(f"There is a {_strength(r)} {direction} correlation between {a} and {b} (Pearson r = {fixed(r, 2)}, Spearman ρ = {fixed(rho, 2)}, "
                     f"n = {n:,} pairs); this is an association, not evidence that one causes the other."
                     + (f" With only {n} pairs, chance alone could give it." if n < FEW_PAIRS else ""),
                     "correlation", r=r, rho=rho, n=n)]
     if abs(rho) - abs(r) >= 0.2:
-        out.append(_insight(f"The rank correlation (ρ = {rho:.2f}) is stronger than the linear one (r = {r:.2f}): {a} and {b} move together "
+        out.append(_insight(f"The rank correlation (ρ = {fixed(rho, 2)}) is stronger than the linear one (r = {fixed(r, 2)}): {a} and {b} move together "
                             f"consistently but not along a straight line.", "correlation_shape", r=r, rho=rho))
     elif abs(r) - abs(rho) >= 0.2:
-        out.append(_insight(f"The linear correlation (r = {r:.2f}) is stronger than the rank correlation (ρ = {rho:.2f}): "
+        out.append(_insight(f"The linear correlation (r = {fixed(r, 2)}) is stronger than the rank correlation (ρ = {fixed(rho, 2)}): "
                             f"a few extreme values may drive it.", "correlation_shape", r=r, rho=rho))
     return out
 
@@ -777,17 +801,17 @@ def group_correlation_insights(frame, a, b, by):
     if weakest < 0.3:
         return []
     lo, hi = min(rs), max(rs)
-    span = f"r from {lo:.2f} to {hi:.2f} in {len(rs)} groups"
+    span = f"r from {fixed(lo, 2)} to {fixed(hi, 2)} in {len(rs)} groups"
     direction = "positive" if sign > 0 else "negative"
     found = dict(overall=overall, r_min=lo, r_max=hi, groups=len(rs))
     if np.sign(overall) != sign or abs(overall) < 0.1:
         pooled = "close to none" if abs(overall) < 0.1 else "positive" if overall > 0 else "negative"
         return [_insight(f"Within each {by} the correlation between {a} and {b} is {direction} ({span}), while over all rows "
-                         f"it is {pooled} (r = {overall:.2f}): the {by} groups differ in both, and pooling them hides the relation within each.",
+                         f"it is {pooled} (r = {fixed(overall, 2)}): the {by} groups differ in both, and pooling them hides the relation within each.",
                          "group_correlation", **found)]
     if weakest - abs(overall) >= 0.2:
         return [_insight(f"Within each {by} the correlation between {a} and {b} is stronger ({span}) than over all rows "
-                         f"(r = {overall:.2f}): the {by} groups differ, and pooling them weakens the relation.",
+                         f"(r = {fixed(overall, 2)}): the {by} groups differ, and pooling them weakens the relation.",
                          "group_correlation", **found)]
     return []
 

@@ -12,6 +12,7 @@ import {
   groupCorrelationInsights,
   distributionInsights,
   fmtDate,
+  displayFixed,
   fmtNumber,
   fmtPct,
   fmtRatio,
@@ -119,13 +120,13 @@ void test('numbers, percentages and dates read well', () => {
   assert.equal(fmtDate(Date.UTC(2024, 11, 5), 'D'), 'Dec 5, 2024');
 });
 
-void test('formatting rounds the exact binary value half to even, as Python does', () => {
+void test('formatting rounds half to even, as Python does, from the digits past those shown (a tie within float noise is a tie)', () => {
   assert.equal(fmtRatio(0.125), '0.1×');
   // Between 1 and 1.1, two decimals: a gap of 3% is "1.03×", not a "1.0×" that reads as none.
   assert.equal(fmtRatio(69.1 / 67.2), '1.03×');
   assert.equal(fmtRatio(1.005), '1.00×');
   assert.equal(fmtRatio(1.125), '1.1×');
-  assert.equal(fmtNumber(2.675), '2.67');
+  assert.equal(fmtNumber(2.675), '2.68'); // stored 2.67499999999999982…: Python's f-format says 2.67
   assert.equal(fmtPct(0.00125), '0.1%');
   assert.equal(fmtNumber(999.5), '1,000');
   assert.equal(fmtNumber(1000.5), '1,000');
@@ -843,7 +844,9 @@ function valueCases(uniform: () => number, normal: () => number): Case[] {
 
 const FORMAT_VALUES = (
   '0 1 -7 0.125 2.675 2.5 0.995 99.95 999.49 999.5 1000.5 12345.5 -1234.5678 0.0001234 1e-12 ' +
-  '1e15 1500000000000000.5 1e21 1e300 123.456 0.00125 0.5 9.95 9.96 10 0.0105 -0.004 1e-320 1.005 1.0349 1.045 1.095 1.0999'
+  '1e15 1500000000000000.5 1e21 1e300 123.456 0.00125 0.5 9.95 9.96 10 0.0105 -0.004 1e-320 1.005 1.0349 1.045 1.095 1.0999 ' +
+  '-0.34349999999999997 -0.34350000000000003 -0.019749999999999997 -0.01975000000000001 ' +
+  '0.34349999 1234.4999999999998 0.0034350000000000002 1.0449999999999999 8.749999999999998'
 )
   .split(' ')
   .map(Number);
@@ -969,6 +972,24 @@ void test(
     assert.ok(produced >= 45, `only ${produced} of ${cases.length} cases gave insights`);
   },
 );
+
+void test('a number within float noise of a decimal tie is written as the tie would be, half to even', () => {
+  // One quartile as DuckDB and pandas interpolate it: a last bit apart, either side of -0.3435.
+  for (const x of [-0.34349999999999997, -0.34350000000000003])
+    assert.equal(fmtNumber(x), '-0.344');
+  for (const x of [-0.019749999999999997, -0.01975000000000001])
+    assert.equal(fmtNumber(x), '-0.0198');
+  assert.equal(fmtNumber(2.675), '2.68'); // stored as 2.67499999999999982…, written 2.675
+  assert.equal(fmtNumber(0.125), '0.125');
+  assert.equal(fmtNumber(0.34349999), '0.343'); // not a tie: a digit off in the eighth place
+  assert.equal(fmtNumber(1234.4999999999998), '1,234'); // the tie 1234.5, to the even 1,234
+  assert.equal(fmtNumber(12345.5), '12,346');
+  assert.equal(fmtPct(0.087499999), '8.7%'); // 8.7499999: a digit off in the seventh place, no tie
+  assert.equal(fmtPct(0.08749999999999999), '8.8%'); // 8.749999999999998 is 8.75 within noise
+  assert.equal(fmtRatio(1.0449999999999999), '1.04×');
+  assert.equal(displayFixed(-0.0001, 2), '-0.00');
+  assert.equal(displayFixed(Number.POSITIVE_INFINITY, 1), 'inf');
+});
 
 void test('group correlation: a relation that pooling hides is said, with its range per group', () => {
   const { normal } = random(11);

@@ -4,6 +4,10 @@
  * text is computed from the exact binary value of the double and rounded half
  * to even, as Python's format() does; JS toFixed rounds ties away from zero
  * (0.125 → "0.13" where Python writes "0.12") and turns to exponents past 1e21.
+ * A sentence's number is then rounded from its first GUARD digits past the
+ * ones it shows (displayFixed), so that a value within float noise of a
+ * decimal tie rounds as the tie: the two engines' -0.34349999999999997 and
+ * -0.34350000000000003 (one quartile, interpolated in two orders) both read -0.344.
  */
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -53,6 +57,31 @@ export function pyFixed(x: number, decimals: number, grouping = false): string {
   return `${negative ? '-' : ''}${grouping ? groupThousands(whole) : whole}${fraction}`;
 }
 
+/** Digits past the shown ones that displayFixed reads before rounding. */
+const GUARD = 9;
+
+/**
+ * `x` with `decimals` digits after the point, as pyFixed, but rounded half to even from its
+ * first `decimals + GUARD` digits, not from its exact binary value: a double within 5e-(decimals +
+ * GUARD) of a decimal tie is the tie (2.675, stored as 2.67499999999999982…, is "2.68", as
+ * written), so a statistic two engines compute a last bit apart reads the same (fixed() in
+ * opsmind_insights.py).
+ */
+export function displayFixed(x: number, decimals: number, grouping = false): string {
+  if (!Number.isFinite(x)) return pyFixed(x, decimals, grouping);
+  const wide = pyFixed(x, decimals + GUARD);
+  const negative = wide.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? wide.slice(1) : wide).split('.');
+  let scaled = BigInt(whole + fraction.slice(0, decimals));
+  const rest = fraction.slice(decimals);
+  const half = `5${'0'.repeat(GUARD - 1)}`;
+  if (rest > half || (rest === half && scaled % 2n === 1n)) scaled += 1n;
+  const text = scaled.toString().padStart(decimals + 1, '0');
+  const head = text.slice(0, text.length - decimals);
+  const tail = decimals > 0 ? `.${text.slice(text.length - decimals)}` : '';
+  return `${negative ? '-' : ''}${grouping ? groupThousands(head) : head}${tail}`;
+}
+
 /**
  * 1,234,567 / 12.3 / 0.0123: thousands separators, about three significant
  * digits below 1,000 (fmt_number). Throws a RangeError on NaN or infinity, as
@@ -63,29 +92,29 @@ export function fmtNumber(x: number): string {
   if (Number.isInteger(x) && Math.abs(x) < 1e15) {
     return `${x < 0 ? '-' : ''}${groupThousands(String(Math.abs(x)))}`;
   }
-  if (Math.abs(x) >= 999.5) return pyFixed(x, 0, true);
+  if (Math.abs(x) >= 999.5) return displayFixed(x, 0, true);
   const decimals = Math.min(10, Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x)))));
-  const text = pyFixed(x, decimals);
+  const text = displayFixed(x, decimals);
   return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
 }
 
 /** A calendar year, or a statistic of years: 1687, 1642.75 → "1643" (fmt_year). */
 export function fmtYear(x: number): string {
   if (!Number.isFinite(x)) throw new RangeError(`cannot format ${x} as a year`);
-  return pyFixed(x, 0);
+  return displayFixed(x, 0);
 }
 
 /** A fraction as a percentage: 0.126 → "12.6%", 12.5 → "1,250%" (fmt_pct). */
 export function fmtPct(fraction: number): string {
   const value = fraction * 100;
-  return Math.abs(value) >= 100 ? `${pyFixed(value, 0, true)}%` : `${pyFixed(value, 1)}%`;
+  return Math.abs(value) >= 100 ? `${displayFixed(value, 0, true)}%` : `${displayFixed(value, 1)}%`;
 }
 
 /** A ratio: 1.4× below ten, 12× or 1,234× from ten up (fmt_ratio). */
 export function fmtRatio(ratio: number): string {
   // Below 1.1 with two decimals: 69.1 against 67.2 is "1.03×", not a "1.0×" that reads as equal.
-  if (ratio >= 1 && ratio < 1.1) return `${pyFixed(ratio, 2)}×`;
-  return ratio < 10 ? `${pyFixed(ratio, 1)}×` : `${pyFixed(ratio, 0, true)}×`;
+  if (ratio >= 1 && ratio < 1.1) return `${displayFixed(ratio, 2)}×`;
+  return ratio < 10 ? `${displayFixed(ratio, 1)}×` : `${displayFixed(ratio, 0, true)}×`;
 }
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');

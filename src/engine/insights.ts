@@ -14,7 +14,7 @@ import {
   fmtRatio,
   fmtYear,
   groupThousands,
-  pyFixed,
+  displayFixed,
 } from './insights-format.js';
 import { groupEffect } from '../agent/group-effect.js';
 import type { GroupCorrelation } from '../agent/group-effect.js';
@@ -23,7 +23,7 @@ import { groupName, insight, isMissing, isOther, measure, neverThrows } from './
 import type { Insight } from './insights-values.js';
 import { listed } from '../util/sentence.js';
 
-export { fmtDate, fmtNumber, fmtPct, fmtRatio, fmtYear } from './insights-format.js';
+export { displayFixed, fmtDate, fmtNumber, fmtPct, fmtRatio, fmtYear } from './insights-format.js';
 export { asDatetime, inferFrequency } from './insights-dates.js';
 export { averageRanks, numberStats, pearson, spearman } from './insights-stats.js';
 export type { NumberStats } from './insights-stats.js';
@@ -178,7 +178,7 @@ function skewSentence(
         : 'roughly symmetric';
   const subject = stats.infinite ? `${capital(label)}'s finite values are` : `${capital(label)} is`;
   const text =
-    `${subject} ${shape} (skew ${unsignedZero(pyFixed(skew, 2))}; mean ${value(stats.mean)} ` +
+    `${subject} ${shape} (skew ${unsignedZero(displayFixed(skew, 2))}; mean ${value(stats.mean)} ` +
     `vs median ${value(stats.median)}).`;
   return insight(text, 'skew', { skew, mean: stats.mean, median: stats.median });
 }
@@ -254,7 +254,7 @@ export const correlationInsights = neverThrows(
     const [r, rho] = [clip(stats.r), clip(stats.rho)];
     if (!Number.isFinite(r) || !Number.isFinite(rho)) return [];
     const direction = r > 0 ? 'positive' : r < 0 ? 'negative' : 'no';
-    const [rText, rhoText] = [pyFixed(r, 2), pyFixed(rho, 2)];
+    const [rText, rhoText] = [displayFixed(r, 2), displayFixed(rho, 2)];
     const out = [
       insight(
         `There is a ${strength(r)} ${direction} correlation between ${a} and ${b} (Pearson r = ${rText}, ` +
@@ -295,14 +295,14 @@ export const groupCorrelationInsights = neverThrows(
     const effect = groupEffect(overall, groups);
     if (!effect) return [];
     const { overall: r0, lo, hi } = effect;
-    const range = `r from ${pyFixed(lo, 2)} to ${pyFixed(hi, 2)} in ${effect.groups} groups`;
+    const range = `r from ${displayFixed(lo, 2)} to ${displayFixed(hi, 2)} in ${effect.groups} groups`;
     const numbers = { overall: r0, r_min: lo, r_max: hi, groups: effect.groups };
     if (effect.kind === 'reversal') {
       const pooled = Math.abs(r0) < 0.1 ? 'close to none' : r0 > 0 ? 'positive' : 'negative';
       return [
         insight(
           `Within each ${by} the correlation between ${a} and ${b} is ${lo > 0 ? 'positive' : 'negative'} (${range}), ` +
-            `while over all rows it is ${pooled} (r = ${pyFixed(r0, 2)}): the ${by} groups differ in both, ` +
+            `while over all rows it is ${pooled} (r = ${displayFixed(r0, 2)}): the ${by} groups differ in both, ` +
             'and pooling them hides the relation within each.',
           'group_correlation',
           numbers,
@@ -312,7 +312,7 @@ export const groupCorrelationInsights = neverThrows(
     return [
       insight(
         `Within each ${by} the correlation between ${a} and ${b} is stronger (${range}) than over all rows ` +
-          `(r = ${pyFixed(r0, 2)}): the ${by} groups differ, and pooling them weakens the relation.`,
+          `(r = ${displayFixed(r0, 2)}): the ${by} groups differ, and pooling them weakens the relation.`,
         'group_correlation',
         numbers,
       ),
