@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import {
+  asDatetime,
   correlationInsights,
   groupCorrelationInsights,
   distributionInsights,
@@ -782,7 +783,8 @@ function edgeTrendCases(): Case[] {
     trend('repeated dates', ['2024-01-01', '2024-01-02', '2024-01-02'], [1, 2, 3]),
     trend('words', ['a', 'b', 'c'], [1, 2, 3]),
     trend('plain numbers', [1, 2, 3, 4], [1, 2, 3, 5]),
-    trend('years out of range', [1500, 2000, 2001, 2002, null], [1, 2, 3, 5, 8]),
+    // Past pandas' last year: a placeholder in both languages (before its first, see the test below).
+    trend('years out of range', [2500, 2000, 2001, 2002, null], [1, 2, 3, 5, 8]),
   ];
 }
 
@@ -972,6 +974,25 @@ void test(
     assert.ok(produced >= 45, `only ${produced} of ${cases.length} cases gave insights`);
   },
 );
+
+void test('years before pandas’ first (1677) are read, as DuckDB charts them; placeholders past its last are not', () => {
+  // wheat.json: prices and wages every five years from 1565; the Python original, given pandas'
+  // frames, never sees a year before 1678 (its to_datetime makes them NaT upstream).
+  const years = [1565, 1570, 1575, 1580, 2262, 2263];
+  const wages = [5, 5.05, 5.08, 5.12].map((y, i) => ({ x: years[i], y }));
+  const texts = trendInsights(wages, 'wages', 'mean').map((i) => i.text);
+  assert.equal(texts[0], 'Wages grew 2.4% from 1565 to 1580 (5 → 5.12).');
+  assert.deepEqual(asDatetime(years.map(String)), [
+    ...years.slice(0, 5).map((y) => Date.UTC(y, 0, 1)),
+    null,
+  ]);
+  assert.deepEqual(asDatetime(['1565-01-01T00:00:00.000', '1570-07-01']), [
+    Date.UTC(1565, 0, 1),
+    Date.UTC(1570, 6, 1),
+  ]);
+  assert.equal(asDatetime(['9999-12-31', '9999-12-31']), null);
+  assert.equal(asDatetime(['0999-12-31', '0999-12-31']), null);
+});
 
 void test('a number within float noise of a decimal tie is written as the tie would be, half to even', () => {
   // One quartile as DuckDB and pandas interpolate it: a last bit apart, either side of -0.3435.

@@ -12,8 +12,15 @@
 import { isMissing } from './insights-values.js';
 
 const DAY = 86400;
-/** pandas' timestamp range: 1677-09-21 00:12:43.145 to 2262-04-11 23:47:16.854. */
+/** The end of pandas' timestamp range, 2262-04-11 23:47:16.854: later dates are placeholders (9999-12-31), not data. */
 const LIMIT_MS = 9223372036854.775;
+/**
+ * The first year read: earlier than pandas' first (1677-09-21), which the host's engine holds and
+ * charts (wheat.json's prices from 1565), so its findings read them too; the Python versions,
+ * given pandas' frames, never see such a date.
+ */
+const FIRST_YEAR = 1000;
+const FIRST_MS = Date.UTC(FIRST_YEAR, 0, 1);
 const FREQUENCIES: [string, number, number][] = [
   ['min', 54, 66],
   ['H', 3240, 3960],
@@ -43,20 +50,21 @@ function offsetMinutes(text: string | undefined): number | null {
   return sign === '-' ? -total : total;
 }
 
-/** One ISO-style date string, or null when it does not parse (or lies outside pandas' range). */
+/** One ISO-style date string, or null when it does not parse (or lies before FIRST_YEAR or past pandas' range). */
 function parseIso(text: string): Stamp | null {
   const m = ISO.exec(text);
   if (!m) return null;
   const [year, month, day] = [Number(m[1]), Number(m[3] ?? m[5] ?? 1), Number(m[4] ?? m[6] ?? 1)];
   const [hour, minute, second] = [Number(m[7] ?? 0), Number(m[8] ?? 0), Number(m[9] ?? 0)];
   const fraction = Number(`0.${(m[10] ?? '0').slice(0, 9)}`);
-  if (year < 1600 || year > 2300 || month < 1 || hour > 23 || minute > 59 || second > 59)
+  if (year < FIRST_YEAR || year > 2300 || month < 1 || hour > 23 || minute > 59 || second > 59)
     return null;
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
   const wallMs = Date.UTC(year, month - 1, day, hour, minute, second) + fraction * 1000;
   const offset = offsetMinutes(m[11]);
-  return Math.abs(wallMs - (offset ?? 0) * 60000) <= LIMIT_MS ? { wallMs, offset } : null;
+  const instant = wallMs - (offset ?? 0) * 60000;
+  return instant >= FIRST_MS && instant <= LIMIT_MS ? { wallMs, offset } : null;
 }
 
 /** Wall-clock times when every stamp has the same offset (or none), UTC instants otherwise (pandas' utc=True retry). */
@@ -69,7 +77,7 @@ function toWallTimes(stamps: (Stamp | null)[]): (number | null)[] {
 function dateValue(value: unknown): Stamp | null {
   if (value instanceof Date) {
     const ms = value.getTime();
-    return Number.isNaN(ms) || Math.abs(ms) > LIMIT_MS ? null : { wallMs: ms, offset: null };
+    return Number.isNaN(ms) || ms < FIRST_MS || ms > LIMIT_MS ? null : { wallMs: ms, offset: null };
   }
   return typeof value === 'string' ? parseIso(value) : null;
 }
@@ -86,10 +94,10 @@ function isYear(value: unknown): boolean {
   return /^\d{4}$/.test(text) && Number(text) >= 1000 && Number(text) <= 2999;
 }
 
-/** January 1 of a year in pandas' range, or null (to_datetime(format="%Y", errors="coerce")). */
+/** January 1 of a year from FIRST_YEAR to pandas' last whole year, or null (to_datetime(format="%Y", errors="coerce")). */
 function yearStamp(value: unknown): number | null {
   const year = Number(yearText(value));
-  if (isMissing(value) || year < 1678 || year > 2262) return null;
+  if (isMissing(value) || year < FIRST_YEAR || year > 2262) return null;
   return Date.UTC(year, 0, 1);
 }
 
