@@ -581,6 +581,31 @@ void test('empty, binary, ragged and mislabelled files are clear BAD_INPUT error
   await assert.rejects(attachSource(db, join(dir, 'missing.csv'), { scratchDir }), /no such file/);
 });
 
+void test('a .json file that is one object says what it holds, and where its records are; a list of objects is a column', async () => {
+  // volcano.json: {"width": 87, "height": 61, "values": [103, …]}, pretty-printed: neither layout reads it.
+  const grid = JSON.stringify({ width: 2, height: 1, values: [103, 104] }, null, 2);
+  await rejects(
+    'grid.json',
+    grid,
+    /^not a JSON records file: it holds one object \("width", "height", "values"\), not an array/,
+  );
+  // An API's wrapper on one line read as one JSON line: one row whose every column is "constant".
+  const wrapped = '{"meta":{"n":2},"rows":[{"a":1,"b":{"c":2}},{"a":2,"b":{"c":3}}]}';
+  await assert.rejects(attach('wrapped.json', wrapped), (error: unknown) => {
+    assert.ok(
+      error instanceof OpsmindError && error.exitCode === ExitCode.BAD_INPUT,
+      String(error),
+    );
+    assert.match(error.message, /it holds one object \("meta", "rows"\)/);
+    assert.equal(error.hint, 'its "rows" key holds 2 records: save that array as the file');
+    return true;
+  });
+  // A column of lists of objects was spread as if it were one object: a binder error, exit 1.
+  await attach('tags.json', '[{"id":1,"tags":[{"k":"a"},{"k":"b"}]},{"id":2,"tags":[]}]');
+  assert.deepEqual(await schema(), { id: 'BIGINT', tags: 'VARCHAR' });
+  assert.deepEqual(await values(), ['[1,"[{\\"k\\":\\"a\\"},{\\"k\\":\\"b\\"}]"]', '[2,"[]"]']);
+});
+
 void test('the sandbox is told day-first dates from the sample as settleDates would decide them', () => {
   const text = (...sample: string[]) => [{ name: 'd', type: 'VARCHAR', sample }];
   const none = { dateFormat: null, timestampFormat: null };

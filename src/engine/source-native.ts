@@ -10,7 +10,9 @@ import type { ReadContext, ReadOutcome } from './source-common.js';
 import type { DetectedFormat } from './source-sniff.js';
 import { prepareText } from './source-transcode.js';
 import { featureLines, geoJsonHead } from './source-geojson.js';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
+import { thousands } from './profile-format.js';
 
 /** A nested DuckDB type: LIST (`T[]`), ARRAY (`T[3]`), STRUCT, MAP or UNION. */
 const NESTED = /^(STRUCT|MAP|UNION)\(|\[\d*\]$/;
@@ -60,6 +62,42 @@ async function readJsonLayout(
   }
 }
 
+/** A file this large is not parsed whole to say what its one object holds. */
+const DESCRIBED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Why a .json file that is one object (not an array, not one object per line) has no records, in
+ * the user's words: its keys, and the key that holds records when one does (volcano.json:
+ * {"width", "height", "values": [103, 104, …]}). Null when the file is not such an object.
+ */
+export function objectReason(path: string, sample: string): OpsmindError | null {
+  if (!/^\s*\{/.test(sample) || statSync(path).size > DESCRIBED_BYTES) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
+  } catch {
+    return null;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  const keys = entries.slice(0, 8).map(([key]) => JSON.stringify(key));
+  const listed = `${keys.join(', ')}${entries.length > 8 ? `, … (${entries.length} keys)` : ''}`;
+  const records = entries.find(
+    ([, v]) =>
+      Array.isArray(v) &&
+      v.length > 0 &&
+      v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x)),
+  );
+  const hint = records
+    ? `its ${JSON.stringify(records[0])} key holds ${thousands((records[1] as unknown[]).length)} records: save that array as the file`
+    : 'save the data as an array of objects ([{…}, {…}]) or as one object per line (JSON lines)';
+  return new OpsmindError(
+    `not a JSON records file: it holds one object (${listed}), not an array of records or one record per line`,
+    ExitCode.BAD_INPUT,
+    hint,
+  );
+}
+
 /** Reads a JSON records (array of objects), JSON lines or GeoJSON FeatureCollection file into `data`. */
 export async function readJson(ctx: ReadContext, detected: DetectedFormat): Promise<ReadOutcome> {
   const format = detected.format === 'jsonl' ? 'jsonl' : 'json';
@@ -70,15 +108,27 @@ export async function readJson(ctx: ReadContext, detected: DetectedFormat): Prom
       : null;
   const read = geo
     ? await readJsonLayout(ctx, geo.path, false, 'jsonl').then(() => 'json' as const)
-    : await readJsonLayout(ctx, text.readPath, text.gzip, format);
+    : await readJsonLayout(ctx, text.readPath, text.gzip, format).catch((error: unknown) => {
+        const bad = error instanceof OpsmindError && error.exitCode === ExitCode.BAD_INPUT;
+        throw (
+          (bad && format === 'json' && !text.gzip && objectReason(text.readPath, text.sample)) ||
+          error
+        );
+      });
   if (geo)
     text.warnings.push(
       `read as GeoJSON: one row per feature (${geo.features}), its properties as columns, a Point's longitude and latitude (a third coordinate as z)`,
     );
   const columns = await describeData(ctx.db, ctx.signal);
   const rows = await ctx.db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, ctx.signal);
-  if (Number(rows.rows[0]?.[0] ?? 0) === 0 && columns.length === 1 && columns[0]?.name === 'json')
+  const count = Number(rows.rows[0]?.[0] ?? 0);
+  if (count === 0 && columns.length === 1 && columns[0]?.name === 'json')
     throw badInput('the JSON file holds no records');
+  // One object read as one line of JSON lines: a wrapper ({"meta": …, "rows": [{…}]}) or a
+  // document (TopoJSON), not a table of one row whose every column is "constant".
+  const single = count === 1 && !geo && format === 'json' && !text.gzip;
+  const wrapper = single ? objectReason(text.readPath, text.sample) : null;
+  if (wrapper) throw wrapper;
   const dated = columns.some((c) => c.type === 'DATE' || c.type.startsWith('TIMESTAMP'));
   return {
     format: read,
@@ -168,6 +218,7 @@ async function spreadObjects(db: DuckDb, signal?: AbortSignal): Promise<void> {
     const object = columns.find(
       (c) =>
         c.type.startsWith('STRUCT(') &&
+        !/\[\d*\]$/.test(c.type) && // a list of objects stays one column (of JSON text)
         !kept.has(c.name) &&
         (level.get(c.name) ?? 0) < SPREAD_DEPTH,
     );
