@@ -600,6 +600,19 @@ void test('a .json file that is one object says what it holds, and where its rec
     assert.equal(error.hint, 'its "rows" key holds 2 records: save that array as the file');
     return true;
   });
+  // miserables.json: a graph's nodes and links, both records.
+  const graph = JSON.stringify({
+    nodes: [{ name: 'a' }, { name: 'b' }],
+    links: [{ source: 0, target: 1 }],
+  });
+  await assert.rejects(attach('graph.json', graph), (error: unknown) => {
+    assert.ok(error instanceof OpsmindError, String(error));
+    assert.equal(
+      error.hint,
+      'its keys "nodes" (2) and "links" (1) hold records: save one of those arrays as the file',
+    );
+    return true;
+  });
   // A column of lists of objects was spread as if it were one object: a binder error, exit 1.
   await attach('tags.json', '[{"id":1,"tags":[{"k":"a"},{"k":"b"}]},{"id":2,"tags":[]}]');
   assert.deepEqual(await schema(), { id: 'BIGINT', tags: 'VARCHAR' });

@@ -11,6 +11,7 @@ import type { DetectedFormat } from './source-sniff.js';
 import { prepareText } from './source-transcode.js';
 import { featureLines, geoJsonHead } from './source-geojson.js';
 import { readFileSync, statSync } from 'node:fs';
+import { listed } from '../util/sentence.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { thousands } from './profile-format.js';
 
@@ -81,18 +82,24 @@ export function objectReason(path: string, sample: string): OpsmindError | null 
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
   const entries = Object.entries(parsed as Record<string, unknown>);
   const keys = entries.slice(0, 8).map(([key]) => JSON.stringify(key));
-  const listed = `${keys.join(', ')}${entries.length > 8 ? `, … (${entries.length} keys)` : ''}`;
-  const records = entries.find(
+  const named = `${keys.join(', ')}${entries.length > 8 ? `, … (${entries.length} keys)` : ''}`;
+  const records = entries.filter(
     ([, v]) =>
       Array.isArray(v) &&
       v.length > 0 &&
       v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x)),
   );
-  const hint = records
-    ? `its ${JSON.stringify(records[0])} key holds ${thousands((records[1] as unknown[]).length)} records: save that array as the file`
-    : 'save the data as an array of objects ([{…}, {…}]) or as one object per line (JSON lines)';
+  const counted = records.map(
+    ([k, v]) => `${JSON.stringify(k)} (${thousands((v as unknown[]).length)})`,
+  );
+  const [first, second] = records;
+  const hint = !first
+    ? 'save the data as an array of objects ([{…}, {…}]) or as one object per line (JSON lines)'
+    : !second
+      ? `its ${JSON.stringify(first[0])} key holds ${thousands((first[1] as unknown[]).length)} records: save that array as the file`
+      : `its keys ${listed(counted)} hold records: save one of those arrays as the file`;
   return new OpsmindError(
-    `not a JSON records file: it holds one object (${listed}), not an array of records or one record per line`,
+    `not a JSON records file: it holds one object (${named}), not an array of records or one record per line`,
     ExitCode.BAD_INPUT,
     hint,
   );
