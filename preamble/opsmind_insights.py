@@ -715,8 +715,14 @@ def distribution_insights(values, label, years=False):
         shape = ("right-skewed: a long tail of large values" if skew >= 0.5 else
                  "left-skewed: a long tail of small values" if skew <= -0.5 else "roughly symmetric")
         subject = f"{_capital(label)}'s finite values are" if infinite else f"{_capital(label)} is"
-        out.append(_insight(f"{subject} {shape} (skew {_unsigned_zero(fixed(skew, 2))}; mean {value(mean)} vs median {value(median)}).",
-                            "skew", skew=skew, mean=mean, median=median))
+        skew_text, its = _unsigned_zero(fixed(skew, 2)), "their" if infinite else "its"
+        # A tail one way and the bulk the other (sp500's volume: skew 0.68, the mean below the median).
+        if (skew >= 0.5 and mean < median) or (skew <= -0.5 and mean > median):
+            text = (f"{subject} skewed two ways: {its} skew is {skew_text} (a tail of {'large' if skew > 0 else 'small'} values), "
+                    f"but {its} mean lies {'below' if skew > 0 else 'above'} {its} median ({value(mean)} vs {value(median)}).")
+        else:
+            text = f"{subject} {shape} (skew {skew_text}; mean {value(mean)} vs median {value(median)})."
+        out.append(_insight(text, "skew", skew=skew, mean=mean, median=median))
     low, high, outliers = q1 - 1.5 * iqr, q3 + 1.5 * iqr, stats["outliers"]
     if outliers:
         values = f"{outliers:,} {'finite ' if infinite else ''}value{'s' if outliers != 1 else ''} ({fmt_pct(outliers / len(data))}) of {label}"

@@ -788,6 +788,12 @@ function edgeTrendCases(): Case[] {
   ];
 }
 
+/** 30 zeros, 60 tens and 4 forties (negated with `sign` -1): skew 2.28, the mean 8.09 below the median 10. */
+function twoWays(sign: number): number[] {
+  const run = (n: number, v: number): number[] => Array.from({ length: n }, () => v * sign);
+  return [...run(30, 0), ...run(60, 10), ...run(4, 40)];
+}
+
 function valueCases(uniform: () => number, normal: () => number): Case[] {
   const many = (n: number, f: () => number): number[] => Array.from({ length: n }, f);
   const lognormal = many(200, () => round(Math.exp(normal() + 3)));
@@ -797,6 +803,9 @@ function valueCases(uniform: () => number, normal: () => number): Case[] {
   const scattered = many(30, normal);
   return [
     distribution('skewed with an outlier', [1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 8, 40, null]),
+    // A tail of large values, and a bulk whose mean lies below its median: skewed two ways.
+    distribution('skewed two ways', twoWays(1)),
+    distribution('skewed two ways, mirrored', twoWays(-1)),
     distribution('lognormal', lognormal),
     distribution(
       'negated lognormal',
@@ -992,6 +1001,17 @@ void test('years before pandas’ first (1677) are read, as DuckDB charts them; 
   ]);
   assert.equal(asDatetime(['9999-12-31', '9999-12-31']), null);
   assert.equal(asDatetime(['0999-12-31', '0999-12-31']), null);
+});
+
+void test('a skew one way with the mean on the other side of the median is said as both, not as one long tail', () => {
+  const values = twoWays(1);
+  const texts = distributionInsights(numberStats(values), 'volume').map((i) => i.text);
+  assert.ok(
+    texts.includes(
+      'Volume is skewed two ways: its skew is 2.28 (a tail of large values), but its mean lies below its median (8.09 vs 10).',
+    ),
+    texts.join('\n'),
+  );
 });
 
 void test('a number within float noise of a decimal tie is written as the tie would be, half to even', () => {

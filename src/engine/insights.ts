@@ -177,9 +177,17 @@ function skewSentence(
         ? 'left-skewed: a long tail of small values'
         : 'roughly symmetric';
   const subject = stats.infinite ? `${capital(label)}'s finite values are` : `${capital(label)} is`;
-  const text =
-    `${subject} ${shape} (skew ${unsignedZero(displayFixed(skew, 2))}; mean ${value(stats.mean)} ` +
-    `vs median ${value(stats.median)}).`;
+  const skewText = unsignedZero(displayFixed(skew, 2));
+  const figures = `${value(stats.mean)} vs ${value(stats.median)}`;
+  // A tail one way and the bulk the other (sp500's volume: skew 0.68, the mean below the median):
+  // "a long tail of large values … mean below median" would contradict itself.
+  const twoWays =
+    (skew >= 0.5 && stats.mean < stats.median) || (skew <= -0.5 && stats.mean > stats.median);
+  const text = twoWays
+    ? `${subject} skewed two ways: ${stats.infinite ? 'their' : 'its'} skew is ${skewText} (a tail of ` +
+      `${skew > 0 ? 'large' : 'small'} values), but ${stats.infinite ? 'their' : 'its'} mean lies ` +
+      `${skew > 0 ? 'below' : 'above'} ${stats.infinite ? 'their' : 'its'} median (${figures}).`
+    : `${subject} ${shape} (skew ${skewText}; mean ${value(stats.mean)} vs median ${value(stats.median)}).`;
   return insight(text, 'skew', { skew, mean: stats.mean, median: stats.median });
 }
 
