@@ -4,7 +4,6 @@
  * originals on generated inputs and asserts the same sentences and numbers.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import {
@@ -30,6 +29,7 @@ import {
 } from '../src/engine/insights.js';
 import { ROWS_LABEL } from '../src/agent/compile-plan.js';
 import type { Insight, TrendHow } from '../src/engine/insights.js';
+import { PYTHON, preamblePython } from './helpers/fixtures.js';
 
 const byKind = (insights: Insight[]): Record<string, Insight> =>
   Object.fromEntries(insights.map((i) => [i.kind, i]));
@@ -958,21 +958,12 @@ function assertSameInsights(actual: Insight[], expected: Insight[], name: string
   });
 }
 
-const PYTHON = '/usr/bin/python3';
-
 void test(
   'parity: the Python originals give the same sentences and numbers',
   { skip: !existsSync(PYTHON) },
   () => {
     const cases = parityCases();
-    const run = spawnSync(PYTHON, ['-c', PARITY_SCRIPT], {
-      input: JSON.stringify(cases),
-      env: { ...process.env, PYTHONPATH: 'preamble' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    assert.equal(run.status, 0, run.stderr);
-    const expected = JSON.parse(run.stdout) as unknown[];
+    const expected = preamblePython<unknown[]>(PARITY_SCRIPT, cases);
     assert.equal(expected.length, cases.length);
     cases.forEach((c, i) => {
       const [actual, want] = [runTs(c), expected[i]];

@@ -99,7 +99,10 @@ void test('every pooled connection is locked: queries issued together cannot rea
   }
 });
 
-/** Runs `body` (lines of TypeScript, `DuckDb` and `SLOW`, a query of seconds, in scope) in a child process; its stdout lines. */
+/**
+ * Runs `body` (lines of TypeScript with `db`, a fresh database, and `SLOW`, a query of seconds, in
+ * scope) three times in a child process, each ending with a check that `db` is closed; its stdout lines.
+ */
 function probe(name: string, body: string[]): string[] {
   // In a child process: closing DuckDB under a running query crashed the process (SIGSEGV) or
   // hung it in closeSync, e.g. `opsmind run` on a file whose early locale sample was still running.
@@ -114,7 +117,11 @@ function probe(name: string, body: string[]): string[] {
       'async function assertClosed(db) {',
       "  await db.all('SELECT 1').then(() => { throw new Error('still open'); }, (e) => { if (!/closed/.test(e.message)) throw e; });",
       '}',
-      ...body,
+      'for (let i = 0; i < 3; i++) {',
+      '  const db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: spill + i });',
+      ...body.map((line) => `  ${line}`),
+      '  await assertClosed(db);',
+      '}',
     ].join('\n'),
   );
   const r = spawnSync(process.execPath, ['--import', 'tsx', file], {
@@ -127,14 +134,10 @@ function probe(name: string, body: string[]): string[] {
 
 void test('closing the database while a query runs interrupts it and closes once it is back: no crash, no hang', () => {
   const lines = probe('close-running', [
-    'for (let i = 0; i < 3; i++) {',
-    '  const db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: spill + i });',
-    '  const slow = db.all(SLOW);',
-    "  await db.all('SELECT 1');",
-    '  db.close();',
-    "  console.log(await slow.then(() => 'finished', (e) => e.message));",
-    '  await assertClosed(db);',
-    '}',
+    'const slow = db.all(SLOW);',
+    "await db.all('SELECT 1');",
+    'db.close();',
+    "console.log(await slow.then(() => 'finished', (e) => e.message));",
   ]);
   assert.deepEqual(lines, Array(3).fill('the query was cancelled'));
 });
@@ -143,19 +146,15 @@ void test('a query closed or aborted before DuckDB has begun it is cancelled all
   // DuckDB clears an interrupt when a query begins: one sent while the query is still on its way
   // to its thread was lost, and the query ran for seconds (the close, or a cancelled MCP call, waited).
   const lines = probe('cancel-early', [
-    'for (let i = 0; i < 3; i++) {',
-    '  const db = await DuckDb.open({ memoryMb: 256, threads: 2, tempDir: spill + i });',
-    '  const controller = new AbortController();',
-    '  const aborted = db.all(SLOW, controller.signal);',
-    '  await new Promise((resolve) => setImmediate(resolve));',
-    '  controller.abort();',
-    "  console.log(await aborted.then(() => 'finished', (e) => `aborted: ${e.message}`));",
-    '  const slow = db.all(SLOW);',
-    '  await new Promise((resolve) => setImmediate(resolve));',
-    '  db.close();',
-    "  console.log(await slow.then(() => 'finished', (e) => e.message));",
-    '  await assertClosed(db);',
-    '}',
+    'const controller = new AbortController();',
+    'const aborted = db.all(SLOW, controller.signal);',
+    'await new Promise((resolve) => setImmediate(resolve));',
+    'controller.abort();',
+    "console.log(await aborted.then(() => 'finished', (e) => `aborted: ${e.message}`));",
+    'const slow = db.all(SLOW);',
+    'await new Promise((resolve) => setImmediate(resolve));',
+    'db.close();',
+    "console.log(await slow.then(() => 'finished', (e) => e.message));",
   ]);
   assert.deepEqual(
     lines,

@@ -5,11 +5,11 @@
  * other line peaked; and both engines give the same sentences.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { seriesTrendInsights } from '../src/engine/insights.js';
 import type { Insight, TrendHow } from '../src/engine/insights.js';
+import { PYTHON, preamblePython } from './helpers/fixtures.js';
 
 const quarter = (year: number, q: number): string =>
   new Date(Date.UTC(year, 3 * q, 1)).toISOString().replace('Z', '');
@@ -249,7 +249,6 @@ void test('series: the highest point of all lines, then where each other line pe
   );
 });
 
-const PYTHON = '/usr/bin/python3';
 const PARITY = `
 import json, sys
 import numpy as np, pandas as pd
@@ -266,14 +265,7 @@ void test(
   'series: the Python original gives the same sentences and numbers',
   { skip: !existsSync(PYTHON) },
   () => {
-    const python = spawnSync(PYTHON, ['-c', PARITY], {
-      input: JSON.stringify(CASES),
-      env: { ...process.env, PYTHONPATH: 'preamble' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    assert.equal(python.status, 0, python.stderr);
-    const expected = JSON.parse(python.stdout) as Insight[][];
+    const expected = preamblePython<Insight[][]>(PARITY, CASES);
     CASES.forEach((c, i) => {
       const [ours, theirs] = [run(c), expected[i] ?? []];
       assert.deepEqual(

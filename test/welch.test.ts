@@ -5,26 +5,13 @@
  * both engines alike.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { rankingInsights, studentTwoSided, welch } from '../src/engine/insights.js';
 import { fisherTwoSided } from '../src/engine/insights-welch.js';
 import type { Insight, Spread } from '../src/engine/insights.js';
-import { seeded } from './helpers/fixtures.js';
+import { preamblePython, seeded } from './helpers/fixtures.js';
 
-const PYTHON = '/usr/bin/python3';
-
-/** Runs `code` with the preamble importable, `input` as JSON on stdin; its stdout parsed as JSON. */
-function python(code: string, input: unknown): unknown {
-  const run = spawnSync(PYTHON, ['-c', code], {
-    input: JSON.stringify(input),
-    env: { ...process.env, PYTHONPATH: 'preamble' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout);
-}
+const python = (code: string, input: unknown): unknown => preamblePython(code, input);
 
 const close = (a: number, b: number, rel: number): boolean =>
   Math.abs(a - b) <= rel * Math.max(Math.abs(b), 1e-300);

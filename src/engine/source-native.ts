@@ -71,7 +71,7 @@ const DESCRIBED_BYTES = 64 * 1024 * 1024;
  * the user's words: its keys, and the key that holds records when one does (volcano.json:
  * {"width", "height", "values": [103, 104, …]}). Null when the file is not such an object.
  */
-export function objectReason(path: string, sample: string): OpsmindError | null {
+function objectReason(path: string, sample: string): OpsmindError | null {
   if (!/^\s*\{/.test(sample) || statSync(path).size > DESCRIBED_BYTES) return null;
   let parsed: unknown;
   try {

@@ -1,4 +1,5 @@
-/** Shared test fixtures: temp dirs, a small generated dataset, and the built binary. */
+/** Shared test fixtures: temp dirs, a small generated dataset, the built binary, the preamble's Python. */
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,4 +72,22 @@ export function seeded(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** The Python the preamble's own tests use: Debian's, with pandas. */
+export const PYTHON = '/usr/bin/python3';
+
+/**
+ * Runs `code` under PYTHON with the preamble importable and `input` as JSON on stdin; its stdout
+ * parsed as JSON (the parity tests' way to ask the Python originals).
+ */
+export function preamblePython<T>(code: string, input: unknown): T {
+  const run = spawnSync(PYTHON, ['-c', code], {
+    input: JSON.stringify(input),
+    env: { ...process.env, PYTHONPATH: join(ROOT, 'preamble') },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as T;
 }
