@@ -454,7 +454,8 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     """For averages and other non-additive values: the highest and lowest category, and how far apart they are
     (a ratio; a difference when `interval`: on an interval scale, 9.3 °C is not 64× 0.15 °C; in percentage
     points when `percent`: the values are shares in %). Given each row's group (`keys`) and value (`values`) of
-    a mean, a gap that Welch's t-test between the two groups finds within chance (p ≥ 0.05) is said to be."""
+    a mean, a gap that Welch's t-test between the two groups finds within chance (p ≥ 0.05, Bonferroni-corrected
+    for picking the two of all the groups ranked) is said to be."""
     data = frame[[category, value]].copy()
     data[value] = pd.to_numeric(data[value], errors="coerce")
     data = data[data[value].notna() & ~data[category].map(_is_other)]
@@ -489,23 +490,41 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
         ratio = float(top[value]) / float(bottom[value])
         text += f", {fmt_ratio(ratio)} apart"
         numbers["ratio"] = ratio
-    chance = _gap_by_chance(high, low, percent)
+    chance = _gap_by_chance(high, low, percent, len(data))
     if chance is not None:
-        text += f"; chance alone could give a gap this size ({chance[1]}, p = {fmt_number(chance[0])})"
-        numbers["p_value"] = chance[0]
+        p, test, pairs = chance
+        corrected = f" after Bonferroni's correction for the {fmt_number(pairs)} pairs of {fmt_number(len(data))} groups" if pairs > 1 else ""
+        text += f"; chance alone could give a gap this size ({test}, p = {fmt_number(p)}{corrected})"
+        numbers["p_value"] = p
+        if pairs > 1:
+            numbers["pairs"] = pairs
     return [_insight(text + ".", "ranking", **numbers)]
 
 
-def _gap_by_chance(one, two, percent):
-    """(p, test) when chance alone could give the gap between two groups (p ≥ 0.05), else None. Means by
-    Welch's t-test; a rate's groups too when each has 10 rows of each outcome, else by Fisher's exact test."""
+def _pairs_of(groups):
+    """How many pairs the highest and the lowest of `groups` groups were picked from (pairsOf in insights-welch.ts)."""
+    return groups * (groups - 1) // 2 if groups > 2 else 1
+
+
+def _gap_by_chance(one, two, percent, groups=2):
+    """(p, test, pairs) when chance alone could give the gap between two groups (p ≥ 0.05), else None. Means by
+    Welch's t-test; a rate's groups too when each has 10 rows of each outcome, else by Fisher's exact test. The
+    two are the extremes of `groups` groups, not named in advance: p is multiplied by the pairs they were picked
+    from (Bonferroni's correction; at most 1), as gapByChance in insights-welch.ts does."""
     if one is None or two is None:
         return None
+    pairs = _pairs_of(groups)
     if percent and not (_counted(one) and _counted(two)):
         p = fisher_two_sided(_count_of(one), _count_of(two))
-        return (p, "Fisher's exact test") if p is not None and p >= 0.05 else None
-    test = _welch(one, two)
-    return (test[2], "Welch's t-test") if test is not None and test[2] >= 0.05 else None
+        test = "Fisher's exact test"
+    else:
+        found = _welch(one, two)
+        p = None if found is None else found[2]
+        test = "Welch's t-test"
+    if p is None:
+        return None
+    p = min(1.0, p * pairs)
+    return (p, test, pairs) if p >= 0.05 else None
 
 
 def _count_of(group):

@@ -118,6 +118,24 @@ void test('group: bars keep the top N in key order, the rest is "Other" only if 
   assert.ok(shares.includes(tie), shares.join(' | '));
 });
 
+void test('group: past 10,000 groups, a ranking corrects its test for every group it was picked from', async () => {
+  // 12,000 groups of two values each, one "Other" among the lowest (never ranked), one of
+  // missing values (no mean): the highest and the lowest were picked from 12,000 groups.
+  const r = await execute(
+    await table(`SELECT 'g' || lpad(CAST(i AS VARCHAR), 5, '0') AS cat, i / 100 + j AS amount
+      FROM range(12000) AS a(i), range(2) AS b(j)
+      UNION ALL SELECT 'Other', 0.3 + j FROM range(2) AS b(j)
+      UNION ALL SELECT 'none', NULL FROM range(2)`),
+    [on('bar', group('mean', { top_n: 5 }))],
+  );
+  const [ranking] = r.insights.insights.filter((i) => i.kind === 'ranking');
+  assert.equal(
+    ranking?.text,
+    "g11999 has the highest mean amount (120); g00000 the lowest (0.5), 241× apart; chance alone could give a gap this size (Welch's t-test, p = 1 after Bonferroni's correction for the 71,994,000 pairs of 12,000 groups).",
+  );
+  assert.equal(ranking?.numbers?.pairs, (12_000 * 11_999) / 2);
+});
+
 void test('group: min_rows leaves out the groups with fewer values of the measure (rows, counting)', async () => {
   const r = await execute(await table(SALES), [
     on('table', group('mean', { min_rows: 2 })),

@@ -200,7 +200,11 @@ void test('examples/customers-churn.csv: churn by contract and by support ticket
   assert.deepEqual(pandas, duck);
   for (const sentence of [
     'Month-to-month has the highest share with churned = Yes (50.5%); Two year the lowest (2.77%), 47.7 percentage points apart.',
-    'support_tickets 6 has the highest share with churned = Yes (80%, 4 of 5 rows); support_tickets 0 the lowest (26.6%), 53.4 percentage points apart.',
+    // 4 of 5 rows against 26.6% is a real gap alone (Fisher's p = 0.02), not as the highest and
+    // the lowest of 7 groups: Bonferroni's correction for their 21 pairs.
+    "support_tickets 6 has the highest share with churned = Yes (80%, 4 of 5 rows); support_tickets 0 the lowest (26.6%), 53.4 percentage points apart; chance alone could give a gap this size (Fisher's exact test, p = 0.422 after Bonferroni's correction for the 21 pairs of 7 groups).",
+    // The regions were not planted: 35.5% against 28.3% alone looks real (p = 0.02), not of 4 groups.
+    "West has the highest share with churned = Yes (35.5%); South the lowest (28.3%), 7.16 percentage points apart; chance alone could give a gap this size (Welch's t-test, p = 0.123 after Bonferroni's correction for the 6 pairs of 4 groups).",
   ])
     assert.ok(duck.findings.includes(sentence), `${sentence}\n${duck.findings.join('\n')}`);
 });

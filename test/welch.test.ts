@@ -142,6 +142,26 @@ const CASES: Case[] = [
   { ...groups('a rate of counted groups', { A: rate(60, 24), B: rate(50, 15) }), percent: true },
   { ...groups('a rate of 4 in 5', { A: rate(5, 4), B: rate(300, 80) }), percent: true },
   { ...groups('a rate of 2 in 3', { A: rate(3, 2), B: rate(300, 120) }), percent: true },
+  // Six groups of the same 200 values, shifted: the extremes 0.26 apart (t ≈ 2.6, p ≈ 0.01 alone).
+  groups(
+    'the extremes of six groups',
+    Object.fromEntries(
+      [0, 0.05, 0.1, 0.15, 0.2, 0.26].map((d, i) => [`G${i}`, noise.map((v) => v + d)]),
+    ),
+  ),
+  groups(
+    'a real gap among six groups',
+    Object.fromEntries(
+      [0, 0.05, 0.1, 0.15, 0.2, 0.6].map((d, i) => [`G${i}`, noise.map((v) => v + d)]),
+    ),
+  ),
+  {
+    ...groups(
+      'the extremes of four rates',
+      Object.fromEntries([2, 3, 3, 5].map((hits, i) => [`R${i}`, rate(6, hits)])),
+    ),
+    percent: true,
+  },
 ];
 
 /** The frame a group chart's findings read: each group's mean, the missing group as NaN. */
@@ -174,10 +194,11 @@ void test('a ranking of means says when chance alone could give its gap, and onl
     ours(CASES.find((c) => c.name === name) as Case)[0]?.text ?? '';
   assert.match(
     said('noise'),
-    /apart; chance alone could give a gap this size \(Welch's t-test, p = 0\.\d+\)\.$/,
+    /apart; chance alone could give a gap this size \(Welch's t-test, p = 1 after Bonferroni's correction for the 3 pairs of 3 groups\)\.$/,
   );
   assert.ok((ours(CASES[0] as Case)[0]?.numbers.p_value ?? 0) >= 0.05);
   assert.doesNotMatch(said('a real gap'), /chance/);
+  assert.match(said('a real gap'), /apart\.$/);
   assert.match(said('few values'), /chance alone could give/);
   assert.doesNotMatch(said('a group of one value'), /chance/);
   // A group of fewer than 10 values ranked against one of 10 or more says how few (a rate its
@@ -210,6 +231,50 @@ void test('a ranking of means says when chance alone could give its gap, and onl
   // Without spreads (a median, a sum), the sentence is as before.
   const plain = rankingInsights(meansOf(CASES[0] as Case), 'mean x', true, false, 'g');
   assert.doesNotMatch(plain[0]?.text ?? '', /chance/);
+});
+
+void test('the extremes of many groups are tested as picked from them: p times the pairs (Bonferroni)', () => {
+  const c = CASES.find((k) => k.name === 'the extremes of six groups') as Case;
+  const [found] = ours(c);
+  // Alone, the two extremes look like a real gap…
+  const of = (key: string): Spread =>
+    spreadOf(c.values.filter((_, i) => c.keys[i] === key) as number[]);
+  const alone = welch(of('G5'), of('G0'))?.p ?? NaN;
+  assert.ok(alone > 0.001 && alone < 0.05, `raw p ${alone}`);
+  // …but the highest and lowest of six groups are 1 of 15 pairs: 15 × p, said as corrected.
+  assert.ok(close(found?.numbers.p_value ?? NaN, 15 * alone, 1e-12));
+  assert.equal(found?.numbers.pairs, 15);
+  assert.match(
+    found?.text ?? '',
+    /^G5 has the highest mean x \([\d.]+\); G0 the lowest \([\d.]+\), 0\.26 apart; chance alone could give a gap this size \(Welch's t-test, p = 0\.\d+ after Bonferroni's correction for the 15 pairs of 6 groups\)\.$/,
+  );
+  // A gap that stays real after the correction is said plainly; so is one of two groups.
+  const real = ours(CASES.find((k) => k.name === 'a real gap among six groups') as Case)[0];
+  assert.doesNotMatch(real?.text ?? '', /chance|Bonferroni/);
+  assert.equal(real?.numbers.pairs, undefined);
+  // Fisher's exact test of rates is corrected alike: 5 of 6 against 2 of 6 (p = 0.24 alone), 6 pairs.
+  const rates = ours(CASES.find((k) => k.name === 'the extremes of four rates') as Case)[0];
+  const fisher = fisherTwoSided({ hits: 5, n: 6 }, { hits: 2, n: 6 }) ?? NaN;
+  assert.ok(close(rates?.numbers.p_value ?? NaN, Math.min(1, 6 * fisher), 1e-12));
+  assert.match(
+    rates?.text ?? '',
+    /\(Fisher's exact test, p = 1 after Bonferroni's correction for the 6 pairs of 4 groups\)\.$/,
+  );
+  // The count of groups is the caller's when the rows are not all of them (past 10,000 groups).
+  const noisy = CASES.find((k) => k.name === 'noise') as Case;
+  const many = rankingInsights(
+    meansOf(noisy),
+    'mean x',
+    true,
+    false,
+    'g',
+    (cat) =>
+      typeof cat === 'string'
+        ? spreadOf(noisy.values.filter((_, i) => noisy.keys[i] === cat) as number[])
+        : null,
+    20_000,
+  )[0];
+  assert.match(many?.text ?? '', /for the 199,990,000 pairs of 20,000 groups\)\.$/);
 });
 
 void test('the Python ranking says the same, with the same p', () => {

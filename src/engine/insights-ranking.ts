@@ -34,8 +34,9 @@ function fewOf(
  * category and how far apart they are (ranking_insights); ties are broken as
  * pandas' sort_values does. "Other"-like categories are left out. Given each
  * group's spread (a mean's), a gap that Welch's t-test between the two finds
- * within chance (p ≥ 0.05) is said to be, and a group of fewer than FEW values
- * is said with how few (fewOf).
+ * within chance (p ≥ 0.05, Bonferroni-corrected for picking the two of
+ * `groups`, by default every row ranked: gapByChance) is said to be, and a
+ * group of fewer than FEW values is said with how few (fewOf).
  */
 export const rankingInsights = neverThrows(
   (
@@ -45,6 +46,7 @@ export const rankingInsights = neverThrows(
     percent = false,
     by?: string,
     spread?: (category: unknown) => Spread | null,
+    groups?: number,
   ): Insight[] => {
     // A number names its group with its column: "Pclass 1", not a bare "1".
     const named = (c: unknown): string => groupName(c, by);
@@ -80,10 +82,15 @@ export const rankingInsights = neverThrows(
       numbers.ratio = top.value / bottom.value;
       text += `, ${fmtRatio(numbers.ratio)} apart`;
     }
-    const chance = gapByChance(high, low, percent === true);
+    const chance = gapByChance(high, low, percent === true, groups ?? data.length);
     if (chance) {
-      text += `; chance alone could give a gap this size (${chance.test}, p = ${fmtNumber(chance.p)})`;
+      const corrected =
+        chance.pairs > 1
+          ? ` after Bonferroni's correction for the ${fmtNumber(chance.pairs)} pairs of ${fmtNumber(groups ?? data.length)} groups`
+          : '';
+      text += `; chance alone could give a gap this size (${chance.test}, p = ${fmtNumber(chance.p)}${corrected})`;
       numbers.p_value = chance.p;
+      if (chance.pairs > 1) numbers.pairs = chance.pairs;
     }
     return [insight(`${text}.`, 'ranking', numbers)];
   },

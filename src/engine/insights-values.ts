@@ -110,6 +110,8 @@ export function pyStr(value: unknown): string {
 }
 
 const OTHER = /^\(?\s*(other|others|all other|all others|rest|remaining)(?![\p{L}\p{N}_])/iu;
+/** OTHER for DuckDB's regexp_matches (RE2, case-insensitive flag apart; its \b is ASCII's). */
+export const OTHER_SQL = '^\\(?\\s*(other|others|all other|all others|rest|remaining)\\b';
 
 /** "Other", "(others)", "All other", "Rest"…: a catch-all that never counts as a top category. */
 export function isOther(name: unknown): boolean {

@@ -138,21 +138,40 @@ const countOf = (group: Spread): { hits: number; n: number } => ({
 });
 
 /**
+ * How many pairs of groups the highest and the lowest of `groups` were picked from: the number of
+ * tests the picked pair stands for, by which Bonferroni's correction multiplies its p.
+ */
+export function pairsOf(groups: number): number {
+  return groups > 2 ? (groups * (groups - 1)) / 2 : 1;
+}
+
+/**
  * A ranking's test of the gap between its highest and lowest group, when chance alone could give
  * it (p ≥ 0.05), else null (a real gap, or no test: a group unknown or of one value). Means by
  * Welch's t-test; a rate's groups too when each has 10 rows of each outcome, else by Fisher's
- * exact test (4 of 5 rows is no case for a t-test).
+ * exact test (4 of 5 rows is no case for a t-test). The two were picked as the extremes of
+ * `groups` groups, not named in advance: the extremes of many groups of one population are
+ * further apart than two groups chosen blind, so p is multiplied by the number of pairs they
+ * were picked from (Bonferroni's correction, `pairs`; at most 1), a bound that holds whatever
+ * the groups' sizes and spreads.
  */
 export function gapByChance(
   one: Spread | null | undefined,
   two: Spread | null | undefined,
   percent: boolean,
-): { p: number; test: string } | null {
+  groups = 2,
+): { p: number; test: string; pairs: number } | null {
   if (!one || !two) return null;
+  const pairs = pairsOf(groups);
+  const corrected = (p: number): number => Math.min(1, p * pairs);
   if (percent && !(counted(one) && counted(two))) {
     const p = fisherTwoSided(countOf(one), countOf(two));
-    return p !== null && p >= 0.05 ? { p, test: "Fisher's exact test" } : null;
+    return p !== null && corrected(p) >= 0.05
+      ? { p: corrected(p), test: "Fisher's exact test", pairs }
+      : null;
   }
   const test = welch(one, two);
-  return test && test.p >= 0.05 ? { p: test.p, test: "Welch's t-test" } : null;
+  return test && corrected(test.p) >= 0.05
+    ? { p: corrected(test.p), test: "Welch's t-test", pairs }
+    : null;
 }

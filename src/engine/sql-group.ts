@@ -16,7 +16,8 @@ import {
   rankingLabel,
 } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
-import { ident } from './duckdb.js';
+import { ident, literal } from './duckdb.js';
+import { isOther, OTHER_SQL, toNumber } from './insights-values.js';
 import { rankingInsights, shareInsights } from './insights.js';
 import type { Insight, Spread } from './insights.js';
 import { indicatorSql } from './sql-filter.js';
@@ -166,13 +167,15 @@ async function chartDeclared(ctx: Ctx, t: Group, s: Shape): Promise<Declared> {
 /**
  * The rows the findings read: the frame largest first. Past INSIGHT_ROWS groups, the rest is one
  * catch-all row for shares (which count it in the total, never as a top category), or its
- * lowest row for rankings (which only name the highest and the lowest).
+ * lowest row for rankings (which only name the highest and the lowest), with `groups`: how many
+ * groups a ranking picks its two from (a value, a name not "Other"-like), which its test of the
+ * gap is corrected for.
  */
 async function insightRows(
   ctx: Ctx,
   s: Shape,
   additive: boolean,
-): Promise<{ category: unknown; value: unknown }[] | null> {
+): Promise<{ rows: { category: unknown; value: unknown }[]; groups?: number } | null> {
   const key = s.keys[0]?.name ?? '';
   const [by, y] = [ident(key), ident(s.y)];
   const pick = (order: string): string =>
@@ -181,17 +184,26 @@ async function insightRows(
   const head = await query(ctx, `${sql}\nLIMIT ${INSIGHT_ROWS}`);
   // A missing key is NaN in the pandas frame the Python findings read ("nan" in a sentence).
   const rows = head.rows.map(([category, value]) => ({ category: category ?? NaN, value }));
-  if (rows.length < INSIGHT_ROWS) return rows;
+  if (rows.length < INSIGHT_ROWS) return { rows };
+  // As the rows ranked here (a value, not NaN; a name not "Other"-like), in SQL.
+  const other = `coalesce(NOT regexp_matches(trim(CAST(category AS VARCHAR)), ${literal(OTHER_SQL)}, 'i'), true)`;
+  const valued = 'coalesce(NOT isnan(TRY_CAST(y AS DOUBLE)), true)';
   const rest = await queryRow(
     ctx,
-    `SELECT sum(y) AS total, min(y) AS low, count(*) AS n FROM (\n${sql}\nOFFSET ${INSIGHT_ROWS}\n) AS t(category, y)`,
+    `SELECT sum(y) AS total, min(y) AS low, count(*) AS n, count(y) FILTER (WHERE ${other} AND ${valued}) AS ranked FROM (\n${sql}\nOFFSET ${INSIGHT_ROWS}\n) AS t(category, y)`,
   );
-  if (Number(rest.n) === 0) return rows;
+  if (Number(rest.n) === 0) return { rows };
   if (additive)
-    return Number(rest.low) < 0 ? null : [...rows, { category: 'Other', value: rest.total }];
+    return Number(rest.low) < 0
+      ? null
+      : { rows: [...rows, { category: 'Other', value: rest.total }] };
   const lowest = await query(ctx, `${pick(`${y} ASC, ${by} DESC NULLS FIRST`)}\nLIMIT 1`);
   const [category, value] = lowest.rows[0] ?? [null, null];
-  return [...rows, { category: category ?? NaN, value }];
+  const ranked = rows.filter((r) => !Number.isNaN(toNumber(r.value)) && !isOther(r.category));
+  return {
+    rows: [...rows, { category: category ?? NaN, value }],
+    groups: ranked.length + Number(rest.ranked),
+  };
 }
 
 /**
@@ -230,8 +242,9 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
   // compile-plan.ts states findings of charts only; a table is left to speak for itself.
   if (t.series || ctx.analysis.chart === 'table') return [];
   const additive = t.agg === 'sum' || t.agg === 'count';
-  const rows = await insightRows(ctx, s, additive);
-  if (!rows) return [];
+  const picked = await insightRows(ctx, s, additive);
+  if (!picked) return [];
+  const { rows, groups } = picked;
   const name = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES);
   return additive
     ? shareInsights(rows, additiveLabel(t.measure && name(t.measure)), t.by)
@@ -242,6 +255,7 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
         isRate(t),
         t.by,
         await spreads(ctx, t),
+        groups,
       );
 }
 
