@@ -386,3 +386,26 @@ void test('the terminal says when it lists only some of the findings, with count
   assert.match(r.stderr, /\[1\/3\] get_data_info: [\d,]+ rows × \d+ columns/);
   assert.match(r.stderr, /\[2\/3\] plan_analysis: \d+ analyses by the heuristic planner/);
 });
+
+void test('a spreadsheet export: CR LF lines, a header name on two lines; one finding a line in the terminal', () => {
+  const rows = Array.from(
+    { length: 60 },
+    (_, i) => `${i + 1},${['North', 'South', '"East\nside"'][i % 3]},${(i * 7) % 23}.5`,
+  );
+  const file = write('export.csv', `id,region,"Revenue\n(USD)"\r\n${rows.join('\r\n')}\r\n`);
+  const r = analyze(file, ['--no-llm']);
+  assert.equal(r.status, 0, r.stderr);
+  // The report and --json keep the name as written…
+  assert.ok(
+    r.json?.insights.some((i) => i.text.includes('Revenue\n(USD)')),
+    JSON.stringify(r.json?.insights.map((i) => i.text)),
+  );
+  // …the terminal's list shows it on one line, each finding one bullet.
+  const out = join(tempDir(), 'export.html');
+  const plain = runCli(['analyze', file, '--no-llm', '-o', out]);
+  assert.equal(plain.status, 0, plain.stderr);
+  const listed = plain.stdout.split('\n').slice(1, plain.stdout.split('\n').indexOf(''));
+  assert.ok(listed.length > 0);
+  for (const line of listed) assert.match(line, /^ {2}(• |\(\d+ of )/, plain.stdout);
+  assert.match(plain.stdout, /Revenue \(USD\)/);
+});

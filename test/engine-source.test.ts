@@ -327,6 +327,36 @@ void test('the locale sample read beside the sniffer decides the locale as the o
   }
 });
 
+void test('a header name on two lines in a file of CR LF lines, as Excel writes it, is read', async () => {
+  // DuckDB's sniffer takes the line end from the first break it meets, here the LF inside the
+  // quoted name, and failed: told the line end past it, it reads the file (the name kept whole).
+  for (const [name, content, header] of [
+    [
+      'excel.csv',
+      'id,"Revenue\n(USD)",region\r\n1,10.5,North\r\n2,20.25,"East\nside"\r\n',
+      'Revenue\n(USD)',
+    ],
+    [
+      'excel-crlf.csv',
+      'id,"Revenue\r\n(USD)",region\r\n1,10.5,North\r\n2,20.25,"East\nside"\r\n',
+      'Revenue\r\n(USD)',
+    ],
+    [
+      'cr.csv',
+      'id,"Revenue\n(USD)",region\r1,10.5,North\r2,20.25,"East\nside"\r',
+      'Revenue\n(USD)',
+    ],
+  ] as const) {
+    const info = await attach(name, content);
+    assert.deepEqual(Object.keys(await schema()), ['id', header, 'region'], name);
+    assert.deepEqual(
+      [info.rows, await values()],
+      [2, ['[1,10.5,"North"]', '[2,20.25,"East\\nside"]']],
+      name,
+    );
+  }
+});
+
 void test('gzip-compressed CSV, UTF-8 and Windows-1252', async () => {
   const info = await attach('data.csv.gz', gzipSync('k;v\na;1,5\nb;2\n'));
   assert.deepEqual([info.compression, info.delimiter, info.encoding], ['gzip', ';', 'utf-8']);

@@ -27,6 +27,12 @@ export interface CsvPlan {
    * start has no other quoting to find: no apostrophe, no backslash before a '"'.
    */
   pandasQuotes?: boolean;
+  /**
+   * The line end the sniffer is told (DuckDB's escaped form, '\\r\\n'), when its own guess failed
+   * on a line break inside a quoted field before the first line ends: a header name of two lines
+   * in a file of CR LF lines, as Excel writes one ("Revenue⏎(USD)").
+   */
+  newLine?: string;
 }
 
 /** Whether a file starting with `sample` is read with pandas' quoting (CsvPlan.pandasQuotes). */
@@ -168,6 +174,7 @@ export async function sniffCsv(
   const options = [
     ...planOptions(plan),
     ...(plan.pandasQuotes ? [`quote='"'`, `escape='"'`] : []),
+    ...(plan.newLine ? [`new_line=${literal(plan.newLine)}`] : []),
     // The first 20,480 rows need no 32 MiB buffer (HEAD_BUFFER_BYTES); the sample is the same.
     ...(fullScan ? ['sample_size=-1'] : [`buffer_size=${HEAD_BUFFER_BYTES}`]),
   ].join(', ');

@@ -1,7 +1,8 @@
 /**
  * The dialect rules of preamble/opsmind_data.py, ported so both engines read a file alike: the
  * delimiter that splits the sample most consistently, the title lines above the header, and
- * pandas' column names (empty → "Unnamed: N", duplicates → "a.1").
+ * pandas' column names (empty → "Unnamed: N", duplicates → "a.1"); and the line end DuckDB's
+ * sniffer is told when a quoted line break comes before the first line ends.
  */
 
 /** The delimiters tried, in order. */
@@ -196,4 +197,24 @@ export function pandasNames(header: readonly string[]): string[] {
     counts.set(name.toLowerCase(), count + 1);
     return name;
   });
+}
+
+/**
+ * The text of a file's line ends as DuckDB's sniffer names them, from its first line break
+ * outside a quoted field (pandas' quoting: '"', doubled inside one), or from its first of all.
+ */
+export function lineEnd(sample: string, quoted = true): string | null {
+  let at = -1;
+  let inside = false;
+  for (let i = 0; i < sample.length; i++) {
+    const c = sample[i];
+    if (c === '"' && quoted) inside = !inside;
+    else if ((c === '\n' || c === '\r') && !inside) {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) return null;
+  if (sample[at] === '\n') return '\\n';
+  return sample[at + 1] === '\n' ? '\\r\\n' : '\\r';
 }

@@ -21,7 +21,7 @@ import {
 } from './source-csv.js';
 import type { CsvDialect, CsvNulls, CsvPlan } from './source-csv.js';
 import { sampleDayFirst, settleDates } from './source-dates.js';
-import { findHeader, pandasNames, parseRows, sniffDelimiter } from './source-dialect.js';
+import { findHeader, lineEnd, pandasNames, parseRows, sniffDelimiter } from './source-dialect.js';
 import type { HeaderPlace } from './source-dialect.js';
 import { convertLocaleNumbers, decideNumberLocale, pointGroupedDoubles } from './source-locale.js';
 import type { NumberLocale } from './source-locale.js';
@@ -190,24 +190,28 @@ export async function planText(ctx: HostContext, detected: DetectedFormat) {
 /** What planText found about a delimited file. */
 export type TextPlan = Awaited<ReturnType<typeof planText>>;
 
-/** The host's plan, and DuckDB's sniffer run on it (the locale sample read beside it, when it can). */
+/**
+ * The host's plan, and DuckDB's sniffer run on it (the locale sample read beside it, when it can).
+ * A sniff that fails where a quoted field breaks a line before the first line ends (lineEnd) is
+ * run again told the line end past it: DuckDB guesses line ends from the first break it meets.
+ */
 async function planRead(ctx: ReadContext, host: TextPlan) {
-  const { text, place, plan } = host;
+  const { text, place } = host;
+  let plan = host.plan;
   const sniffing = sniffCsv(ctx.db, plan, false, ctx.signal);
   const early = earlySample(ctx, host);
-  const sniffed = await sniffing.catch((error: unknown) => {
-    throw ctx.signal?.aborted ? error : sniffFailure(text.sample, place, plan.delimiter, error);
+  const sniffed = await sniffing.catch(async (error: unknown) => {
+    if (ctx.signal?.aborted) throw error;
+    const newLine = plan.pandasQuotes ? lineEnd(text.sample) : null;
+    if (newLine !== null && newLine !== lineEnd(text.sample, false)) {
+      plan = { ...plan, newLine };
+      const told = await sniffCsv(ctx.db, plan, false, ctx.signal).catch(() => null);
+      if (told) return told;
+    }
+    throw sniffFailure(text.sample, place, plan.delimiter, error);
   });
   const names = columnNames(place.header, sniffed);
-  return { ...host, sniffed, names, early };
-}
-
-/** The text of a file's line ends as DuckDB's sniffer names them, from its first line break. */
-function lineEnd(sample: string): string | null {
-  const at = sample.search(/[\r\n]/);
-  if (at < 0) return null;
-  if (sample[at] === '\n') return '\\n';
-  return sample[at + 1] === '\n' ? '\\r\\n' : '\\r';
+  return { ...host, plan, sniffed, names, early };
 }
 
 /**

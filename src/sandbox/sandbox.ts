@@ -231,7 +231,7 @@ export class Sandbox {
             ? `the data file did not load within the ${this.options.limits.wallSeconds} s wall-clock limit`
             : error instanceof WorkerLost && error.crashed
               ? // pandas' C reader dies on a failed allocation instead of raising MemoryError
-                `the Python worker crashed while loading it, most likely out of memory under the ${this.options.limits.memoryMb} MB limit (raise it with --memory-mb, or use the DuckDB engine, which spills to disk)`
+                `the Python worker crashed while loading it, most likely out of memory under the ${this.options.limits.memoryMb} MB memory limit (raise it with --memory-mb, or use the DuckDB engine, which spills to disk)`
               : `the sandbox did not start: ${(error as Error).message}`;
         throw new OpsmindError(
           `cannot read ${this.options.dataPath}: ${reason}`,

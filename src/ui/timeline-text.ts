@@ -49,14 +49,16 @@ export function resultText(entry: Entry<'tool_result'>): string {
 
 /**
  * The first `shown` findings as `• …` items, and when there are more, the line that says so:
- * `(12 of 15 findings; all of them are in the report)`.
+ * `(12 of 15 findings; all of them are in the report)`. An item is one line: a line break in a
+ * finding (a column named on two lines, as a spreadsheet's header cell "Revenue⏎(USD)") is shown
+ * as a space, so the list keeps its shape; the report and --json keep the name as it is.
  */
 export function findingLines(
   texts: readonly string[],
   shown: number,
 ): { items: string[]; more: string | null } {
   return {
-    items: texts.slice(0, shown).map((text) => `• ${text}`),
+    items: texts.slice(0, shown).map((text) => `• ${text.replace(/\s*\n\s*/g, ' ')}`),
     more:
       texts.length > shown
         ? `(${shown} of ${count(texts.length, 'finding')}; all of them are in the report)`
