@@ -391,3 +391,29 @@ void test('a cancelled run throws instead of recording every analysis as failed'
   const options = { workdir: join(dir, 'cancelled'), source, signal };
   await assert.rejects(executePlan(db, { notes: [], analyses }, profile, options), /stopped/);
 });
+
+void test('season: a chart says its highest and lowest month or hour, as a ranking of groups does', async () => {
+  // Two years of days at 10 each, Decembers at 30: a month's total averages 930 in December and
+  // (280 + 290) / 2 in February, the shortest month.
+  const days = `SELECT CAST(DATE '2023-01-01' + INTERVAL (i) DAY AS TIMESTAMP) AS day,
+      CASE WHEN month(DATE '2023-01-01' + INTERVAL (i) DAY) = 12 THEN 30.0 ELSE 10.0 END AS amount,
+      CAST(i % 24 AS DOUBLE) AS temp, (DATE '2023-01-01' + INTERVAL (i) DAY + INTERVAL (i % 24) HOUR) AS at
+    FROM range(731) AS t(i)`;
+  const season = (cycle: string, measure: string | null, agg: string, date = 'day') =>
+    ({ type: 'season', date, measure, agg, cycle }) as Transform;
+  const r = await execute(await table(days), [
+    on('bar', season('month', 'amount', 'sum')),
+    on('line', season('hour', 'temp', 'mean', 'at')),
+    on('table', season('month', 'amount', 'sum')),
+    on('bar', season('weekday', null, 'count')),
+  ]);
+  const said = (n: number) =>
+    r.insights.insights.filter((i) => i.analysis === n).map((i) => i.text);
+  assert.deepEqual(said(1), [
+    'Dec has the highest average monthly amount (930); Feb the lowest (285), 3.3× apart.',
+  ]);
+  assert.deepEqual(said(2), ['hour 23 has the highest mean temp (23); hour 0 the lowest (0).']);
+  assert.deepEqual(said(3), [], 'a table speaks for itself');
+  // 731 days from a Sunday: 105 Sundays and Mondays, 104 of each other day, one row a day.
+  assert.deepEqual(said(4), []);
+});

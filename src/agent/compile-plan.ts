@@ -195,6 +195,29 @@ export function rankingLabel(
   return scales.unique?.includes(t.by) && !t.series ? name(y) : `${t.agg} ${name(y)}`;
 }
 
+/** A season's period, as its average total is said: "average monthly revenue", "… rows a day". */
+const CYCLE_UNIT = {
+  M: ['monthly', 'a month'],
+  D: ['daily', 'a day'],
+  H: ['hourly', 'an hour'],
+} as const;
+
+/**
+ * What a season chart's ranking calls its values (both engines): the average period total of a
+ * sum or a count ("average monthly revenue", "average number of rows a day"), else the aggregate
+ * of the rows ("mean unit_price").
+ */
+export function seasonLabel(
+  t: Extract<Transform, { type: 'season' }>,
+  name: (column: string) => string,
+): string {
+  const [adjective, per] = CYCLE_UNIT[CYCLE_PERIOD[t.cycle]];
+  if (!t.measure) return `average number of rows ${per}`;
+  if (t.agg === 'sum') return `average ${adjective} ${name(t.measure)}`;
+  if (t.agg === 'count') return `average number of ${name(t.measure)} values ${per}`;
+  return `${t.agg} ${name(t.measure)}`;
+}
+
 /**
  * How the findings of analysis `a` name a column (both engines): a long table's measure by the
  * value of the column naming it that the analysis keeps ("Population", not "value").
@@ -628,6 +651,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       return [
         ...lines,
         `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, ...common })})`,
+        `_insight(${n}, _ins.ranking_insights(frame, ${py(x)}, ${py(y)}, ${py(seasonLabel(t, name))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}))`,
       ];
     }
     case 'distribution': {

@@ -4,9 +4,12 @@
  * span; a period without rows counts 0 rows and has no sum) and average those totals per cycle
  * value; other aggregates go over the rows. As compile-plan.ts's _season computes it in pandas.
  */
+import { intervalOf, namedAs, NO_SCALES, seasonLabel } from '../agent/compile-plan.js';
 import { CYCLE_PERIOD } from '../agent/plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
+import { rankingInsights } from './insights.js';
+import type { Insight } from './insights.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import { columnsOf, infos, over, params, query, tableOf } from './sql-spec.js';
@@ -86,7 +89,7 @@ function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
   const a = ctx.analysis;
   if (a.chart === 'heatmap')
     return params({ title: a.title, x: 'hour', y: 'weekday', z: y, note: a.why });
-  const x = t.cycle === 'month' ? 'month' : t.cycle === 'weekday' ? 'weekday' : 'hour';
+  const x = xOf(t);
   return params({
     title: a.title,
     x,
@@ -96,7 +99,31 @@ function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
   });
 }
 
-/** The season transform of an analysis: its declaration (no findings of its own). */
+/** The x axis of a season chart: its cycle's key (a heatmap has two). */
+function xOf(t: Season): string {
+  return t.cycle === 'month' ? 'month' : t.cycle === 'weekday' ? 'weekday' : 'hour';
+}
+
+/**
+ * The season chart's findings: its highest and lowest month (weekday, hour) and how far apart, as
+ * a ranking of groups says them ("Dec has the highest average monthly revenue (118,403); Feb the
+ * lowest (45,000), 2.6× apart"). Not of a table, which speaks for itself, nor a heatmap.
+ */
+function seasonFindings(ctx: Ctx, t: Season, declared: Declared, y: string): Insight[] {
+  if (declared.table || ctx.analysis.chart === 'heatmap' || !declared.frame) return [];
+  const { columns, rows } = declared.frame;
+  const [at, of] = [columns.indexOf(xOf(t)), columns.indexOf(y)];
+  const scales = ctx.scales ?? NO_SCALES;
+  return rankingInsights(
+    rows.map((row) => ({ category: row[at], value: row[of] })),
+    seasonLabel(t, namedAs(ctx.analysis, scales)),
+    intervalOf(t, scales),
+    false,
+    xOf(t),
+  );
+}
+
+/** The season transform of an analysis: its declaration and findings. */
 export async function seasonAnalysis(ctx: Ctx, t: Season): Promise<Outcome> {
   const { sql, y } = seasonSql(ctx, t);
   let declared: Declared;
@@ -123,5 +150,6 @@ export async function seasonAnalysis(ctx: Ctx, t: Season): Promise<Outcome> {
       error: null,
     };
   }
-  return { declared, findings: () => Promise.resolve([]) };
+  const found = declared;
+  return { declared, findings: () => Promise.resolve(seasonFindings(ctx, t, found, y)) };
 }
