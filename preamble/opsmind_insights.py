@@ -501,6 +501,41 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     return [_insight(text + ".", "ranking", **numbers)]
 
 
+# A pair of a correlation matrix is named from this |r| on; at most this many are named.
+STRONG_R = 0.3
+_NAMED_PAIRS = 3
+
+
+@never_raises
+def matrix_insights(matrix):
+    """The strongest pairs of a correlation matrix (DataFrame.corr()): those of |r| ≥ 0.3, strongest first, up to
+    three named with r, and how many there are when more; else that no pair reaches 0.3, with the strongest there
+    is. Ties in |r| (at 12 significant digits) go by position. As matrixInsights in insights-matrix.ts."""
+    names = [str(c) for c in matrix.columns]
+    values = matrix.to_numpy(dtype=float)
+    pairs = [(i, j, float(values[i][j])) for i in range(len(names)) for j in range(i + 1, len(names))
+             if math.isfinite(values[i][j])]
+    if not pairs:
+        return []
+    pairs.sort(key=lambda p: (-float(f"{abs(p[2]):.12g}"), p[0], p[1]))
+
+    def pair(p):
+        return f"{names[p[0]]} and {names[p[1]]}"
+
+    strong = [p for p in pairs if abs(p[2]) >= STRONG_R]
+    total = len(names) * (len(names) - 1) // 2
+    first = pairs[0]
+    if not strong:
+        return [_insight(f"No pair of the {len(names)} numeric columns has |r| of {STRONG_R} or more "
+                         f"(the strongest: {pair(first)}, r = {fixed(first[2], 2)}).",
+                         "correlation", r=first[2], strong_pairs=0, pairs=total)]
+    named = strong[:_NAMED_PAIRS]
+    listed = ", ".join(f"{pair(p)} ({'r = ' if k == 0 else ''}{fixed(p[2], 2)})" for k, p in enumerate(named))
+    more = f"; {len(strong)} of the {total} pairs have |r| of {STRONG_R} or more" if len(strong) > len(named) else ""
+    head = "The strongest correlation" if len(named) == 1 else "The strongest correlations"
+    return [_insight(f"{head}: {listed}{more}.", "correlation", r=first[2], strong_pairs=len(strong), pairs=total)]
+
+
 def _pairs_of(groups):
     """How many pairs the highest and the lowest of `groups` groups were picked from (pairsOf in insights-welch.ts)."""
     return groups * (groups - 1) // 2 if groups > 2 else 1

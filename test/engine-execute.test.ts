@@ -417,3 +417,17 @@ void test('season: a chart says its highest and lowest month or hour, as a ranki
   // 731 days from a Sunday: 105 Sundays and Mondays, 104 of each other day, one row a day.
   assert.deepEqual(said(4), []);
 });
+
+void test('correlation: the heatmap names its strongest pairs from its own cells; a table says nothing', async () => {
+  const r = await execute(
+    await table(`SELECT i AS a, 2 * i + (i % 3) AS b, (i * 7) % 5 AS c FROM range(30) AS t(i)`),
+    [
+      on('heatmap', { type: 'correlation', columns: ['a', 'b', 'c'] }),
+      on('table', { type: 'correlation', columns: ['a', 'b', 'c'] }),
+    ],
+  );
+  const said = (n: number) =>
+    r.insights.insights.filter((i) => i.analysis === n).map((i) => i.text);
+  assert.deepEqual(said(1), ['The strongest correlation: a and b (r = 1.00).']);
+  assert.deepEqual(said(2), []);
+});

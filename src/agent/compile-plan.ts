@@ -6,6 +6,7 @@
  * skipped, never the whole report. Insights are computed from the exact
  * frames charted and written to insights.json.
  */
+import { RENDERERS } from '../../renderers/index.js';
 import { CYCLE_PERIOD } from './plan.js';
 import type { Analysis, Plan, Transform } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
@@ -194,6 +195,9 @@ export function rankingLabel(
   if (isRate(t)) return `share with ${name(t.measure)} = ${rateValue(t.equals)}`;
   return scales.unique?.includes(t.by) && !t.series ? name(y) : `${t.agg} ${name(y)}`;
 }
+
+/** The rows and columns of a matrix a heatmap draws (its renderer's cap): the findings read the same. */
+export const HEATMAP_CELLS = RENDERERS.heatmap?.caps.categories ?? 60;
 
 /** A season's period, as its average total is said: "average monthly revenue", "… rows a day". */
 const CYCLE_UNIT = {
@@ -682,7 +686,11 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const frame = `frame = data[[${t.columns.map(py).join(', ')}]].corr()`;
       return a.chart === 'table'
         ? [frame, `declare_table(frame.round(3), ${kwargs({ title: a.title, note: a.why })})`]
-        : [frame, `declare_chart("heatmap", frame, ${kwargs({ zmid: 0, ...common })})`];
+        : [
+            frame,
+            `declare_chart("heatmap", frame, ${kwargs({ zmid: 0, ...common })})`,
+            `_insight(${n}, _ins.matrix_insights(frame.iloc[:${HEATMAP_CELLS}, :${HEATMAP_CELLS}]))`,
+          ];
     }
     case 'summary': {
       const cols = t.columns?.length ? `[[${t.columns.map(py).join(', ')}]]` : '';

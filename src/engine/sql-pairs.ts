@@ -6,10 +6,12 @@
  * the correlation transform (pandas' pairwise-complete Pearson matrix, as
  * heatmap cells or as a table rounded to three decimals).
  */
+import { HEATMAP_CELLS } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
 import { correlationInsights, groupCorrelationInsights } from './insights.js';
 import type { Insight } from './insights.js';
+import { matrixInsights } from './insights-matrix.js';
 import { finiteOf } from './profile-columns.js';
 import { columnOf } from './sql-rows.js';
 import { pairStatsSql, sharedRanks } from './sql-ranks.js';
@@ -179,7 +181,7 @@ async function correlationHeatmap(
   columns: readonly Column[],
   names: string[],
 ): Promise<Outcome> {
-  const cap = capsOf('heatmap').categories ?? 60;
+  const cap = HEATMAP_CELLS;
   const shown = columns.slice(0, cap);
   const cell = (i: number, j: number): string =>
     `{'x': ${literal(names[j + 1] ?? '')}, 'y': ${literal(shown[i]?.name ?? '')}, 'z': ${corrOf(shown, i, j)}}`;
@@ -201,7 +203,11 @@ async function correlationHeatmap(
     cap,
     error: null,
   };
-  return { declared, findings: noFindings };
+  // The cells row by row, as the matrix: row i, column j at i × shown + j.
+  const z = declared.frame?.rows.map((cell) => cell[2]) ?? [];
+  const r = (i: number, j: number): unknown => z[i * shown.length + j];
+  const columnNames = shown.map((c) => c.name);
+  return { declared, findings: () => Promise.resolve(matrixInsights(columnNames, r)) };
 }
 
 /** The correlation transform of an analysis: the heatmap cells or the rounded matrix as a table. */
