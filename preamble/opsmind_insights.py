@@ -541,6 +541,24 @@ def _pairs_of(groups):
     return groups * (groups - 1) // 2 if groups > 2 else 1
 
 
+@never_raises
+def box_insights(data, category, value, label, interval=False, groups=30):
+    """A box chart by group: its highest and lowest median, as ranking_insights says them — for a text grouping
+    with at most `groups` groups (all drawn) and no missing name, else nothing; medians of the finite values, the
+    groups in groupby's order. As boxRanking in sql-distribution.ts, which reads the box's own frame."""
+    keys = data[category]
+    texts = keys.map(lambda k: isinstance(k, str))
+    if ptypes.is_bool_dtype(data[value]) or not ptypes.is_numeric_dtype(data[value]):
+        return []
+    if keys.isna().any() or not texts.all() or keys.nunique() > groups:
+        return []
+    values = data[value].astype(float)
+    finite = np.isfinite(values)
+    medians = values[finite].groupby(keys[finite]).median()
+    frame = pd.DataFrame({category: list(medians.index), value: medians.to_numpy()})
+    return ranking_insights(frame, category, value, label, interval=interval)
+
+
 def _gap_by_chance(one, two, percent, groups=2):
     """(p, test, pairs) when chance alone could give the gap between two groups (p ≥ 0.05), else None. Means by
     Welch's t-test; a rate's groups too when each has 10 rows of each outcome, else by Fisher's exact test. The

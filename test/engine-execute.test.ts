@@ -431,3 +431,25 @@ void test('correlation: the heatmap names its strongest pairs from its own cells
   assert.deepEqual(said(1), ['The strongest correlation: a and b (r = 1.00).']);
   assert.deepEqual(said(2), []);
 });
+
+void test('box by a text grouping: the highest and lowest median, only when every group is drawn and named', async () => {
+  const ranked = (r: Ran) =>
+    r.insights.insights.filter((i) => i.kind === 'ranking').map((i) => i.text);
+  // 'x' and 'y' tie at the top (median 5): the first in name order is named, as pandas sorts.
+  const values = `('y', 4.0), ('y', 6), ('x', 5), ('z', 1), ('z', 2), ('z', 'inf'::DOUBLE), ('w', NULL)`;
+  const r = await execute(await table(`SELECT * FROM (VALUES ${values}) AS t(g, v)`), [
+    on('box', of('v', 'g')),
+  ]);
+  assert.deepEqual(ranked(r), ['x has the highest median v (5); z the lowest (1.5), 3.3× apart.']);
+  // A missing group (drawn as "(missing)", pandas' nan) or more groups than the box draws: no ranking.
+  const missing = await execute(
+    await table(`SELECT * FROM (VALUES ('a', 1.0), ('b', 2), (NULL, 3)) AS t(g, v)`),
+    [on('box', of('v', 'g'))],
+  );
+  assert.deepEqual(ranked(missing), []);
+  const many = await execute(
+    await table(`SELECT 'g' || (i % 31) AS g, CAST(i AS DOUBLE) AS v FROM range(93) AS t(i)`),
+    [on('box', of('v', 'g'))],
+  );
+  assert.deepEqual(ranked(many), []);
+});

@@ -10,8 +10,8 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from opsmind_insights import (correlation_insights, distribution_insights, fmt_date, fmt_number, fmt_pct,  # noqa: E402
-                              share_insights, trend_insights, ROWS_LABEL)
+from opsmind_insights import (box_insights, correlation_insights, distribution_insights, fmt_date, fmt_number,  # noqa: E402
+                              fmt_pct, share_insights, trend_insights, ROWS_LABEL)
 
 
 def by_kind(insights):
@@ -238,6 +238,22 @@ class DistributionTests(unittest.TestCase):
         self.assertEqual(distribution_insights([5.0], "x"), [])
         self.assertEqual(distribution_insights([2, 2, 2], "x"), [])
         self.assertEqual(distribution_insights([np.nan, np.inf], "x"), [])
+
+
+class BoxTests(unittest.TestCase):
+    def test_highest_and_lowest_median_as_the_host_says_them(self):
+        # As test/engine-execute.test.ts's box by a text grouping: a tie at the top goes to the first name.
+        frame = pd.DataFrame({"g": ["y", "y", "x", "z", "z", "z", "w"], "v": [4.0, 6, 5, 1, 2, np.inf, np.nan]})
+        [found] = box_insights(frame, "g", "v", "median v")
+        self.assertEqual(found["text"], "x has the highest median v (5); z the lowest (1.5), 3.3× apart.")
+
+    def test_nothing_with_a_missing_group_or_more_groups_than_drawn(self):
+        missing = pd.DataFrame({"g": ["a", "b", None], "v": [1.0, 2, 3]})
+        self.assertEqual(box_insights(missing, "g", "v", "median v"), [])
+        many = pd.DataFrame({"g": [f"g{i % 31}" for i in range(93)], "v": np.arange(93.0)})
+        self.assertEqual(box_insights(many, "g", "v", "median v"), [])
+        numbers = pd.DataFrame({"g": [1, 1, 2], "v": [1.0, 2, 3]})
+        self.assertEqual(box_insights(numbers, "g", "v", "median v"), [])
 
 
 class CorrelationTests(unittest.TestCase):

@@ -198,6 +198,8 @@ export function rankingLabel(
 
 /** The rows and columns of a matrix a heatmap draws (its renderer's cap): the findings read the same. */
 export const HEATMAP_CELLS = RENDERERS.heatmap?.caps.categories ?? 60;
+/** The groups a box draws (its renderer's cap): past it, its findings name no highest or lowest. */
+export const BOX_GROUPS = RENDERERS.box?.caps.categories ?? 30;
 
 /** A season's period, as its average total is said: "average monthly revenue", "… rows a day". */
 const CYCLE_UNIT = {
@@ -663,9 +665,16 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         a.chart === 'box'
           ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, y_label: axisLabel(t.column, name), ...common })})`
           : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, x_label: axisLabel(t.column, name), ...common })})`;
+      const byGroup =
+        a.chart === 'box' && t.by
+          ? [
+              `_insight(${n}, _ins.box_insights(data, ${py(t.by)}, ${py(t.column)}, ${py(`median ${name(t.column)}`)}${intervalOf({ measure: t.column }, grain.scales) ? ', interval=True' : ''}, groups=${BOX_GROUPS}))`,
+            ]
+          : [];
       return [
         chart,
         `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}${grain.scales.years?.includes(t.column) ? ', years=True' : ''}))`,
+        ...byGroup,
       ];
     }
     case 'relationship':

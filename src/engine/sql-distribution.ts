@@ -5,17 +5,25 @@
  * closed) or a box (quartiles, 1.5 IQR fences clipped to the data, mean and
  * count per group of the most frequent values of `by`), exact over all rows.
  */
-import { axisLabel, namedAs, NO_SCALES } from '../agent/compile-plan.js';
+import { axisLabel, BOX_GROUPS, intervalOf, namedAs, NO_SCALES } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
-import { distributionInsights } from './insights.js';
+import { distributionInsights, rankingInsights } from './insights.js';
 import type { Insight } from './insights.js';
 import { columnOf } from './sql-rows.js';
 import { failedDeclaration, over, params, query, queryRow, sourceInfos } from './sql-spec.js';
 import type { Ctx, Declared, Outcome } from './sql-spec.js';
 import { columnStats, statsSql, valuesCte } from './sql-stats.js';
 import type { ColumnStats } from './sql-stats.js';
-import { asDouble, capsOf, isBoolean, isTemporal, labelText, sqlDouble } from './sql-text.js';
+import {
+  asDouble,
+  capsOf,
+  isBoolean,
+  isNumber,
+  isTemporal,
+  labelText,
+  sqlDouble,
+} from './sql-text.js';
 import type { Column } from './sql-text.js';
 
 type Distribution = Extract<Transform, { type: 'distribution' }>;
@@ -141,9 +149,14 @@ export function boxSql(ctx: Ctx, y: Column, by: Column | null, cap: number): str
   );
 }
 
-async function box(ctx: Ctx, y: Column, by: Column | null, rows: number): Promise<Declared> {
+async function box(
+  ctx: Ctx,
+  y: Column,
+  by: Column | null,
+  rows: number,
+): Promise<{ declared: Declared; groups: number; unnamed: boolean }> {
   const a = ctx.analysis;
-  const cap = capsOf('box').categories ?? 30;
+  const cap = BOX_GROUPS;
   const sql = boxSql(ctx, y, by, cap);
   const base = {
     kind: 'box',
@@ -161,8 +174,13 @@ async function box(ctx: Ctx, y: Column, by: Column | null, rows: number): Promis
   };
   const frame = await query(ctx, sql);
   if (frame.rows.length === 0)
-    return failedDeclaration(base, 'ValueError: no finite numbers to summarise');
+    return {
+      declared: failedDeclaration(base, 'ValueError: no finite numbers to summarise'),
+      groups: 0,
+      unnamed: false,
+    };
   let reductions: Declared['reductions'] = ['summarized'];
+  let [groups, unnamed] = [1, false];
   if (by) {
     const b = ident(by.name);
     const distinct = await queryRow(
@@ -170,12 +188,54 @@ async function box(ctx: Ctx, y: Column, by: Column | null, rows: number): Promis
       over(
         ctx,
         [],
-        `SELECT count(DISTINCT ${b}) + max(CASE WHEN ${b} IS NULL THEN 1 ELSE 0 END) AS n FROM source`,
+        `SELECT count(DISTINCT ${b}) AS named, max(CASE WHEN ${b} IS NULL THEN 1 ELSE 0 END) AS unnamed FROM source`,
       ),
     );
-    if (Number(distinct.n) > cap) reductions = ['summarized', 'top_n'];
+    groups = Number(distinct.named) + Number(distinct.unnamed);
+    unnamed = Number(distinct.unnamed) > 0;
+    if (groups > cap) reductions = ['summarized', 'top_n'];
   }
-  return { ...base, frame, reductions, sampled: false, cap, error: null };
+  const declared = { ...base, frame, reductions, sampled: false, cap, error: null };
+  return { declared, groups, unnamed };
+}
+
+/** Code point order, as Python orders str (and pandas' groupby its text keys). */
+const byCodePoint = (a: string, b: string): number => {
+  const [x, y] = [[...a], [...b]];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+};
+
+/**
+ * A box by a text grouping: its highest and lowest median, as a ranking of groups says them
+ * (box_insights in opsmind_insights.py) — when every group is drawn (no more than the box's cap)
+ * and each has a name (a missing one is drawn as "(missing)", which pandas calls nan). Read from
+ * the box's own frame, groups in pandas' groupby order (their names' code points).
+ */
+function boxRanking(
+  ctx: Ctx,
+  t: Distribution,
+  drawn: Awaited<ReturnType<typeof box>>,
+  label: string,
+): Insight[] {
+  const { declared, groups, unnamed } = drawn;
+  const frame = declared.frame;
+  if (!frame || unnamed || groups > (declared.cap ?? 0) || !t.by) return [];
+  const [at, median] = [frame.columns.indexOf('group'), frame.columns.indexOf('median')];
+  const rows = frame.rows
+    .map((row) => ({ category: String(row[at]), value: row[median] }))
+    .sort((a, b) => byCodePoint(a.category, b.category));
+  const scales = ctx.scales ?? NO_SCALES;
+  return rankingInsights(
+    rows,
+    `median ${label}`,
+    intervalOf({ measure: t.column }, scales),
+    false,
+    t.by,
+  );
 }
 
 /** The distribution transform of an analysis: its declaration and findings. */
@@ -183,14 +243,16 @@ export async function distributionAnalysis(ctx: Ctx, t: Distribution): Promise<O
   const column = columnOf(ctx.rows, t.column);
   const by = t.by ? columnOf(ctx.rows, t.by) : null;
   const stats = await columnStats(ctx, column);
-  const declared =
-    ctx.analysis.chart === 'box'
-      ? await box(ctx, column, by, stats.rows)
-      : await histogram(ctx, column, stats);
+  const boxed = ctx.analysis.chart === 'box' ? await box(ctx, column, by, stats.rows) : null;
+  const declared = boxed?.declared ?? (await histogram(ctx, column, stats));
   // numbers() in opsmind_insights reads booleans and dates as no measure at all.
   const measured = !isBoolean(column.type) && !isTemporal(column.type);
   const label = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES)(t.column);
   const years = ctx.scales?.years?.includes(t.column) ?? false;
   const insights: Insight[] = measured ? distributionInsights(stats, label, years) : [];
-  return { declared, findings: () => Promise.resolve(insights) };
+  const ranked =
+    boxed && by?.type === 'VARCHAR' && isNumber(column.type)
+      ? boxRanking(ctx, t, boxed, label)
+      : [];
+  return { declared, findings: () => Promise.resolve([...insights, ...ranked]) };
 }
