@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { matrixInsights } from '../src/engine/insights-matrix.js';
 import type { Insight } from '../src/engine/insights.js';
 import { pearson } from '../src/engine/insights.js';
-import { preamblePython } from './helpers/fixtures.js';
+import { assertSameFindings, preamblePython } from './helpers/fixtures.js';
 
 interface Case {
   name: string;
@@ -85,17 +85,5 @@ void test('a correlation heatmap names its strongest pairs, strongest first, wit
 });
 
 void test('the Python says the same of the same matrix, with the same numbers', () => {
-  CASES.forEach((c, i) => {
-    const [mine, python] = [ours(c), theirs[i] ?? []];
-    assert.deepEqual(
-      mine.map((f) => f.text),
-      python.map((f) => f.text),
-      c.name,
-    );
-    for (const [key, value] of Object.entries(mine[0]?.numbers ?? {}))
-      assert.ok(
-        Math.abs(value - (python[0]?.numbers[key] ?? NaN)) <= 1e-9 * Math.max(1, Math.abs(value)),
-        `${c.name}: ${key}`,
-      );
-  });
+  CASES.forEach((c, i) => assertSameFindings(ours(c), theirs[i] ?? [], c.name));
 });

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { seriesTrendInsights } from '../src/engine/insights.js';
 import type { Insight, TrendHow } from '../src/engine/insights.js';
-import { PYTHON, preamblePython } from './helpers/fixtures.js';
+import { assertSameFindings, PYTHON, preamblePython } from './helpers/fixtures.js';
 
 const quarter = (year: number, q: number): string =>
   new Date(Date.UTC(year, 3 * q, 1)).toISOString().replace('Z', '');
@@ -267,20 +267,7 @@ void test(
   () => {
     const expected = preamblePython<Insight[][]>(PARITY, CASES);
     CASES.forEach((c, i) => {
-      const [ours, theirs] = [run(c), expected[i] ?? []];
-      assert.deepEqual(
-        ours.map((f) => f.text),
-        theirs.map((f) => f.text),
-        c.name,
-      );
-      ours.forEach((f, k) => {
-        for (const [key, value] of Object.entries(f.numbers))
-          assert.ok(
-            Math.abs(value - (theirs[k]?.numbers[key] ?? NaN)) <=
-              1e-9 * Math.max(1, Math.abs(value)),
-            `${c.name}: ${key}`,
-          );
-      });
+      assertSameFindings(run(c), expected[i] ?? [], c.name);
     });
     assert.ok(expected.filter((e) => e.length > 0).length >= 8, 'most cases say something');
   },

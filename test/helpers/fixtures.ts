@@ -91,3 +91,30 @@ export function preamblePython<T>(code: string, input: unknown): T {
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout) as T;
 }
+
+/** A finding's sentence and its numbers, as both engines write one (src/engine/insights-values.ts). */
+interface Said {
+  text: string;
+  numbers: Record<string, number>;
+}
+
+/**
+ * Asserts that the TypeScript findings say what the Python ones say for case `name`: the same
+ * sentences in order, and each finding's numbers alike (`near`: within 1e-9, relative past 1).
+ */
+export function assertSameFindings(
+  ours: readonly Said[],
+  theirs: readonly Said[],
+  name: string,
+  near = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a)),
+): void {
+  assert.deepEqual(
+    ours.map((f) => f.text),
+    theirs.map((f) => f.text),
+    name,
+  );
+  ours.forEach((f, k) => {
+    for (const [key, value] of Object.entries(f.numbers))
+      assert.ok(near(value, theirs[k]?.numbers[key] ?? NaN), `${name}: ${key}`);
+  });
+}
