@@ -208,6 +208,11 @@ const CYCLE_UNIT = {
   H: ['hourly', 'an hour'],
 } as const;
 
+/** The x axis of a season chart: its cycle's key (weekday × hour, a heatmap's, has two; hour across). */
+export function seasonX(t: Extract<Transform, { type: 'season' }>): 'month' | 'weekday' | 'hour' {
+  return t.cycle === 'month' ? 'month' : t.cycle === 'weekday' ? 'weekday' : 'hour';
+}
+
 /**
  * What a season chart's ranking calls its values (both engines): the average period total of a
  * sum or a count ("average monthly revenue", "average number of rows a day"), else the aggregate
@@ -652,7 +657,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           ...lines,
           `declare_chart("heatmap", frame, ${kwargs({ x: 'hour', y: 'weekday', z: y, ...common })})`,
         ];
-      const x = t.cycle === 'month' ? 'month' : t.cycle === 'weekday' ? 'weekday' : 'hour';
+      const x = seasonX(t);
       const sort = a.chart === 'bar' ? { sort: 'none' } : {};
       return [
         ...lines,

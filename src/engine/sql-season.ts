@@ -4,7 +4,7 @@
  * span; a period without rows counts 0 rows and has no sum) and average those totals per cycle
  * value; other aggregates go over the rows. As compile-plan.ts's _season computes it in pandas.
  */
-import { intervalOf, namedAs, NO_SCALES, seasonLabel } from '../agent/compile-plan.js';
+import { intervalOf, namedAs, NO_SCALES, seasonLabel, seasonX } from '../agent/compile-plan.js';
 import { CYCLE_PERIOD } from '../agent/plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
@@ -89,7 +89,7 @@ function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
   const a = ctx.analysis;
   if (a.chart === 'heatmap')
     return params({ title: a.title, x: 'hour', y: 'weekday', z: y, note: a.why });
-  const x = xOf(t);
+  const x = seasonX(t);
   return params({
     title: a.title,
     x,
@@ -97,11 +97,6 @@ function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
     ...(a.chart === 'bar' ? { sort: 'none' } : {}),
     note: a.why,
   });
-}
-
-/** The x axis of a season chart: its cycle's key (a heatmap has two). */
-function xOf(t: Season): string {
-  return t.cycle === 'month' ? 'month' : t.cycle === 'weekday' ? 'weekday' : 'hour';
 }
 
 /**
@@ -112,14 +107,14 @@ function xOf(t: Season): string {
 function seasonFindings(ctx: Ctx, t: Season, declared: Declared, y: string): Insight[] {
   if (declared.table || ctx.analysis.chart === 'heatmap' || !declared.frame) return [];
   const { columns, rows } = declared.frame;
-  const [at, of] = [columns.indexOf(xOf(t)), columns.indexOf(y)];
+  const [at, of] = [columns.indexOf(seasonX(t)), columns.indexOf(y)];
   const scales = ctx.scales ?? NO_SCALES;
   return rankingInsights(
     rows.map((row) => ({ category: row[at], value: row[of] })),
     seasonLabel(t, namedAs(ctx.analysis, scales)),
     intervalOf(t, scales),
     false,
-    xOf(t),
+    seasonX(t),
   );
 }
 
@@ -150,6 +145,5 @@ export async function seasonAnalysis(ctx: Ctx, t: Season): Promise<Outcome> {
       error: null,
     };
   }
-  const found = declared;
-  return { declared, findings: () => Promise.resolve(seasonFindings(ctx, t, found, y)) };
+  return { declared, findings: () => Promise.resolve(seasonFindings(ctx, t, declared, y)) };
 }
