@@ -356,10 +356,63 @@ def _read_geojson(path):
     return _nested_as_text(_spread_objects(frame)), {"format": "json", "encoding": "utf-8", "delimiter": None}, [warning]
 
 
+def _is_records(value):
+    return isinstance(value, list) and len(value) > 0 and all(isinstance(x, dict) for x in value)
+
+
+def _record_keys(document):
+    """The keys of a wrapper object holding records (a non-empty list of objects); if none, those one object
+    down (Elasticsearch's {"hits": {"hits": [...]}}), as (path, count) pairs (source-wrapper.ts recordKeys)."""
+    top = [([k], len(v)) for k, v in document.items() if _is_records(v)]
+    if top:
+        return top
+    return [([k, k2], len(w)) for k, v in document.items() if isinstance(v, dict)
+            for k2, w in v.items() if _is_records(w)]
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not JSON")  # as JavaScript's JSON.parse, which the host reads with
+
+
+_DESCRIBED_BYTES = 64 * 1024 * 1024  # a larger file is not parsed whole to look into its one object
+
+
+def _read_wrapped(path):
+    """A .json file that is one object whose one key holds the records, as the host reads it: those records,
+    read as JSON lines, with the host's warning; None for any other file."""
+    with open(path, "rb") as handle:
+        head = handle.read(65536)
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"{" or os.path.getsize(path) > _DESCRIBED_BYTES:
+        return None
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            document = json.load(handle, parse_constant=_no_constant)
+    except ValueError:
+        return None
+    keys = _record_keys(document) if isinstance(document, dict) else []
+    if len(keys) != 1:
+        return None
+    (key, count), = keys
+    node = document
+    for k in key:
+        node = node[k]
+    lines = "\n".join(json.dumps(r, ensure_ascii=False, allow_nan=False) for r in node)
+    frame = pd.read_json(io.StringIO(lines), lines=True, dtype=False, convert_dates=False)
+    others = [json.dumps(k, ensure_ascii=False) for k in document if k != key[0]]
+    shown = ", ".join(others[:5]) + (", …" if len(others) > 5 else "")
+    where = ".".join(json.dumps(k, ensure_ascii=False) for k in key)
+    noun = "record" if count == 1 else "records"
+    warning = f"read the {count:,} {noun} under {where}" + (f", leaving out {shown}" if others else "")
+    return _nested_as_text(_spread_objects(frame)), {"format": "json", "encoding": "utf-8", "delimiter": None}, [warning]
+
+
 def _read_json(path, lines):
     geo = None if lines else _read_geojson(path)
     if geo is not None:
         return geo
+    wrapped = None if lines else _read_wrapped(path)
+    if wrapped is not None:
+        return wrapped
     try:
         frame = pd.read_json(path, lines=lines, orient=None if lines else "records", dtype=False, convert_dates=False)
     except ValueError as error:

@@ -611,7 +611,7 @@ void test('empty, binary, ragged and mislabelled files are clear BAD_INPUT error
   await assert.rejects(attachSource(db, join(dir, 'missing.csv'), { scratchDir }), /no such file/);
 });
 
-void test('a .json file that is one object says what it holds, and where its records are; a list of objects is a column', async () => {
+void test('a .json file that is one object says what it holds, and where its records are (json-wrapper.test.ts reads one key of them); a list of objects is a column', async () => {
   // volcano.json: {"width": 87, "height": 61, "values": [103, …]}, pretty-printed: neither layout reads it.
   const grid = JSON.stringify({ width: 2, height: 1, values: [103, 104] }, null, 2);
   await rejects(
@@ -619,17 +619,6 @@ void test('a .json file that is one object says what it holds, and where its rec
     grid,
     /^not a JSON records file: it holds one object \("width", "height", "values"\), not an array/,
   );
-  // An API's wrapper on one line read as one JSON line: one row whose every column is "constant".
-  const wrapped = '{"meta":{"n":2},"rows":[{"a":1,"b":{"c":2}},{"a":2,"b":{"c":3}}]}';
-  await assert.rejects(attach('wrapped.json', wrapped), (error: unknown) => {
-    assert.ok(
-      error instanceof OpsmindError && error.exitCode === ExitCode.BAD_INPUT,
-      String(error),
-    );
-    assert.match(error.message, /it holds one object \("meta", "rows"\)/);
-    assert.equal(error.hint, 'its "rows" key holds 2 records: save that array as the file');
-    return true;
-  });
   // miserables.json: a graph's nodes and links, both records.
   const graph = JSON.stringify({
     nodes: [{ name: 'a' }, { name: 'b' }],

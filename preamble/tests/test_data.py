@@ -188,6 +188,29 @@ class JsonTests(DataTestCase):
         self.assertEqual(list(df["zip"]), ["00123", "01234"])
         self.assertEqual(list(df["date"]), ["2024-01-05", "2024-02-01"])
 
+    def test_a_wrappers_one_key_of_records_is_the_table(self):
+        wrapped = {"meta": {"n": 2}, "data": self.RECORDS, "status": "ok"}
+        df, info, warnings = read_dataset(self.write("wrapped.json", json.dumps(wrapped, indent=2)))
+        assert_frame_equal(df, self.expected())
+        self.assertEqual(info["format"], "json")
+        self.assertEqual(warnings, ['read the 2 records under "data", leaving out "meta", "status"'])
+        # One object down (Elasticsearch), only when no key at the top holds records.
+        nested = {"took": 1, "hits": {"hits": self.RECORDS}, "aggs": {"x": [{"k": 1}]}, "top": [{"t": 1}]}
+        self.assertEqual(opsmind_data._record_keys(nested), [(["top"], 1)])
+        del nested["top"]
+        self.assertEqual(opsmind_data._record_keys(nested), [(["hits", "hits"], 2), (["aggs", "x"], 1)])
+        del nested["aggs"]
+        df, _, warnings = read_dataset(self.write("hits.json", json.dumps(nested)))
+        assert_frame_equal(df, self.expected())
+        self.assertEqual(warnings, ['read the 2 records under "hits"."hits", leaving out "took"'])
+
+    def test_what_is_not_one_key_of_records_is_not_unwrapped(self):
+        for name, text in [("two.json", {"nodes": [{"a": 1}], "links": [{"b": 2}]}),
+                           ("none.json", {"values": [1, 2], "empty": [], "nulls": [None]})]:
+            self.assertIsNone(opsmind_data._read_wrapped(self.write(name, json.dumps(text))), name)
+        # NaN is not JSON: JavaScript's JSON.parse, which the host reads with, refuses it.
+        self.assertIsNone(opsmind_data._read_wrapped(self.write("nan.json", '{"data": [{"a": NaN}]}')))
+
 
 class EngineTests(DataTestCase):
     @unittest.skipIf(_importable("openpyxl"), "openpyxl is installed")

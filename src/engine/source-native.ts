@@ -10,10 +10,10 @@ import type { ReadContext, ReadOutcome } from './source-common.js';
 import type { DetectedFormat } from './source-sniff.js';
 import { prepareText } from './source-transcode.js';
 import { featureLines, geoJsonHead } from './source-geojson.js';
-import { readFileSync, statSync } from 'node:fs';
-import { listed } from '../util/sentence.js';
+import { statSync } from 'node:fs';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
-import { thousands } from './profile-format.js';
+import { jsonObjectFile, objectRefusal, unwrapWarning, wrappedLines } from './source-wrapper.js';
+import type { JsonObjectFile } from './source-wrapper.js';
 
 /** A nested DuckDB type: LIST (`T[]`), ARRAY (`T[3]`), STRUCT, MAP or UNION. */
 const NESTED = /^(STRUCT|MAP|UNION)\(|\[\d*\]$/;
@@ -63,46 +63,47 @@ async function readJsonLayout(
   }
 }
 
-/** A file this large is not parsed whole to say what its one object holds. */
-const DESCRIBED_BYTES = 64 * 1024 * 1024;
-
 /**
- * Why a .json file that is one object (not an array, not one object per line) has no records, in
- * the user's words: its keys, and the key that holds records when one does (volcano.json:
- * {"width", "height", "values": [103, 104, …]}). Null when the file is not such an object.
+ * A .json file read as records, or as JSON lines when it is not one array; a file that is one
+ * object (read as one line, or not at all) is a wrapper: its one key of records is read
+ * (source-wrapper.ts), or it is refused saying what it holds.
  */
-function objectReason(path: string, sample: string): OpsmindError | null {
-  if (!/^\s*\{/.test(sample) || statSync(path).size > DESCRIBED_BYTES) return null;
-  let parsed: unknown;
+async function readJsonText(
+  ctx: ReadContext,
+  text: { readPath: string; gzip: boolean; sample: string },
+  format: 'json' | 'jsonl',
+): Promise<{ format: 'json' | 'jsonl'; warning?: string }> {
+  const object = (): JsonObjectFile | null =>
+    format === 'json' && !text.gzip ? jsonObjectFile(text.readPath, text.sample) : null;
+  let read: 'json' | 'jsonl';
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
-  } catch {
-    return null;
+    read = await readJsonLayout(ctx, text.readPath, text.gzip, format);
+  } catch (error) {
+    const bad = error instanceof OpsmindError && error.exitCode === ExitCode.BAD_INPUT;
+    const file = bad ? object() : null;
+    if (!file) throw error;
+    return unwrap(ctx, text.readPath, file);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
-  const entries = Object.entries(parsed as Record<string, unknown>);
-  const keys = entries.slice(0, 8).map(([key]) => JSON.stringify(key));
-  const named = `${keys.join(', ')}${entries.length > 8 ? `, … (${entries.length} keys)` : ''}`;
-  const records = entries.filter(
-    ([, v]) =>
-      Array.isArray(v) &&
-      v.length > 0 &&
-      v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x)),
-  );
-  const counted = records.map(
-    ([k, v]) => `${JSON.stringify(k)} (${thousands((v as unknown[]).length)})`,
-  );
-  const [first, second] = records;
-  const hint = !first
-    ? 'save the data as an array of objects ([{…}, {…}]) or as one object per line (JSON lines)'
-    : !second
-      ? `its ${JSON.stringify(first[0])} key holds ${thousands((first[1] as unknown[]).length)} records: save that array as the file`
-      : `its keys ${listed(counted)} hold records: save one of those arrays as the file`;
-  return new OpsmindError(
-    `not a JSON records file: it holds one object (${named}), not an array of records or one record per line`,
-    ExitCode.BAD_INPUT,
-    hint,
-  );
+  // One object read as one line of JSON lines: a wrapper ({"meta": …, "rows": [{…}]}) or a
+  // document (TopoJSON), not a table of one row whose every column is "constant".
+  if (format === 'json') {
+    const rows = await ctx.db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, ctx.signal);
+    const file = Number(rows.rows[0]?.[0] ?? 0) === 1 ? object() : null;
+    if (file) return unwrap(ctx, text.readPath, file);
+  }
+  return { format: read };
+}
+
+/** The table of a wrapper's one key of records; a wrapper of none, or of several, refused. */
+async function unwrap(
+  ctx: ReadContext,
+  path: string,
+  file: JsonObjectFile,
+): Promise<{ format: 'json'; warning: string }> {
+  const [only, second] = file.records;
+  if (!only || second) throw objectRefusal(file);
+  await readJsonLayout(ctx, await wrappedLines(ctx, path, only), false, 'jsonl');
+  return { format: 'json', warning: unwrapWarning(file, only) };
 }
 
 /** Reads a JSON records (array of objects), JSON lines or GeoJSON FeatureCollection file into `data`. */
@@ -114,31 +115,21 @@ export async function readJson(ctx: ReadContext, detected: DetectedFormat): Prom
       ? await featureLines(ctx, text.readPath, statSync(text.readPath).size)
       : null;
   const read = geo
-    ? await readJsonLayout(ctx, geo.path, false, 'jsonl').then(() => 'json' as const)
-    : await readJsonLayout(ctx, text.readPath, text.gzip, format).catch((error: unknown) => {
-        const bad = error instanceof OpsmindError && error.exitCode === ExitCode.BAD_INPUT;
-        throw (
-          (bad && format === 'json' && !text.gzip && objectReason(text.readPath, text.sample)) ||
-          error
-        );
-      });
+    ? { format: await readJsonLayout(ctx, geo.path, false, 'jsonl').then(() => 'json' as const) }
+    : await readJsonText(ctx, text, format);
   if (geo)
     text.warnings.push(
       `read as GeoJSON: one row per feature (${geo.features}), its properties as columns, a Point's longitude and latitude (a third coordinate as z)`,
     );
+  if (read.warning) text.warnings.push(read.warning);
   const columns = await describeData(ctx.db, ctx.signal);
   const rows = await ctx.db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, ctx.signal);
   const count = Number(rows.rows[0]?.[0] ?? 0);
   if (count === 0 && columns.length === 1 && columns[0]?.name === 'json')
     throw badInput('the JSON file holds no records');
-  // One object read as one line of JSON lines: a wrapper ({"meta": …, "rows": [{…}]}) or a
-  // document (TopoJSON), not a table of one row whose every column is "constant".
-  const single = count === 1 && !geo && format === 'json' && !text.gzip;
-  const wrapper = single ? objectReason(text.readPath, text.sample) : null;
-  if (wrapper) throw wrapper;
   const dated = columns.some((c) => c.type === 'DATE' || c.type.startsWith('TIMESTAMP'));
   return {
-    format: read,
+    format: read.format,
     encoding: text.encoding,
     delimiter: null,
     compression: detected.gzip ? 'gzip' : null,
