@@ -23,6 +23,59 @@ void test('frequencyFor: the span picks the period, but never one finer than the
   assert.equal(frequencyFor(2, 'H'), 'H');
 });
 
+void test('frequencyFor: coarser while the dates could fill fewer than half the periods', () => {
+  // Orders on 5 days over 137 days: per week, 16 of 21 weeks would be gaps; per month, none.
+  assert.equal(frequencyFor(137, null, 5), 'M');
+  assert.equal(frequencyFor(137, null, 11), 'W');
+  assert.equal(frequencyFor(137, null, 10), 'M');
+  assert.equal(frequencyFor(365 * 2, 'D', 2), 'Y');
+  assert.equal(frequencyFor(60, null, 60), 'D');
+  assert.equal(frequencyFor(60, null, 20), 'W');
+  assert.equal(frequencyFor(365 * 3, 'D'), 'M', 'no count, no change');
+});
+
+void test('dates on a handful of days: a line per month, and no weekday or month-of-year pattern', async () => {
+  const days = ['2024-03-15', '2024-04-02', '2024-05-20', '2024-06-11', '2024-07-30'];
+  const lines = Array.from(
+    { length: 200 },
+    (_, i) => `${days[i % 5]},${['A', 'B', 'C'][i % 3]},${(i * 37) % 500}.5`,
+  );
+  const path = join(tempDir(), 'orders.csv');
+  writeFileSync(path, ['order_date,segment,amount', ...lines].join('\n'));
+  const engine = await DuckDbEngine.open({
+    dataPath: path,
+    memoryMb: 256,
+    maxTempMb: 512,
+    scratchDir: tempDir(),
+  });
+  try {
+    const { profile } = await engine.profile('orders.csv');
+    const { plan } = await heuristicPlanner(profile, undefined);
+    const transforms = plan.analyses.map((a) => a.transform);
+    const freqs = transforms.flatMap((t) => (t.type === 'resample' ? [t.freq] : []));
+    assert.ok(freqs.length > 0 && freqs.every((f) => f === 'M'), freqs.join());
+    assert.ok(!transforms.some((t) => t.type === 'season'), 'no season of five days');
+  } finally {
+    engine.close();
+  }
+  // la-riots.csv: deaths on 10 days, most in the first week: no weekday pattern to chart.
+  const riots = await DuckDbEngine.open({
+    dataPath: corpus('la-riots.csv'),
+    memoryMb: 256,
+    maxTempMb: 512,
+    scratchDir: tempDir(),
+  });
+  try {
+    const { plan } = await heuristicPlanner(
+      (await riots.profile('la-riots.csv')).profile,
+      undefined,
+    );
+    assert.ok(!plan.analyses.some((a) => a.transform.type === 'season'));
+  } finally {
+    riots.close();
+  }
+});
+
 for (const [file, expected] of [
   ['iowa-electricity.csv', 'Y'],
   ['cars.json', 'Y'],

@@ -186,7 +186,8 @@ export function placeAnalyses(r: Roles): Analysis[] {
 /**
  * Seasonality, when the data has the span for it (one profile per plan): hourly data by weekday
  * and hour (a heatmap, two weeks or more); two years or more of data finer than quarters by month
- * of year; daily or irregular data over eight weeks or more by weekday. Sums and counts are each
+ * of year; daily or irregular data over eight weeks or more by weekday — on dates enough for the
+ * cycle (24 for months, 28 for weekdays), not on a handful of days. Sums and counts are each
  * period's total averaged per month (weekday, hour), so a year or week the span holds in part
  * weighs no more than the others; levels are averaged over their rows. A panel's levels are
  * left out (averaging entities together mixes them).
@@ -202,12 +203,15 @@ export function seasonAnalyses(r: Roles): Analysis[] {
   // A running total has no season; a panel's levels averaged together mix its entities.
   if (roleAggFor(measure, r, true) === 'max') return [];
   if (r.semantics.table.grain === 'panel' && agg !== 'sum' && agg !== 'count') return [];
+  // Dates enough for each month of the year (weekday) to be averaged over two (four) of them:
+  // orders dated on five days over five months are no weekly pattern.
+  const dates = date.distinct;
   const cycle =
     own === 'H' && span >= 14
       ? 'weekday_hour'
-      : span >= 730 && own !== 'Q' && own !== 'Y'
+      : span >= 730 && own !== 'Q' && own !== 'Y' && dates >= 24
         ? 'month'
-        : (own === 'D' || own === null) && span >= 56
+        : (own === 'D' || own === null) && span >= 56 && dates >= 28
           ? 'weekday'
           : null;
   if (!cycle) return [];

@@ -121,11 +121,29 @@ function score(c: ColumnProfile): number {
   return levels + c.missing_share * 50;
 }
 
-/** A sensible resampling frequency for a date span. */
+/**
+ * A period is too fine for dates this sparse: they fill fewer than this share of its periods even
+ * if each date had one to itself (orders of five days over 20 weeks, charted per week, are a line
+ * of 16 gaps).
+ */
+const SPARSE_SHARE = 0.5;
+
+/**
+ * A sensible resampling frequency for a date span: by the span, never finer than the data's own
+ * spacing, and coarser while its `distinct` dates could fill fewer than half the periods.
+ */
 export function frequencyFor(
   spanDays: number,
   observed: string | null,
+  distinct = Infinity,
 ): 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y' {
+  let freq = spacedFrequency(spanDays, observed);
+  while (freq !== 'Y' && distinct < SPARSE_SHARE * (spanDays / PERIOD_DAYS[freq] + 1))
+    freq = PERIOD_ORDER[PERIOD_ORDER.indexOf(freq) + 1] ?? 'Y';
+  return freq;
+}
+
+function spacedFrequency(spanDays: number, observed: string | null): Period {
   const bySpan =
     spanDays > 365 * 6
       ? 'Q'
@@ -194,7 +212,7 @@ export function timeFrequencyOf(date: ColumnProfile, r: Pick<Roles, 'semantics'>
 export function timeFrequency(date: ColumnProfile, r: Pick<Roles, 'semantics'>): Period {
   const own = timeFrequencyOf(date, r);
   if (own === 'Y') return 'Y';
-  return frequencyFor(date.datetime?.span_days ?? 0, own);
+  return frequencyFor(date.datetime?.span_days ?? 0, own, date.distinct);
 }
 
 /** The most points a line at the data's own spacing may have before it is charted coarser. */
