@@ -3,6 +3,11 @@ import type { ColumnProfile, DataProfile } from './profile.js';
 import { aggregationFor, roleOf, semanticsOf } from './semantics.js';
 import type { Role, Semantics } from './semantics.js';
 import { ADDITIVE_WORDS, integral, named } from './semantics-evidence.js';
+import { frequencyFor, PERIOD_DAYS, PERIOD_ORDER, PERIOD_WORD } from './periods.js';
+import type { Period } from './periods.js';
+
+export { frequencyFor, PERIOD_DAYS, PERIOD_ORDER, PERIOD_WORD } from './periods.js';
+export type { Period } from './periods.js';
 
 /** Measure names in the order an analyst reaches for them: money first, then prices, then quantities. */
 const MEASURE_TIERS = [
@@ -122,58 +127,6 @@ function score(c: ColumnProfile): number {
 }
 
 /**
- * A period is too fine for dates this sparse: they fill fewer than this share of its periods even
- * if each date had one to itself (orders of five days over 20 weeks, charted per week, are a line
- * of 16 gaps).
- */
-const SPARSE_SHARE = 0.5;
-
-/**
- * A sensible resampling frequency for a date span: by the span, never finer than the data's own
- * spacing, and coarser while its `distinct` dates could fill fewer than half the periods.
- */
-export function frequencyFor(
-  spanDays: number,
-  observed: string | null,
-  distinct = Infinity,
-): 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y' {
-  let freq = spacedFrequency(spanDays, observed);
-  while (freq !== 'Y' && distinct < SPARSE_SHARE * (spanDays / PERIOD_DAYS[freq] + 1))
-    freq = PERIOD_ORDER[PERIOD_ORDER.indexOf(freq) + 1] ?? 'Y';
-  return freq;
-}
-
-function spacedFrequency(spanDays: number, observed: string | null): Period {
-  const bySpan =
-    spanDays > 365 * 6
-      ? 'Q'
-      : spanDays > 365 * 1.5
-        ? 'M'
-        : spanDays > 90
-          ? 'W'
-          : spanDays > 3
-            ? 'D'
-            : 'H';
-  // Never finer than the data's own spacing: yearly data charted per quarter shows three empty
-  // quarters a year, and a finding then compares a year with a period that is not in the data.
-  const seen = PERIOD_ORDER.indexOf(observed as Period);
-  return seen > PERIOD_ORDER.indexOf(bySpan) ? (PERIOD_ORDER[seen] ?? bySpan) : bySpan;
-}
-
-export type Period = 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y';
-/** Periods from the finest to the coarsest. */
-export const PERIOD_ORDER: readonly Period[] = ['H', 'D', 'W', 'M', 'Q', 'Y'];
-/** Each period in words, for titles, notes and validation messages. */
-export const PERIOD_WORD: Readonly<Record<Period, string>> = {
-  H: 'hour',
-  D: 'day',
-  W: 'week',
-  M: 'month',
-  Q: 'quarter',
-  Y: 'year',
-};
-
-/**
  * How an analyst aggregates a measure per group or period, from its role (semantics.ts): sum for
  * amounts and counts, mean for levels and ratios, the last value (max) of a running total; a stock
  * is summed only within one period. `spansTime`: the groups or periods hold several of the data's
@@ -217,14 +170,6 @@ export function timeFrequency(date: ColumnProfile, r: Pick<Roles, 'semantics'>):
 
 /** The most points a line at the data's own spacing may have before it is charted coarser. */
 const OWN_PERIODS_MAX = 3000;
-export const PERIOD_DAYS: Readonly<Record<Period, number>> = {
-  H: 1 / 24,
-  D: 1,
-  W: 7,
-  M: 30.44,
-  Q: 91.31,
-  Y: 365.25,
-};
 
 /**
  * The frequency to chart a measure over a time column at. A stock (people unemployed this month)
