@@ -450,17 +450,22 @@ def _is_other(name):
 
 
 @never_raises
-def ranking_insights(frame, category, value, label=None, interval=False, percent=False, keys=None, values=None):
+def ranking_insights(frame, category, value, label=None, interval=False, percent=False, keys=None, values=None,
+                     overall=None):
     """For averages and other non-additive values: the highest and lowest category, and how far apart they are
     (a ratio; a difference when `interval`: on an interval scale, 9.3 °C is not 64× 0.15 °C; in percentage
     points when `percent`: the values are shares in %). Given each row's group (`keys`) and value (`values`) of
     a mean, a gap that Welch's t-test between the two groups finds within chance (p ≥ 0.05, Bonferroni-corrected
-    for picking the two of all the groups ranked) is said to be."""
+    for picking the two of all the groups ranked) is said to be. Given `overall` (the groups' plural: "months"),
+    the groups are a cycle whose question is whether they differ at all: Welch's one-way ANOVA of every group
+    replaces the test of the two."""
     data = frame[[category, value]].copy()
     data[value] = pd.to_numeric(data[value], errors="coerce")
     data = data[data[value].notna() & ~data[category].map(_is_other)]
     if len(data) < 2 or data[value].nunique() < 2:
         return []
+    # In the frame's order, as the host sums them.
+    everyone = None if keys is None or not overall else [_spread(keys, values, c) for c in data[category]]
     data = data.sort_values(value, ascending=False)
     # Column by column: a row of an int category beside a float value is upcast (Pclass 1 -> "1.0").
     top = {category: data[category].iloc[0], value: data[value].iloc[0]}
@@ -490,6 +495,14 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
         ratio = float(top[value]) / float(bottom[value])
         text += f", {fmt_ratio(ratio)} apart"
         numbers["ratio"] = ratio
+    if everyone is not None:
+        # A cycle's question is whether its groups differ at all: one test of them all, no pair picked.
+        test = _welch_anova(everyone)
+        if test is not None and test[3] >= 0.05:
+            text += (f"; chance alone could give differences this size between the {fmt_number(len(data))} {overall} "
+                     f"(Welch's ANOVA, p = {fmt_number(test[3])})")
+            numbers["p_value"] = test[3]
+        return [_insight(text + ".", "ranking", **numbers)]
     chance = _gap_by_chance(high, low, percent, len(data))
     if chance is not None:
         p, test, pairs = chance
@@ -701,6 +714,51 @@ def student_two_sided(t, df):
     if x < (a + 1) / (a + b + 2):
         return min(1.0, front * _beta_fraction(a, b, x) / a)
     return max(0.0, 1 - front * _beta_fraction(b, a, t * t / (df + t * t)) / b)
+
+
+def _incomplete_beta(a, b, x, y):
+    """I_x(a, b), the regularized incomplete beta function (0 < x < 1; `y` = 1 − x, given exactly)."""
+    front = math.exp(a * math.log(x) + b * math.log(y) - (_log_gamma(a) + _log_gamma(b) - _log_gamma(a + b)))
+    if x < (a + 1) / (a + b + 2):
+        return min(1.0, front * _beta_fraction(a, b, x) / a)
+    return max(0.0, 1 - front * _beta_fraction(b, a, y) / b)
+
+
+def f_survival(f, d1, d2):
+    """P(F > f) for Fisher's F with d1 and d2 degrees of freedom, as fSurvival in insights-welch.ts."""
+    if not (f >= 0 and d1 > 0 and d2 > 0):
+        return float("nan")
+    if f == 0:
+        return 1.0
+    if not math.isfinite(f):
+        return 0.0
+    return _incomplete_beta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f), d1 * f / (d2 + d1 * f))
+
+
+def _welch_anova(groups):
+    """(F, df1, df2, p) of Welch's one-way ANOVA of k ≥ 3 (n, mean, variance), or None when undefined (a group
+    of one value or of no spread), as welchAnova in insights-welch.ts."""
+    k = len(groups)
+    if k < 3 or any(g is None or g[0] < 2 or not g[2] > 0 or not math.isfinite(g[2]) for g in groups):
+        return None
+    w = [g[0] / g[2] for g in groups]
+    total = 0.0
+    for x in w:
+        total += x
+    mean = 0.0
+    for x, g in zip(w, groups):
+        mean += x * g[1]
+    mean /= total
+    between, lam = 0.0, 0.0
+    for x, g in zip(w, groups):
+        between += x * (g[1] - mean) ** 2
+    between /= k - 1
+    for x, g in zip(w, groups):
+        lam += (1 - x / total) ** 2 / (g[0] - 1)
+    f = between / (1 + 2 * (k - 2) / (k * k - 1) * lam)
+    df2 = (k * k - 1) / (3 * lam)
+    p = f_survival(f, k - 1, df2)
+    return (f, k - 1, df2, p) if math.isfinite(p) else None
 
 
 def _welch(one, two):

@@ -214,6 +214,15 @@ export function seasonX(t: Extract<Transform, { type: 'season' }>): 'month' | 'w
 }
 
 /**
+ * Whether a season chart's value is a mean — of each period's total (a sum, a count), or of the
+ * rows — whose ranking then tests its gap (Welch's t-test over the periods or rows of each month,
+ * weekday or hour); a median, a minimum or a maximum is not tested.
+ */
+export function seasonMean(t: Extract<Transform, { type: 'season' }>): boolean {
+  return !t.measure || t.agg === 'sum' || t.agg === 'count' || t.agg === 'mean';
+}
+
+/**
  * What a season chart's ranking calls its values (both engines): the average period total of a
  * sum or a count ("average monthly revenue", "average number of rows a day"), else the aggregate
  * of the rows ("mean unit_price").
@@ -643,10 +652,8 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
     }
     case 'season': {
       const y = t.measure ?? 'count';
-      const unit = PERIOD_START[CYCLE_PERIOD[t.cycle]] ?? CYCLE_PERIOD[t.cycle];
-      const lines = [
-        `frame = _season(data, ${py(t.date)}, ${t.measure ? py(t.measure) : 'None'}, ${py(t.agg)}, ${py(t.cycle)}, ${py(unit)})`,
-      ];
+      const args = `data, ${py(t.date)}, ${t.measure ? py(t.measure) : 'None'}, ${py(t.agg)}, ${py(t.cycle)}`;
+      const lines = [`frame = _season(${args})`];
       if (a.chart === 'table')
         return [
           ...lines,
@@ -662,7 +669,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       return [
         ...lines,
         `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, ...common })})`,
-        `_insight(${n}, _ins.ranking_insights(frame, ${py(x)}, ${py(y)}, ${py(seasonLabel(t, name))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}))`,
+        `_insight(${n}, _ins.ranking_insights(frame, ${py(x)}, ${py(y)}, ${py(seasonLabel(t, name))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${seasonMean(t) ? `, overall=${py(`${x}s`)}, **_season_spread(${args})` : ''}))`,
       ];
     }
     case 'distribution': {
@@ -846,28 +853,48 @@ _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
 
-def _season(data, date, measure, agg, cycle, unit):
+def _season_parts(data, date, measure, agg, cycle):
+    """What a season averages ("v": each period's total for sums and counts, else each row's value) with its
+    cycle keys (month 1-12, weekday 0-6, hour), and how it is aggregated per key."""
     if not pd.api.types.is_datetime64_any_dtype(data[date]):
         raise TypeError(f'"{date}" holds {data[date].dtype}, not dates, so it has no seasons')
     rows = data[data[date].notna()]
-    y = "count" if measure is None else measure
     if measure is None or agg in ("sum", "count"):
         # Each period's total over the whole span (a period without rows: 0 rows, no sum), averaged per cycle value.
+        unit = {"month": "MS", "weekday": "D", "hour": "h", "weekday_hour": "h"}[cycle]
         grouped = rows.groupby(pd.Grouper(key=date, freq=unit))
         per = grouped.size() if measure is None else grouped[measure].sum(min_count=1) if agg == "sum" else grouped[measure].count()
         when, values, how = pd.DatetimeIndex(per.index), per.astype(float).to_numpy(), "mean"
     else:
         when, values, how = pd.DatetimeIndex(rows[date]), rows[measure].to_numpy(), agg
     parts = pd.DataFrame({"v": values})
-    keys = {"month": ["month"], "weekday": ["weekday"], "hour": ["hour"], "weekday_hour": ["weekday", "hour"]}[cycle]
-    for key in keys:
+    for key in _SEASON_KEYS[cycle]:
         parts[key] = {"month": when.month, "weekday": when.dayofweek, "hour": when.hour}[key].to_numpy()
-    frame = parts.groupby(keys, sort=True)["v"].agg(how).reset_index().rename(columns={"v": y})
-    if "month" in frame:
-        frame["month"] = [_MONTHS[m - 1] for m in frame["month"]]
-    if "weekday" in frame:
-        frame["weekday"] = [_DAYS[d] for d in frame["weekday"]]
+    return parts, how
+
+
+_SEASON_KEYS = {"month": ["month"], "weekday": ["weekday"], "hour": ["hour"], "weekday_hour": ["weekday", "hour"]}
+
+
+def _season_label(key, values):
+    return [_MONTHS[m - 1] for m in values] if key == "month" else [_DAYS[d] for d in values] if key == "weekday" else values
+
+
+def _season(data, date, measure, agg, cycle):
+    parts, how = _season_parts(data, date, measure, agg, cycle)
+    y = "count" if measure is None else measure
+    frame = parts.groupby(_SEASON_KEYS[cycle], sort=True)["v"].agg(how).reset_index().rename(columns={"v": y})
+    for key in _SEASON_KEYS[cycle]:
+        frame[key] = _season_label(key, frame[key])
     return frame[["hour", "weekday", y]] if cycle == "weekday_hour" else frame
+
+
+def _season_spread(data, date, measure, agg, cycle):
+    """ranking_insights' keys and values of a season's mean: each cycle value's periods (rows), for the test of
+    the gap between the highest and the lowest."""
+    parts, _ = _season_parts(data, date, measure, agg, cycle)
+    key = _SEASON_KEYS[cycle][0]
+    return {"keys": pd.Series(_season_label(key, parts[key]), index=parts.index), "values": parts["v"]}
 
 
 def _failed(n, title, error):

@@ -7,7 +7,7 @@ import { fmtNumber, fmtRatio } from './insights-format.js';
 import { descendingOrder } from './insights-sort.js';
 import { groupName, insight, isOther, neverThrows, toNumber } from './insights-values.js';
 import type { Insight } from './insights-values.js';
-import { gapByChance } from './insights-welch.js';
+import { gapByChance, welchAnova } from './insights-welch.js';
 import type { Spread } from './insights-welch.js';
 
 /** Below this many values, a group's value is said with how few it is of (fewOf). */
@@ -36,7 +36,9 @@ function fewOf(
  * group's spread (a mean's), a gap that Welch's t-test between the two finds
  * within chance (p ≥ 0.05, Bonferroni-corrected for picking the two of
  * `groups`, by default every row ranked: gapByChance) is said to be, and a
- * group of fewer than FEW values is said with how few (fewOf).
+ * group of fewer than FEW values is said with how few (fewOf). Given `overall` (the groups'
+ * plural: "months"), the groups are a cycle whose question is whether they differ at all: Welch's
+ * one-way ANOVA of every group replaces the test of the two.
  */
 export const rankingInsights = neverThrows(
   (
@@ -47,6 +49,7 @@ export const rankingInsights = neverThrows(
     by?: string,
     spread?: (category: unknown) => Spread | null,
     groups?: number,
+    overall?: string,
   ): Insight[] => {
     // A number names its group with its column: "Pclass 1", not a bare "1".
     const named = (c: unknown): string => groupName(c, by);
@@ -82,16 +85,52 @@ export const rankingInsights = neverThrows(
       numbers.ratio = top.value / bottom.value;
       text += `, ${fmtRatio(numbers.ratio)} apart`;
     }
-    const chance = gapByChance(high, low, percent === true, groups ?? data.length);
+    const chance = overall
+      ? cycleChance(data, spread, overall)
+      : pairChance(high, low, percent === true, groups ?? data.length);
     if (chance) {
-      const corrected =
-        chance.pairs > 1
-          ? ` after Bonferroni's correction for the ${fmtNumber(chance.pairs)} pairs of ${fmtNumber(groups ?? data.length)} groups`
-          : '';
-      text += `; chance alone could give a gap this size (${chance.test}, p = ${fmtNumber(chance.p)}${corrected})`;
-      numbers.p_value = chance.p;
-      if (chance.pairs > 1) numbers.pairs = chance.pairs;
+      text += chance.text;
+      Object.assign(numbers, chance.numbers);
     }
     return [insight(`${text}.`, 'ranking', numbers)];
   },
 );
+
+/**
+ * The clause of a cycle's groups (months: `overall`) when Welch's one-way ANOVA of them all finds
+ * their differences within chance (p ≥ 0.05): a cycle's question is whether its groups differ at
+ * all, so no pair is picked.
+ */
+function cycleChance(
+  data: readonly { category: unknown }[],
+  spread: ((category: unknown) => Spread | null) | undefined,
+  overall: string,
+): { text: string; numbers: Record<string, number> } | null {
+  if (!spread) return null;
+  const none: Spread = { n: 0, mean: NaN, variance: NaN };
+  const test = welchAnova(data.map((row) => spread(row.category) ?? none));
+  if (!test || test.p < 0.05) return null;
+  return {
+    text: `; chance alone could give differences this size between the ${fmtNumber(data.length)} ${overall} (Welch's ANOVA, p = ${fmtNumber(test.p)})`,
+    numbers: { p_value: test.p },
+  };
+}
+
+/** The clause of the highest and lowest of `groups` groups when their gap is within chance (gapByChance). */
+function pairChance(
+  high: Spread | null | undefined,
+  low: Spread | null | undefined,
+  percent: boolean,
+  groups: number,
+): { text: string; numbers: Record<string, number> } | null {
+  const chance = gapByChance(high, low, percent, groups);
+  if (!chance) return null;
+  const corrected =
+    chance.pairs > 1
+      ? ` after Bonferroni's correction for the ${fmtNumber(chance.pairs)} pairs of ${fmtNumber(groups)} groups`
+      : '';
+  return {
+    text: `; chance alone could give a gap this size (${chance.test}, p = ${fmtNumber(chance.p)}${corrected})`,
+    numbers: { p_value: chance.p, ...(chance.pairs > 1 ? { pairs: chance.pairs } : {}) },
+  };
+}

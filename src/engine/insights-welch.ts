@@ -83,6 +83,46 @@ export function studentTwoSided(t: number, df: number): number {
   return Math.max(0, 1 - (front * betaFraction(b, a, (t * t) / (df + t * t))) / b);
 }
 
+/** ln B(a, b). */
+const logBeta = (a: number, b: number): number => logGamma(a) + logGamma(b) - logGamma(a + b);
+
+/** I_x(a, b), the regularized incomplete beta function (0 < x < 1; `y` = 1 − x, given exactly). */
+function incompleteBeta(a: number, b: number, x: number, y: number): number {
+  const front = Math.exp(a * Math.log(x) + b * Math.log(y) - logBeta(a, b));
+  if (x < (a + 1) / (a + b + 2)) return Math.min(1, (front * betaFraction(a, b, x)) / a);
+  return Math.max(0, 1 - (front * betaFraction(b, a, y)) / b);
+}
+
+/** P(F > f) for Fisher's F with `d1` and `d2` degrees of freedom. */
+export function fSurvival(f: number, d1: number, d2: number): number {
+  if (!(f >= 0) || !(d1 > 0) || !(d2 > 0)) return Number.NaN;
+  if (f === 0) return 1;
+  if (!Number.isFinite(f)) return 0;
+  return incompleteBeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f), (d1 * f) / (d2 + d1 * f));
+}
+
+/**
+ * Welch's one-way ANOVA of k ≥ 3 groups (their means compared without assuming equal variances):
+ * F, its degrees of freedom and p; null when undefined (a group of one value, or of no spread).
+ * The same arithmetic as _welch_anova in preamble/opsmind_insights.py (checked against scipy).
+ */
+export function welchAnova(
+  groups: readonly Spread[],
+): { f: number; df1: number; df2: number; p: number } | null {
+  const k = groups.length;
+  if (k < 3 || groups.some((g) => g.n < 2 || !(g.variance > 0) || !Number.isFinite(g.variance)))
+    return null;
+  const w = groups.map((g) => g.n / g.variance);
+  const total = w.reduce((a, b) => a + b, 0);
+  const mean = groups.reduce((a, g, i) => a + (w[i] ?? 0) * g.mean, 0) / total;
+  const between = groups.reduce((a, g, i) => a + (w[i] ?? 0) * (g.mean - mean) ** 2, 0) / (k - 1);
+  const lambda = groups.reduce((a, g, i) => a + (1 - (w[i] ?? 0) / total) ** 2 / (g.n - 1), 0);
+  const f = between / (1 + ((2 * (k - 2)) / (k * k - 1)) * lambda);
+  const df2 = (k * k - 1) / (3 * lambda);
+  const p = fSurvival(f, k - 1, df2);
+  return Number.isFinite(p) ? { f, df1: k - 1, df2, p } : null;
+}
+
 /** Welch's t-test of two groups: t, its degrees of freedom and the two-sided p; null when undefined. */
 export function welch(one: Spread, two: Spread): { t: number; df: number; p: number } | null {
   if (one.n < 2 || two.n < 2) return null;

@@ -4,12 +4,19 @@
  * span; a period without rows counts 0 rows and has no sum) and average those totals per cycle
  * value; other aggregates go over the rows. As compile-plan.ts's _season computes it in pandas.
  */
-import { intervalOf, namedAs, NO_SCALES, seasonLabel, seasonX } from '../agent/compile-plan.js';
+import {
+  intervalOf,
+  namedAs,
+  NO_SCALES,
+  seasonLabel,
+  seasonMean,
+  seasonX,
+} from '../agent/compile-plan.js';
 import { CYCLE_PERIOD } from '../agent/plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
 import { rankingInsights } from './insights.js';
-import type { Insight } from './insights.js';
+import type { Insight, Spread } from './insights.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import { columnsOf, infos, over, params, query, tableOf } from './sql-spec.js';
@@ -32,7 +39,8 @@ function keysOf(cycle: Season['cycle'], p: string): [string, string, string][] {
   return { month: [month], weekday: [weekday], hour: [hour], weekday_hour: [weekday, hour] }[cycle];
 }
 
-export function seasonSql(ctx: Ctx, t: Season): { sql: string; y: string } {
+/** What a season averages ("v", in `filled`) and its CTEs: each period's total, or each row's value. */
+function seasonParts(ctx: Ctx, t: Season): { ctes: Cte[]; value: string; y: string } {
   const date = columnOf(ctx.rows, t.date);
   if (!isTemporal(date.type))
     throw new Error(`TypeError: "${t.date}" holds ${date.type}, not dates, so it has no seasons`);
@@ -44,7 +52,6 @@ export function seasonSql(ctx: Ctx, t: Season): { sql: string; y: string } {
   const unit = UNIT[CYCLE_PERIOD[t.cycle]];
   const additive = !measure || t.agg === 'sum' || t.agg === 'count';
   const ctes: Cte[] = [];
-  const from = 'filled';
   let value: string;
   if (additive) {
     const total = !measure ? 'count(*)' : aggregateSql(t.agg, measure, true);
@@ -70,6 +77,12 @@ export function seasonSql(ctx: Ctx, t: Season): { sql: string; y: string } {
     ]);
     value = aggregateSql(t.agg, { ...measure, name: 'v' }, true);
   }
+  return { ctes, value, y };
+}
+
+export function seasonSql(ctx: Ctx, t: Season): { sql: string; y: string } {
+  const { ctes, value, y } = seasonParts(ctx, t);
+  const from = 'filled';
   const keys = keysOf(t.cycle, 'p');
   const labels = keys.map(([name, , label]) => `${label} AS ${ident(name)}`);
   const order = keys.map(([, n]) => n).join(', ');
@@ -99,22 +112,59 @@ function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
   });
 }
 
+/** A cycle's key as text: a month's or weekday's name, an hour's number. */
+const cycleKey = (k: unknown): string =>
+  typeof k === 'string' || typeof k === 'number' ? String(k) : '';
+
+/**
+ * Each month's (weekday's, hour's) count, mean and sample variance of what the season chart
+ * averages — its periods' totals, or its rows' values — for the ranking's test of its gap.
+ */
+async function seasonSpreads(ctx: Ctx, t: Season): Promise<Map<string, Spread>> {
+  const { ctes } = seasonParts(ctx, t);
+  const [[, , label]] = keysOf(t.cycle, 'p') as [[string, string, string]];
+  const sql = over(
+    ctx,
+    ctes,
+    `SELECT ${label} AS k, count(v) AS n, favg(CAST(v AS DOUBLE)) AS mean, var_samp(CAST(v AS DOUBLE)) AS variance\nFROM filled\nGROUP BY ALL`,
+  );
+  const found = new Map<string, Spread>();
+  for (const [k, n, mean, variance] of (await query(ctx, sql)).rows)
+    if (k !== null && Number(n) > 0)
+      found.set(cycleKey(k), {
+        n: Number(n),
+        mean: Number(mean),
+        variance: Number(variance ?? NaN),
+      });
+  return found;
+}
+
 /**
  * The season chart's findings: its highest and lowest month (weekday, hour) and how far apart, as
  * a ranking of groups says them ("Dec has the highest average monthly revenue (118,403); Feb the
- * lowest (45,000), 2.6× apart"). Not of a table, which speaks for itself, nor a heatmap.
+ * lowest (45,000), 2.6× apart"), and for a mean (seasonMean) whether chance alone could give
+ * differences this size between them (Welch's ANOVA of every month). Not of a table, which speaks for itself, nor a heatmap.
  */
-function seasonFindings(ctx: Ctx, t: Season, declared: Declared, y: string): Insight[] {
+async function seasonFindings(
+  ctx: Ctx,
+  t: Season,
+  declared: Declared,
+  y: string,
+): Promise<Insight[]> {
   if (declared.table || ctx.analysis.chart === 'heatmap' || !declared.frame) return [];
   const { columns, rows } = declared.frame;
   const [at, of] = [columns.indexOf(seasonX(t)), columns.indexOf(y)];
   const scales = ctx.scales ?? NO_SCALES;
+  const spreads = seasonMean(t) ? await seasonSpreads(ctx, t) : null;
   return rankingInsights(
     rows.map((row) => ({ category: row[at], value: row[of] })),
     seasonLabel(t, namedAs(ctx.analysis, scales)),
     intervalOf(t, scales),
     false,
     seasonX(t),
+    spreads ? (category) => spreads.get(cycleKey(category)) ?? null : undefined,
+    undefined,
+    `${seasonX(t)}s`,
   );
 }
 
@@ -145,5 +195,5 @@ export async function seasonAnalysis(ctx: Ctx, t: Season): Promise<Outcome> {
       error: null,
     };
   }
-  return { declared, findings: () => Promise.resolve(seasonFindings(ctx, t, declared, y)) };
+  return { declared, findings: () => seasonFindings(ctx, t, declared, y) };
 }
