@@ -416,18 +416,32 @@ void test('partial first and last periods are left out of charts at a coarser pe
   // Monthly data charted per quarter from January to March: whole quarters, nothing left out.
   const stocks = heuristicPlan(await profiled(join(VEGA, 'stocks.csv')));
   assert.ok(!stocks.notes.some((n) => /partly covered/.test(n)));
-  // A partial month that holds the most rows is where the events are: la-riots.csv's deaths
-  // start 1992-04-29 and 36 of 63 fall in April. It is kept; the partial last month (one death
-  // in November 1993) is left out.
+  // Deaths on 10 days over 19 months (la-riots.csv): snapshots, no month partly covered; before,
+  // the month of its last death (one, November 1993) was left out as a short month.
   const riots = heuristicPlan(await profiled(join(VEGA, 'la-riots.csv')));
   const monthly = riots.analyses.filter(
     (a) => a.transform.type === 'resample' && a.transform.freq === 'M',
   );
   assert.ok(monthly.length > 0);
-  for (const a of monthly)
+  for (const a of monthly) assert.equal(a.filters, undefined, a.title);
+  assert.ok(!riots.notes.some((n) => /partly covered/.test(n)), riots.notes.join('\n'));
+  // A partial month that holds the most rows is where the events are: kept (40 events on its last
+  // two days); the short last month of daily data is left out.
+  const lines = ['at,n'];
+  for (let i = 0; i < 40; i++) lines.push(`2024-01-${30 + (i % 2)},1`);
+  for (let d = Date.UTC(2024, 1, 1); d <= Date.UTC(2026, 0, 12); d += 86_400_000)
+    lines.push(`${new Date(d).toISOString().slice(0, 10)},1`);
+  const events = join(tempDir('opsmind-partial-'), 'events.csv');
+  writeFileSync(events, `${lines.join('\n')}\n`);
+  const busy = heuristicPlan(await profiled(events));
+  const perMonth = busy.analyses.filter(
+    (a) => a.transform.type === 'resample' && a.transform.freq === 'M',
+  );
+  assert.ok(perMonth.length > 0, busy.analyses.map((a) => a.title).join('; '));
+  for (const a of perMonth)
     assert.deepEqual(
       a.filters?.map((f) => [f.op, f.value]),
-      [['<', '1993-11-01 00:00:00']],
+      [['<', '2026-01-01 00:00:00']],
       a.title,
     );
 });

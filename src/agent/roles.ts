@@ -302,7 +302,8 @@ function rowsIn(date: ColumnProfile, start: number, freq: Period): number {
  * Nothing when the periods are the data's own, or fewer than three full periods would remain. A
  * partial period that holds more rows than a period does on average (its most frequent values
  * alone show it: la-riots.csv's deaths, 36 in the last 2 days of April 1992) is where the events
- * are, not a short period: it is kept, and the note says so.
+ * are, not a short period: it is kept, and the note says so. Dates no more than the periods are
+ * snapshots, one day a month: no period is partial.
  */
 export function partialPeriods(
   date: ColumnProfile,
@@ -328,6 +329,9 @@ export function partialPeriods(
   if (!shortFirst && !shortLast) return null;
   let periods = 0;
   for (let t = firstStart; t <= lastStart && periods <= rows; t = nextPeriod(t, freq)) periods += 1;
+  // No more dates than periods: snapshots (one day's orders a month), each period as covered as
+  // the next, not a span whose first and last periods are cut short.
+  if (date.distinct <= periods) return null;
   const average = (rows - date.missing) / Math.max(periods, 1);
   const busy = (start: number): boolean => rows > 0 && rowsIn(date, start, freq) > average;
   const [busyFirst, busyLast] = [shortFirst && busy(firstStart), shortLast && busy(lastStart)];
