@@ -6,6 +6,7 @@ import { columnValues, groupRows, pick } from './frame.js';
 import type { Frame } from '../src/spec/schema.js';
 import type { PlotlyFigure } from './types.js';
 import { defineRenderer } from './types.js';
+import { periodAxis } from './time-axis.js';
 
 const schema = baseParams.extend({
   x: column('any'),
@@ -52,6 +53,8 @@ export function lineFigure(frame: Frame, params: LineParams, fill: boolean): Plo
     showLegend: traces.length > 1,
   });
   layout.hovermode = 'x unified';
+  const periods = periodAxis(xs);
+  if (periods) layout.xaxis = { ...(layout.xaxis as Record<string, unknown>), ...periods };
   return { data: traces, layout };
 }
 

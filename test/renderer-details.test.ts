@@ -11,6 +11,7 @@ import { histogram } from '../renderers/histogram.js';
 import { line } from '../renderers/line.js';
 import { pie } from '../renderers/pie.js';
 import { scatter } from '../renderers/scatter.js';
+import { validateFigure } from '../src/report/plotly-validate.js';
 
 type Figure = { data: Record<string, unknown>[]; layout: Record<string, unknown> };
 
@@ -110,4 +111,39 @@ void test('a log axis labels 1, 2 and 5 of each decade', () => {
   const built = histogram.build(frame, params);
   const yaxis = figure(built).layout.yaxis as { type: string; dtick: string };
   assert.deepEqual([yaxis.type, yaxis.dtick], ['log', 'D2']);
+});
+
+void test('line: points that each start a month are ticked and hovered by month, a year apart by year', async () => {
+  const axis = (x: unknown[]) => {
+    const frame = { columns: ['t', 'v'], data: x.map((t, i) => [t, i]) };
+    const f = figure(line.build(frame, line.schema.parse({ x: 't', y: 'v' })));
+    return f.layout.xaxis as Record<string, unknown>;
+  };
+  const months = ['2024-03-01T00:00:00.000', '2024-04-01T00:00:00.000', '2024-07-01T00:00:00.000'];
+  const monthly = axis(months);
+  assert.equal(monthly.dtick, 'M1');
+  assert.equal(monthly.tickformat, '%b %Y');
+  assert.equal(monthly.hoverformat, '%b %Y');
+  assert.equal(monthly.tick0, '2024-03-01');
+  // Half a month of room on each side: the first and the last tick are drawn.
+  assert.deepEqual(monthly.range, ['2024-02-14 19:12:00', '2024-07-16 04:48:00']);
+  // Thirty months: a tick every quarter; a hundred: every year, on Januaries.
+  const month = (i: number) =>
+    `${2020 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01`;
+  assert.equal(axis(Array.from({ length: 30 }, (_, i) => month(i + 2))).dtick, 'M3');
+  const long = axis(Array.from({ length: 100 }, (_, i) => month(i + 2)));
+  assert.deepEqual([long.dtick, long.tickformat, long.tick0], ['M12', '%Y', '2020-01-01']);
+  const years = axis(['2001-01-01', '2002-01-01', null, '2005-01-01']);
+  assert.deepEqual([years.dtick, years.tickformat, years.hoverformat], ['M12', '%Y', '%Y']);
+  // Attributes Plotly itself accepts.
+  const frame = { columns: ['t', 'v'], data: months.map((t, i) => [t, i]) };
+  const built = line.build(frame, line.schema.parse({ x: 't', y: 'v' }));
+  assert.deepEqual(await validateFigure(figure(built) as never), []);
+  // Days, a mid-month date, or numbers: Plotly's own ticks.
+  for (const other of [
+    ['2024-03-01', '2024-03-02'],
+    ['2024-03-01', '2024-04-15'],
+    [1, 2, 3],
+  ])
+    assert.equal(axis(other).tickformat, undefined, JSON.stringify(other));
 });

@@ -1,0 +1,53 @@
+/**
+ * A time axis whose points each start a month (a quarter, a year): ticks on those periods and
+ * labelled by them ("Apr 2024", "2024"), and the hover saying the period, not the day. Left to
+ * itself Plotly ticks five monthly points at weeks ("Apr 7", "Apr 21"), between the points.
+ */
+
+/** The start of a month as the engines write it: 2024-04-01, 2024-04-01T00:00:00.000. */
+const MONTH_START = /^(\d{4})-(\d{2})-01(?:[T ]00:00(?::00(?:\.0+)?)?)?$/;
+
+/** Half an average month, in milliseconds. */
+const HALF_MONTH = 15.2 * 86_400_000;
+
+/** Tick spacings in months, the nicest first fitting ~12 ticks. */
+const NICE_MONTHS = [1, 2, 3, 6, 12, 24, 36, 60, 120, 240, 600, 1200];
+
+/** The axis settings for `xs` when every value starts a month; null for any other axis. */
+export function periodAxis(xs: readonly unknown[]): Record<string, unknown> | null {
+  const months = new Set<number>();
+  for (const x of xs) {
+    if (x === null || x === undefined) continue;
+    const m = typeof x === 'string' ? MONTH_START.exec(x) : null;
+    if (!m) return null;
+    months.add(Number(m[1]) * 12 + Number(m[2]) - 1);
+  }
+  const sorted = [...months].sort((a, b) => a - b);
+  const [first, last] = [sorted[0], sorted.at(-1)];
+  if (first === undefined || last === undefined || sorted.length < 2) return null;
+  let step = Infinity;
+  for (let i = 1; i < sorted.length; i++)
+    step = Math.min(step, (sorted[i] ?? 0) - (sorted[i - 1] ?? 0));
+  const yearly = step % 12 === 0 && sorted.every((m) => m % 12 === 0);
+  const every =
+    NICE_MONTHS.find((n) => n % step === 0 && n * 12 >= last - first) ??
+    step * Math.ceil((last - first) / step / 12);
+  const format = yearly || every % 12 === 0 ? '%Y' : '%b %Y';
+  const year = Math.floor(first / 12);
+  const month = String((first % 12) + 1).padStart(2, '0');
+  // Half a step of room past the first and last points, so their ticks and labels are drawn.
+  const at = (m: number, pad: number): string =>
+    new Date(Date.UTC(Math.floor(m / 12), m % 12, 1) + pad * HALF_MONTH * step)
+      .toISOString()
+      .slice(0, 19)
+      .replace('T', ' ');
+  return {
+    type: 'date',
+    range: [at(first, -1), at(last, 1)],
+    // Ticks a year or more apart sit on the years' starts, which their labels name.
+    tick0: every % 12 === 0 ? `${year}-01-01` : `${year}-${month}-01`,
+    dtick: `M${every}`,
+    tickformat: format,
+    hoverformat: yearly ? '%Y' : '%b %Y',
+  };
+}
