@@ -143,7 +143,8 @@ async function seasonSpreads(ctx: Ctx, t: Season): Promise<Map<string, Spread>> 
  * The season chart's findings: its highest and lowest month (weekday, hour) and how far apart, as
  * a ranking of groups says them ("Dec has the highest average monthly revenue (118,403); Feb the
  * lowest (45,000), 2.6× apart"), and for a mean (seasonMean) whether chance alone could give
- * differences this size between them (Welch's ANOVA of every month). Not of a table, which speaks for itself, nor a heatmap.
+ * differences this size between them (Welch's ANOVA of every month). Not of a table, which
+ * speaks for itself, nor a heatmap.
  */
 async function seasonFindings(
   ctx: Ctx,
