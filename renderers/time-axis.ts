@@ -1,6 +1,6 @@
 /**
  * A time axis whose points each start a month (a quarter, a year): ticks on those periods and
- * labelled by them ("Apr 2024", "2024"), and the hover saying the period, not the day. Left to
+ * labelled by them ("Apr 2024", "Q2 2024", "2024"), and the hover saying the period, not the day. Left to
  * itself Plotly ticks five monthly points at weeks ("Apr 7", "Apr 21"), between the points.
  */
 
@@ -29,10 +29,12 @@ export function periodAxis(xs: readonly unknown[]): Record<string, unknown> | nu
   for (let i = 1; i < sorted.length; i++)
     step = Math.min(step, (sorted[i] ?? 0) - (sorted[i - 1] ?? 0));
   const yearly = step % 12 === 0 && sorted.every((m) => m % 12 === 0);
+  const quarterly = !yearly && step % 3 === 0 && sorted.every((m) => m % 3 === 0);
+  const period = yearly ? '%Y' : quarterly ? 'Q%q %Y' : '%b %Y';
   const every =
     NICE_MONTHS.find((n) => n % step === 0 && n * 12 >= last - first) ??
     step * Math.ceil((last - first) / step / 12);
-  const format = yearly || every % 12 === 0 ? '%Y' : '%b %Y';
+  const format = every % 12 === 0 ? '%Y' : period;
   const year = Math.floor(first / 12);
   const month = String((first % 12) + 1).padStart(2, '0');
   // Half a step of room past the first and last points, so their ticks and labels are drawn.
@@ -48,6 +50,6 @@ export function periodAxis(xs: readonly unknown[]): Record<string, unknown> | nu
     tick0: every % 12 === 0 ? `${year}-01-01` : `${year}-${month}-01`,
     dtick: `M${every}`,
     tickformat: format,
-    hoverformat: yearly ? '%Y' : '%b %Y',
+    hoverformat: period,
   };
 }

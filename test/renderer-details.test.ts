@@ -133,6 +133,11 @@ void test('line: points that each start a month are ticked and hovered by month,
   assert.equal(axis(Array.from({ length: 30 }, (_, i) => month(i + 2))).dtick, 'M3');
   const long = axis(Array.from({ length: 100 }, (_, i) => month(i + 2)));
   assert.deepEqual([long.dtick, long.tickformat, long.tick0], ['M12', '%Y', '2020-01-01']);
+  const quarters = axis(['2023-10-01', '2024-01-01', '2024-04-01', '2024-07-01']);
+  assert.deepEqual(
+    [quarters.dtick, quarters.tickformat, quarters.hoverformat],
+    ['M3', 'Q%q %Y', 'Q%q %Y'],
+  );
   const years = axis(['2001-01-01', '2002-01-01', null, '2005-01-01']);
   assert.deepEqual([years.dtick, years.tickformat, years.hoverformat], ['M12', '%Y', '%Y']);
   // Attributes Plotly itself accepts.
