@@ -334,26 +334,41 @@ def _feature_row(feature):
     return row
 
 
+def _json_object(path, **load):
+    """The file as one JSON object (a dict), when it starts as one and parses; else None."""
+    with open(path, "rb") as handle:
+        head = handle.read(65536)  # the host's sample
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"{":
+        return None
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            document = json.load(handle, **load)
+    except ValueError:
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def _rows_read(rows, warning):
+    """Records read as the host reads the JSON lines it writes of them (with its warning)."""
+    lines = "\n".join(json.dumps(r, ensure_ascii=False, allow_nan=False) for r in rows)
+    frame = pd.read_json(io.StringIO(lines), lines=True, dtype=False, convert_dates=False) if rows else pd.DataFrame()
+    return _nested_as_text(_spread_objects(frame)), {"format": "json", "encoding": "utf-8", "delimiter": None}, [warning]
+
+
 def _read_geojson(path):
     """A GeoJSON FeatureCollection as JSON lines of its features (source-geojson.ts), or None for other JSON."""
     with open(path, "rb") as handle:
         head = handle.read(65536)  # the host's sample: one object naming a FeatureCollection or its features
-    if head.lstrip()[:1] != b"{" or (b'"FeatureCollection"' not in head and b'"features"' not in head):
+    if b'"FeatureCollection"' not in head and b'"features"' not in head:
         return None
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            document = json.load(handle)
-    except ValueError:
-        return None
-    if not (isinstance(document, dict) and document.get("type") == "FeatureCollection"
+    document = _json_object(path)
+    if not (document is not None and document.get("type") == "FeatureCollection"
             and isinstance(document.get("features"), list)):
         return None
     features = document["features"]
-    lines = "\n".join(json.dumps(_feature_row(f), ensure_ascii=False, allow_nan=False) for f in features)
-    frame = pd.read_json(io.StringIO(lines), lines=True, dtype=False, convert_dates=False) if features else pd.DataFrame()
     warning = (f"read as GeoJSON: one row per feature ({len(features)}), its properties as columns, "
                "a Point's longitude and latitude (a third coordinate as z)")
-    return _nested_as_text(_spread_objects(frame)), {"format": "json", "encoding": "utf-8", "delimiter": None}, [warning]
+    return _rows_read([_feature_row(f) for f in features], warning)
 
 
 def _is_records(value):
@@ -380,30 +395,21 @@ _DESCRIBED_BYTES = 64 * 1024 * 1024  # a larger file is not parsed whole to look
 def _read_wrapped(path):
     """A .json file that is one object whose one key holds the records, as the host reads it: those records,
     read as JSON lines, with the host's warning; None for any other file."""
-    with open(path, "rb") as handle:
-        head = handle.read(65536)
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"{" or os.path.getsize(path) > _DESCRIBED_BYTES:
+    if os.path.getsize(path) > _DESCRIBED_BYTES:
         return None
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            document = json.load(handle, parse_constant=_no_constant)
-    except ValueError:
-        return None
-    keys = _record_keys(document) if isinstance(document, dict) else []
+    document = _json_object(path, parse_constant=_no_constant)
+    keys = _record_keys(document) if document is not None else []
     if len(keys) != 1:
         return None
     (key, count), = keys
     node = document
     for k in key:
         node = node[k]
-    lines = "\n".join(json.dumps(r, ensure_ascii=False, allow_nan=False) for r in node)
-    frame = pd.read_json(io.StringIO(lines), lines=True, dtype=False, convert_dates=False)
     others = [json.dumps(k, ensure_ascii=False) for k in document if k != key[0]]
     shown = ", ".join(others[:5]) + (", …" if len(others) > 5 else "")
     where = ".".join(json.dumps(k, ensure_ascii=False) for k in key)
     noun = "record" if count == 1 else "records"
-    warning = f"read the {count:,} {noun} under {where}" + (f", leaving out {shown}" if others else "")
-    return _nested_as_text(_spread_objects(frame)), {"format": "json", "encoding": "utf-8", "delimiter": None}, [warning]
+    return _rows_read(node, f"read the {count:,} {noun} under {where}" + (f", leaving out {shown}" if others else ""))
 
 
 def _read_json(path, lines):

@@ -8,11 +8,27 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlanner } from '../src/agent/llm-planner.js';
 import { frequencyFor } from '../src/agent/roles.js';
+import type { DataProfile } from '../src/agent/profile.js';
 import { DuckDbEngine } from '../src/engine/duckdb-engine.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
 
 const ORDER = ['H', 'D', 'W', 'M', 'Q', 'Y'];
 const corpus = (name: string): string => join(ROOT, 'node_modules', 'vega-datasets', 'data', name);
+
+/** The DuckDB engine's profile of `file`. */
+async function profileOf(file: string): Promise<DataProfile> {
+  const engine = await DuckDbEngine.open({
+    dataPath: file,
+    memoryMb: 256,
+    maxTempMb: 512,
+    scratchDir: tempDir(),
+  });
+  try {
+    return (await engine.profile(file.split('/').at(-1) ?? 'data')).profile;
+  } finally {
+    engine.close();
+  }
+}
 
 void test('frequencyFor: the span picks the period, but never one finer than the observed spacing', () => {
   assert.equal(frequencyFor(365 * 40, 'Y'), 'Y');
@@ -42,38 +58,14 @@ void test('dates on a handful of days: a line per month, and no weekday or month
   );
   const path = join(tempDir(), 'orders.csv');
   writeFileSync(path, ['order_date,segment,amount', ...lines].join('\n'));
-  const engine = await DuckDbEngine.open({
-    dataPath: path,
-    memoryMb: 256,
-    maxTempMb: 512,
-    scratchDir: tempDir(),
-  });
-  try {
-    const { profile } = await engine.profile('orders.csv');
-    const { plan } = await heuristicPlanner(profile, undefined);
-    const transforms = plan.analyses.map((a) => a.transform);
-    const freqs = transforms.flatMap((t) => (t.type === 'resample' ? [t.freq] : []));
-    assert.ok(freqs.length > 0 && freqs.every((f) => f === 'M'), freqs.join());
-    assert.ok(!transforms.some((t) => t.type === 'season'), 'no season of five days');
-  } finally {
-    engine.close();
-  }
+  const { plan } = await heuristicPlanner(await profileOf(path), undefined);
+  const transforms = plan.analyses.map((a) => a.transform);
+  const freqs = transforms.flatMap((t) => (t.type === 'resample' ? [t.freq] : []));
+  assert.ok(freqs.length > 0 && freqs.every((f) => f === 'M'), freqs.join());
+  assert.ok(!transforms.some((t) => t.type === 'season'), 'no season of five days');
   // la-riots.csv: deaths on 10 days, most in the first week: no weekday pattern to chart.
-  const riots = await DuckDbEngine.open({
-    dataPath: corpus('la-riots.csv'),
-    memoryMb: 256,
-    maxTempMb: 512,
-    scratchDir: tempDir(),
-  });
-  try {
-    const { plan } = await heuristicPlanner(
-      (await riots.profile('la-riots.csv')).profile,
-      undefined,
-    );
-    assert.ok(!plan.analyses.some((a) => a.transform.type === 'season'));
-  } finally {
-    riots.close();
-  }
+  const riots = await heuristicPlanner(await profileOf(corpus('la-riots.csv')), undefined);
+  assert.ok(!riots.plan.analyses.some((a) => a.transform.type === 'season'));
 });
 
 for (const [file, expected] of [
@@ -149,22 +141,11 @@ void test('a measure that is mostly missing never leads the plan, whatever its n
     );
   const file = join(dir, 'sparse.csv');
   writeFileSync(file, `${lines.join('\n')}\n`);
-  const engine = await DuckDbEngine.open({
-    dataPath: file,
-    memoryMb: 256,
-    maxTempMb: 512,
-    scratchDir: tempDir(),
-  });
-  try {
-    const { profile } = await engine.profile('sparse.csv');
-    const { plan } = await heuristicPlanner(profile, undefined);
-    const first = plan.analyses.find(
-      (a) => a.transform.type === 'resample' || a.transform.type === 'group',
-    );
-    assert.ok(first);
-    const measure = 'measure' in first.transform ? first.transform.measure : null;
-    assert.equal(measure, 'visits', 'revenue is 80% missing, so visits leads');
-  } finally {
-    engine.close();
-  }
+  const { plan } = await heuristicPlanner(await profileOf(file), undefined);
+  const first = plan.analyses.find(
+    (a) => a.transform.type === 'resample' || a.transform.type === 'group',
+  );
+  assert.ok(first);
+  const measure = 'measure' in first.transform ? first.transform.measure : null;
+  assert.equal(measure, 'visits', 'revenue is 80% missing, so visits leads');
 });

@@ -101,20 +101,7 @@ interface Cycle {
 /** Months of a cycle: `effect` apart at most, over `years` values each. */
 function cycle(name: string, seed: number, effect: number, years: number): Cycle {
   const random = seeded(seed);
-  const months = [
-    'Jan',
-    'Feb',
-    'Mar',
-    'Apr',
-    'May',
-    'Jun',
-    'Jul',
-    'Aug',
-    'Sep',
-    'Oct',
-    'Nov',
-    'Dec',
-  ];
+  const months = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
   const keys: string[] = [];
   const values: number[] = [];
   months.forEach((m, i) => {

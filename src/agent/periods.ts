@@ -15,7 +15,7 @@ export function frequencyFor(
   spanDays: number,
   observed: string | null,
   distinct = Infinity,
-): 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y' {
+): Period {
   let freq = spacedFrequency(spanDays, observed);
   while (freq !== 'Y' && distinct < SPARSE_SHARE * (spanDays / PERIOD_DAYS[freq] + 1))
     freq = PERIOD_ORDER[PERIOD_ORDER.indexOf(freq) + 1] ?? 'Y';

@@ -23,7 +23,7 @@ export function geoJsonHead(sample: string): boolean {
 }
 
 /** The whole document as one JSON value, however large (DuckDB's default stops at 16 MB). */
-function documentSql(path: string, bytes: number): string {
+export function documentSql(path: string, bytes: number): string {
   return `read_json_objects(${literal(path)}, format='unstructured', maximum_object_size=${Math.max(bytes + 1, 16 << 20)})`;
 }
 
@@ -76,14 +76,22 @@ export async function featureLines(
 ): Promise<{ path: string; features: number } | null> {
   const size = await collectionSize(ctx.db, path, bytes, ctx.signal);
   if (size === null) return null;
-  const out = scratchPath(ctx, '.jsonl');
   const features = `SELECT unnest(json_extract(json, '$.features[*]')) AS f FROM ${documentSql(path, bytes)}`;
   const props = `SELECT f, CASE json_type(f, '$.properties') WHEN 'OBJECT' THEN f -> '$.properties' ELSE '{}'::JSON END AS p FROM (${features})`;
   const rows = `SELECT ${ROW_SQL} AS row FROM (SELECT f, ${WITH_ID_SQL} AS r FROM (${props}))`;
+  return { path: await jsonLines(ctx, rows), features: size };
+}
+
+/**
+ * Writes the JSON values of `rows` (a query of one JSON column) as JSON lines into the scratch
+ * directory, each as written, and returns that file.
+ */
+export async function jsonLines(ctx: ReadContext, rows: string): Promise<string> {
+  const out = scratchPath(ctx, '.jsonl');
   // One JSON text a line, as written (a JSON text holds no raw newline or control character).
   await ctx.db.run(
     `COPY (${rows}) TO ${literal(out)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x1f')`,
     ctx.signal,
   );
-  return { path: out, features: size };
+  return out;
 }

@@ -9,7 +9,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { literal } from './duckdb.js';
-import { scratchPath } from './source-common.js';
+import { documentSql, jsonLines } from './source-geojson.js';
 import type { ReadContext } from './source-common.js';
 import { listed } from '../util/sentence.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
@@ -107,14 +107,9 @@ export async function wrappedLines(
   path: string,
   key: RecordsKey,
 ): Promise<string> {
-  const bytes = statSync(path).size;
-  const out = scratchPath(ctx, '.jsonl');
-  const document = `read_json_objects(${literal(path)}, format='unstructured', maximum_object_size=${Math.max(bytes + 1, 16 << 20)})`;
-  const rows = `SELECT unnest(CAST(json_extract(json, ${literal(pointer(key.path))}) AS JSON[])) AS row FROM ${document}`;
-  // One JSON text a line, as written (a JSON text holds no raw newline or control character).
-  await ctx.db.run(
-    `COPY (${rows}) TO ${literal(out)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x1f')`,
-    ctx.signal,
+  const document = documentSql(path, statSync(path).size);
+  return jsonLines(
+    ctx,
+    `SELECT unnest(CAST(json_extract(json, ${literal(pointer(key.path))}) AS JSON[])) AS row FROM ${document}`,
   );
-  return out;
 }

@@ -7,6 +7,7 @@
  * of rows holds 0 of a count or sum in a period with rows of others (compile-plan's _fill_gaps).
  */
 import type { Transform } from '../agent/plan.js';
+import { PERIOD_WORD } from '../agent/periods.js';
 import { OTHER } from '../../renderers/frame.js';
 import { ident, literal } from './duckdb.js';
 import { seriesTrendInsights, trendInsights } from './insights.js';
@@ -58,18 +59,10 @@ const STEP: Readonly<Record<Resample['freq'], string>> = {
   Q: 'INTERVAL 3 MONTH',
   Y: 'INTERVAL 1 YEAR',
 };
-const UNIT: Readonly<Record<Resample['freq'], string>> = {
-  H: 'hour',
-  D: 'day',
-  W: 'week',
-  M: 'month',
-  Q: 'quarter',
-  Y: 'year',
-};
 
 /** The label of the period a timestamp falls in (pandas' "W": the Sunday ending its Monday-to-Sunday week). */
 export function periodSql(date: string, freq: Resample['freq']): string {
-  const start = `date_trunc('${UNIT[freq]}', ${date})`;
+  const start = `date_trunc('${PERIOD_WORD[freq]}', ${date})`;
   return freq === 'W' ? `${start} + INTERVAL 6 DAY` : `CAST(${start} AS TIMESTAMP)`;
 }
 
