@@ -451,14 +451,16 @@ def _is_other(name):
 
 @never_raises
 def ranking_insights(frame, category, value, label=None, interval=False, percent=False, keys=None, values=None,
-                     overall=None):
+                     overall=None, points=False):
     """For averages and other non-additive values: the highest and lowest category, and how far apart they are
     (a ratio; a difference when `interval`: on an interval scale, 9.3 °C is not 64× 0.15 °C; in percentage
     points when `percent`: the values are shares in %). Given each row's group (`keys`) and value (`values`) of
     a mean, a gap that Welch's t-test between the two groups finds within chance (p ≥ 0.05, Bonferroni-corrected
     for picking the two of all the groups ranked) is said to be. Given `overall` (the groups' plural: "months"),
     the groups are a cycle whose question is whether they differ at all: Welch's one-way ANOVA of every group
-    replaces the test of the two."""
+    replaces the test of the two. `percent`: the values are a rate's shares in percent (Fisher's exact test for
+    few rows); `points`: percentages of a measure (a mean margin of 17.9%), said as `percent`'s but tested as any
+    mean."""
     data = frame[[category, value]].copy()
     data[value] = pd.to_numeric(data[value], errors="coerce")
     data = data[data[value].notna() & ~data[category].map(_is_other)]
@@ -476,7 +478,7 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     high, low = (None, None) if keys is None else (_spread(keys, values, top[category]), _spread(keys, values, bottom[category]))
 
     def shown(v, group, other):
-        return f"{fmt_number(v)}{'%' if percent else ''}{_few_of(group, other, percent)}"
+        return f"{fmt_number(v)}{'%' if percent or points else ''}{_few_of(group, other, percent)}"
 
     top_name, bottom_name = _group_name(top[category], category), _group_name(bottom[category], category)
     text = f"{top_name} has the highest {label} ({shown(top[value], high, low)}); {bottom_name} the lowest ({shown(bottom[value], low, high)})"
@@ -485,7 +487,7 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
         numbers["highest_n"] = high[0]
     if _few_of(low, high, False):
         numbers["lowest_n"] = low[0]
-    if percent:
+    if percent or points:
         numbers["difference"] = float(top[value]) - float(bottom[value])
         text += f", {fmt_number(numbers['difference'])} percentage points apart"
     elif interval:
@@ -555,7 +557,7 @@ def _pairs_of(groups):
 
 
 @never_raises
-def box_insights(data, category, value, label, interval=False, groups=30):
+def box_insights(data, category, value, label, interval=False, groups=30, points=False):
     """A box chart by group: its highest and lowest median, as ranking_insights says them — for a text grouping
     with at most `groups` groups (all drawn) and no missing name, else nothing; medians of the finite values, the
     groups in groupby's order. As boxRanking in sql-distribution.ts, which reads the box's own frame."""
@@ -569,7 +571,7 @@ def box_insights(data, category, value, label, interval=False, groups=30):
     finite = np.isfinite(values)
     medians = values[finite].groupby(keys[finite]).median()
     frame = pd.DataFrame({category: list(medians.index), value: medians.to_numpy()})
-    return ranking_insights(frame, category, value, label, interval=interval)
+    return ranking_insights(frame, category, value, label, interval=interval, points=points)
 
 
 def _gap_by_chance(one, two, percent, groups=2):
@@ -824,10 +826,11 @@ def _unsigned_zero(text):
 
 
 @never_raises
-def distribution_insights(values, label, years=False):
+def distribution_insights(values, label, years=False, points=False):
     """Median and IQR, skew direction in words, outliers beyond 1.5 IQR.
 
     years: the values are calendar years, written 1687 and their IQR as a number of years.
+    points: the values are percentages, written 17.4% and their IQR in percentage points.
     """
     raw = numbers(values)
     data, infinite = raw[np.isfinite(raw)], int(np.isinf(raw).sum())
@@ -835,12 +838,14 @@ def distribution_insights(values, label, years=False):
         return []
     stats, label = number_stats(data), str(label)
     q1, median, q3, mean, skew = stats["q1"], stats["median"], stats["q3"], stats["mean"], stats["skew"]
-    iqr, out, value = q3 - q1, [], fmt_year if years else fmt_number
+    iqr, out = q3 - q1, []
+    value = fmt_year if years else (lambda x: f"{fmt_number(x)}%") if points else fmt_number
+    unit = " years" if years else " percentage points" if points else ""
     # With infinities the figures are of the finite values; pandas' describe() counts them in its quartiles.
     left_out = (f", over its {len(data):,} finite values ({'1 infinite value' if infinite == 1 else f'{infinite:,} infinite values'} left out)"
                 if infinite else "")
     out.append(_insight(f"The median {label} is {value(median)}; the middle half lies between {value(q1)} and {value(q3)} "
-                        f"(IQR {fmt_number(iqr)}{' years' if years else ''}){left_out}.", "spread", median=median, q1=q1, q3=q3, iqr=iqr))
+                        f"(IQR {fmt_number(iqr)}{unit}){left_out}.", "spread", median=median, q1=q1, q3=q3, iqr=iqr))
     if skew is not None:
         shape = ("right-skewed: a long tail of large values" if skew >= 0.5 else
                  "left-skewed: a long tail of small values" if skew <= -0.5 else "roughly symmetric")

@@ -751,3 +751,103 @@ void test('several measures are one line each, over their own values, gaps kept 
     'Both lines rose: disease the most, by 10 from Jan 2024 to Jun 2024 (10 → 20); wounds the least, by 1 from Jan 2024 to Jun 2024 (0 → 1). | The highest point of both lines: disease at 50 in May 2024 (wounds peaked at 9 in Apr 2024).',
   );
 });
+
+/** Monthly rows of four stores over two years and a plan of every chart of a mean of them. */
+function percentsCase(): { file: string; plan: Plan } {
+  // Monthly rows of four stores over two years: a margin written "17.5%", a growth named in
+  // percent (plain numbers), a share of 1, a heart rate (a "rate" within 0–100, not a percentage)
+  // and an amount.
+  const file = write(
+    'percents.csv',
+    'when,store,margin,growth_pct,share,heart_rate,amount',
+    96,
+    (i, r) =>
+      `${2022 + Math.floor(i / 48)}-${String((Math.floor(i / 4) % 12) + 1).padStart(2, '0')}-01,${pick('north|south|east|west', i)},${(10 + (i % 4) * 2 + r() * 5).toFixed(1)}%,${(r() * 40 - 10).toFixed(2)},${(r() * 0.9).toFixed(3)},${60 + Math.floor(r() * 40)},${Math.round(r() * 9e3)}`,
+  );
+  const by = (measure: string | null, agg: string, chart = 'bar'): object => ({
+    title: `${agg} ${measure} by store`,
+    why: 'Why.',
+    chart,
+    transform: { type: 'group', by: 'store', measure, agg },
+  });
+  const plan = planOf(
+    by('margin', 'mean'),
+    by('growth_pct', 'median'),
+    by('share', 'mean'),
+    by('heart_rate', 'mean'),
+    by('margin', 'count'),
+    {
+      title: 'margin',
+      why: 'Why.',
+      chart: 'histogram',
+      transform: { type: 'distribution', column: 'margin' },
+    },
+    {
+      title: 'margin by store',
+      why: 'Why.',
+      chart: 'box',
+      transform: { type: 'distribution', column: 'margin', by: 'store' },
+    },
+    { ...resample('M', 'margin', 'mean'), chart: 'line' },
+    {
+      title: 'margin by month',
+      why: 'Why.',
+      chart: 'bar',
+      transform: { type: 'season', date: 'when', measure: 'margin', agg: 'mean', cycle: 'month' },
+    },
+  );
+  return { file, plan };
+}
+
+void test('percentages are said as percentages, apart by percentage points, with "(%)" on their axes (both engines)', async () => {
+  const { file, plan } = percentsCase();
+  const texts: string[][] = [];
+  const decls: Declaration[][] = [];
+  // The frames agree within float noise (the corpus test compares them so); the words exactly.
+  await bothFrames(file, plan, 8, texts, decls);
+  // Each sentence once, as fast mode shows them (a box says its column's spread as the histogram did).
+  const [pandas, duckdb] = texts.map((side) => [...new Set(side)]);
+  assert.deepEqual(pandas, duckdb);
+  const said = (pandas ?? []).join(' | ');
+  // Means of percentages: "%" and percentage points, tested as means (Welch), never as a rate.
+  assert.match(
+    said,
+    /has the highest mean margin \([\d.]+%\); \w+ the lowest \([\d.]+%\), [\d.]+ percentage points apart/,
+  );
+  assert.match(said, /has the highest median growth_pct \(-?[\d.]+%\);.* percentage points apart/);
+  assert.match(
+    said,
+    /The median margin is [\d.]+%; the middle half lies between [\d.]+% and [\d.]+% \(IQR [\d.]+ percentage points\)/,
+  );
+  assert.match(said, /has the highest median margin \([\d.]+%\)/);
+  assert.match(
+    said,
+    /In 2023, mean margin was [\d.]+ percentage points (lower|higher) than in 2022 \(averaging the 12 months of each year: [\d.]+% vs [\d.]+%\)/,
+  );
+  assert.match(said, /Mean margin peaked at [\d.]+% in /);
+  assert.match(said, /has the highest mean margin \([\d.]+%\);.*between the 12 months/);
+  assert.doesNotMatch(said, /Fisher/);
+  // A share of 1 and a heart rate are no percentages: a ratio apart, no "%".
+  assert.match(
+    said,
+    /has the highest mean share \(0\.\d+\); \w+ the lowest \(0\.\d+\), [\d.]+× apart/,
+  );
+  assert.match(
+    said,
+    /has the highest mean heart_rate \([\d.]+\); \w+ the lowest \([\d.]+\), [\d.]+× apart/,
+  );
+  for (const side of decls) {
+    const labels = side.map((d) => d.params.y_label ?? d.params.x_label ?? null);
+    assert.deepEqual(labels, [
+      'margin (%)',
+      'growth_pct (%)',
+      null,
+      null,
+      null,
+      'margin (%)',
+      'margin (%)',
+      'margin (%)',
+      'margin (%)',
+    ]);
+  }
+});

@@ -418,6 +418,46 @@ void test('distribution of calendar years: 1687, not 1,687, and the IQR as a num
   assert.deepEqual([1642.75, 1687.5, 1686.5, 2001].map(fmtYear), ['1643', '1688', '1686', '2001']);
 });
 
+void test('percentages: written with "%", their IQR and gaps in percentage points, tested as means', () => {
+  // As preamble/tests/test_insights.py says them.
+  const margins = [8.4, 11.4, 12.0, 15.2, 17.4, 18.1, 21.4, 22.0, 29.5, 60.0];
+  const texts = distributionInsights(numberStats(margins), 'margin', false, true).map(
+    (i) => i.text,
+  );
+  assert.deepEqual(texts, [
+    'The median margin is 17.8%; the middle half lies between 12.8% and 21.8% (IQR 9.05 percentage points).',
+    'Margin is right-skewed: a long tail of large values (skew 2.25; mean 21.5% vs median 17.8%).',
+    '1 value (10.0%) of margin lies beyond 1.5 IQR of the quartiles (above 35.4%).',
+  ]);
+  const plain = distributionInsights(numberStats(margins), 'margin').map((i) => i.text);
+  assert.ok(!plain[0]?.includes('%'), plain[0]);
+  // A mean of three values is "from 3 values", never "1 of 3 rows" as a rate's share would be.
+  const spread = (c: unknown) =>
+    c === 'b' ? { n: 3, mean: 30, variance: 1 } : { n: 12, mean: 11, variance: 0.7 };
+  const rows = [
+    { category: 'a', value: 11 },
+    { category: 'b', value: 30 },
+  ];
+  const [ranked] = rankingInsights(
+    rows,
+    'mean margin',
+    false,
+    false,
+    'g',
+    spread,
+    2,
+    undefined,
+    true,
+  );
+  assert.equal(
+    ranked?.text,
+    'b has the highest mean margin (30%, from 3 values); a the lowest (11%), 19 percentage points apart.',
+  );
+  assert.equal(ranked?.numbers.difference, 19);
+  const [asRate] = rankingInsights(rows, 'share', false, true, 'g', spread, 2);
+  assert.match(asRate?.text ?? '', /\(30%, 1 of 3 rows\)/);
+});
+
 void test('distribution: unusable inputs give nothing', () => {
   for (const values of [[], [5], [2, 2, 2], [NaN, Infinity]]) {
     assert.deepEqual(distributionInsights(numberStats(values), 'x'), []);

@@ -233,6 +233,15 @@ class DistributionTests(unittest.TestCase):
         self.assertIn("(skew 0.00;", kinds["skew"]["text"])
         self.assertLess(kinds["skew"]["numbers"]["skew"], 0)
 
+    def test_percentages_are_written_with_percent_and_their_iqr_in_points(self):
+        margins = pd.Series([8.4, 11.4, 12.0, 15.2, 17.4, 18.1, 21.4, 22.0, 29.5, 60.0])
+        kinds = by_kind(distribution_insights(margins, "margin", points=True))
+        self.assertEqual(kinds["spread"]["text"], "The median margin is 17.8%; the middle half lies between 12.8% and "
+                                                  "21.8% (IQR 9.05 percentage points).")
+        self.assertIn("(skew 2.25; mean 21.5% vs median 17.8%)", kinds["skew"]["text"])
+        self.assertTrue(kinds["outliers"]["text"].endswith("(above 35.4%)."))
+        self.assertNotIn("%", by_kind(distribution_insights(margins, "margin"))["spread"]["text"])
+
     def test_unusable_inputs_give_nothing(self):
         self.assertEqual(distribution_insights([], "x"), [])
         self.assertEqual(distribution_insights([5.0], "x"), [])
@@ -246,6 +255,20 @@ class BoxTests(unittest.TestCase):
         frame = pd.DataFrame({"g": ["y", "y", "x", "z", "z", "z", "w"], "v": [4.0, 6, 5, 1, 2, np.inf, np.nan]})
         [found] = box_insights(frame, "g", "v", "median v")
         self.assertEqual(found["text"], "x has the highest median v (5); z the lowest (1.5), 3.3× apart.")
+
+    def test_percentages_apart_by_points_and_tested_as_means(self):
+        frame = pd.DataFrame({"g": ["a"] * 12 + ["b"] * 3, "v": [10.0 + i % 3 for i in range(12)] + [30.0, 31, 29]})
+        [found] = box_insights(frame, "g", "v", "median margin", points=True)
+        self.assertEqual(found["text"], "b has the highest median margin (30%); a the lowest (11%), "
+                                        "19 percentage points apart.")
+        self.assertEqual(found["numbers"]["difference"], 19.0)
+        from opsmind_insights import ranking_insights
+        means = pd.DataFrame({"g": ["a", "b"], "v": [11.0, 30.0]})
+        keys = pd.Series(frame["g"])
+        [ranked] = ranking_insights(means, "g", "v", "mean margin", points=True, keys=keys, values=frame["v"])
+        # A mean of few values is said "from 3 values", never "1 of 3 rows" as a rate's share would be.
+        self.assertIn("(30%, from 3 values)", ranked["text"])
+        self.assertNotIn("Fisher", ranked["text"])
 
     def test_nothing_with_a_missing_group_or_more_groups_than_drawn(self):
         missing = pd.DataFrame({"g": ["a", "b", None], "v": [1.0, 2, 3]})

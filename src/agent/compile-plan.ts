@@ -87,6 +87,7 @@ export function groupChartParams(
   t: Extract<Transform, { type: 'group' }>,
   y: string,
   name: (column: string) => string = (c) => c,
+  scales: Scales = NO_SCALES,
 ): Record<string, unknown> {
   const o = a.options ?? {};
   const common = { title: a.title, note: a.why };
@@ -101,7 +102,7 @@ export function groupChartParams(
     sort: o.sort ?? 'descending',
     orientation: o.orientation,
     log_y: o.log_y,
-    y_label: axisLabel(y, name),
+    y_label: axisLabel(y, name, !isRate(t) && inPercent(t, scales)),
     ...common,
   };
 }
@@ -156,6 +157,8 @@ export interface Scales {
   unique?: readonly string[];
   /** Measures whose values are calendar years (yearValued): 1687, not "1,687". */
   years?: readonly string[];
+  /** Measures whose values are percentages (percentMeasures): 17.9%, apart by percentage points. */
+  percents?: readonly string[];
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
@@ -179,7 +182,50 @@ export function scalesOf(profile: DataProfile): Scales {
     facets,
     unique,
     years,
+    percents: percentMeasures(profile),
   };
+}
+
+/** The name words that say a column holds percentages, not a share of 1 or a rate per minute. */
+const PERCENT_WORDS = new Set(['percent', 'percentage', 'pct', 'perc', '%']);
+
+/**
+ * The measures whose values are percentages: written with "%" in the data ("17.9%", read as
+ * 17.9), or averaged measures (semantics' ratio or level) whose name says percent ("margin_pct",
+ * "Growth (%)") and whose values are not fractions of 1 (some beyond ±1). Their findings say
+ * "17.9%" and differences in percentage points, and their axes add "(%)"; a rate's share is
+ * already in percent (isRate).
+ */
+export function percentMeasures(profile: DataProfile): string[] {
+  const averaged = new Set(
+    semanticsOf(profile)
+      .columns.filter((c) => c.role === 'ratio' || c.role === 'level')
+      .map((c) => c.name),
+  );
+  const beyondOne = (c: ColumnProfile): boolean => {
+    const s = statsOf(c);
+    return Boolean(s && Math.max(Math.abs(s.min), Math.abs(s.max)) > 1);
+  };
+  return profile.column_profiles
+    .filter(
+      (c) =>
+        c.numeric_text?.style === 'percent' ||
+        (averaged.has(c.name) && named(c.name, PERCENT_WORDS) && beyondOne(c)),
+    )
+    .map((c) => c.name);
+}
+
+/**
+ * Whether the values an aggregate of `measure` gives are percentages (Scales.percents): its mean,
+ * median, minimum or maximum; a count is of values, and a sum of percentages is no percentage.
+ */
+export function inPercent(
+  t: { measure?: string | null; agg?: string | null },
+  scales: Scales,
+): boolean {
+  return Boolean(
+    t.measure && scales.percents?.includes(t.measure) && t.agg !== 'count' && t.agg !== 'sum',
+  );
 }
 
 /**
@@ -207,6 +253,16 @@ const CYCLE_UNIT = {
   D: ['daily', 'a day'],
   H: ['hourly', 'an hour'],
 } as const;
+
+/** A season chart's y axis title: "margin (%)" for an aggregate of percentages, else none (both engines). */
+export function seasonYLabel(
+  t: Extract<Transform, { type: 'season' }>,
+  y: string,
+  name: (column: string) => string,
+  scales: Scales = NO_SCALES,
+): string | undefined {
+  return inPercent(t, scales) ? axisLabel(y, name, true) : undefined;
+}
 
 /** The x axis of a season chart: its cycle's key (weekday × hour, a heatmap's, has two; hour across). */
 export function seasonX(t: Extract<Transform, { type: 'season' }>): 'month' | 'weekday' | 'hour' {
@@ -263,6 +319,9 @@ export function trendHow(
   // A share in % changes by points: 5% to 7.5% is "rose by 2.5 percentage points", not "grew 50%".
   if (isRate(t)) return 'share';
   const measures = measuresOf(t);
+  // A column of percentages averaged (a rebased line is an index, not its percentages).
+  const percent = (m: string): boolean => inPercent({ measure: m, agg: t.agg }, scales);
+  if (!t.rebase && measures.length && measures.every(percent)) return 'share';
   if (t.agg !== 'sum' && t.agg !== 'count')
     return measures.length && measures.every((m) => scales.intervals.includes(m))
       ? 'interval'
@@ -381,20 +440,29 @@ export function rebaseLabel(
   t: Extract<Transform, { type: 'resample' }>,
   y: string,
   name: (column: string) => string = (c) => c,
+  scales: Scales = NO_SCALES,
 ): string | undefined {
   if (t.measures) {
     const what = listed(t.measures.map(name));
-    return t.rebase
-      ? `${what}, index (100 = the first ${PERIOD_WORD[t.freq]} every line has a value)`
-      : what;
+    if (t.rebase)
+      return `${what}, index (100 = the first ${PERIOD_WORD[t.freq]} every line has a value)`;
+    return trendHow(t, scales) === 'share' && !what.includes('%') ? `${what} (%)` : what;
   }
-  if (!t.rebase || !t.series) return axisLabel(y, name);
+  if (!t.rebase || !t.series) return axisLabel(y, name, !isRate(t) && inPercent(t, scales));
   return `${name(y)}, index (100 = the first ${PERIOD_WORD[t.freq]} every ${t.series} has a value)`;
 }
 
-/** An axis's title when the findings name the column otherwise (a long table's indicator), else none. */
-export function axisLabel(column: string, name: (column: string) => string): string | undefined {
+/**
+ * An axis's title when the findings name the column otherwise (a long table's indicator), or
+ * when its values are percentages its name does not say ("margin (%)"), else none.
+ */
+export function axisLabel(
+  column: string,
+  name: (column: string) => string,
+  percent = false,
+): string | undefined {
   const label = name(column);
+  if (percent && !label.includes('%')) return `${label} (%)`;
   return label === column ? undefined : label;
 }
 
@@ -567,14 +635,14 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           ...lines,
           `declare_table(frame, ${kwargs({ title: a.title, max_rows: 50, note: a.why })})`,
         ];
-      const params = groupChartParams(a, t, y, name);
+      const params = groupChartParams(a, t, y, name, grain.scales);
       const additive = t.agg === 'sum' || t.agg === 'count';
       const share = t.series
         ? []
         : [
             additive
               ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}))`
-              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : ''}${spreadArgs(t)}))`,
+              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : inPercent(t, grain.scales) ? ', points=True' : ''}${spreadArgs(t)}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }
@@ -646,7 +714,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           ];
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: r.date, y, color: r.series, agg: periodAgg(a.chart, r), log_y: o.log_y, y_label: rebaseLabel(t, y, name), ...common })})`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: r.date, y, color: r.series, agg: periodAgg(a.chart, r), log_y: o.log_y, y_label: rebaseLabel(t, y, name, grain.scales), ...common })})`,
         ...trend,
       ];
     }
@@ -668,24 +736,25 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const sort = a.chart === 'bar' ? { sort: 'none' } : {};
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, ...common })})`,
-        `_insight(${n}, _ins.ranking_insights(frame, ${py(x)}, ${py(y)}, ${py(seasonLabel(t, name))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${seasonMean(t) ? `, overall=${py(`${x}s`)}, **_season_spread(${args})` : ''}))`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, y_label: seasonYLabel(t, y, name, grain.scales), ...common })})`,
+        `_insight(${n}, _ins.ranking_insights(frame, ${py(x)}, ${py(y)}, ${py(seasonLabel(t, name))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${inPercent(t, grain.scales) ? ', points=True' : ''}${seasonMean(t) ? `, overall=${py(`${x}s`)}, **_season_spread(${args})` : ''}))`,
       ];
     }
     case 'distribution': {
+      const percent = inPercent({ measure: t.column }, grain.scales);
       const chart =
         a.chart === 'box'
-          ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, y_label: axisLabel(t.column, name), ...common })})`
-          : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, x_label: axisLabel(t.column, name), ...common })})`;
+          ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, y_label: axisLabel(t.column, name, percent), ...common })})`
+          : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, x_label: axisLabel(t.column, name, percent), ...common })})`;
       const byGroup =
         a.chart === 'box' && t.by
           ? [
-              `_insight(${n}, _ins.box_insights(data, ${py(t.by)}, ${py(t.column)}, ${py(`median ${name(t.column)}`)}${intervalOf({ measure: t.column }, grain.scales) ? ', interval=True' : ''}, groups=${BOX_GROUPS}))`,
+              `_insight(${n}, _ins.box_insights(data, ${py(t.by)}, ${py(t.column)}, ${py(`median ${name(t.column)}`)}${intervalOf({ measure: t.column }, grain.scales) ? ', interval=True' : ''}${percent ? ', points=True' : ''}, groups=${BOX_GROUPS}))`,
             ]
           : [];
       return [
         chart,
-        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}${grain.scales.years?.includes(t.column) ? ', years=True' : ''}))`,
+        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}${grain.scales.years?.includes(t.column) ? ', years=True' : ''}${percent ? ', points=True' : ''}))`,
         ...byGroup,
       ];
     }

@@ -38,7 +38,10 @@ function fewOf(
  * `groups`, by default every row ranked: gapByChance) is said to be, and a
  * group of fewer than FEW values is said with how few (fewOf). Given `overall` (the groups'
  * plural: "months"), the groups are a cycle whose question is whether they differ at all: Welch's
- * one-way ANOVA of every group replaces the test of the two.
+ * one-way ANOVA of every group replaces the test of the two. `percent`: the values are a rate's
+ * shares in percent (each group's share of its rows: Fisher's exact test for few rows); `points`:
+ * they are percentages of a measure (a mean margin of 17.9%), said as percent and apart by
+ * percentage points as a rate's are, but tested as any mean.
  */
 export const rankingInsights = neverThrows(
   (
@@ -50,6 +53,7 @@ export const rankingInsights = neverThrows(
     spread?: (category: unknown) => Spread | null,
     groups?: number,
     overall?: string,
+    points = false,
   ): Insight[] => {
     // A number names its group with its column: "Pclass 1", not a bare "1".
     const named = (c: unknown): string => groupName(c, by);
@@ -66,7 +70,7 @@ export const rankingInsights = neverThrows(
     const name = label || 'value';
     const [high, low] = [spread?.(top.category), spread?.(bottom.category)];
     const shown = (value: number, group: Spread | null | undefined, other: typeof group) =>
-      `${fmtNumber(value)}${percent ? '%' : ''}${fewOf(group, other, percent === true)}`;
+      `${fmtNumber(value)}${percent || points ? '%' : ''}${fewOf(group, other, percent === true)}`;
     let text =
       `${named(top.category)} has the highest ${name} (${shown(top.value, high, low)}); ` +
       `${named(bottom.category)} the lowest (${shown(bottom.value, low, high)})`;
@@ -75,7 +79,7 @@ export const rankingInsights = neverThrows(
     if (fewOf(low, high, false)) numbers.lowest_n = low?.n ?? NaN;
     // Shares (a rate in %) differ by points; on an interval scale (°C) a ratio means nothing
     // either: 9.3 °C is not 64× 0.15 °C.
-    if (percent) {
+    if (percent || points) {
       numbers.difference = top.value - bottom.value;
       text += `, ${fmtNumber(numbers.difference)} percentage points apart`;
     } else if (interval) {

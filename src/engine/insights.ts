@@ -224,18 +224,20 @@ function leftOut({ n, infinite }: DistributionStats): string {
  * (distribution_insights), from a column's statistics (numberStats' fields,
  * computed in SQL or by numberStats); [] below two values or with no spread.
  * `years`: the values are calendar years (Scales.years), written 1687 and their
- * IQR as a number of years.
+ * IQR as a number of years; `points`: percentages (Scales.percents), written 17.4% and
+ * their IQR in percentage points.
  */
 export const distributionInsights = neverThrows(
-  (stats: DistributionStats | null, label: string, years = false): Insight[] => {
+  (stats: DistributionStats | null, label: string, years = false, points = false): Insight[] => {
     if (!stats || !(stats.n >= 2) || stats.min === stats.max) return [];
     const { min, max, q1, median, q3, mean } = stats;
     if (![min, max, q1, median, q3, mean].every((v) => Number.isFinite(v))) return [];
     const iqr = q3 - q1;
-    const value = years ? fmtYear : fmtNumber;
+    const value = years ? fmtYear : points ? (x: number) => `${fmtNumber(x)}%` : fmtNumber;
+    const unit = years ? ' years' : points ? ' percentage points' : '';
     const spread =
       `The median ${label} is ${value(median)}; the middle half lies between ${value(q1)} ` +
-      `and ${value(q3)} (IQR ${fmtNumber(iqr)}${years ? ' years' : ''})${leftOut(stats)}.`;
+      `and ${value(q3)} (IQR ${fmtNumber(iqr)}${unit})${leftOut(stats)}.`;
     const out = [insight(spread, 'spread', { median, q1, q3, iqr })];
     if (stats.skew !== null) out.push(skewSentence(stats, label, stats.skew, value));
     if (stats.outliers) out.push(outlierSentence(stats, label, value));

@@ -5,7 +5,14 @@
  * closed) or a box (quartiles, 1.5 IQR fences clipped to the data, mean and
  * count per group of the most frequent values of `by`), exact over all rows.
  */
-import { axisLabel, BOX_GROUPS, intervalOf, namedAs, NO_SCALES } from '../agent/compile-plan.js';
+import {
+  axisLabel,
+  BOX_GROUPS,
+  inPercent,
+  intervalOf,
+  namedAs,
+  NO_SCALES,
+} from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
 import { distributionInsights, rankingInsights } from './insights.js';
@@ -91,7 +98,11 @@ async function histogram(ctx: Ctx, column: Column, stats: ColumnStats): Promise<
       x: column.name,
       bins: a.options?.bins,
       log_y: a.options?.log_y,
-      x_label: axisLabel(column.name, namedAs(a, ctx.scales ?? NO_SCALES)),
+      x_label: axisLabel(
+        column.name,
+        namedAs(a, ctx.scales ?? NO_SCALES),
+        inPercent({ measure: column.name }, ctx.scales ?? NO_SCALES),
+      ),
       note: a.why,
     }),
     sourceColumns: sourceInfos(ctx),
@@ -165,7 +176,11 @@ async function box(
       title: a.title,
       y: y.name,
       x: by?.name,
-      y_label: axisLabel(y.name, namedAs(a, ctx.scales ?? NO_SCALES)),
+      y_label: axisLabel(
+        y.name,
+        namedAs(a, ctx.scales ?? NO_SCALES),
+        inPercent({ measure: y.name }, ctx.scales ?? NO_SCALES),
+      ),
       note: a.why,
     }),
     sourceColumns: sourceInfos(ctx),
@@ -235,6 +250,10 @@ function boxRanking(
     intervalOf({ measure: t.column }, scales),
     false,
     t.by,
+    undefined,
+    undefined,
+    undefined,
+    inPercent({ measure: t.column }, scales),
   );
 }
 
@@ -249,7 +268,8 @@ export async function distributionAnalysis(ctx: Ctx, t: Distribution): Promise<O
   const measured = !isBoolean(column.type) && !isTemporal(column.type);
   const label = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES)(t.column);
   const years = ctx.scales?.years?.includes(t.column) ?? false;
-  const insights: Insight[] = measured ? distributionInsights(stats, label, years) : [];
+  const points = inPercent({ measure: t.column }, ctx.scales ?? NO_SCALES);
+  const insights: Insight[] = measured ? distributionInsights(stats, label, years, points) : [];
   const ranked =
     boxed && by?.type === 'VARCHAR' && isNumber(column.type)
       ? boxRanking(ctx, t, boxed, label)

@@ -9,6 +9,7 @@ import {
   additiveLabel,
   groupChartParams,
   groupY,
+  inPercent,
   intervalOf,
   isRate,
   namedAs,
@@ -125,7 +126,7 @@ function pieFrame(t: Group, s: Shape): Cte {
 
 function chartParams(ctx: Ctx, t: Group, y: string): Record<string, unknown> {
   const name = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES);
-  return params(groupChartParams(ctx.analysis, t, y, name));
+  return params(groupChartParams(ctx.analysis, t, y, name, ctx.scales));
 }
 
 async function chartDeclared(ctx: Ctx, t: Group, s: Shape): Promise<Declared> {
@@ -256,6 +257,8 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
         t.by,
         await spreads(ctx, t),
         groups,
+        undefined,
+        !isRate(t) && inPercent(t, ctx.scales ?? NO_SCALES),
       );
 }
 

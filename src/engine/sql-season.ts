@@ -5,12 +5,14 @@
  * value; other aggregates go over the rows. As compile-plan.ts's _season computes it in pandas.
  */
 import {
+  inPercent,
   intervalOf,
   namedAs,
   NO_SCALES,
   seasonLabel,
   seasonMean,
   seasonX,
+  seasonYLabel,
 } from '../agent/compile-plan.js';
 import { CYCLE_PERIOD } from '../agent/plan.js';
 import type { Transform } from '../agent/plan.js';
@@ -108,8 +110,14 @@ function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
     x,
     y,
     ...(a.chart === 'bar' ? { sort: 'none' } : {}),
+    y_label: seasonLabelOf(ctx, t, y),
     note: a.why,
   });
+}
+
+/** A season chart's y axis title: "margin (%)" for a mean of percentages, else none (seasonYLabel). */
+function seasonLabelOf(ctx: Ctx, t: Season, y: string): string | undefined {
+  return seasonYLabel(t, y, namedAs(ctx.analysis, ctx.scales ?? NO_SCALES), ctx.scales);
 }
 
 /** A cycle's key as text: a month's or weekday's name, an hour's number. */
@@ -166,6 +174,7 @@ async function seasonFindings(
     spreads ? (category) => spreads.get(cycleKey(category)) ?? null : undefined,
     undefined,
     `${seasonX(t)}s`,
+    inPercent(t, scales),
   );
 }
 

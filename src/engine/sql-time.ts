@@ -263,7 +263,7 @@ function chartParams(ctx: Ctx, t: Resample, y: string): Record<string, unknown> 
     color: run.series,
     agg: periodAgg(a.chart, run),
     log_y: a.options?.log_y,
-    y_label: rebaseLabel(t, y, namedAs(a, ctx.scales ?? NO_SCALES)),
+    y_label: rebaseLabel(t, y, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales),
     note: a.why,
   });
 }
