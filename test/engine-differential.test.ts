@@ -795,6 +795,12 @@ function percentsCase(): { file: string; plan: Plan } {
       chart: 'bar',
       transform: { type: 'season', date: 'when', measure: 'margin', agg: 'mean', cycle: 'month' },
     },
+    {
+      title: 'margin against amount',
+      why: 'Why.',
+      chart: 'scatter',
+      transform: { type: 'relationship', x: 'amount', y: 'margin' },
+    },
   );
   return { file, plan };
 }
@@ -848,6 +854,9 @@ void test('percentages are said as percentages, apart by percentage points, with
       'margin (%)',
       'margin (%)',
       'margin (%)',
+      'margin (%)',
     ]);
+    // The scatter's x (an amount) keeps its own title.
+    assert.equal(side.at(-1)?.params.x_label, undefined);
   }
 });

@@ -264,6 +264,15 @@ export function seasonYLabel(
   return inPercent(t, scales) ? axisLabel(y, name, true) : undefined;
 }
 
+/** A scatter's axis title: "margin (%)" for a column of percentages, else none (both engines). */
+export function percentLabel(
+  column: string,
+  name: (column: string) => string,
+  scales: Scales = NO_SCALES,
+): string | undefined {
+  return inPercent({ measure: column }, scales) ? axisLabel(column, name, true) : undefined;
+}
+
 /** The x axis of a season chart: its cycle's key (weekday × hour, a heatmap's, has two; hour across). */
 export function seasonX(t: Extract<Transform, { type: 'season' }>): 'month' | 'weekday' | 'hour' {
   return t.cycle === 'month' ? 'month' : t.cycle === 'weekday' ? 'weekday' : 'hour';
@@ -760,7 +769,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
     }
     case 'relationship':
       return [
-        `declare_chart("scatter", data, ${kwargs({ x: t.x, y: t.y, color: t.color, trendline: o.trendline ?? true, max_points: o.max_points, ...common })})`,
+        `declare_chart("scatter", data, ${kwargs({ x: t.x, y: t.y, color: t.color, trendline: o.trendline ?? true, max_points: o.max_points, x_label: percentLabel(t.x, name, grain.scales), y_label: percentLabel(t.y, name, grain.scales), ...common })})`,
         ...(o.correlation === false
           ? []
           : [
