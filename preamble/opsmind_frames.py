@@ -1,4 +1,5 @@
 """Shaping declared data into small, JSON-safe frames the host can trust."""
+import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
@@ -96,8 +97,32 @@ def json_safe(frame):
     return out
 
 
-def write_frame(frame, path):
-    """Write a frame as `{columns, data}` JSON (NaN/inf → null, timestamps → ISO)."""
+# How a table writes an infinite value: JSON has no infinity, and null would show it as missing.
+INFINITY_TEXT = {True: "∞", False: "-∞"}
+
+
+def infinities_as_text(frame):
+    """A copy whose infinite floats are "∞" and "-∞" (a table's cells; the host writes its tables so too),
+    the frame itself when it holds none."""
+    out = frame
+    for name in frame.columns:
+        series = frame[name]
+        if not ptypes.is_float_dtype(series.dtype):
+            continue
+        values = series.to_numpy(dtype=float, na_value=float("nan"))
+        infinite = np.isinf(values)
+        if infinite.any():
+            out = out.copy() if out is frame else out
+            cells = series.astype(object).where(series.notna(), None)
+            cells[infinite] = [INFINITY_TEXT[bool(v > 0)] for v in values[infinite]]
+            out[name] = cells
+    return out
+
+
+def write_frame(frame, path, infinities=False):
+    """Write a frame as `{columns, data}` JSON (NaN/inf → null, timestamps → ISO); with `infinities` (a
+    table), an infinite value is the text "∞" or "-∞" instead, not a missing one."""
+    frame = infinities_as_text(frame) if infinities else frame
     text = json_safe(frame).to_json(orient="split", index=False, date_format="iso", double_precision=15, default_handler=str)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)

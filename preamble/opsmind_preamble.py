@@ -112,7 +112,7 @@ class Recorder:
             return meta
         out = to_frame(prepared.frame.reset_index(drop=True))
         os.makedirs(os.path.join(self.workdir, "artifacts"), exist_ok=True)
-        write_frame(out, os.path.join(self.workdir, "artifacts", f"{ident}.json"))
+        write_frame(out, os.path.join(self.workdir, "artifacts", f"{ident}.json"), infinities=kind == "table")
         meta.update(file=f"artifacts/{ident}.json", columns=column_infos(out), rows=int(len(out)),
                     sampled=bool(prepared.sampled), reductions=prepared.reductions, cap=prepared.cap)
         return meta

@@ -45,6 +45,8 @@ export function formatCell(value: unknown): { text: string; numeric: boolean } {
     return { text, numeric: true };
   }
   if (typeof value === 'boolean') return { text: String(value), numeric: false };
+  // An infinite number, as frames write it (JSON has no infinity): a number still, right-aligned.
+  if (value === '∞' || value === '-∞') return { text: value === '∞' ? '∞' : '−∞', numeric: true };
   if (typeof value === 'string') return { text: value, numeric: false };
   return { text: JSON.stringify(value), numeric: false };
 }

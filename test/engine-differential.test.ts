@@ -860,3 +860,30 @@ void test('percentages are said as percentages, apart by percentage points, with
     assert.equal(side.at(-1)?.params.x_label, undefined);
   }
 });
+
+void test('an infinite value in a table is ∞ or -∞, never shown as missing (both engines)', async () => {
+  // A ratio divided by zero: infinite, not unknown. (Quartiles whose interpolation would touch an
+  // infinity are left out: numpy's is NaN there, DuckDB's not.)
+  const values = ['1.5', 'inf', '-inf', '2.5', '', '0.5', '1.0', '2.0', '3.0', '3.5'];
+  const file = write(
+    'infinite.csv',
+    'name,ratio,amount',
+    values.length,
+    (i) => `${String.fromCharCode(97 + i)},${values[i]},${10 * (i + 1)}`,
+  );
+  const table = (transform: object): object => ({
+    title: JSON.stringify(transform),
+    why: 'Why.',
+    chart: 'table',
+    transform,
+  });
+  const plan = planOf(
+    table({ type: 'summary', columns: ['ratio'] }),
+    table({ type: 'top_rows', sort_by: 'ratio', n: 3, ascending: false }),
+  );
+  const [py, dk] = await bothFrames(file, plan, 9);
+  assert.deepEqual(py, dk);
+  // The summary's minimum and maximum; its mean of ∞ and -∞ has no value (NaN), as pandas' describe says.
+  assert.match(py?.[0]?.join(' | ') ?? '', /^ratio 9 null null -∞ 1 2 3 ∞$/);
+  assert.deepEqual(py?.[1], ['b ∞ 20', 'j 3.5 100', 'i 3 90']);
+});

@@ -11,6 +11,7 @@ import { histogram } from '../renderers/histogram.js';
 import { line } from '../renderers/line.js';
 import { pie } from '../renderers/pie.js';
 import { scatter } from '../renderers/scatter.js';
+import { formatCell } from '../renderers/table.js';
 import { validateFigure } from '../src/report/plotly-validate.js';
 
 type Figure = { data: Record<string, unknown>[]; layout: Record<string, unknown> };
@@ -151,4 +152,11 @@ void test('line: points that each start a month are ticked and hovered by month,
     [1, 2, 3],
   ])
     assert.equal(axis(other).tickformat, undefined, JSON.stringify(other));
+});
+
+void test('a table cell of an infinite value (frames write "∞" and "-∞") is a right-aligned number, not text', () => {
+  assert.deepEqual(formatCell('∞'), { text: '∞', numeric: true });
+  assert.deepEqual(formatCell('-∞'), { text: '−∞', numeric: true });
+  assert.deepEqual(formatCell(null), { text: '—', numeric: false });
+  assert.deepEqual(formatCell('∞ and beyond'), { text: '∞ and beyond', numeric: false });
 });

@@ -89,10 +89,21 @@ class IdentityTests(DeclareTestCase):
 
 
 class JsonSafetyTests(DeclareTestCase):
-    def test_nan_and_infinities_become_null(self):
-        df = pd.DataFrame({"x": ["a", "b", "c"], "y": [np.nan, np.inf, -np.inf]})
-        _, frame = self.declare(df, "table")
-        self.assertEqual(frame["y"].tolist(), [None, None, None])
+    def test_nan_and_infinities_become_null_in_a_chart(self):
+        df = pd.DataFrame({"x": ["a", "b", "c", "d"], "y": [np.nan, np.inf, -np.inf, 1.5]})
+        item, _ = self.declare(df, "bar", x="x", y="y")
+        raw = strict_load(os.path.join(self.workdir, item["data"]["file"]))
+        at = raw["columns"].index("y")
+        self.assertEqual(sorted((row[at] for row in raw["data"]), key=str), [1.5, None, None, None])
+
+    def test_a_table_writes_infinities_as_text_not_as_missing(self):
+        # A ratio divided by zero is infinite, not unknown: the table says ∞ (null would show "—").
+        df = pd.DataFrame({"x": ["a", "b", "c", "d"], "y": [np.nan, np.inf, -np.inf, 1.5],
+                           "z": pd.array([np.inf, None, 2.0, 3.0], dtype="Float64")})
+        item, frame = self.declare(df, "table")
+        self.assertEqual(frame["y"].tolist(), [None, "∞", "-∞", 1.5])
+        self.assertEqual(frame["z"].tolist(), ["∞", None, 2.0, 3.0])
+        self.assertEqual({c["name"]: c["dtype"] for c in item["data"]["columns"]}["y"], "number")
 
     def test_timestamps_become_iso_strings(self):
         df = pd.DataFrame({"t": pd.to_datetime(["2024-03-01 12:30", None])})

@@ -185,8 +185,24 @@ export function failedDeclaration(
   return { ...base, frame: null, reductions: ['none'], sampled: false, cap: null, error };
 }
 
-function frameJson(frame: QueryResult): string {
-  return JSON.stringify({ columns: frame.columns, data: frame.rows });
+/**
+ * A frame as the preamble writes it ({columns, data}; NaN and infinities null, as JSON has neither);
+ * in a table an infinite value is the text "∞" or "-∞" (opsmind_frames.infinities_as_text), since
+ * null would show it as missing.
+ */
+function frameJson(frame: QueryResult, table: boolean): string {
+  const data = table
+    ? frame.rows.map((row) =>
+        row.map((v) =>
+          typeof v === 'number' && !Number.isFinite(v) && !Number.isNaN(v)
+            ? v > 0
+              ? '∞'
+              : '-∞'
+            : v,
+        ),
+      )
+    : frame.rows;
+  return JSON.stringify({ columns: frame.columns, data });
 }
 
 /** Collects the declarations of one plan and writes their frames and the spec. */
@@ -218,7 +234,7 @@ export class SpecWriter {
     };
     if (d.frame && d.error === null) {
       const file = `artifacts/${id}.json`;
-      writeFileSync(join(this.workdir, file), frameJson(d.frame));
+      writeFileSync(join(this.workdir, file), frameJson(d.frame, d.table));
       const columns = d.frame.columns.map((name, i) => ({ name, type: d.frame?.types[i] ?? '' }));
       data = {
         ...data,
