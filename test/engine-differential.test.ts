@@ -862,8 +862,7 @@ void test('percentages are said as percentages, apart by percentage points, with
 });
 
 void test('an infinite value in a table is ∞ or -∞, never shown as missing (both engines)', async () => {
-  // A ratio divided by zero: infinite, not unknown. (Quartiles whose interpolation would touch an
-  // infinity are left out: numpy's is NaN there, DuckDB's not.)
+  // A ratio divided by zero: infinite, not unknown.
   const values = ['1.5', 'inf', '-inf', '2.5', '', '0.5', '1.0', '2.0', '3.0', '3.5'];
   const file = write(
     'infinite.csv',
@@ -886,4 +885,38 @@ void test('an infinite value in a table is ∞ or -∞, never shown as missing (
   // The summary's minimum and maximum; its mean of ∞ and -∞ has no value (NaN), as pandas' describe says.
   assert.match(py?.[0]?.join(' | ') ?? '', /^ratio 9 null null -∞ 1 2 3 ∞$/);
   assert.deepEqual(py?.[1], ['b ∞ 20', 'j 3.5 100', 'i 3 90']);
+});
+
+void test('a quartile beside an infinity is that value or the infinity, never NaN (both engines)', async () => {
+  // numpy interpolates -inf, 0.5, 1.5, 2.5, inf to a NaN 75% (2.5 + 0 × ∞); DuckDB's is 2.5, and
+  // the pandas program's summary says what DuckDB says.
+  const rows = [
+    '0.5 -inf 1.5 2.5 inf',
+    '1.0 2.0 inf inf',
+    '-inf 1.0 2.0 3.0',
+    '-inf -inf 1.0 2.0 3.0 4.0',
+    '1.0 inf -inf',
+  ];
+  const file = write('quartiles.csv', 'k,v', 22, (i) => {
+    const all = rows.flatMap((r, k) => r.split(' ').map((v) => `g${k},${v}`));
+    return all[i] ?? null;
+  });
+  const plan = planOf(
+    ...rows.map((_, k) => ({
+      title: `g${k}`,
+      why: 'Why.',
+      chart: 'table',
+      transform: { type: 'summary', columns: ['v'] },
+      filters: [{ column: 'k', op: '==', value: `g${k}` }],
+    })),
+  );
+  const [py, dk] = await bothFrames(file, plan, 10);
+  assert.deepEqual(py, dk);
+  const quartiles = (py ?? []).slice(0, 5).map((t) => t[0]?.split(' ').slice(5, 8).join(' '));
+  assert.deepEqual(quartiles, ['0.5 1.5 2.5', '1.75 ∞ ∞', '-∞ 1.5 2.25', '-∞ 1.5 2.75', '-∞ 1 ∞']);
+  // The means: pandas' (∞ beside numbers, NaN beside −∞), not a compensated sum's NaN.
+  assert.deepEqual(
+    (py ?? []).slice(0, 5).map((t) => t[0]?.split(' ')[2]),
+    ['null', '∞', '-∞', '-∞', 'null'],
+  );
 });

@@ -72,6 +72,17 @@ export function aggregateSql(agg: Group['agg'], measure: Column | null, gaps = f
   }
 }
 
+/**
+ * A sum or mean of floats with compensation (fsum, favg), as pandas adds them — but where an
+ * infinity makes the compensation NaN (∞ − ∞), the plain one: 1, 2 and ∞ sum to ∞ (pandas' too),
+ * ∞ and −∞ to NaN. Integers add exactly. (A plan's sum or mean of a measure with infinities is
+ * refused, agent/infinities.ts; a summary still describes one.)
+ */
+export function added(fn: 'sum' | 'avg', n: string, float: boolean): string {
+  if (!float) return `${fn}(${n})`;
+  return `CASE WHEN isnan(f${fn}(${n})) THEN ${fn}(${n}) ELSE f${fn}(${n}) END`;
+}
+
 interface Shape {
   keys: Column[];
   y: string;

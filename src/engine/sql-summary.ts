@@ -8,6 +8,7 @@
 import { finiteOf } from './profile-columns.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
+import { added } from './sql-group.js';
 import { columnOf } from './sql-rows.js';
 import { noFindings, over, queryRow, tableOf } from './sql-spec.js';
 import type { Ctx, Outcome } from './sql-spec.js';
@@ -60,7 +61,7 @@ function numeric(column: Column): Described {
     exprs: {
       count: present,
       // Compensated (favg), as the group means are (aggregateSql) and pandas' pairwise mean is accurate.
-      mean: `favg(${c})`,
+      mean: added('avg', c, true),
       // NaN with an infinity among the values, as pandas has it (DuckDB's own fails the query).
       std: isFloat(column.type)
         ? `CASE WHEN count_if(isinf(${c})) = 0 THEN stddev_samp(${finiteOf(c)}) END`
