@@ -392,13 +392,16 @@ def _no_constant(name):
 _DESCRIBED_BYTES = 64 * 1024 * 1024  # a larger file is not parsed whole to look into its one object
 
 
-def _read_wrapped(path):
-    """A .json file that is one object whose one key holds the records, as the host reads it: those records,
-    read as JSON lines, with the host's warning; None for any other file."""
+def _read_wrapped(path, records=None):
+    """A .json file that is one object whose one key holds the records — or, given `records` (the host's
+    --records: "nodes", or "hits.hits" one object down), the key so named — as the host reads it: those
+    records, read as JSON lines, with the host's warning; None for any other file."""
     if os.path.getsize(path) > _DESCRIBED_BYTES:
         return None
     document = _json_object(path, parse_constant=_no_constant)
     keys = _record_keys(document) if document is not None else []
+    if records is not None:
+        keys = [(key, count) for key, count in keys if ".".join(key) == records]
     if len(keys) != 1:
         return None
     (key, count), = keys
@@ -412,11 +415,11 @@ def _read_wrapped(path):
     return _rows_read(node, f"read the {count:,} {noun} under {where}" + (f", leaving out {shown}" if others else ""))
 
 
-def _read_json(path, lines):
+def _read_json(path, lines, records=None):
     geo = None if lines else _read_geojson(path)
     if geo is not None:
         return geo
-    wrapped = None if lines else _read_wrapped(path)
+    wrapped = None if lines else _read_wrapped(path, records)
     if wrapped is not None:
         return wrapped
     try:
@@ -592,7 +595,8 @@ def read_dataset(path, numbers=None):
 def _read_dataset(path, numbers=None):
     """Read `path` into a DataFrame; return (df, info, warnings). Raises DataLoadError.
     `numbers` ({"decimal", "thousands", "dates"}) is how the host's engine read the numbers of a delimited
-    file, and "dates": "DMY" that its numeric dates read day first."""
+    file, and "dates": "DMY" that its numeric dates read day first; "records" the key of a JSON wrapper whose
+    records the host read (--records)."""
     if not os.path.exists(path):
         raise DataLoadError(f"no such file: {path}")
     if os.path.isdir(path):
@@ -601,7 +605,7 @@ def _read_dataset(path, numbers=None):
         raise DataLoadError("the file is empty")
     extension = os.path.splitext(path)[1].lower()
     if extension == ".json":
-        return _read_json(path, False)
+        return _read_json(path, False, (numbers or {}).get("records"))
     if extension in (".jsonl", ".ndjson"):
         return _read_json(path, True)
     if extension in (".xlsx", ".xlsm", ".xls"):

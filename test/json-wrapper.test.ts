@@ -5,6 +5,7 @@
  * records, or of none, is refused in one line naming them; end to end with both engines.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -12,7 +13,7 @@ import { attachSource } from '../src/engine/source.js';
 import { recordKeys, unwrapWarning } from '../src/engine/source-wrapper.js';
 import { ExitCode, OpsmindError } from '../src/shared/exit-codes.js';
 import { tableRows, tableSchema, testDatabase } from './helpers/data-table.js';
-import { tempDir } from './helpers/fixtures.js';
+import { ROOT, runCli, tempDir } from './helpers/fixtures.js';
 import { bothEngines, pandasRead } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-json-wrapper-');
@@ -126,7 +127,7 @@ void test('records at the top win over records one object down; several keys of 
   await refused(
     'api.json',
     JSON.stringify({ response: { data: [{ id: 1 }], included: [{ id: 2 }, { id: 3 }] } }),
-    'its keys "response"."data" (1) and "response"."included" (2) hold records: save one of those arrays as the file',
+    'its keys "response"."data" (1) and "response"."included" (2) hold records: pass --records response.data (or another of them) to read one',
   );
   await refused(
     'config.json',
@@ -154,4 +155,96 @@ void test('a wrapped file end to end: both engines chart and state the same', ()
     duck.findings.some((t) => /^Oslo accounts for/.test(t)),
     duck.findings.join('\n'),
   );
+});
+
+/** A graph's file: two keys of records, "nodes" and "links" (as vega's miserables.json). */
+function graphFile(): string {
+  const path = join(dir, 'graph.json');
+  const nodes = Array.from({ length: 12 }, (_, i) => ({ name: `n${i}`, group: i % 3 }));
+  const links = Array.from({ length: 40 }, (_, i) => ({
+    source: i % 12,
+    target: (i * 5) % 12,
+    value: 1 + (i % 7),
+  }));
+  writeFileSync(path, JSON.stringify({ nodes, links }));
+  return path;
+}
+
+void test('--records picks the key of several whose records are the table, alike in both readers', async () => {
+  const path = graphFile();
+  const info = await attachSource(database(), path, { scratchDir, records: 'links' });
+  assert.equal(info.rows, 40);
+  assert.deepEqual(info.warnings, ['read the 40 records under "links", leaving out "nodes"']);
+  assert.deepEqual(Object.keys(await tableSchema(database())), ['source', 'target', 'value']);
+  // The sandbox's reader, told the same key by the host (SandboxNumbers.records).
+  const program =
+    'import json, sys, opsmind_data as d\ndf, info, w = d.read_dataset(sys.argv[1], {"records": "links"})\n' +
+    'print(json.dumps({"columns": list(df.columns), "rows": len(df), "warnings": w}))';
+  const out = execFileSync('/usr/bin/python3', ['-c', program, path], {
+    env: { PATH: '/usr/bin:/bin', PYTHONPATH: join(ROOT, 'preamble') },
+    encoding: 'utf8',
+  });
+  assert.deepEqual(JSON.parse(out), {
+    columns: ['source', 'target', 'value'],
+    rows: 40,
+    warnings: ['read the 40 records under "links", leaving out "nodes"'],
+  });
+  // A key that holds no records names those that do.
+  await assert.rejects(
+    attachSource(database(), path, { scratchDir, records: 'edges' }),
+    (error: unknown) => {
+      assert.ok(error instanceof OpsmindError, String(error));
+      assert.equal(error.exitCode, ExitCode.BAD_INPUT);
+      assert.equal(error.message, '--records edges: no key of the file by that name holds records');
+      assert.equal(error.hint, 'keys that hold records: nodes (12) and links (40)');
+      return true;
+    },
+  );
+  // On a file that wraps nothing it does nothing, and says so.
+  const csv = join(dir, 'plain.csv');
+  writeFileSync(csv, 'a,b\n1,2\n3,4\n');
+  const plain = await attachSource(database(), csv, { scratchDir, records: 'links' });
+  assert.deepEqual(plain.warnings, [
+    '--records applies to a JSON file that is one object wrapping its records; ignored',
+  ]);
+});
+
+void test('opsmind analyze --records, end to end: refused without it (exit 2, the hint names it), read with it by both engines', () => {
+  const path = graphFile();
+  const refused = runCli(['analyze', path, '--no-llm', '-o', join(dir, 'g.html')]);
+  assert.equal(refused.status, ExitCode.BAD_INPUT, refused.stderr);
+  assert.match(refused.stderr, /pass --records nodes \(or another of them\) to read one/);
+  const titles: string[][] = [];
+  for (const engine of ['duckdb', 'pandas']) {
+    const r = runCli(
+      [
+        'analyze',
+        path,
+        '--records',
+        'links',
+        '--engine',
+        engine,
+        '--no-llm',
+        '--json',
+        '-o',
+        join(dir, `graph-${engine}.html`),
+      ],
+      { env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } },
+    );
+    assert.equal(r.status, 0, `${engine}: ${r.stderr}`);
+    const summary = JSON.parse(r.stdout) as {
+      charts: { title: string; derivation: { rows_used: number | null } }[];
+      warnings: string[];
+    };
+    assert.ok(
+      summary.warnings.includes('read the 40 records under "links", leaving out "nodes"'),
+      `${engine}: ${JSON.stringify(summary.warnings)}`,
+    );
+    titles.push(summary.charts.map((c) => c.title));
+    // The DuckDB engine says how many rows each chart used (the pandas engine does not).
+    if (engine === 'duckdb')
+      for (const chart of summary.charts) assert.equal(chart.derivation.rows_used, 40);
+  }
+  assert.ok((titles[0] ?? []).length > 0);
+  assert.deepEqual(titles[1], titles[0]);
 });

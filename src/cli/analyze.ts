@@ -47,6 +47,7 @@ interface AnalyzeOptions extends DeepFlags {
   plotly: string;
   engine?: string;
   sheet?: string;
+  records?: string;
 }
 
 function chooseModel(options: AnalyzeOptions): ChatModel | null {
@@ -128,6 +129,7 @@ async function runFast(
       model,
       onEvent: (event) => progress.show(event),
       ...(options.question ? { question: options.question } : {}),
+      ...(options.records !== undefined ? { records: options.records } : {}),
     });
     return await guarded(session, async () => {
       const result = await finish(
@@ -265,6 +267,10 @@ export function registerAnalyze(program: Command): void {
       'what computes fast mode: duckdb (embedded, no Python) or pandas (in the sandbox) (default: $OPSMIND_ENGINE, else duckdb)',
     )
     .option('--sheet <name>', 'the sheet of an Excel file to read (default: the first)')
+    .option(
+      '--records <key>',
+      'for a JSON file that is one object: the key whose records are the table, when several are ("nodes"; hits.hits for a key one object down)',
+    )
     .option(
       '--mode <mode>',
       'fast (profile → plan → execute) or deep (an LLM agent that writes and runs code)',

@@ -36,6 +36,7 @@ export interface DeepFlags extends SandboxFlags {
   plotly: string;
   maxSteps: string;
   stream: boolean;
+  records?: string;
 }
 
 /** The model for deep mode; exits 3 with how to configure one when none is. */
@@ -84,6 +85,7 @@ export async function runDeep(run: DeepRun): Promise<number> {
       question,
       onEvent: (event) => progress.show(event),
       ...(run.continueId ? { continueId: run.continueId } : {}),
+      ...(flags.records !== undefined ? { records: flags.records } : {}),
     });
     return await guarded(session, async () => {
       const result = await finish(

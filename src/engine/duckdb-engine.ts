@@ -34,6 +34,8 @@ import { workdirFiles } from '../agent/step-record.js';
 export interface DuckDbEngineOptions {
   dataPath: string;
   sheet?: string;
+  /** A JSON wrapper's key whose records to read (--records). */
+  records?: string;
   memoryMb: number;
   /** Default: the machine's cores. */
   threads?: number;
@@ -87,6 +89,7 @@ export class DuckDbEngine implements AnalysisEngine {
       const source = await attachSource(opening, options.dataPath, {
         scratchDir: options.scratchDir,
         ...(options.sheet ? { sheet: options.sheet } : {}),
+        ...(options.records !== undefined ? { records: options.records } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.facts ? { facts: options.facts } : {}),
       });

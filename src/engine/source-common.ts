@@ -28,6 +28,8 @@ export interface HostContext {
   /** Files this read wrote into `scratchDir` (removed by `removeScratch`). */
   scratch: string[];
   sheet?: string;
+  /** The key of a JSON wrapper whose records to read (--records: "nodes", hits.hits). */
+  records?: string;
   signal?: AbortSignal;
   /** The caller's pass over the file's bytes (sandbox/data-file.ts scanDataFile), if it started one. */
   facts?: Promise<DataFacts>;

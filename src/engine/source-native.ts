@@ -12,7 +12,7 @@ import { prepareText } from './source-transcode.js';
 import { featureLines, geoJsonHead } from './source-geojson.js';
 import { statSync } from 'node:fs';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
-import { jsonObjectFile, objectRefusal, unwrapWarning, wrappedLines } from './source-wrapper.js';
+import { jsonObjectFile, recordsOf, unwrapWarning, wrappedLines } from './source-wrapper.js';
 import type { JsonObjectFile } from './source-wrapper.js';
 
 /** A nested DuckDB type: LIST (`T[]`), ARRAY (`T[3]`), STRUCT, MAP or UNION. */
@@ -94,17 +94,23 @@ async function readJsonText(
   return { format: read };
 }
 
-/** The table of a wrapper's one key of records; a wrapper of none, or of several, refused. */
+/**
+ * The table of a wrapper's one key of records, or of the key --records names; a wrapper of none,
+ * or of several and no --records, refused (recordsOf).
+ */
 async function unwrap(
   ctx: ReadContext,
   path: string,
   file: JsonObjectFile,
 ): Promise<{ format: 'json'; warning: string }> {
-  const [only, second] = file.records;
-  if (!only || second) throw objectRefusal(file);
-  await readJsonLayout(ctx, await wrappedLines(ctx, path, only), false, 'jsonl');
-  return { format: 'json', warning: unwrapWarning(file, only) };
+  const key = recordsOf(file, ctx.records);
+  await readJsonLayout(ctx, await wrappedLines(ctx, path, key), false, 'jsonl');
+  return { format: 'json', warning: unwrapWarning(file, key) };
 }
+
+/** What --records on a file that is no wrapper of records does. */
+export const RECORDS_IGNORED =
+  '--records applies to a JSON file that is one object wrapping its records; ignored';
 
 /** Reads a JSON records (array of objects), JSON lines or GeoJSON FeatureCollection file into `data`. */
 export async function readJson(ctx: ReadContext, detected: DetectedFormat): Promise<ReadOutcome> {
@@ -122,6 +128,7 @@ export async function readJson(ctx: ReadContext, detected: DetectedFormat): Prom
       `read as GeoJSON: one row per feature (${geo.features}), its properties as columns, a Point's longitude and latitude (a third coordinate as z)`,
     );
   if (read.warning) text.warnings.push(read.warning);
+  else if (ctx.records !== undefined) text.warnings.push(RECORDS_IGNORED);
   const columns = await describeData(ctx.db, ctx.signal);
   const rows = await ctx.db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, ctx.signal);
   const count = Number(rows.rows[0]?.[0] ?? 0);

@@ -73,19 +73,44 @@ export function jsonObjectFile(path: string, sample: string): JsonObjectFile | n
 export const keyPath = (path: readonly string[]): string =>
   path.map((k) => JSON.stringify(k)).join('.');
 
+/** A key path as `--records` names it: "data", or hits.hits. */
+const plainPath = (path: readonly string[]): string => path.join('.');
+
 /** Why a .json object file has no one table in it, in the user's words (its keys, where records are). */
 export function objectRefusal(file: JsonObjectFile): OpsmindError {
   const keys = file.keys.slice(0, 8).map((k) => JSON.stringify(k));
   const named = `${keys.join(', ')}${file.keys.length > 8 ? `, … (${file.keys.length} keys)` : ''}`;
   const counted = file.records.map((r) => `${keyPath(r.path)} (${thousands(r.records)})`);
+  const first = file.records[0]?.path ?? [];
   const hint =
     file.records.length === 0
       ? 'save the data as an array of objects ([{…}, {…}]) or as one object per line (JSON lines)'
-      : `its keys ${listed(counted)} hold records: save one of those arrays as the file`;
+      : `its keys ${listed(counted)} hold records: pass --records ${plainPath(first)} (or another of them) to read one`;
   return new OpsmindError(
     `not a JSON records file: it holds one object (${named}), not an array of records or one record per line`,
     ExitCode.BAD_INPUT,
     hint,
+  );
+}
+
+/**
+ * The records a wrapper's table is read from: its one key of records, or with `wanted` (the
+ * user's --records: "nodes", or hits.hits for a key one object down) the key so named; none, or
+ * several without `wanted`, refused naming them.
+ */
+export function recordsOf(file: JsonObjectFile, wanted?: string): RecordsKey {
+  if (wanted === undefined) {
+    const [only, second] = file.records;
+    if (!only || second) throw objectRefusal(file);
+    return only;
+  }
+  const found = file.records.find((r) => plainPath(r.path) === wanted);
+  if (found) return found;
+  const counted = file.records.map((r) => `${plainPath(r.path)} (${thousands(r.records)})`);
+  throw new OpsmindError(
+    `--records ${wanted}: no key of the file by that name holds records`,
+    ExitCode.BAD_INPUT,
+    counted.length ? `keys that hold records: ${listed(counted)}` : objectRefusal(file).hint,
   );
 }
 

@@ -12,7 +12,7 @@ import type { SourceInfo } from './types.js';
 import { badInput, describeData, removeScratch } from './source-common.js';
 import type { HostContext, ReadContext, ReadOutcome } from './source-common.js';
 import { readExcel } from './source-excel.js';
-import { flattenNested, readJson, readParquet } from './source-native.js';
+import { flattenNested, readJson, readParquet, RECORDS_IGNORED } from './source-native.js';
 import { addPeriod } from './source-period.js';
 import { readEpochs } from './source-epoch.js';
 import { meltYears } from './source-wide.js';
@@ -27,6 +27,8 @@ import type { DataFacts } from '../sandbox/data-file.js';
 export interface AttachOptions {
   /** The Excel sheet to read, by name (default: the first). */
   sheet?: string;
+  /** The key of a JSON wrapper whose records to read, when several hold records ("nodes", hits.hits). */
+  records?: string;
   /** A host-only directory for conversions; what is written there is removed before returning. */
   scratchDir: string;
   /** The caller's pass over the file's bytes (scanDataFile), if it started one: else the read starts its own when it needs one. */
@@ -104,6 +106,7 @@ export async function attachSource(
     checks: [],
   };
   if (options.sheet !== undefined) host.sheet = options.sheet;
+  if (options.records !== undefined) host.records = options.records;
   if (options.signal) host.signal = options.signal;
   if (options.facts) host.facts = options.facts;
   try {
@@ -173,6 +176,8 @@ async function readOnce(
   const rows = await countRows(db, signal);
   if (sheet !== undefined && detected.format !== 'excel')
     outcome.warnings.push('--sheet applies to Excel workbooks only; ignored');
+  if (host.records !== undefined && detected.format !== 'json' && detected.format !== 'jsonl')
+    outcome.warnings.push(RECORDS_IGNORED);
   return { path: host.path, name: basename(host.path), ...outcome, rows, columns, sizeBytes };
 }
 

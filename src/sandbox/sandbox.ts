@@ -39,6 +39,8 @@ export interface SandboxNumbers {
   decimal: '.' | ',';
   thousands: string | null;
   dates?: 'DMY';
+  /** A JSON wrapper's key whose records the host read (--records: "nodes", hits.hits). */
+  records?: string;
 }
 
 export interface SandboxOptions {

@@ -73,6 +73,8 @@ export interface OpenSessionOptions {
   continueId?: string;
   /** Fast mode's engine (default DuckDB) and, for Excel files, the sheet to read. */
   engine?: { name: EngineName; sheet?: string; memoryMb?: number; threads?: number };
+  /** For a JSON file that is one object: the key whose records are the table (--records), in the engine and in `df`. */
+  records?: string;
   /** Called with every event once it is stored and folded into the report (progress views, chat). */
   onEvent?: (event: StoredEvent) => void;
   /** The dataset's name in profiles and reports (default: the file's name), e.g. `sub/x.csv`. */
@@ -118,6 +120,7 @@ async function startEngine(
     maxTempMb: Math.max(limits.diskMb, Math.ceil((statSync(settings.dataPath).size / 2 ** 20) * 4)),
     scratchDir: mkdtempSync(join(tmpdir(), 'opsmind-engine-')),
     ...(choice.sheet ? { sheet: choice.sheet } : {}),
+    ...(settings.records !== undefined ? { records: settings.records } : {}),
     ...(choice.threads ? { threads: choice.threads } : {}),
     facts,
   });
@@ -281,13 +284,16 @@ export class AnalysisSession {
         removeTree(scratch);
       }
     }
-    if (!locale) return null;
+    const records = this.settings.records;
+    if (!locale) return records === undefined ? null : { decimal: '.', thousands: null, records };
     const dayFirst = locale.dayFirst && this.settings.engine?.name !== 'pandas';
-    if (locale.decimal === '.' && locale.thousands === null && !dayFirst) return null;
+    if (locale.decimal === '.' && locale.thousands === null && !dayFirst && records === undefined)
+      return null;
     return {
       decimal: locale.decimal,
       thousands: locale.thousands,
       ...(dayFirst ? { dates: 'DMY' as const } : {}),
+      ...(records !== undefined ? { records } : {}),
     };
   }
 
