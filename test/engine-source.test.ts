@@ -628,7 +628,7 @@ void test('a .json file that is one object says what it holds, and where its rec
     assert.ok(error instanceof OpsmindError, String(error));
     assert.equal(
       error.hint,
-      'its keys "nodes" (2) and "links" (1) hold records: save one of those arrays as the file',
+      'its keys "nodes" (2) and "links" (1) hold records: pass --records nodes (or another of them) to read one',
     );
     return true;
   });
