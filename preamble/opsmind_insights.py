@@ -558,14 +558,16 @@ def _pairs_of(groups):
 
 @never_raises
 def box_insights(data, category, value, label, interval=False, groups=30, points=False):
-    """A box chart by group: its highest and lowest median, as ranking_insights says them — for a text grouping
-    with at most `groups` groups (all drawn) and no missing name, else nothing; medians of the finite values, the
-    groups in groupby's order. As boxRanking in sql-distribution.ts, which reads the box's own frame."""
+    """A box chart by group: its highest and lowest median, as ranking_insights says them — for a text or
+    whole-number grouping (a class 1, 2, 3: "Pclass 1") with at most `groups` groups (all drawn) and no missing
+    name, else nothing; medians of the finite values, the groups in groupby's order. As boxRanking in
+    sql-distribution.ts, which reads the box's own frame."""
     keys = data[category]
     texts = keys.map(lambda k: isinstance(k, str))
+    whole = ptypes.is_integer_dtype(keys.dtype)
     if ptypes.is_bool_dtype(data[value]) or not ptypes.is_numeric_dtype(data[value]):
         return []
-    if keys.isna().any() or not texts.all() or keys.nunique() > groups:
+    if keys.isna().any() or not (whole or texts.all()) or keys.nunique() > groups:
         return []
     values = data[value].astype(float)
     finite = np.isfinite(values)

@@ -920,3 +920,33 @@ void test('a quartile beside an infinity is that value or the infinity, never Na
     ['null', '∞', '-∞', '-∞', 'null'],
   );
 });
+
+void test('a box by a whole-number grouping names its highest and lowest median, "class 2" (both engines)', async () => {
+  // Classes 1, 2, 3 and 10: ties go to the smaller number, as pandas' groupby orders them (not "10" < "2").
+  const fares: [number, number][] = [
+    [1, 8],
+    [1, 9],
+    [2, 60],
+    [2, 80],
+    [3, 20],
+    [3, 22],
+    [10, 70],
+  ];
+  const file = write('classes.csv', 'class,fare', fares.length, (i) => fares[i]?.join(',') ?? null);
+  const texts: string[][] = [];
+  const plan = planOf({
+    title: 'fare by class',
+    why: 'Why.',
+    chart: 'box',
+    transform: { type: 'distribution', column: 'fare', by: 'class' },
+  });
+  await bothFrames(file, plan, 11, texts);
+  const [pandas, duckdb] = texts.map((side) => [...new Set(side)]);
+  assert.deepEqual(pandas, duckdb);
+  assert.ok(
+    pandas?.includes(
+      'class 2 has the highest median fare (70); class 1 the lowest (8.5), 8.2× apart.',
+    ),
+    JSON.stringify(pandas),
+  );
+});

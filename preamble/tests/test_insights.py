@@ -275,8 +275,15 @@ class BoxTests(unittest.TestCase):
         self.assertEqual(box_insights(missing, "g", "v", "median v"), [])
         many = pd.DataFrame({"g": [f"g{i % 31}" for i in range(93)], "v": np.arange(93.0)})
         self.assertEqual(box_insights(many, "g", "v", "median v"), [])
-        numbers = pd.DataFrame({"g": [1, 1, 2], "v": [1.0, 2, 3]})
-        self.assertEqual(box_insights(numbers, "g", "v", "median v"), [])
+        fractions = pd.DataFrame({"g": [1.5, 1.5, 2.5], "v": [1.0, 2, 3]})
+        self.assertEqual(box_insights(fractions, "g", "v", "median v"), [])
+
+    def test_a_whole_number_grouping_names_its_groups_with_the_column(self):
+        # Classes 1, 2, 3 and 10: in numeric order (the tie of 2 and 10 goes to 2, not to "10" < "2"), each named
+        # with its column.
+        classes = pd.DataFrame({"class": [1, 1, 2, 2, 3, 3, 10], "fare": [8.0, 9, 60, 80, 20, 22, 70]})
+        [found] = box_insights(classes, "class", "fare", "median fare")
+        self.assertEqual(found["text"], "class 2 has the highest median fare (70); class 1 the lowest (8.5), 8.2× apart.")
 
 
 class CorrelationTests(unittest.TestCase):

@@ -224,25 +224,35 @@ const byCodePoint = (a: string, b: string): number => {
   return x.length - y.length;
 };
 
+/** Whole-number types: a grouping by them (a class 1, 2, 3) names its groups "Pclass 1". */
+const isWhole = (type: string): boolean =>
+  /^U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)$/.test(type);
+
 /**
- * A box by a text grouping: its highest and lowest median, as a ranking of groups says them
- * (box_insights in opsmind_insights.py) — when every group is drawn (no more than the box's cap)
- * and each has a name (a missing one is drawn as "(missing)", which pandas calls nan). Read from
- * the box's own frame, groups in pandas' groupby order (their names' code points).
+ * A box by a text or whole-number grouping: its highest and lowest median, as a ranking of
+ * groups says them (box_insights in opsmind_insights.py) — when every group is drawn (no more
+ * than the box's cap) and each has a name (a missing one is drawn as "(missing)", which pandas
+ * calls nan). Read from the box's own frame, groups in pandas' groupby order (their names' code
+ * points; numbers ascending).
  */
 function boxRanking(
   ctx: Ctx,
   t: Distribution,
   drawn: Awaited<ReturnType<typeof box>>,
   label: string,
+  whole: boolean,
 ): Insight[] {
   const { declared, groups, unnamed } = drawn;
   const frame = declared.frame;
   if (!frame || unnamed || groups > (declared.cap ?? 0) || !t.by) return [];
   const [at, median] = [frame.columns.indexOf('group'), frame.columns.indexOf('median')];
-  const rows = frame.rows
-    .map((row) => ({ category: String(row[at]), value: row[median] }))
-    .sort((a, b) => byCodePoint(a.category, b.category));
+  const rows = whole
+    ? frame.rows
+        .map((row) => ({ category: Number(row[at]), value: row[median] }))
+        .sort((a, b) => a.category - b.category)
+    : frame.rows
+        .map((row) => ({ category: String(row[at]), value: row[median] }))
+        .sort((a, b) => byCodePoint(a.category, b.category));
   const scales = ctx.scales ?? NO_SCALES;
   return rankingInsights(
     rows,
@@ -271,8 +281,8 @@ export async function distributionAnalysis(ctx: Ctx, t: Distribution): Promise<O
   const points = inPercent({ measure: t.column }, ctx.scales ?? NO_SCALES);
   const insights: Insight[] = measured ? distributionInsights(stats, label, years, points) : [];
   const ranked =
-    boxed && by?.type === 'VARCHAR' && isNumber(column.type)
-      ? boxRanking(ctx, t, boxed, label)
+    boxed && by && (by.type === 'VARCHAR' || isWhole(by.type)) && isNumber(column.type)
+      ? boxRanking(ctx, t, boxed, label, isWhole(by.type))
       : [];
   return { declared, findings: () => Promise.resolve([...insights, ...ranked]) };
 }
