@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from opsmind_profile import infer_frequency, number_stats, to_datetime
+from opsmind_profile import infer_frequency, number_stats, sorted_quantiles, to_datetime
 
 OTHER = re.compile(r"^\(?\s*(other|others|all other|all others|rest|remaining)\b", re.I)
 PERIODS_PER_YEAR = {"M": 12, "Q": 4}

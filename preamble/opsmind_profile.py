@@ -65,13 +65,20 @@ def _names(names):
 
 
 def sorted_quantiles(values, qs):
-    """Quantiles of sorted values, exactly as np.percentile's default linear method computes them."""
+    """Quantiles of sorted values, as np.percentile's default linear method computes them — but the value
+    itself at an exact position and an infinity beside a number, where numpy's interpolation gives NaN (its
+    75% of -inf, 0.5, 1.5, 2.5, inf), as DuckDB's quantile_cont does; NaN only between -inf and inf."""
     out = []
     for q in qs:
         position = q * (len(values) - 1)
         low = int(math.floor(position))
         a, b, t = values[low], values[min(low + 1, len(values) - 1)], position - low
-        out.append(float(b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t))
+        if t == 0 or a == b:
+            out.append(float(a))
+        elif math.isinf(a) or math.isinf(b):
+            out.append(math.nan if math.isinf(a) and math.isinf(b) else float(a if math.isinf(a) else b))
+        else:
+            out.append(float(b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t))
     return out
 
 

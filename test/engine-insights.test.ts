@@ -28,6 +28,7 @@ import {
   unsignedZero,
 } from '../src/engine/insights.js';
 import { ROWS_LABEL } from '../src/agent/compile-plan.js';
+import { sortedQuantiles } from '../src/engine/insights-stats.js';
 import type { Insight, TrendHow } from '../src/engine/insights.js';
 import { PYTHON, preamblePython } from './helpers/fixtures.js';
 
@@ -456,6 +457,18 @@ void test('percentages: written with "%", their IQR and gaps in percentage point
   assert.equal(ranked?.numbers.difference, 19);
   const [asRate] = rankingInsights(rows, 'share', false, true, 'g', spread, 2);
   assert.match(asRate?.text ?? '', /\(30%, 1 of 3 rows\)/);
+});
+
+void test('quantiles: numpy linear, the value itself at an exact position, an infinity beside a number', () => {
+  // As preamble/tests/test_profile.py QuantileTests.
+  assert.deepEqual(sortedQuantiles([1, 1, 2, 3, 4, 5, 6, 9], [0.25, 0.5, 0.75]), [1.75, 3.5, 5.25]);
+  assert.deepEqual(
+    sortedQuantiles([-Infinity, 0.5, 1.5, 2.5, Infinity], [0.25, 0.5, 0.75]),
+    [0.5, 1.5, 2.5],
+  );
+  assert.deepEqual(sortedQuantiles([-Infinity, 1, 2, 3], [0.25]), [-Infinity]);
+  assert.deepEqual(sortedQuantiles([1, 2, Infinity, Infinity], [0.5, 0.75]), [Infinity, Infinity]);
+  assert.ok(Number.isNaN(sortedQuantiles([-Infinity, Infinity], [0.5])[0]));
 });
 
 void test('distribution: unusable inputs give nothing', () => {

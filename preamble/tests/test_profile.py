@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import opsmind_profile  # noqa: E402
-from opsmind_profile import infer_frequency, parse_number_text, profile, write_profile  # noqa: E402
+from opsmind_profile import infer_frequency, parse_number_text, profile, sorted_quantiles, write_profile  # noqa: E402
 
 INFO = {"format": "csv", "encoding": "utf-8", "delimiter": ","}
 SEMANTICS = {"numeric", "numeric_text", "datetime", "boolean", "category", "text", "identifier", "constant", "empty"}
@@ -73,6 +73,19 @@ def column(result, name):
 
 def semantic_of(values, name="value"):
     return column(profile(pd.DataFrame({name: values}), INFO), name)
+
+
+class QuantileTests(unittest.TestCase):
+    def test_numpy_linear_quantiles_and_infinities_beside_numbers(self):
+        values = np.sort(np.array([3.0, 1, 4, 1, 5, 9, 2, 6]))
+        self.assertEqual(sorted_quantiles(values, (0.25, 0.5, 0.75)), np.percentile(values, [25, 50, 75]).tolist())
+        inf = math.inf
+        # numpy: 0.5, 1.5, NaN (2.5 + 0 x inf); the value itself at an exact position.
+        self.assertEqual(sorted_quantiles([-inf, 0.5, 1.5, 2.5, inf], (0.25, 0.5, 0.75)), [0.5, 1.5, 2.5])
+        # An infinity beside a number wins the interpolation; -inf beside inf is NaN.
+        self.assertEqual(sorted_quantiles([-inf, 1.0, 2.0, 3.0], (0.25,)), [-inf])
+        self.assertEqual(sorted_quantiles([1.0, 2.0, inf, inf], (0.5, 0.75)), [inf, inf])
+        self.assertTrue(math.isnan(sorted_quantiles([-inf, inf], (0.5,))[0]))
 
 
 class SemanticTests(unittest.TestCase):

@@ -826,29 +826,16 @@ def _insight(n, found):
         _INSIGHTS.append(dict(item, analysis=n))
 
 
-def _quantile(x, q):
-    """The q-quantile of sorted x, linear as numpy's, but the value itself at an exact position and an
-    infinity beside a number where numpy's interpolation gives NaN (as DuckDB's quantile_cont)."""
-    position = q * (len(x) - 1)
-    low = int(np.floor(position))
-    a, b, t = x[low], x[min(low + 1, len(x) - 1)], position - low
-    if t == 0 or a == b:
-        return a
-    if np.isinf(a) or np.isinf(b):
-        return np.nan if np.isinf(a) and np.isinf(b) else a if np.isinf(a) else b
-    return a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t)
-
-
 def _describe(data):
-    """describe(include="all"), its quartiles of a column holding infinities by _quantile: numpy says
-    NaN for the 75% of -inf, 0.5, 1.5, 2.5 and inf, which is 2.5."""
+    """describe(include="all"), its quartiles of a column holding infinities by sorted_quantiles: numpy
+    says NaN for the 75% of -inf, 0.5, 1.5, 2.5 and inf, which is 2.5."""
     frame = data.describe(include="all").T.rename_axis("column")
     for name in data.columns:
         if not pd.api.types.is_float_dtype(data[name].dtype):
             continue
         x = np.sort(data[name].dropna().to_numpy(dtype=float))
         if len(x) and np.isinf(x).any():
-            frame.loc[name, ["25%", "50%", "75%"]] = [_quantile(x, q) for q in (0.25, 0.5, 0.75)]
+            frame.loc[name, ["25%", "50%", "75%"]] = _ins.sorted_quantiles(x, (0.25, 0.5, 0.75))
     return frame
 
 

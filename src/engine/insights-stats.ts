@@ -32,7 +32,11 @@ export function pairwiseSum(
   return pairwiseSum(values, start, half) + pairwiseSum(values, start + half, n - half);
 }
 
-/** Quantiles of sorted values, exactly as np.percentile's default linear method (sorted_quantiles). */
+/**
+ * Quantiles of sorted values, as np.percentile's default linear method (sorted_quantiles) — but
+ * the value itself at an exact position and an infinity beside a number, where numpy's gives NaN;
+ * NaN only between −∞ and ∞ (DuckDB's quantile_cont).
+ */
 export function sortedQuantiles(sorted: ArrayLike<number>, qs: readonly number[]): number[] {
   const last = sorted.length - 1;
   return qs.map((q) => {
@@ -41,6 +45,9 @@ export function sortedQuantiles(sorted: ArrayLike<number>, qs: readonly number[]
     const a = sorted[low] ?? NaN;
     const b = sorted[Math.min(low + 1, last)] ?? NaN;
     const t = position - low;
+    if (t === 0 || a === b) return a;
+    const [infA, infB] = [Math.abs(a) === Infinity, Math.abs(b) === Infinity];
+    if (infA || infB) return infA && infB ? NaN : infA ? a : b;
     return t >= 0.5 ? b - (b - a) * (1 - t) : a + (b - a) * t;
   });
 }
