@@ -254,23 +254,19 @@ const CYCLE_UNIT = {
   H: ['hourly', 'an hour'],
 } as const;
 
-/** A season chart's y axis title: "margin (%)" for an aggregate of percentages, else none (both engines). */
-export function seasonYLabel(
-  t: Extract<Transform, { type: 'season' }>,
-  y: string,
-  name: (column: string) => string,
-  scales: Scales = NO_SCALES,
-): string | undefined {
-  return inPercent(t, scales) ? axisLabel(y, name, true) : undefined;
-}
-
-/** A scatter's axis title: "margin (%)" for a column of percentages, else none (both engines). */
+/**
+ * An axis title of a column of percentages, or of their `agg` (a season's mean): "margin (%)";
+ * else none (both engines: a scatter's axes, a season's y).
+ */
 export function percentLabel(
   column: string,
   name: (column: string) => string,
   scales: Scales = NO_SCALES,
+  agg?: string,
 ): string | undefined {
-  return inPercent({ measure: column }, scales) ? axisLabel(column, name, true) : undefined;
+  return inPercent({ measure: column, agg: agg ?? null }, scales)
+    ? axisLabel(column, name, true)
+    : undefined;
 }
 
 /** The x axis of a season chart: its cycle's key (weekday × hour, a heatmap's, has two; hour across). */
@@ -745,7 +741,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const sort = a.chart === 'bar' ? { sort: 'none' } : {};
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, y_label: seasonYLabel(t, y, name, grain.scales), ...common })})`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, y_label: percentLabel(y, name, grain.scales, t.agg), ...common })})`,
         `_insight(${n}, _ins.ranking_insights(frame, ${py(x)}, ${py(y)}, ${py(seasonLabel(t, name))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${inPercent(t, grain.scales) ? ', points=True' : ''}${seasonMean(t) ? `, overall=${py(`${x}s`)}, **_season_spread(${args})` : ''}))`,
       ];
     }

@@ -9,10 +9,10 @@ import {
   intervalOf,
   namedAs,
   NO_SCALES,
+  percentLabel,
   seasonLabel,
   seasonMean,
   seasonX,
-  seasonYLabel,
 } from '../agent/compile-plan.js';
 import { CYCLE_PERIOD } from '../agent/plan.js';
 import type { Transform } from '../agent/plan.js';
@@ -110,14 +110,9 @@ function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
     x,
     y,
     ...(a.chart === 'bar' ? { sort: 'none' } : {}),
-    y_label: seasonLabelOf(ctx, t, y),
+    y_label: percentLabel(y, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales, t.agg),
     note: a.why,
   });
-}
-
-/** A season chart's y axis title: "margin (%)" for a mean of percentages, else none (seasonYLabel). */
-function seasonLabelOf(ctx: Ctx, t: Season, y: string): string | undefined {
-  return seasonYLabel(t, y, namedAs(ctx.analysis, ctx.scales ?? NO_SCALES), ctx.scales);
 }
 
 /** A cycle's key as text: a month's or weekday's name, an hour's number. */
