@@ -37,6 +37,9 @@ from opsmind_semantic import (  # noqa: F401 - re-exported: tests and callers us
     _number_text_style,
     parse_number_text,
     _is_boolean,
+    link_ends,
+    node_codes,
+    node_columns,
 )
 
 DETAIL_LIMIT, SAMPLE_VALUES, MIN_ID_ROWS = 200, 5000, 20
@@ -248,6 +251,27 @@ def column_profile(name, series, codes, uniques, counts, rng, ordered=None):
     return out
 
 
+def _mark_node_codes(df, positions, profiles):
+    """The number columns that pair as an edge list's node codes (source and target ids) made categories:
+    counted, never averaged (opsmind_semantic.node_codes)."""
+    ends = []
+    for position, out in zip(positions, profiles):
+        stats, series = out["numeric"], df.iloc[:, position]
+        if out["semantic"] != "numeric" or stats is None:
+            ends.append(None)
+            continue
+        values = _floats(series)
+        values = values[np.isfinite(values)]
+        integral = ptypes.is_integer_dtype(series.dtype) or bool(np.all(np.mod(values, 1) == 0))
+        ends.append({"name": out["name"], "integral": integral, "min": stats["min"], "max": stats["max"],
+                     "distinct": out["distinct"]})
+    for i, (source, target) in node_columns(ends).items():
+        out = profiles[i]
+        out["semantic"], out["numeric"] = "category", None
+        out["notes"] = [n for n in out["notes"] if not n.endswith(" outliers beyond 1.5 IQR")]
+        out["notes"].append(f"node codes of the links {source} → {target}: counted, not averaged")
+
+
 def _text_details(out, detail, codes, uniques, counts, nonmissing):
     """Parsed dates or numbers of a text column: exact, from its unique values weighted by their counts."""
     if out["semantic"] == "text":
@@ -369,15 +393,15 @@ def _detail_warning(result):
 def profile(df, info, name=None):
     """The profile of `df` (read with opsmind_data.read_dataset's `info`) as a JSON-ready dict (DataProfileSchema)."""
     info, rng, names = info or {}, np.random.default_rng(0), [str(c) for c in df.columns]
-    code_list, profiles, numeric_positions = [], [], []
+    code_list, profiles = [], []
     positions = detailed_positions(df)
     for position in positions:
         series = df.iloc[:, position]
         codes, uniques, counts, ordered = factorize(series)
         code_list.append((position, codes, len(uniques)))
         profiles.append(column_profile(names[position], series, codes, uniques, counts, rng, ordered))
-        if profiles[-1]["semantic"] == "numeric" and profiles[-1]["numeric"] is not None:
-            numeric_positions.append(position)
+    _mark_node_codes(df, positions, profiles)
+    numeric_positions = [p for p, c in zip(positions, profiles) if c["semantic"] == "numeric" and c["numeric"] is not None]
     kept = set(positions)
     omitted = df.dtypes.iloc[[i for i in range(df.shape[1]) if i not in kept]].astype(str).value_counts()
     result = {"rows": int(df.shape[0]), "columns": int(df.shape[1]), "duplicate_rows": duplicate_rows(df, code_list),

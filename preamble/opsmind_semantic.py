@@ -118,3 +118,55 @@ def _is_boolean(series, uniques):
     if ptypes.is_numeric_dtype(series.dtype):
         return len(uniques) == 2 and all(isinstance(u, (int, float, np.number)) and u in (0, 1) for u in uniques)
     return {str(u).strip().lower() for u in uniques} in BOOLEAN_PAIRS
+
+
+# Pairs of words that name the two ends of a link: a row of an edge list joins a source to a target, a
+# sender to a receiver, a parent to its child. From/to also names a range of a measure (from_km, to_km),
+# so its codes must be dense too (node_codes).
+LINK_ENDS = [("source", "target"), ("src", "dst"), ("src", "dest"), ("sender", "receiver"),
+             ("sender", "recipient"), ("parent", "child"), ("origin", "destination"), ("from", "to")]
+
+
+def link_ends(a, b):
+    """((source, target), (word, word)) when two column names differ in one word only and those words are a
+    LINK_ENDS pair ("source"/"target", "from_node"/"to_node"), else None."""
+    first, second = name_tokens(a), name_tokens(b)
+    if len(first) != len(second):
+        return None
+    differ = [i for i, token in enumerate(first) if token != second[i]]
+    if len(differ) != 1:
+        return None
+    words = (first[differ[0]], second[differ[0]])
+    pair = next((p for p in LINK_ENDS if words in (p, p[::-1])), None)
+    if pair is None:
+        return None
+    return ((a, b) if words[0] == pair[0] else (b, a)), pair
+
+
+def node_codes(a, b):
+    """The link's ends when two number columns (dicts of name, integral, min, max, distinct) are the node codes
+    of an edge list: named as a link's two ends, both whole numbers from 0 up, drawn from one range (each covers
+    at least half of the span of both) and, for from/to, dense (distinct values at least half that span)."""
+    link = link_ends(a["name"], b["name"])
+    if link is None or not (a["integral"] and b["integral"]) or not (a["min"] >= 0 and b["min"] >= 0):
+        return None
+    span = max(a["max"], b["max"]) - min(a["min"], b["min"])
+    shared = min(a["max"], b["max"]) - max(a["min"], b["min"])
+    if not span > 0 or shared < 0.5 * span:
+        return None
+    loose = link[1][0] == "from"
+    return link[0] if not loose or max(a["distinct"], b["distinct"]) >= 0.5 * (span + 1) else None
+
+
+def node_columns(ends):
+    """{position: (source, target)} of the columns (dicts for node_codes, or None) that pair as node codes."""
+    found = {}
+    for i, a in enumerate(ends):
+        for j in range(i + 1, len(ends)):
+            b = ends[j]
+            if a is None or b is None or i in found or j in found:
+                continue
+            link = node_codes(a, b)
+            if link:
+                found[i] = found[j] = link
+    return found

@@ -112,6 +112,82 @@ void test('zip codes are categories, as text or as integers', async () => {
   assert.equal(ints.numeric, null);
 });
 
+void test('an edge list: source and target node codes are categories, its weight stays a measure', async () => {
+  // miserables.json's links: whole numbers from 0 naming nodes, from one range, with a weight.
+  const source = range(60).map((i) => (i * 7) % 40);
+  const target = range(60).map((i) => (i * 11 + 3) % 44);
+  const weight = range(60).map((i) => (i % 5) + 1);
+  const links = await profileOf(
+    columnsSql({
+      source: ['BIGINT', source],
+      target: ['BIGINT', target],
+      value: ['BIGINT', weight],
+    }),
+  );
+  const [s, t, v] = links.column_profiles;
+  for (const end of [s, t]) {
+    assert.equal(end?.semantic, 'category', end?.name);
+    assert.equal(end?.numeric, null);
+    assert.ok(
+      end?.notes.includes('node codes of the links source → target: counted, not averaged'),
+      JSON.stringify(end?.notes),
+    );
+  }
+  assert.equal(v?.semantic, 'numeric');
+  assert.deepEqual(links.correlations, []);
+  // Named the other way round, and with a shared word: still source → target.
+  const named = await profileOf(
+    columnsSql({ to_node: ['BIGINT', target], from_node: ['BIGINT', source] }),
+  );
+  assert.deepEqual(
+    named.column_profiles.map((c) => [c.semantic, c.notes.at(-1)]),
+    [
+      ['category', 'node codes of the links from_node → to_node: counted, not averaged'],
+      ['category', 'node codes of the links from_node → to_node: counted, not averaged'],
+    ],
+  );
+});
+
+void test('link names alone make no node codes: the values must be whole, from 0, in one range', async () => {
+  const source = range(60).map((i) => (i * 7) % 40);
+  const target = range(60).map((i) => (i * 11 + 3) % 44);
+  // Fractions, negative numbers, ranges that barely meet, and from/to values spread thin over
+  // their span (a price from 100 to 2,500) stay measures.
+  const measures = async (a: string, b: string, x: readonly number[], y: readonly number[]) => {
+    const p = await profileOf(columnsSql({ [a]: ['DOUBLE', x], [b]: ['DOUBLE', y] }));
+    assert.deepEqual(
+      p.column_profiles.map((c) => c.semantic),
+      ['numeric', 'numeric'],
+      `${a}, ${b}: ${JSON.stringify(p.column_profiles.map((c) => [c.semantic, c.notes]))}`,
+    );
+  };
+  await measures(
+    'source',
+    'target',
+    source.map((n) => n + 0.5),
+    target,
+  );
+  await measures(
+    'source',
+    'target',
+    source.map((n) => n - 20),
+    target,
+  );
+  await measures(
+    'source',
+    'target',
+    source,
+    target.map((n) => n + 35),
+  );
+  await measures(
+    'price_from',
+    'price_to',
+    range(60).map((i) => 100 + i * 40),
+    range(60).map((i) => 140 + i * 40),
+  );
+  await measures('source_temp', 'sink_temp', source, target);
+});
+
 void test('identifiers: unique ids, camel case, row index, order codes, uuids, e-mails', async () => {
   const id = await columnOf(range(50, 1000), 'id', 'BIGINT');
   assert.equal(id.semantic, 'identifier');
@@ -866,7 +942,34 @@ void test('a wide file details every column that holds no numbers, then the firs
   assert.equal(profile.column_profiles.at(-1)?.semantic, 'category');
 });
 
-const PARITY_FILES = { salesCsv, numbersCsv, datesCsv, sampledCsv, qualityCsv, wideCsv };
+/**
+ * An edge list: node codes with a gap (pandas reads them as floats), a weight, a from/to pair of
+ * dense codes and one of prices spread thin (a measure's range, not nodes).
+ */
+function linksCsv(): string {
+  const random = seeded(6);
+  const rows = range(300).map((i): Cell[] => [
+    i % 50 === 7 ? null : Math.floor(random() * 80),
+    Math.floor(random() * 90),
+    1 + Math.floor(random() * 9),
+    Math.floor(random() * 30),
+    Math.floor(random() * 30),
+    100 + Math.floor(random() * 50) * 97,
+    150 + Math.floor(random() * 50) * 97,
+  ]);
+  const header = ['source', 'target', 'value', 'from_stop', 'to_stop', 'price_from', 'price_to'];
+  return writeCsv('links.csv', header, rows);
+}
+
+const PARITY_FILES = {
+  salesCsv,
+  numbersCsv,
+  datesCsv,
+  sampledCsv,
+  qualityCsv,
+  wideCsv,
+  linksCsv,
+};
 const SKIP_PARITY = hasPandas() ? false : `no pandas for ${PYTHON}`;
 for (const [label, write] of Object.entries(PARITY_FILES))
   void test(`parity with the Python profiler: ${label}`, { skip: SKIP_PARITY }, async () => {
@@ -876,3 +979,31 @@ for (const [label, write] of Object.entries(PARITY_FILES))
     await db.run(`CREATE OR REPLACE TABLE data AS SELECT * FROM read_csv(${literal(path)})`);
     assertParity(py, await profileData(db, source(name)), name);
   });
+
+void test(
+  'parity: an edge list’s node codes are categories in both profilers',
+  { skip: SKIP_PARITY },
+  async () => {
+    const path = linksCsv();
+    const py = pythonProfile(path, 'links.csv');
+    await db.run(`CREATE OR REPLACE TABLE data AS SELECT * FROM read_csv(${literal(path)})`);
+    const ours = await profileData(db, source('links.csv'));
+    const semantics = (p: DataProfile) => p.column_profiles.map((c) => [c.name, c.semantic]);
+    const expected = [
+      ['source', 'category'],
+      ['target', 'category'],
+      ['value', 'numeric'],
+      ['from_stop', 'category'],
+      ['to_stop', 'category'],
+      ['price_from', 'numeric'],
+      ['price_to', 'numeric'],
+    ];
+    assert.deepEqual(semantics(py), expected);
+    assert.deepEqual(semantics(ours), expected);
+    assert.deepEqual(
+      ours.correlations.map((c) => [c.a, c.b]),
+      py.correlations.map((c) => [c.a, c.b]),
+    );
+    assert.ok(ours.correlations.every((c) => !/source|target|stop/.test(`${c.a} ${c.b}`)));
+  },
+);

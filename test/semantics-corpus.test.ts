@@ -957,3 +957,37 @@ void test('counts of one scale, one row per period, are one chart of lines; frac
     );
   }
 });
+
+void test('an edge list’s node codes are counted, never averaged or correlated (both engines, real files)', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['flare-dependencies.json', [], /^source \d+ accounts for [\d.]+% of rows/],
+    ['miserables.json', ['--records', 'links'], /^target \d+ accounts for [\d.]+% of value/],
+  ];
+  for (const [name, extra, lead] of cases) {
+    const said = (engine: string) => {
+      const out = join(tempDir(), `${engine}.html`);
+      const r = runCli(
+        ['analyze', join(VEGA, name), ...extra, '--engine', engine, '--json', '-o', out],
+        { env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } },
+      );
+      assert.equal(r.status, 0, `${name} ${engine}: ${r.stderr}`);
+      const json = JSON.parse(r.stdout) as {
+        insights: { text: string }[];
+        charts: { kind: string; title: string | null }[];
+      };
+      return {
+        insights: json.insights.map((i) => i.text),
+        charts: json.charts.map((c) => [c.kind, c.title ?? ''] as const),
+      };
+    };
+    const duck = said('duckdb');
+    assert.deepEqual(said('pandas'), duck, name);
+    assert.match(duck.insights[0] ?? '', lead, duck.insights.join('\n'));
+    for (const text of [...duck.insights, ...duck.charts.map((c) => c[1])])
+      assert.doesNotMatch(
+        text,
+        /(median|mean|average) (source|target)|correlation between (source|target)|(source|target) is .*skewed|(Source|Target) vs/i,
+        `${name}: ${text}`,
+      );
+  }
+});

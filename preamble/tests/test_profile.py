@@ -116,6 +116,32 @@ class SemanticTests(unittest.TestCase):
         self.assertEqual(result["semantic"], "category")
         self.assertIsNone(result["numeric"])
 
+    def test_edge_list_node_codes_are_categories_and_its_weight_a_measure(self):
+        source = [(i * 7) % 40 for i in range(60)]
+        target = [(i * 11 + 3) % 44 for i in range(60)]
+        links = profile(pd.DataFrame({"source": source, "target": target, "value": [i % 5 + 1 for i in range(60)]}), INFO)
+        note = "node codes of the links source → target: counted, not averaged"
+        for name in ("source", "target"):
+            end = column(links, name)
+            self.assertEqual((end["semantic"], end["numeric"], end["notes"]), ("category", None, [note]))
+        self.assertEqual(column(links, "value")["semantic"], "numeric")
+        self.assertEqual(links["correlations"], [])
+        named = profile(pd.DataFrame({"to_node": target, "from_node": source}), INFO)
+        self.assertEqual([(c["semantic"], c["notes"][-1]) for c in named["column_profiles"]],
+                         [("category", "node codes of the links from_node → to_node: counted, not averaged")] * 2)
+
+    def test_link_names_alone_do_not_make_node_codes(self):
+        source = [(i * 7) % 40 for i in range(60)]
+        target = [(i * 11 + 3) % 44 for i in range(60)]
+        cases = [("source", "target", [n + 0.5 for n in source], target),
+                 ("source", "target", [n - 20 for n in source], target),
+                 ("source", "target", source, [n + 35 for n in target]),
+                 ("price_from", "price_to", [100 + i * 40 for i in range(60)], [140 + i * 40 for i in range(60)]),
+                 ("source_temp", "sink_temp", source, target)]
+        for a, b, x, y in cases:
+            result = profile(pd.DataFrame({a: x, b: y}), INFO)
+            self.assertEqual([c["semantic"] for c in result["column_profiles"]], ["numeric", "numeric"], (a, b))
+
     def test_unique_integer_id_column_is_identifier(self):
         result = semantic_of(list(range(1000, 1050)), "id")
         self.assertEqual(result["semantic"], "identifier")

@@ -15,7 +15,7 @@ import type { MomentScan, NumberScan, NumberStats } from './profile-numbers.js';
 import { numberStats } from './profile-numbers.js';
 import type { ColumnScan } from './profile-scan.js';
 import type { NumberTextStyle, TextSampleVerdict } from './profile-semantic.js';
-import { booleanPair, classifyNumeric, classifyText } from './profile-semantic.js';
+import { booleanPair, classifyNumeric, classifyText, nodeColumns } from './profile-semantic.js';
 import type { ColumnTop } from './profile-top.js';
 import { topList } from './profile-top.js';
 
@@ -43,6 +43,8 @@ export interface Decision {
   /** Date statistics from the column's own timestamps, or from its text parsed. */
   dates: 'own' | 'text' | null;
   style: NumberTextStyle | null;
+  /** For a column of node codes (profile-semantic nodeCodes): the ends of its link. */
+  link?: readonly [string, string];
 }
 
 function isBoolean(facts: ColumnFacts, distinct: number): boolean {
@@ -103,6 +105,26 @@ export function decide(facts: ColumnFacts): Decision {
     return plain(semantic, semantic === 'numeric' ? 'own' : null);
   }
   return decideText(facts, distinct);
+}
+
+/**
+ * The decisions of a table's columns, each decided alone, then the number columns that pair as
+ * an edge list's node codes (source and target ids) made categories: counted, never averaged.
+ */
+export function decideAll(facts: readonly ColumnFacts[]): Decision[] {
+  const decisions = facts.map(decide);
+  const ends = facts.map(({ column, scan, top }, i) => {
+    const numbers = scan.numbers;
+    if (decisions[i]?.semantic !== 'numeric' || decisions[i]?.numbers !== 'own' || !numbers)
+      return null;
+    const { min, max } = numbers;
+    return { name: column.name, integral: scan.integral, min, max, distinct: top?.distinct ?? 0 };
+  });
+  const nodes = nodeColumns(ends);
+  return decisions.map((decision, i) => {
+    const link = nodes.get(i);
+    return link ? { ...decision, semantic: 'category', numbers: null, link } : decision;
+  });
 }
 
 /** The statistics the second scan and the frequency query completed. */
@@ -197,6 +219,10 @@ function columnNotes(
     if (notNumbers) notes.push(`${thousands(notNumbers)} values are not numbers`);
   }
   if (decision.semantic === 'identifier') notes.push('identifier: not charted');
+  if (decision.link)
+    notes.push(
+      `node codes of the links ${decision.link[0]} → ${decision.link[1]}: counted, not averaged`,
+    );
   const outlierSemantic = decision.semantic === 'numeric' || decision.semantic === 'numeric_text';
   if (outlierSemantic && numbers?.outliers)
     notes.push(`${thousands(numbers.outliers)} outliers beyond 1.5 IQR`);

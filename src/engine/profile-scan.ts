@@ -12,7 +12,7 @@ import type { DateScan } from './profile-dates.js';
 import { dateAggregates, readDateScan } from './profile-dates.js';
 import type { NumberScan } from './profile-numbers.js';
 import { numberAggregates, readNumberScan } from './profile-numbers.js';
-import { idHint, rowName } from './profile-semantic.js';
+import { idHint, mayLink, rowName } from './profile-semantic.js';
 
 /** Columns one scan aggregates at most. */
 export const SCAN_COLUMNS = 24;
@@ -75,9 +75,10 @@ function aggregatesOf(column: ProfileColumn, exact: boolean): string[] {
     : [`count(v${i}) AS c${i}_n`];
   if (isNumberKind(column.kind)) {
     out.push(...numberAggregates(x, `c${i}`));
-    // Only a key-like name makes wholeness matter (opsmind_profile._classify_numeric).
-    if (column.kind !== 'int' && (idHint(column.name) || rowName(column.name)))
-      out.push(`count_if(${x} <> floor(${x})) AS c${i}_frac`);
+    // Only a key-like name (opsmind_profile._classify_numeric) or a link's end (nodeCodes) makes
+    // wholeness matter.
+    const named = idHint(column.name) || rowName(column.name) || mayLink(column.name);
+    if (column.kind !== 'int' && named) out.push(`count_if(${x} <> floor(${x})) AS c${i}_frac`);
   }
   if (column.kind === 'text')
     out.push(

@@ -190,3 +190,91 @@ export function classifyText(
   if ((distinct > 0.5 * nonmissing && enough) || facts.meanLength > 40) return 'text';
   return 'category';
 }
+
+/**
+ * Pairs of words that name the two ends of a link: a row of an edge list joins a source to a
+ * target, a sender to a receiver, a parent to its child. From/to also names a range of a measure
+ * (from_km, to_km), so its codes must be dense too (`nodeCodes`).
+ */
+const LINK_ENDS: readonly (readonly [string, string])[] = [
+  ['source', 'target'],
+  ['src', 'dst'],
+  ['src', 'dest'],
+  ['sender', 'receiver'],
+  ['sender', 'recipient'],
+  ['parent', 'child'],
+  ['origin', 'destination'],
+  ['from', 'to'],
+];
+
+/**
+ * The link two column names make, its ends in order ([source, target]), when they differ in one
+ * word only and those words are a LINK_ENDS pair ("source"/"target", "from_node"/"to_node").
+ */
+export function linkEnds(
+  a: string,
+  b: string,
+): { ends: readonly [string, string]; words: readonly [string, string] } | null {
+  const first = nameTokens(a);
+  const second = nameTokens(b);
+  if (first.length !== second.length) return null;
+  const differ = first.flatMap((token, i) => (token === second[i] ? [] : [i]));
+  const at = differ[0];
+  if (differ.length !== 1 || at === undefined) return null;
+  const words = [first[at], second[at]];
+  const pair = LINK_ENDS.find(
+    ([x, y]) => (words[0] === x && words[1] === y) || (words[0] === y && words[1] === x),
+  );
+  if (!pair) return null;
+  return { ends: words[0] === pair[0] ? [a, b] : [b, a], words: pair };
+}
+
+const LINK_WORDS = new Set(LINK_ENDS.flat());
+
+/** Whether a name holds a word of a link's end (source, to…): its wholeness then matters. */
+export function mayLink(name: string): boolean {
+  return nameTokens(name).some((token) => LINK_WORDS.has(token));
+}
+
+/** What a number column of a possible edge list tells, for `nodeCodes`. */
+export interface EndFacts {
+  name: string;
+  integral: boolean;
+  /** Its finite minimum and maximum. */
+  min: number;
+  max: number;
+  distinct: number;
+}
+
+/**
+ * Whether two number columns are the node codes of an edge list: named as a link's two ends
+ * (linkEnds), both whole numbers from 0 up, drawn from one range (each covers at least half of
+ * the span of both) — and, for from/to, dense codes (distinct values at least half that span).
+ * Such numbers are labels: their median or correlation means nothing.
+ */
+export function nodeCodes(a: EndFacts, b: EndFacts): readonly [string, string] | null {
+  const link = linkEnds(a.name, b.name);
+  if (!link || !a.integral || !b.integral || !(a.min >= 0 && b.min >= 0)) return null;
+  const span = Math.max(a.max, b.max) - Math.min(a.min, b.min);
+  const shared = Math.min(a.max, b.max) - Math.max(a.min, b.min);
+  if (!(span > 0) || shared < 0.5 * span) return null;
+  const loose = link.words[0] === 'from';
+  return !loose || Math.max(a.distinct, b.distinct) >= 0.5 * (span + 1) ? link.ends : null;
+}
+
+/** The columns (by position in `ends`) that pair as node codes, each with its link's ends. */
+export function nodeColumns(
+  ends: readonly (EndFacts | null)[],
+): Map<number, readonly [string, string]> {
+  const found = new Map<number, readonly [string, string]>();
+  ends.forEach((a, i) => {
+    ends.forEach((b, j) => {
+      if (j <= i || !a || !b || found.has(i) || found.has(j)) return;
+      const link = nodeCodes(a, b);
+      if (!link) return;
+      found.set(i, link);
+      found.set(j, link);
+    });
+  });
+  return found;
+}

@@ -18,7 +18,7 @@ import type { SourceInfo } from './types.js';
 import { DATA_RELATION } from './types.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import type { ColumnFacts, Decision } from './profile-classify.js';
-import { columnProfile, decide } from './profile-classify.js';
+import { columnProfile, decide, decideAll } from './profile-classify.js';
 import type { ProfileColumn } from './profile-columns.js';
 import { detailOf, dtypeOf, readColumns, timestampSql } from './profile-columns.js';
 import { dropParsed, PARSED_RELATION } from './profile-details.js';
@@ -244,7 +244,7 @@ async function columnProfiles(
   stats: ExactStats;
 }> {
   const { facts, approximate, nativeGaps } = await gatherFacts(db, detailed, rows, source, signal);
-  const decisions = facts.map(decide);
+  const decisions = decideAll(facts);
   // The date columns of text: their gaps are measured on the parsed table, now it exists.
   const texts = new Set(facts.filter((f) => f.column.kind === 'text').map((f) => f.column.index));
   const textDates = frequencyRequests(facts, decisions).filter((r) => texts.has(r.key));
