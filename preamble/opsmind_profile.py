@@ -4,6 +4,7 @@ Counts, distinct values and number statistics are exact; the semantic type of
 a text column is judged on a sample of at most 5,000 non-missing values.
 Every key is always present, null where it does not apply; numbers are finite.
 """
+import datetime
 import json
 import math
 import re
@@ -352,9 +353,20 @@ def _warnings(result):
     for label, semantic in (("numbers stored as text in", "numeric_text"), ("dates stored as text in", "datetime")):
         group = [c["name"] for c in columns if c["semantic"] == semantic and c["dtype"] == "object"]
         out += [f"{label}: {_names(group)}"] if group else []
+    later = future_dates(columns)
+    out += [later] if later else []
     if result["omitted_columns"]["count"]:
         out.append(_detail_warning(result))
     return out
+
+
+def future_dates(columns, today=None):
+    """The date columns whose latest value is after today (UTC, an ISO date): a schedule or a forecast, or a year
+    mistyped or read from two digits as 20xx (movies.json's release dates run to 2046); None when there are none."""
+    today = today or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    later = [f"{c['name']} (the latest {c['datetime']['max'][:10]})" for c in columns
+             if c["datetime"] and c["datetime"]["max"][:10] > today]
+    return f"dates after today in: {_names(later)}" if later else None
 
 
 def _is_number_dtype(dtype):

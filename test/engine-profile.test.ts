@@ -16,6 +16,7 @@ import { numberTextSql } from '../src/engine/profile-details.js';
 import { pct, pyFixed, pyFloat, pyRound } from '../src/engine/profile-format.js';
 import { EXACT_ROWS, inferFrequency, profileData } from '../src/engine/profile.js';
 import { DETAIL_LIMIT } from '../src/engine/profile-columns.js';
+import { futureDates } from '../src/engine/profile-warnings.js';
 import type { SourceInfo } from '../src/engine/types.js';
 import { ROOT, seeded, tempDir } from './helpers/fixtures.js';
 
@@ -592,6 +593,28 @@ void test('dataset warnings in the Python words', async () => {
     'dates stored as text in: day',
   ])
     assert.ok(profile.warnings.includes(warning), warning);
+});
+
+void test('dates after today are named with their latest (a mistyped year, 2046 for 1946)', async () => {
+  const profile = await profileOf(
+    columnsSql({
+      released: ['VARCHAR', repeat(['1998-06-12', '2046-11-05', '2001-01-01'], 4)],
+      shown: ['TIMESTAMP', repeat(['2099-01-02', '2000-01-01', null], 4)],
+      filed: ['DATE', repeat(['2001-03-04', '2000-01-01', '2010-05-06'], 4)],
+    }),
+  );
+  assert.ok(
+    profile.warnings.includes(
+      'dates after today in: released (the latest 2046-11-05), shown (the latest 2099-01-02)',
+    ),
+    profile.warnings.join('; '),
+  );
+  const columns = profile.column_profiles;
+  assert.equal(futureDates(columns, '2100-01-01'), null);
+  assert.equal(
+    futureDates(columns, '2046-11-05'),
+    'dates after today in: shown (the latest 2099-01-02)',
+  );
 });
 
 void test('source, empty tables, odd types and hostile column names', async () => {

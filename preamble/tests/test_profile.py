@@ -394,6 +394,17 @@ class WarningsAndShapeTests(unittest.TestCase):
         self.assertIn("numbers stored as text in: price", warnings)
         self.assertIn("dates stored as text in: day", warnings)
 
+    def test_dates_after_today_are_named_with_their_latest(self):
+        frame = pd.DataFrame({"released": ["1998-06-12", "2046-11-05", "2001-01-01"] * 4,
+                              "shown": pd.to_datetime(["2099-01-02", "2000-01-01", None] * 4),
+                              "filed": pd.to_datetime(["2001-03-04", "2000-01-01", "2010-05-06"] * 4)})
+        warnings = profile(frame, INFO)["warnings"]
+        self.assertIn("dates after today in: released (the latest 2046-11-05), shown (the latest 2099-01-02)", warnings)
+        columns = profile(frame, INFO)["column_profiles"]
+        self.assertIsNone(opsmind_profile.future_dates(columns, today="2100-01-01"))
+        self.assertEqual(opsmind_profile.future_dates(columns, today="2046-11-05"),
+                         "dates after today in: shown (the latest 2099-01-02)")
+
     def test_source_and_schema_shape(self):
         frame = pd.DataFrame({"a": [1, 2, 3], "b": ["x", None, "y"], "c": pd.to_datetime(["2024-01-01", None, "2024-02-01"]),
                               "d": [None, None, None], "e": [1.5, np.nan, np.inf]})

@@ -42,8 +42,26 @@ export function datasetWarnings(profile: Omit<DataProfile, 'warnings'>): string[
     const group = columns.filter((c) => c.semantic === semantic && c.dtype === 'object');
     if (group.length) out.push(`${label}: ${names(group.map((c) => c.name))}`);
   }
+  const later = futureDates(columns);
+  if (later) out.push(later);
   if (profile.omitted_columns.count) out.push(detailWarning(profile));
   return out;
+}
+
+/**
+ * The date columns whose latest value is after today (UTC): a schedule or a forecast, or a year
+ * mistyped or read from two digits as 20xx (movies.json's release dates run to 2046), which a
+ * chart over time would draw as the future. `today` is an ISO date.
+ */
+export function futureDates(
+  columns: readonly ColumnProfile[],
+  today = new Date().toISOString().slice(0, 10),
+): string | null {
+  const later = columns.flatMap((c) => {
+    const latest = c.datetime?.max.slice(0, 10);
+    return latest && latest > today ? [`${c.name} (the latest ${latest})`] : [];
+  });
+  return later.length ? `dates after today in: ${names(later)}` : null;
 }
 
 /** A pandas dtype profiled as numbers: ints, floats, complex, durations (not booleans). */
