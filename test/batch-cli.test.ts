@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import Database from 'better-sqlite3';
+import writeXlsxFile from 'write-excel-file/node';
 import type { BatchIndex, Entry } from '../src/batch/types.js';
 import {
   batch,
@@ -1165,6 +1166,66 @@ void test('--config with two datasets, each with its own name and question', () 
     2,
     "with a fresh store (a scheduler's new machine), the folder's index.json is the previous run",
   );
+});
+
+void test("--config chooses what in a file is the table: an Excel sheet, a JSON wrapper's records", async () => {
+  const home = newHome();
+  const dir = scratchDir('opsmind-batch-tables-');
+  const sheet = (n: number, scale: number) => [
+    [
+      { value: 'region', type: String },
+      { value: 'amount', type: String },
+    ],
+    ...Array.from({ length: n }, (_, i) => [
+      { value: ['North', 'South', 'East'][i % 3] ?? '', type: String },
+      { value: (i % 7) * scale + 1, type: Number },
+    ]),
+  ];
+  await writeXlsxFile([
+    { sheet: 'First', data: sheet(30, 1) },
+    { sheet: 'Second', data: sheet(45, 100) },
+  ]).toFile(join(dir, 'book.xlsx'));
+  const nodes = Array.from({ length: 12 }, (_, i) => ({ name: `n${i}`, group: i % 3 }));
+  const links = Array.from({ length: 40 }, (_, i) => ({
+    source: i % 12,
+    target: (i * 5 + 1) % 12,
+    value: 1 + (i % 4),
+  }));
+  writeFileSync(join(dir, 'graph.json'), JSON.stringify({ nodes, links }));
+  const config = (second: string) =>
+    writeFileSync(
+      join(dir, 'batch.json'),
+      JSON.stringify({
+        datasets: [
+          { path: 'book.xlsx', name: 'book', sheet: second },
+          { path: 'graph.json', name: 'links', records: 'links' },
+          { path: 'graph.json', name: 'nodes', records: 'nodes' },
+        ],
+        out_dir: 'out',
+      }),
+    );
+  config('Second');
+  const r = batch(home, ['--config', join(dir, 'batch.json'), '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const out = join(dir, 'out');
+  const rows = () => readIndexJson(out).entries.map((e) => [e.name, e.status, e.rows, e.columns]);
+  assert.deepEqual(rows(), [
+    ['book', 'done', 45, 2],
+    ['links', 'done', 40, 3],
+    ['nodes', 'done', 12, 2],
+  ]);
+  // Another sheet is another setting: that file is reported again, the others kept.
+  config('First');
+  const again = batch(home, ['--config', join(dir, 'batch.json'), '--json']);
+  assert.equal(again.status, 0, again.stderr);
+  assert.deepEqual(rows()[0], ['book', 'done', 30, 2]);
+  assert.equal(readIndexJson(out).totals.reused, 2);
+  // A key the wrapper lacks fails that file alone, saying which keys it has.
+  config('Nope');
+  const bad = batch(home, ['--config', join(dir, 'batch.json'), '--json']);
+  const entries = readIndexJson(out).entries;
+  assert.equal(entries[0]?.status, 'failed', bad.stderr);
+  assert.match(entries[0]?.error ?? '', /Nope/);
 });
 
 void test('the shipped examples/batch.json runs as the examples README says, and a re-run keeps it all', () => {

@@ -20,6 +20,9 @@ export interface BatchInput {
   /** Its own question or script (a config file's), else the batch's. */
   question?: string;
   script?: string;
+  /** A config's choice of what in the file is the table: an Excel sheet, a JSON wrapper's key. */
+  sheet?: string;
+  records?: string;
 }
 
 const DATA = /\.(csv|tsv|tab|txt|json|jsonl|ndjson|parquet|pq|xlsx|xlsm)(\.gz)?$/i;
@@ -36,6 +39,10 @@ export const ConfigSchema = z.object({
           .optional(),
         question: z.string().max(500).optional(),
         script: z.string().optional(),
+        /** The sheet of an Excel file (default: the first), as analyze's --sheet. */
+        sheet: z.string().min(1).optional(),
+        /** The key of a JSON wrapper whose records are the table, as analyze's --records. */
+        records: z.string().min(1).optional(),
       }),
     )
     .min(1),
@@ -210,6 +217,8 @@ export function inputsFromConfig(config: BatchConfig, dir: string): BatchInput[]
     name: d.name ?? given[i] ?? basename(d.path),
     ...(d.question ? { question: d.question } : {}),
     ...(d.script ? { script: isAbsolute(d.script) ? d.script : join(dir, d.script) } : {}),
+    ...(d.sheet ? { sheet: d.sheet } : {}),
+    ...(d.records ? { records: d.records } : {}),
   }));
   const seen = new Set<string>();
   for (const i of out) {

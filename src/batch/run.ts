@@ -176,6 +176,10 @@ export async function runBatch(options: BatchOptions): Promise<{ entries: Entry[
       ...settings,
       question: input.question ?? settings.question,
       script: input.script ? sha256(readScript(input.script)) : settings.script,
+      // What in the file is the table: another sheet is another report (absent, the hash of a
+      // config written before these existed stays as it was).
+      ...(input.sheet ? { sheet: input.sheet } : {}),
+      ...(input.records ? { records: input.records } : {}),
     };
     const settingsHash = sha256(JSON.stringify(perFile));
     let file: Planned['file'] = null;
@@ -324,6 +328,8 @@ function jobOf(
     plotlyUrl: `../${PLOTLY_FILE}`,
     mode: scriptPath ? 'script' : options.mode,
     ...(question ? { question } : {}),
+    ...(input.sheet ? { sheet: input.sheet } : {}),
+    ...(input.records ? { records: input.records } : {}),
     ...(scriptPath
       ? {
           script: { code: readScript(scriptPath), name: basename(scriptPath) },

@@ -31,6 +31,9 @@ export interface Job {
   mode: 'fast' | 'deep' | 'script';
   question?: string;
   script?: { code: string; name: string };
+  /** What in the file is the table (a config's sheet or records). */
+  sheet?: string;
+  records?: string;
   limits: Limits;
   isolation: 'auto' | 'strict';
   engineMemoryMb: number;
@@ -135,9 +138,15 @@ export async function runJob(store: SessionStore, job: Job): Promise<JobResult> 
       mode: job.mode === 'script' ? 'script' : job.mode,
       title: `batch ${job.run}: ${job.name}`,
       sandbox: { limits: job.limits, isolation: job.isolation, warm: job.mode === 'deep' },
-      engine: { name: 'duckdb', memoryMb: job.engineMemoryMb, threads: job.engineThreads },
+      engine: {
+        name: 'duckdb',
+        memoryMb: job.engineMemoryMb,
+        threads: job.engineThreads,
+        ...(job.sheet ? { sheet: job.sheet } : {}),
+      },
       model,
       ...(job.question ? { question: job.question } : {}),
+      ...(job.records ? { records: job.records } : {}),
     });
     const done = await step(session, job);
     await session.writeReport(
