@@ -62,6 +62,14 @@ function writeData(): void {
       'Cyd,cyd.lee@example.net,+1 415-555-0102,4111 1111 1111 1111,30',
     ].join('\n') + '\n',
   );
+  // A graph: two tables in one JSON object, chosen by the tools' records argument.
+  const nodes = Array.from({ length: 12 }, (_, i) => ({ name: `n${i}`, group: i % 3 }));
+  const links = Array.from({ length: 40 }, (_, i) => ({
+    source: i % 12,
+    target: (i * 5 + 1) % 12,
+    value: 1 + (i % 4),
+  }));
+  writeFileSync(join(dataDir, 'graph.json'), JSON.stringify({ nodes, links }));
   writeFileSync(join(base, 'x.csv'), 'a,b\n1,2\n'); // exists, beside the root: "../x.csv"
   salesCsv(outsideDir);
   writeFileSync(join(outsideDir, 'note.txt'), NOTE);
@@ -201,8 +209,8 @@ void test('list_datasets lists the data files under the root, not the symlink le
     .split('\n')
     .slice(1)
     .map((l) => l.split('\t')[0]);
-  assert.deepEqual(names, ['people.csv', 'sales.csv', 'sub/x.csv']);
-  assert.match(text, /^datasets \(3\):/);
+  assert.deepEqual(names, ['graph.json', 'people.csv', 'sales.csv', 'sub/x.csv']);
+  assert.match(text, /^datasets \(4\):/);
   assert.match(text, /^sub\/x\.csv\t16 bytes\t\d{4}-\d{2}-\d{2}$/m);
 });
 
@@ -220,6 +228,33 @@ void test('get_data_info names a dataset in a subfolder as list_datasets and its
   assert.match((await resource(uri)).text, /^Dataset sub\/x\.csv: 3 rows × 2 columns/);
   const text = await ok('get_data_info', { dataset: 'sub/x.csv' });
   assert.match(text, /^Dataset sub\/x\.csv: 3 rows × 2 columns/m, 'the name the other tools take');
+});
+
+void test('records chooses the table of a JSON file holding several: a session each, in SQL and in Python', async () => {
+  const none = await failing('get_data_info', { dataset: 'graph.json' });
+  assert.match(none, /nodes/);
+  assert.match(none, /links/);
+  const links = await ok('get_data_info', { dataset: 'graph.json', records: 'links' });
+  assert.match(links, /^Dataset graph\.json: 40 rows × 3 columns/m);
+  const nodes = await ok('get_data_info', { dataset: 'graph.json', records: 'nodes' });
+  assert.match(nodes, /^Dataset graph\.json: 12 rows × 2 columns/m);
+  assert.notEqual(sessionOf(links), sessionOf(nodes));
+  const again = await ok('run_sql', {
+    dataset: 'graph.json',
+    records: 'links',
+    sql: 'SELECT count(*) AS n, sum(value) AS v FROM data',
+  });
+  assert.equal(sessionOf(again), sessionOf(links), 'the same choice is the same session');
+  assert.match(again, /^40 \| 100$/m);
+  const shape = await ok('run_code', {
+    dataset: 'graph.json',
+    records: 'nodes',
+    code: 'print("shape", df.shape, list(df.columns))',
+  });
+  assert.match(shape, /^shape \(12, 2\) \['name', 'group'\]$/m);
+  const analyzed = await ok('analyze', { dataset: 'graph.json', records: 'links' });
+  assert.match(analyzed, /\(40 rows × 3 columns/);
+  assert.match(await failing('analyze', { dataset: 'graph.json', records: 'edges' }), /edges/);
 });
 
 void test('run_sql counts rows per region exactly, in the same session', async () => {

@@ -18,12 +18,20 @@ export interface SessionSettings {
   engineMemoryMb: number;
 }
 
+/** What in a file is the table: a workbook's sheet, a JSON wrapper's key (analyze's --sheet, --records). */
+export interface TableChoice {
+  sheet?: string;
+  records?: string;
+}
+
 /** One dataset's session of the client. */
 export interface ClientSession {
   readonly session: AnalysisSession;
   /** The dataset's name as the client gave it (list_datasets' form). */
   readonly dataset: string;
   readonly realPath: string;
+  /** Its key among the client's sessions: the path and the table chosen in it. */
+  readonly key: string;
   /** The provenance of the last analyze call (the report's captions and derivations). */
   provenance: Provenance | null;
   /** The end of the last queued call: calls of one session run one after another. */
@@ -37,7 +45,7 @@ export const MAX_OPEN_SESSIONS = 8;
 /** One client's sessions. */
 export class ClientSessions {
   private readonly byId = new Map<string, ClientSession>();
-  private readonly byPath = new Map<string, Promise<ClientSession>>();
+  private readonly byKey = new Map<string, Promise<ClientSession>>();
   private closed = false;
   private readonly stop = new AbortController();
 
@@ -48,19 +56,25 @@ export class ClientSessions {
     return this.stop.signal;
   }
 
-  /** The client's session for a dataset (opened on first use). */
-  forDataset(dataset: string, realPath: string): Promise<ClientSession> {
+  /** The client's session for a dataset, or for one table of it (opened on first use). */
+  forDataset(dataset: string, realPath: string, table: TableChoice = {}): Promise<ClientSession> {
     if (this.closed) return Promise.reject(new DatasetError('the client has disconnected'));
-    let opening = this.byPath.get(realPath);
+    const key = JSON.stringify([realPath, table.sheet ?? null, table.records ?? null]);
+    let opening = this.byKey.get(key);
     if (!opening) {
-      opening = this.open(dataset, realPath);
-      this.byPath.set(realPath, opening);
-      opening.catch(() => this.byPath.delete(realPath));
+      opening = this.open(dataset, realPath, key, table);
+      this.byKey.set(key, opening);
+      opening.catch(() => this.byKey.delete(key));
     }
     return opening;
   }
 
-  private async open(dataset: string, realPath: string): Promise<ClientSession> {
+  private async open(
+    dataset: string,
+    realPath: string,
+    key: string,
+    table: TableChoice,
+  ): Promise<ClientSession> {
     const session = await AnalysisSession.open({
       store: this.settings.store,
       dataPath: realPath,
@@ -69,8 +83,13 @@ export class ClientSessions {
       mode: 'mcp',
       title: `MCP: ${basename(dataset)}`,
       sandbox: this.settings.sandbox,
-      engine: { name: 'duckdb', memoryMb: this.settings.engineMemoryMb },
+      engine: {
+        name: 'duckdb',
+        memoryMb: this.settings.engineMemoryMb,
+        ...(table.sheet ? { sheet: table.sheet } : {}),
+      },
       model: null,
+      ...(table.records ? { records: table.records } : {}),
     });
     if (this.closed) {
       session.close('interrupted');
@@ -80,6 +99,7 @@ export class ClientSessions {
       session,
       dataset,
       realPath,
+      key,
       provenance: null,
       tail: Promise.resolve(),
       lastUsed: Date.now(),
@@ -99,7 +119,7 @@ export class ClientSessions {
 
   private closeOne(entry: ClientSession): void {
     this.byId.delete(entry.session.id);
-    this.byPath.delete(entry.realPath);
+    this.byKey.delete(entry.key);
     entry.session.close('done');
   }
 

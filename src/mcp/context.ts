@@ -12,7 +12,12 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import { z } from 'zod';
 import type { ReportSummary } from '../report/write.js';
 import { opsmindVersion } from '../util/version.js';
-import type { ClientSession, ClientSessions, SessionSettings } from './client-sessions.js';
+import type {
+  ClientSession,
+  ClientSessions,
+  SessionSettings,
+  TableChoice,
+} from './client-sessions.js';
 import type { Metrics } from './metrics.js';
 import type { ResultPolicy, TextResult } from './results.js';
 import type { DatasetRoots } from './roots.js';
@@ -86,9 +91,42 @@ export function traceId(): string {
 }
 
 /** The client's session for `dataset`, checked against the roots (DatasetError when refused). */
-export function sessionFor(ctx: ClientContext, dataset: string): Promise<ClientSession> {
+export function sessionFor(
+  ctx: ClientContext,
+  dataset: string,
+  table: TableChoice = {},
+): Promise<ClientSession> {
   const realPath = ctx.settings.roots.resolve(dataset);
-  return ctx.sessions.forDataset(ctx.settings.roots.nameOf(realPath), realPath);
+  return ctx.sessions.forDataset(ctx.settings.roots.nameOf(realPath), realPath, table);
+}
+
+/**
+ * The tools' optional choice of the table in a file that holds several: each choice is a session
+ * of its own (its own engine over that table), as analyze's --sheet and --records.
+ */
+export const TableShape = {
+  sheet: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('for an Excel workbook: the sheet to read (default: the first)'),
+  records: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe(
+      'for a JSON file that is one object holding several tables: the key whose records are the table, e.g. "links" (the error of a call without it names the keys)',
+    ),
+};
+
+/** The table choice in a tool's arguments. */
+export function tableOf(args: { sheet?: unknown; records?: unknown }): TableChoice {
+  return {
+    ...(typeof args.sheet === 'string' ? { sheet: args.sheet } : {}),
+    ...(typeof args.records === 'string' ? { records: args.records } : {}),
+  };
 }
 
 /** Writes the session's report (declarations that failed validation left out) to the reports dir. */

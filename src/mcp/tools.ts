@@ -15,6 +15,8 @@ import {
   SessionId,
   sessionFor,
   sessionUri,
+  TableShape,
+  tableOf,
   traceId,
   writeSessionReport,
 } from './context.js';
@@ -32,13 +34,13 @@ function registryTool(
     tool.name,
     {
       description,
-      inputSchema: z.object({ dataset: DatasetName, ...shape }),
+      inputSchema: z.object({ dataset: DatasetName, ...TableShape, ...shape }),
       annotations,
     },
     (args: Record<string, unknown>, extra: Extra) =>
       ctx.call(tool.name, extra, { dataset: args.dataset }, async (signal, progress) => {
-        const { dataset, ...toolArgs } = args;
-        const entry = await sessionFor(ctx, String(dataset));
+        const { dataset, sheet, records, ...toolArgs } = args;
+        const entry = await sessionFor(ctx, String(dataset), tableOf({ sheet, records }));
         return ctx.sessions.run(entry, async () => {
           progress(`${tool.name} on ${entry.dataset}`);
           const steps = entry.session.tool(tool, toolArgs, { callId: traceId(), signal });
@@ -97,6 +99,7 @@ function registerAnalyze(ctx: ClientContext): void {
         'Fast analysis of a dataset, offline and deterministic: profiles it, plans the charts an analyst would draw (respecting what a row is and what each column measures), computes them in DuckDB over all rows, and writes an HTML report. Returns the findings, each chart with how its numbers were derived, and the report path.',
       inputSchema: z.object({
         dataset: DatasetName,
+        ...TableShape,
         question: z
           .string()
           .max(500)
@@ -105,9 +108,12 @@ function registerAnalyze(ctx: ClientContext): void {
       }),
       annotations: { readOnlyHint: false, openWorldHint: false },
     },
-    (args: { dataset: string; question?: string }, extra: Extra) =>
+    (
+      args: { dataset: string; question?: string; sheet?: string; records?: string },
+      extra: Extra,
+    ) =>
       ctx.call('analyze', extra, { dataset: args.dataset }, async (signal, progress) => {
-        const entry = await sessionFor(ctx, args.dataset);
+        const entry = await sessionFor(ctx, args.dataset, tableOf(args));
         return ctx.sessions.run(entry, async () => {
           const steps = entry.session.fast({
             ...(args.question ? { question: args.question } : {}),
