@@ -18,6 +18,7 @@ import { addSandboxOptions, isolationFrom, limitsFrom } from './sandbox-options.
 import type { SandboxFlags } from './sandbox-options.js';
 import { guarded } from './session-guard.js';
 import { openStore } from './store-option.js';
+import { checkRecordsChoice } from '../engine/source-wrapper.js';
 
 interface RunOptions extends SandboxFlags {
   data: string;
@@ -26,6 +27,7 @@ interface RunOptions extends SandboxFlags {
   plotly: string;
   summary?: string;
   keepWorkdir?: boolean;
+  records?: string;
 }
 
 function readScript(path: string): string {
@@ -66,6 +68,7 @@ async function runCommand(
 ): Promise<number> {
   const code = readScript(scriptPath);
   const dataPath = checkDataFile(options.data);
+  checkRecordsChoice(dataPath, options.records);
   const outPath = resolve(
     options.output ?? `${basename(scriptPath, extname(scriptPath))}-report.html`,
   );
@@ -86,6 +89,7 @@ async function runCommand(
       title: basename(scriptPath),
       sandbox: { python, limits, isolation, warm: false },
       model: null,
+      ...(options.records !== undefined ? { records: options.records } : {}),
     });
     return await guarded(session, async () => {
       const outcome = await finish(session.script(code, basename(scriptPath)));
@@ -164,6 +168,10 @@ export function registerRun(program: Command): void {
       'where to write the JSON summary (default: the report path with .json)',
     )
     .option('--json', 'print one JSON object on stdout instead of the script output')
+    .option(
+      '--records <key>',
+      'for a JSON file that is one object: the key whose records are df, when several are ("links")',
+    )
     .option(
       '--plotly <inline|URL>',
       'inline Plotly (works offline) or link it from a URL',

@@ -7,7 +7,7 @@
  * written as JSON lines by DuckDB, every number as the file wrote it, then read as any JSON lines
  * file is (opsmind_data._read_wrapped finds the same key for the sandbox's `df`).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { literal } from './duckdb.js';
 import { documentSql, jsonLines } from './source-geojson.js';
 import type { ReadContext } from './source-common.js';
@@ -137,4 +137,32 @@ export async function wrappedLines(
     ctx,
     `SELECT unnest(CAST(json_extract(json, ${literal(pointer(key.path))}) AS JSON[])) AS row FROM ${document}`,
   );
+}
+
+/**
+ * For a program that reads the file itself (`opsmind run`, whose `df` the sandbox reads): what
+ * analyze refuses of a JSON object that holds several tables — no --records, or a key it lacks —
+ * is refused here too, before Python would read the object as one row of lists. A file of one
+ * table, or of none (a column-oriented object pandas reads), passes.
+ */
+export function checkRecordsChoice(path: string, records?: string): void {
+  if (!/\.json$/i.test(path)) return;
+  const head = Buffer.alloc(64);
+  const fd = openSync(path, 'r');
+  let read = 0;
+  try {
+    read = readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const file = jsonObjectFile(
+    path,
+    head
+      .subarray(0, read)
+      .toString('utf8')
+      .replace(/^\uFEFF/, ''),
+  );
+  if (!file || file.records.length === 0) return;
+  if (records === undefined && file.records.length === 1) return;
+  recordsOf(file, records);
 }
