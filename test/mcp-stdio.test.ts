@@ -13,6 +13,7 @@ import type { AddressInfo, Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
+import writeXlsxFile from 'write-excel-file/node';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { detectIsolation } from '../src/sandbox/isolation.js';
@@ -252,6 +253,23 @@ void test('records chooses the table of a JSON file holding several: a session e
     code: 'print("shape", df.shape, list(df.columns))',
   });
   assert.match(shape, /^shape \(12, 2\) \['name', 'group'\]$/m);
+  // A workbook's second sheet, written now (the listing above has run): a session of its own.
+  const cells = (n: number) => [
+    [{ value: 'amount', type: String }],
+    ...Array.from({ length: n }, (_, i) => [{ value: i + 1, type: Number }]),
+  ];
+  await writeXlsxFile([
+    { sheet: 'First', data: cells(5) },
+    { sheet: 'Second', data: cells(9) },
+  ]).toFile(join(dataDir, 'book.xlsx'));
+  assert.match(await ok('get_data_info', { dataset: 'book.xlsx' }), /: 5 rows × 1 columns?/);
+  const second = await ok('run_sql', {
+    dataset: 'book.xlsx',
+    sheet: 'Second',
+    sql: 'SELECT count(*) AS n, sum(amount) AS s FROM data',
+  });
+  assert.match(second, /^9 \| 45$/m);
+  assert.match(await failing('get_data_info', { dataset: 'book.xlsx', sheet: 'Nope' }), /Nope/);
   const analyzed = await ok('analyze', { dataset: 'graph.json', records: 'links' });
   assert.match(analyzed, /\(40 rows × 3 columns/);
   assert.match(await failing('analyze', { dataset: 'graph.json', records: 'edges' }), /edges/);
