@@ -39,6 +39,7 @@ from opsmind_semantic import (  # noqa: F401 - re-exported: tests and callers us
     parse_number_text,
     _is_boolean,
     link_ends,
+    may_link,
     node_codes,
     node_columns,
 )
@@ -258,7 +259,8 @@ def _mark_node_codes(df, positions, profiles):
     ends = []
     for position, out in zip(positions, profiles):
         stats, series = out["numeric"], df.iloc[:, position]
-        if out["semantic"] != "numeric" or stats is None:
+        # Only a link's name can pair: no other column is read a second time.
+        if out["semantic"] != "numeric" or stats is None or not may_link(out["name"]):
             ends.append(None)
             continue
         values = _floats(series)

@@ -127,6 +127,14 @@ LINK_ENDS = [("source", "target"), ("src", "dst"), ("src", "dest"), ("sender", "
              ("sender", "recipient"), ("parent", "child"), ("origin", "destination"), ("from", "to")]
 
 
+LINK_WORDS = {word for pair in LINK_ENDS for word in pair}
+
+
+def may_link(name):
+    """Whether a name holds a word of a link's end (source, to…): only then is its wholeness looked at."""
+    return bool(LINK_WORDS.intersection(name_tokens(name)))
+
+
 def link_ends(a, b):
     """((source, target), (word, word)) when two column names differ in one word only and those words are a
     LINK_ENDS pair ("source"/"target", "from_node"/"to_node"), else None."""

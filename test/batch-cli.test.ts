@@ -34,7 +34,7 @@ import {
   writeCsv,
 } from './helpers/batch.js';
 import { findChromium } from './helpers/browser.js';
-import { ROOT } from './helpers/fixtures.js';
+import { graphJson, ROOT } from './helpers/fixtures.js';
 
 after(removeScratch);
 
@@ -1185,13 +1185,7 @@ void test("--config chooses what in a file is the table: an Excel sheet, a JSON 
     { sheet: 'First', data: sheet(30, 1) },
     { sheet: 'Second', data: sheet(45, 100) },
   ]).toFile(join(dir, 'book.xlsx'));
-  const nodes = Array.from({ length: 12 }, (_, i) => ({ name: `n${i}`, group: i % 3 }));
-  const links = Array.from({ length: 40 }, (_, i) => ({
-    source: i % 12,
-    target: (i * 5 + 1) % 12,
-    value: 1 + (i % 4),
-  }));
-  writeFileSync(join(dir, 'graph.json'), JSON.stringify({ nodes, links }));
+  graphJson(dir);
   const config = (second: string) =>
     writeFileSync(
       join(dir, 'batch.json'),

@@ -19,7 +19,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { detectIsolation } from '../src/sandbox/isolation.js';
 import { findPython } from '../src/sandbox/python.js';
 import { preambleDir } from '../src/util/package-root.js';
-import { ROOT, salesCsv, tempDir } from './helpers/fixtures.js';
+import { graphJson, ROOT, salesCsv, tempDir } from './helpers/fixtures.js';
 import {
   connectMcp,
   eventually,
@@ -64,13 +64,7 @@ function writeData(): void {
     ].join('\n') + '\n',
   );
   // A graph: two tables in one JSON object, chosen by the tools' records argument.
-  const nodes = Array.from({ length: 12 }, (_, i) => ({ name: `n${i}`, group: i % 3 }));
-  const links = Array.from({ length: 40 }, (_, i) => ({
-    source: i % 12,
-    target: (i * 5 + 1) % 12,
-    value: 1 + (i % 4),
-  }));
-  writeFileSync(join(dataDir, 'graph.json'), JSON.stringify({ nodes, links }));
+  graphJson(dataDir);
   writeFileSync(join(base, 'x.csv'), 'a,b\n1,2\n'); // exists, beside the root: "../x.csv"
   salesCsv(outsideDir);
   writeFileSync(join(outsideDir, 'note.txt'), NOTE);

@@ -15,7 +15,13 @@ import type { MomentScan, NumberScan, NumberStats } from './profile-numbers.js';
 import { numberStats } from './profile-numbers.js';
 import type { ColumnScan } from './profile-scan.js';
 import type { NumberTextStyle, TextSampleVerdict } from './profile-semantic.js';
-import { booleanPair, classifyNumeric, classifyText, nodeColumns } from './profile-semantic.js';
+import {
+  booleanPair,
+  classifyNumeric,
+  classifyText,
+  mayLink,
+  nodeColumns,
+} from './profile-semantic.js';
 import type { ColumnTop } from './profile-top.js';
 import { topList } from './profile-top.js';
 
@@ -115,8 +121,9 @@ export function decideAll(facts: readonly ColumnFacts[]): Decision[] {
   const decisions = facts.map(decide);
   const ends = facts.map(({ column, scan, top }, i) => {
     const numbers = scan.numbers;
-    if (decisions[i]?.semantic !== 'numeric' || decisions[i]?.numbers !== 'own' || !numbers)
-      return null;
+    // Only a link's name can pair (its wholeness was counted by the scan: profile-scan).
+    const own = decisions[i]?.semantic === 'numeric' && decisions[i]?.numbers === 'own';
+    if (!own || !numbers || !mayLink(column.name)) return null;
     const { min, max } = numbers;
     return { name: column.name, integral: scan.integral, min, max, distinct: top?.distinct ?? 0 };
   });

@@ -13,6 +13,22 @@ export function tempDir(prefix = 'opsmind-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * Writes `graph.json` into `dir`, a graph's two tables in one JSON object — 12 nodes (name,
+ * group) and 40 links (source, target, value; the values sum to 100) — and returns its path.
+ */
+export function graphJson(dir: string): string {
+  const nodes = Array.from({ length: 12 }, (_, i) => ({ name: `n${i}`, group: i % 3 }));
+  const links = Array.from({ length: 40 }, (_, i) => ({
+    source: i % 12,
+    target: (i * 5 + 1) % 12,
+    value: 1 + (i % 4),
+  }));
+  const path = join(dir, 'graph.json');
+  writeFileSync(path, JSON.stringify({ nodes, links }));
+  return path;
+}
+
 /** Writes a deterministic 400-row sales-like CSV and returns its path. */
 export function salesCsv(dir: string, rows = 400): string {
   const regions = ['North', 'South', 'East', 'West', 'Central'];
