@@ -827,13 +827,65 @@ def _unsigned_zero(text):
     return text[1:] if re.fullmatch(r"-0(\.0*)?", text) else text
 
 
+COMPASS_POINTS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+def _sector_of(degrees):
+    """The 45° sector of a bearing: 0 for north (337.5° up to 22.5°), then clockwise."""
+    return int(math.floor((math.fmod(math.fmod(degrees, 360) + 360, 360) + 22.5) / 45)) % 8
+
+
+def _gathered(r):
+    """How the values gather around their mean direction, by the mean resultant length."""
+    return ("and the values are tightly gathered around it" if r >= 0.8 else "and the values are gathered around it" if r >= 0.5
+            else "and the values are loosely gathered around it" if r >= 0.2 else "but the values are spread around the compass")
+
+
+def compass_insights(values, label):
+    """A compass bearing: its circular mean (atan2 of the mean sine and cosine) with the mean resultant
+    length R, and its busiest 45° sector; never a plain mean, median or skew (350° and 10° average to 180°)."""
+    raw = numbers(values)
+    data = raw[np.isfinite(raw)].astype(float)
+    n = len(data)
+    if n < 2:
+        return []
+    angles = np.radians(data)
+    s, c = math.fsum(np.sin(angles)), math.fsum(np.cos(angles))
+    r = min(1.0, math.hypot(s, c) / n)
+    subject, length, out = f"{_capital(label)} is a compass bearing (360° is 0°: north)", fixed(r, 2), []
+    if r < 0.05:
+        out.append(_insight(f"{subject}: its values balance out around the compass (mean resultant length {length} of 1), "
+                            "so they have no mean direction.", "direction", resultant=r, n=n))
+    else:
+        mean = math.fmod(math.fmod(math.degrees(math.atan2(s, c)), 360) + 360, 360)
+        shown = fixed(mean, 0)
+        out.append(_insight(f"{subject}, so it is averaged on the circle: its mean direction is {'0' if shown == '360' else shown}° "
+                            f"({COMPASS_POINTS[_sector_of(mean)]}), {_gathered(r)} (mean resultant length {length} of 1)"
+                            f"{': that mean says little' if r < 0.2 else ''}.",
+                            "direction", mean_deg=mean, resultant=r, n=n))
+    turned = np.mod(np.mod(data, 360) + 360, 360)
+    sectors = np.bincount((np.floor((turned + 22.5) / 45).astype(int) % 8), minlength=8)
+    ranked = sorted(range(8), key=lambda i: (-int(sectors[i]), i))
+    first, second = ranked[0], ranked[1]
+    if sectors[first] > sectors[second] and sectors[first] > 0:
+        lo, hi = (first * 45 - 22.5 + 360) % 360, (first * 45 + 22.5) % 360
+        count = int(sectors[first])
+        out.append(_insight(f"The most common direction of {label} is {COMPASS_POINTS[first]} ({lo:g}°–{hi:g}°): "
+                            f"{count:,} of {n:,} values ({fmt_pct(count / n)})"
+                            + (f", then {COMPASS_POINTS[second]} ({fmt_pct(int(sectors[second]) / n)})." if sectors[second] else "."), "sector", count=count, share_pct=count / n * 100))
+    return out
+
+
 @never_raises
-def distribution_insights(values, label, years=False, points=False):
+def distribution_insights(values, label, years=False, points=False, direction=False):
     """Median and IQR, skew direction in words, outliers beyond 1.5 IQR.
 
     years: the values are calendar years, written 1687 and their IQR as a number of years.
     points: the values are percentages, written 17.4% and their IQR in percentage points.
+    direction: the values are compass bearings in degrees (compass_insights).
     """
+    if direction:
+        return compass_insights(values, str(label))
     raw = numbers(values)
     data, infinite = raw[np.isfinite(raw)], int(np.isinf(raw).sum())
     if len(data) < 2 or data.min() == data.max():

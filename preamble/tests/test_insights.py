@@ -191,6 +191,16 @@ class ShareTests(unittest.TestCase):
 
 
 class DistributionTests(unittest.TestCase):
+    def test_bearings_are_averaged_on_the_circle(self):
+        # 350° and 10° are both near north: their plain mean, 180°, points the other way.
+        texts = [i["text"] for i in distribution_insights(pd.Series([350, 10, 355, 5, 0, 360]), "wind", direction=True)]
+        self.assertIn("its mean direction is 0° (N), and the values are tightly gathered around it", texts[0])
+        self.assertEqual(texts[1], "The most common direction of wind is N (337.5°–22.5°): 6 of 6 values (100%).")
+        self.assertFalse(any("median" in t or "skew" in t for t in texts))
+        balanced = distribution_insights(pd.Series([0, 90, 180, 270, np.nan, np.inf]), "wind", direction=True)
+        self.assertIn("so they have no mean direction", balanced[0]["text"])
+        self.assertEqual(balanced[0]["numbers"]["n"], 4)
+
     VALUES = pd.Series([1.0, 2, 2, 3, 3, 3, 4, 4, 5, 6, 8, 40, np.nan])
 
     def test_median_iqr_and_outliers_match_pandas(self):

@@ -159,6 +159,8 @@ export interface Scales {
   years?: readonly string[];
   /** Measures whose values are percentages (percentMeasures): 17.9%, apart by percentage points. */
   percents?: readonly string[];
+  /** Compass bearings (role 'direction'): their distribution's findings are on the circle. */
+  directions?: readonly string[];
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
@@ -183,6 +185,9 @@ export function scalesOf(profile: DataProfile): Scales {
     unique,
     years,
     percents: percentMeasures(profile),
+    directions: semanticsOf(profile)
+      .columns.filter((c) => c.role === 'direction')
+      .map((c) => c.name),
   };
 }
 
@@ -759,7 +764,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           : [];
       return [
         chart,
-        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}${grain.scales.years?.includes(t.column) ? ', years=True' : ''}${percent ? ', points=True' : ''}))`,
+        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}${grain.scales.years?.includes(t.column) ? ', years=True' : ''}${percent ? ', points=True' : ''}${grain.scales.directions?.includes(t.column) ? ', direction=True' : ''}))`,
         ...byGroup,
       ];
     }

@@ -11,7 +11,9 @@ import { didYouMean, nearest } from '../spec/suggest.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { PERIOD_ORDER, PERIOD_WORD, periodsSpanned, spansTime, timeFrequencyOf } from './roles.js';
 import { infiniteAggProblem } from './infinities.js';
+import { compassProblems } from './plan-compass.js';
 import { repeatedProblem, roleOf, semanticsOf, sumProblem } from './semantics.js';
+import type { Semantics } from './semantics.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
 
@@ -301,6 +303,16 @@ export function checkPlan(
   return problems;
 }
 
+/** A problem that settles the analysis alone: a facet mixed, an infinity, a compass bearing averaged. */
+function wholeProblem(a: Analysis, profile: DataProfile, sem: Semantics): string | null {
+  return (
+    facetProblem(a, sem.facets?.[0]) ??
+    infiniteProblem(a.transform, profile) ??
+    compassProblems(a, sem)[0] ??
+    null
+  );
+}
+
 /**
  * What an analysis gets wrong about the data's meaning (agent/semantics.ts): a sum of a level, a
  * ratio, a running total or (across periods) a stock; a period finer than the data's own; a line
@@ -309,7 +321,7 @@ export function checkPlan(
 export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   const sem = semanticsOf(profile);
   const t = a.transform;
-  const first = facetProblem(a, sem.facets?.[0]) ?? infiniteProblem(t, profile);
+  const first = wholeProblem(a, profile, sem);
   if (first) return [first];
   if (t.type === 'season') return seasonProblems(a, t, profile);
   if (t.type === 'group' || t.type === 'distribution') {

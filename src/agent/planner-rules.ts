@@ -248,3 +248,28 @@ export function seasonAnalyses(r: Roles): Analysis[] {
     },
   ];
 }
+
+/**
+ * A compass bearing's histogram (one per plan: the bearing of most values, a wind's direction
+ * before its 15° class): how often each direction occurs, in bins of 15° over a full turn. Its
+ * findings give the circular mean and the busiest sector; a bearing is no measure, so it gets
+ * no box, scatter, correlation or summary (plan-compass.ts).
+ */
+export function compassAnalyses(r: Roles, profile: DataProfile): Analysis[] {
+  const bearing = r.semantics.columns
+    .filter((c) => c.role === 'direction')
+    .map((c) => profile.column_profiles.find((p) => p.name === c.name))
+    .filter((c): c is ColumnProfile => c !== undefined && c.missing_share < 0.95)
+    .sort((a, b) => b.distinct - a.distinct)[0];
+  const s = bearing?.numeric ?? bearing?.numeric_text?.stats;
+  if (!bearing || !s) return [];
+  return [
+    {
+      title: `Directions of ${bearing.name}`,
+      chart: 'histogram',
+      why: `How often each compass bearing of ${bearing.name} occurs (360° is 0°: north); the findings give its mean on the circle, not a plain average.`,
+      transform: { type: 'distribution', column: bearing.name },
+      options: { bins: Math.min(24, Math.max(4, Math.round((s.max - s.min) / 15))) },
+    },
+  ];
+}

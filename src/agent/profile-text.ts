@@ -37,6 +37,8 @@ const ROLE_HINTS: Record<Role, string> = {
   year: 'year',
   latitude: 'latitude',
   longitude: 'longitude',
+  direction:
+    'compass bearing: 360° meets 0°, so never sum, average or correlate it; chart its distribution (a histogram), or count rows by it',
   category: 'category',
   text: 'free text',
   date: 'date',

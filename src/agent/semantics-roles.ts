@@ -19,6 +19,7 @@ import {
   yearEvidence,
 } from './semantics-evidence.js';
 import { calendarRole } from './semantics-calendar.js';
+import { compassRole } from './semantics-compass.js';
 import { crossSectionRole, eventRole, overTimeRole } from './semantics-roles-grain.js';
 import type { Grained } from './semantics-grain.js';
 import type { ColumnRole, Grain, TableFacts } from './semantics-types.js';
@@ -79,6 +80,8 @@ function labelRole(x: Seen, timeName: string | null): Decided | null {
     return { role: 'year', evidence: yearEvidence(c) ?? range, settled: true };
   const calendar = calendarRole(x.c, x.s, x.whole, x.range);
   if (calendar) return calendar;
+  const compass = compassRole(x.c, x.s, x.range);
+  if (compass) return compass;
   if (whole && c.distinct <= 2 && s.min >= 0 && s.max <= 1)
     return { role: 'code', evidence: 'only the values 0 and 1: a flag', settled: true };
   if (whole && named(c.name, CODE_WORDS))

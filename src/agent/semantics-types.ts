@@ -21,6 +21,7 @@ export const ROLES = [
   'year', // whole years
   'latitude',
   'longitude',
+  'direction', // a compass bearing in degrees: 360° meets 0°, so never summed or plainly averaged
   'category',
   'text',
   'date',

@@ -193,6 +193,14 @@ export function aggregationFor(
   return 'mean';
 }
 
+/**
+ * Why no aggregate of a compass bearing but a count of its rows is right: the mean of 350° and
+ * 10° is 180°, and its median, minimum and maximum depend on where the circle is cut.
+ */
+export function directionProblem(role: ColumnRole): string {
+  return `"${role.name}" is a compass bearing (${role.evidence}); a sum, mean, median, minimum or maximum of it is wrong (the mean of 350° and 10° is 180°): chart its distribution as a histogram, whose findings give its circular mean, or count rows by it`;
+}
+
 /** Whether summing this role is wrong (and why, for the model). */
 export function sumProblem(role: ColumnRole, spansTime: boolean): string | null {
   switch (role.role) {
@@ -211,6 +219,8 @@ export function sumProblem(role: ColumnRole, spansTime: boolean): string | null 
     case 'latitude':
     case 'longitude':
       return `"${role.name}" is a ${role.role} (${role.evidence}); it is not a quantity to sum`;
+    case 'direction':
+      return directionProblem(role);
     case 'amount':
     case 'count':
     case 'category':

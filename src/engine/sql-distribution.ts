@@ -15,8 +15,10 @@ import {
 } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
+import { compassInsights } from './insights-compass.js';
 import { distributionInsights, rankingInsights } from './insights.js';
 import type { Insight } from './insights.js';
+import type { CompassStats } from './insights-compass.js';
 import { columnOf } from './sql-rows.js';
 import { failedDeclaration, over, params, query, queryRow, sourceInfos } from './sql-spec.js';
 import type { Ctx, Declared, Outcome } from './sql-spec.js';
@@ -267,6 +269,37 @@ function boxRanking(
   );
 }
 
+/**
+ * A compass bearing's sums over its finite values (compassInsights): count, Σ sin, Σ cos (each an
+ * exact-rounded fsum, as math.fsum) and the values per 45° sector, north first.
+ */
+async function compassStats(ctx: Ctx, column: Column): Promise<CompassStats> {
+  const v = asDouble(ident(column.name), column.type);
+  const turned = `(((${v} % 360) + 360) % 360)`;
+  const sectors = Array.from(
+    { length: 8 },
+    (_, i) => `count_if(CAST(floor((${turned} + 22.5) / 45) AS INTEGER) % 8 = ${i}) AS s${i}`,
+  );
+  const row = await queryRow(
+    ctx,
+    over(
+      ctx,
+      [],
+      [
+        `SELECT count(*) AS n, fsum(sin(radians(${v}))) AS sin, fsum(cos(radians(${v}))) AS cos,`,
+        `  ${sectors.join(', ')}`,
+        `FROM source WHERE isfinite(${v})`,
+      ].join('\n'),
+    ),
+  );
+  return {
+    n: Number(row.n),
+    sin: Number(row.sin ?? NaN),
+    cos: Number(row.cos ?? NaN),
+    sectors: Array.from({ length: 8 }, (_, i) => Number(row[`s${i}`] ?? 0)),
+  };
+}
+
 /** The distribution transform of an analysis: its declaration and findings. */
 export async function distributionAnalysis(ctx: Ctx, t: Distribution): Promise<Outcome> {
   const column = columnOf(ctx.rows, t.column);
@@ -279,7 +312,12 @@ export async function distributionAnalysis(ctx: Ctx, t: Distribution): Promise<O
   const label = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES)(t.column);
   const years = ctx.scales?.years?.includes(t.column) ?? false;
   const points = inPercent({ measure: t.column }, ctx.scales ?? NO_SCALES);
-  const insights: Insight[] = measured ? distributionInsights(stats, label, years, points) : [];
+  const bearing = measured && (ctx.scales?.directions?.includes(t.column) ?? false);
+  const insights: Insight[] = bearing
+    ? compassInsights(await compassStats(ctx, column), label)
+    : measured
+      ? distributionInsights(stats, label, years, points)
+      : [];
   const ranked =
     boxed && by && (by.type === 'VARCHAR' || isWhole(by.type)) && isNumber(column.type)
       ? boxRanking(ctx, t, boxed, label, isWhole(by.type))
