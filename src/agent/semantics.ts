@@ -12,6 +12,7 @@ import { derivedColumns, groupEffects } from './semantics-derived.js';
 import { isNumberColumn } from './semantics-evidence.js';
 import { decideGrain, timeColumn } from './semantics-grain.js';
 import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-roles.js';
+import { rowReferences } from './semantics-references.js';
 import { facetOf, withoutFacet } from './semantics-facets.js';
 import type { Facet } from './semantics-facets.js';
 import { tableTotals } from './semantics-totals.js';
@@ -74,7 +75,10 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
             : otherRole(c);
     return { name: c.name, ...decided };
   });
-  const attributed = judged.map((c) => facetRole(c, facet) ?? perEntity(c, facts));
+  const attributed = rowReferences(
+    judged.map((c) => facetRole(c, facet) ?? perEntity(c, facts)),
+    profile,
+  );
   const columns =
     grained.grain === 'cross_section'
       ? perUnitLevels(attributed, profile.correlations)
