@@ -526,6 +526,46 @@ YEAR_COLUMN = re.compile(r"^\s*(1[89]\d\d|20\d\d|2100)\s*$")
 WIDE_YEARS = 3
 
 
+# A number written plainly, or with commas between groups of three digits ("-2,104,000"); a comma
+# that can only group digits (two groups, or a point after one).
+TEXT_NUMBER = re.compile(r"^[+-]?(\d+|\d{1,3}(,\d{3})+)(\.\d+)?$")
+GROUPED = re.compile(r",\d{3}[,.]")
+
+
+def _all_text_numbers(column):
+    """Whether a text column's every value (one at least) is a number written as text."""
+    if not (column.dtype == object or pd.api.types.is_string_dtype(column.dtype)):
+        return False
+    values = column[column.notna()]
+    return len(values) > 0 and all(isinstance(v, str) and TEXT_NUMBER.match(v.strip()) for v in values)
+
+
+def _text_numbers(frame, years):
+    """The year columns of text as numbers ({column: Series}), when every value of each is one
+    (budget.json writes "11,266,775" in quotes): commas dropped, whole numbers as int64, else float64.
+    None when a value is anything else, or when commas appear but none surely groups digits ("1,234"
+    alone may be a decimal comma): the columns stay text (the host's source-wide.ts alike)."""
+    texts = {}
+    for c in years:
+        column = frame[c]
+        if not (column.dtype == object or pd.api.types.is_string_dtype(column.dtype)):
+            return None
+        values = column[column.notna()]
+        if not all(isinstance(v, str) and TEXT_NUMBER.match(v.strip()) for v in values):
+            return None
+        texts[c] = column
+    present = [v for column in texts.values() for v in column[column.notna()]]
+    if any("," in v for v in present) and not any(GROUPED.search(v) for v in present):
+        return None
+    whole = not any("." in v for v in present)
+    out = {}
+    for c, column in texts.items():
+        cleaned = column.map(lambda v: v.strip().replace(",", "") if isinstance(v, str) else v)
+        numbers = pd.to_numeric(cleaned)
+        out[c] = numbers.astype("int64") if whole and numbers.notna().all() else numbers.astype("float64")
+    return out
+
+
 def _melt_years(frame):
     """(frame, warning): one column per year (country, 2015, 2016, …) read as rows, "year" and
     "value", row by row and years in column order (the host's source-wide.ts does the same)."""
@@ -535,7 +575,20 @@ def _melt_years(frame):
     if len(years) < WIDE_YEARS or not ids:
         return frame, None
     numeric = all(pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c]) for c in years)
-    if not numeric or any(str(c).lower() in ("year", "value") for c in ids):
+    if any(str(c).lower() in ("year", "value") for c in ids):
+        return frame, None
+    if not numeric:
+        parsed = _text_numbers(frame, years)
+        if parsed is None:
+            return frame, None
+        frame = frame.copy()
+        for c in years:
+            frame[c] = parsed[c]
+    # Beside year columns of text numbers, a column of text numbers too is another period's value
+    # (budget.json's TQ, 1976's transition quarter): kept, it would repeat in every year's rows.
+    periods = [] if numeric else [c for c in ids if _all_text_numbers(frame[c])]
+    ids = [c for c in ids if c not in periods]
+    if not ids:
         return frame, None
     long = frame.melt(id_vars=ids, value_vars=years, var_name="year", value_name="value")
     n = len(frame)
@@ -543,7 +596,9 @@ def _melt_years(frame):
     long = long.iloc[order].reset_index(drop=True)
     long["year"] = long["year"].astype(str).str.strip().astype("int64")
     first, last = str(years[0]).strip(), str(years[-1]).strip()
-    return long, f'read the {len(years)} year columns ({first} … {last}) as rows: one per {ids[0]} and year, in "year" and "value"'
+    left = (f"; left out {', '.join(str(c) for c in periods)}: numbers written as the years' are, a period that is no year, "
+            "which would repeat in every year's rows" if periods else "")
+    return long, f'read the {len(years)} year columns ({first} … {last}) as rows: one per {ids[0]} and year, in "year" and "value"{left}'
 
 
 # A name that says a column holds a moment, and the seconds since 1970 of 1990-01-01 and 2100-01-01

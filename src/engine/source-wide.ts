@@ -16,25 +16,88 @@ export const WIDE_YEARS = 3;
 const NUMBER_TYPE =
   /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/;
 
+/** A number written plainly, or with commas between groups of three digits ("-2,104,000"). */
+const TEXT_NUMBER = '^[+-]?(\\d+|\\d{1,3}(,\\d{3})+)(\\.\\d+)?$';
+
+/**
+ * The year columns of text as numbers, when every value of each is one (budget.json writes
+ * "11,266,775" in quotes): commas between groups of three digits dropped, whole numbers as
+ * BIGINT, else DOUBLE. Null when a value is anything else, or when no value has two groups or
+ * a point after its comma ("1,234" alone may be a decimal comma): the columns stay text.
+ */
+async function textNumbers(
+  db: DuckDb,
+  years: readonly { name: string }[],
+  signal?: AbortSignal,
+): Promise<string[] | null> {
+  const each = (test: (v: string) => string, join: string): string =>
+    `(${years.map((c) => test(ident(c.name))).join(join)})`;
+  const tests = [
+    each(
+      (v) => `bool_and(${v} IS NULL OR regexp_full_match(trim(${v}), '${TEXT_NUMBER}'))`,
+      ' AND ',
+    ),
+    each((v) => `bool_and(${v} IS NULL OR NOT contains(${v}, '.'))`, ' AND '),
+    each((v) => `coalesce(bool_or(contains(${v}, ',')), false)`, ' OR '),
+    each((v) => `coalesce(bool_or(regexp_matches(${v}, ',\\d{3}[,.]')), false)`, ' OR '),
+  ];
+  const result = await db.all(`SELECT ${tests.join(', ')} FROM ${ident(DATA_RELATION)}`, signal);
+  const [numbers, whole, commas, grouped] = result.rows[0] ?? [];
+  if (numbers !== true || (commas === true && grouped !== true)) return null;
+  const type = whole === true ? 'BIGINT' : 'DOUBLE';
+  return years.map((c) => `CAST(replace(trim(${ident(c.name)}), ',', '') AS ${type})`);
+}
+
+/** The text columns among `columns` whose every value (one at least) is a number written as text. */
+async function textNumberColumns(
+  db: DuckDb,
+  columns: readonly { name: string; type: string }[],
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const texts = columns.filter((c) => c.type === 'VARCHAR');
+  if (texts.length === 0) return [];
+  const tests = texts.map((c) => {
+    const v = ident(c.name);
+    return `count(${v}) > 0 AND bool_and(${v} IS NULL OR regexp_full_match(trim(${v}), '${TEXT_NUMBER}'))`;
+  });
+  const result = await db.all(`SELECT ${tests.join(', ')} FROM ${ident(DATA_RELATION)}`, signal);
+  const row = result.rows[0] ?? [];
+  return texts.filter((_, i) => row[i] === true).map((c) => c.name);
+}
+
 /** Melts the year columns of `data` into "year" and "value" rows (row by row, years in column order); its warning. */
 export async function meltYears(db: DuckDb, signal?: AbortSignal): Promise<string | null> {
   const columns = await describeData(db, signal);
   const years = columns.filter((c) => YEAR_COLUMN.test(c.name));
   const ids = columns.filter((c) => !YEAR_COLUMN.test(c.name));
   if (years.length < WIDE_YEARS || ids.length === 0) return null;
-  if (!years.every((c) => NUMBER_TYPE.test(c.type))) return null;
   if (ids.some((c) => ['year', 'value'].includes(c.name.toLowerCase()))) return null;
+  const text = !years.every((c) => NUMBER_TYPE.test(c.type));
+  const numbers = !text
+    ? years.map((c) => ident(c.name))
+    : years.every((c) => c.type === 'VARCHAR')
+      ? await textNumbers(db, years, signal)
+      : null;
+  if (!numbers) return null;
+  // Beside year columns of text numbers, a column of text numbers too is another period's value
+  // (budget.json's TQ, 1976's transition quarter): kept, it would repeat in every year's rows.
+  const periods = text ? await textNumberColumns(db, ids, signal) : [];
+  const kept = ids.filter((c) => !periods.includes(c.name));
+  if (kept.length === 0) return null;
   const data = ident(DATA_RELATION);
-  const idList = ids.map((c) => ident(c.name)).join(', ');
+  const idList = kept.map((c) => ident(c.name)).join(', ');
   // One list per row, unnested in column order: the rows of each original row stay together, in
   // file order, as pandas' melt reordered row by row.
   const names = `[${years.map((c) => `'${c.name.trim()}'`).join(', ')}]`;
-  const values = `[${years.map((c) => ident(c.name)).join(', ')}]`;
+  const values = `[${numbers.join(', ')}]`;
   await db.run(
     `CREATE OR REPLACE TABLE ${data} AS SELECT ${idList}, "year", "value" FROM (SELECT rowid AS _r, ${idList}, CAST(unnest(${names}) AS BIGINT) AS "year", unnest(${values}) AS "value", unnest(range(${years.length})) AS _p FROM ${data}) ORDER BY _r, _p`,
     signal,
   );
   const first = years[0]?.name.trim() ?? '';
   const last = years.at(-1)?.name.trim() ?? '';
-  return `read the ${years.length} year columns (${first} … ${last}) as rows: one per ${ids[0]?.name ?? 'row'} and year, in "year" and "value"`;
+  const left = periods.length
+    ? `; left out ${periods.join(', ')}: numbers written as the years' are, a period that is no year, which would repeat in every year's rows`
+    : '';
+  return `read the ${years.length} year columns (${first} … ${last}) as rows: one per ${kept[0]?.name ?? 'row'} and year, in "year" and "value"${left}`;
 }
