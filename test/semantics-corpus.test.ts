@@ -983,6 +983,12 @@ void test('an edge list’s node codes are counted, never averaged or correlated
     const duck = said('duckdb');
     assert.deepEqual(said('pandas'), duck, name);
     assert.match(duck.insights[0] ?? '', lead, duck.insights.join('\n'));
+    // Both ends of a link are ranked: the nodes most links leave, and those most links reach.
+    if (name === 'flare-dependencies.json')
+      assert.deepEqual(
+        duck.charts.map((c) => c[1]),
+        ['Top 10 source by rows', 'Top 10 target by rows'],
+      );
     for (const text of [...duck.insights, ...duck.charts.map((c) => c[1])])
       assert.doesNotMatch(
         text,

@@ -239,6 +239,46 @@ function entityRankings(r: Roles, profile: DataProfile): Analysis[] {
   });
 }
 
+/** The other end of `c`'s link in an edge list (both noted as its node codes by the profile). */
+function linkPartner(c: ColumnProfile, rankings: readonly ColumnProfile[]): ColumnProfile[] {
+  const link = c.notes.find((n) => n.startsWith('node codes of the links '));
+  const other = link ? rankings.find((x) => x !== c && x.notes.includes(link)) : undefined;
+  return other ? [other] : [];
+}
+
+/**
+ * A category with many members ranked: its top 10 (the rest as "Other" for sums and counts).
+ * Averaged, only members with at least half a typical member's rows (2 to 30): the highest
+ * means of many members are those of a single row (one flight from BGR, delayed 123 minutes).
+ * Half, so that a panel's member missing a year or two stays.
+ */
+function rankingAnalysis(
+  ranked: ColumnProfile,
+  measure: ColumnProfile | undefined,
+  agg: ReturnType<typeof aggFor>,
+  rows: number,
+): Analysis {
+  const typical = rows / ranked.distinct;
+  const fewest =
+    agg !== 'sum' && agg !== 'count' && typical >= 4
+      ? Math.min(30, Math.round(typical / 2))
+      : undefined;
+  return {
+    title: `Top 10 ${ranked.name} by ${measure ? `${aggWord(agg)}${measure.name}` : 'rows'}`,
+    chart: 'bar',
+    why: `The ${ranked.name} values that ${agg === 'sum' || agg === 'count' ? 'weigh most' : 'rank highest'} among ${ranked.distinct.toLocaleString('en-US')}${fewest ? `, of those with at least ${fewest} ${measure?.name ?? 'rows'} values` : ''}.${infiniteWhy(measure)}`,
+    transform: {
+      type: 'group',
+      by: ranked.name,
+      measure: measure?.name ?? null,
+      agg,
+      top_n: 10,
+      ...(fewest ? { min_rows: fewest } : {}),
+    },
+    options: { sort: 'descending', orientation: 'h' },
+  };
+}
+
 function categoryAnalyses(r: Roles, rows: number): Analysis[] {
   const barred = barMeasures(r);
   const measure = barred[0];
@@ -295,26 +335,9 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
   // means of many members are those of a single row (one flight from BGR, delayed 123 minutes).
   // Half, so that a panel's member missing a year or two stays.
   const ranked = r.rankings[0];
-  const typical = ranked ? rows / ranked.distinct : 0;
-  const fewest =
-    ranked && agg !== 'sum' && agg !== 'count' && typical >= 4
-      ? Math.min(30, Math.round(typical / 2))
-      : undefined;
-  if (ranked)
-    out.push({
-      title: `Top 10 ${ranked.name} by ${measure ? `${aggWord(agg)}${measure.name}` : 'rows'}`,
-      chart: 'bar',
-      why: `The ${ranked.name} values that ${agg === 'sum' || agg === 'count' ? 'weigh most' : 'rank highest'} among ${ranked.distinct.toLocaleString('en-US')}${fewest ? `, of those with at least ${fewest} ${measure?.name ?? 'rows'} values` : ''}.${infiniteWhy(measure)}`,
-      transform: {
-        type: 'group',
-        by: ranked.name,
-        measure: measure?.name ?? null,
-        agg,
-        top_n: 10,
-        ...(fewest ? { min_rows: fewest } : {}),
-      },
-      options: { sort: 'descending', orientation: 'h' },
-    });
+  // An edge list ranks both ends: the nodes most links leave and those most links reach.
+  for (const c of ranked ? [ranked, ...linkPartner(ranked, r.rankings)] : [])
+    out.push(rankingAnalysis(c, measure, agg, rows));
   const pieCategory = r.categories.find((c) => c.distinct >= 2 && c.distinct <= 6);
   const nonNegative =
     !measure || ((measure.numeric ?? measure.numeric_text?.stats)?.min ?? -1) >= 0;
