@@ -60,3 +60,30 @@ void test('flare.json: a node’s parent is no measure (both engines)', () => {
   for (const text of duck.findings) assert.doesNotMatch(text, /parent/i, text);
   assert.match(duck.findings[0] ?? '', /^The median size is 2,774;/);
 });
+
+void test('whole numbers beside a column naming them ("dept" and "dept_name") are a code; units beside product_name are not', async () => {
+  const random = seeded(5);
+  const depts = ['Sales', 'Legal', 'Research', 'Support', 'Finance', 'Ops'];
+  const rows = ['dept,dept_name,product_name,units,cost'];
+  for (let i = 0; i < 240; i += 1) {
+    const d = Math.floor(random() * depts.length);
+    rows.push(
+      `${d + 1},${depts[d]},Item ${i % 30},${1 + Math.floor(random() * 40)},${(random() * 900).toFixed(2)}`,
+    );
+  }
+  const path = join(dir, 'depts.csv');
+  writeFileSync(path, rows.join('\n') + '\n');
+  const profile = await duckProfile(path);
+  const role = (name: string) => profile.semantics.columns.find((c) => c.name === name);
+  assert.equal(role('dept')?.role, 'code');
+  assert.match(
+    role('dept')?.evidence ?? '',
+    /^whole numbers 1 to 6 beside "dept_name", which names them$/,
+  );
+  assert.notEqual(role('units')?.role, 'code');
+  assert.ok(
+    !heuristicPlan(profile).analyses.some((a) =>
+      a.transform.type === 'distribution' ? a.transform.column === 'dept' : false,
+    ),
+  );
+});
