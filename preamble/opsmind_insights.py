@@ -451,16 +451,18 @@ def _is_other(name):
 
 @never_raises
 def ranking_insights(frame, category, value, label=None, interval=False, percent=False, keys=None, values=None,
-                     overall=None, points=False):
+                     overall=None, points=False, blocks=None, block=None):
     """For averages and other non-additive values: the highest and lowest category, and how far apart they are
     (a ratio; a difference when `interval`: on an interval scale, 9.3 °C is not 64× 0.15 °C; in percentage
     points when `percent`: the values are shares in %). Given each row's group (`keys`) and value (`values`) of
     a mean, a gap that Welch's t-test between the two groups finds within chance (p ≥ 0.05, Bonferroni-corrected
     for picking the two of all the groups ranked) is said to be. Given `overall` (the groups' plural: "months"),
     the groups are a cycle whose question is whether they differ at all: Welch's one-way ANOVA of every group
-    replaces the test of the two. `percent`: the values are a rate's shares in percent (Fisher's exact test for
-    few rows); `points`: percentages of a measure (a mean margin of 17.9%), said as `percent`'s but tested as any
-    mean."""
+    replaces the test of the two; given each value's `blocks` too (its year, named `block`), the cycle is tested
+    within them (_blocked_anova: months year by year, so a trend across the years is no noise between the
+    months), over at least two blocks holding every group, else by Welch's ANOVA. `percent`: the values are a
+    rate's shares in percent (Fisher's exact test for few rows); `points`: percentages of a measure (a mean
+    margin of 17.9%), said as `percent`'s but tested as any mean."""
     data = frame[[category, value]].copy()
     data[value] = pd.to_numeric(data[value], errors="coerce")
     data = data[data[value].notna() & ~data[category].map(_is_other)]
@@ -499,10 +501,13 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
         numbers["ratio"] = ratio
     if everyone is not None:
         # A cycle's question is whether its groups differ at all: one test of them all, no pair picked.
-        test = _welch_anova(everyone)
+        blocked = None if blocks is None else _blocked_anova(keys, blocks, values)
+        test = blocked or _welch_anova(everyone)
         if test is not None and test[3] >= 0.05:
-            text += (f"; chance alone could give differences this size between the {fmt_number(len(data))} {overall} "
-                     f"(Welch's ANOVA, p = {fmt_number(test[3])})")
+            how = (f"{block} by {block} (two-way ANOVA over {fmt_number(blocked[4])} complete {block}s" if blocked
+                   else "(Welch's ANOVA")
+            text += (f"; chance alone could give differences this size between the {fmt_number(len(data))} {overall}"
+                     f"{', ' if blocked else ' '}{how}, p = {fmt_number(test[3])})")
             numbers["p_value"] = test[3]
         return [_insight(text + ".", "ranking", **numbers)]
     chance = _gap_by_chance(high, low, percent, len(data))
@@ -737,6 +742,34 @@ def f_survival(f, d1, d2):
     if not math.isfinite(f):
         return 0.0
     return _incomplete_beta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f), d1 * f / (d2 + d1 * f))
+
+
+def _blocked_anova(keys, blocks, values):
+    """(F, df1, df2, p, blocks) of a two-way ANOVA without replication of a cycle's groups within blocks (months
+    within years): each (block, group) cell's mean of the finite values, over the blocks that hold every group;
+    None below 3 groups or 2 such blocks, or with no residual spread (blockedAnova in insights-welch.ts)."""
+    cells = pd.DataFrame({"b": np.asarray(blocks), "k": np.asarray(keys, dtype=object),
+                          "v": pd.to_numeric(pd.Series(np.asarray(values)), errors="coerce").to_numpy(dtype=float)})
+    cells = cells[np.isfinite(cells["v"])]
+    if cells.empty:
+        return None
+    table = cells.groupby(["b", "k"], sort=True)["v"].mean().unstack("k")
+    k = table.shape[1]
+    x = table.dropna().to_numpy(dtype=float)
+    b = len(x)
+    if k < 3 or b < 2:
+        return None
+    grand = math.fsum(x.ravel()) / x.size
+    block_means = np.array([math.fsum(row) / k for row in x])
+    key_means = np.array([math.fsum(col) / b for col in x.T])
+    between = b * math.fsum((key_means - grand) ** 2)
+    residual = math.fsum(((x - block_means[:, None] - key_means[None, :] + grand) ** 2).ravel())
+    df1, df2 = k - 1, (k - 1) * (b - 1)
+    if not residual > 0 or not math.isfinite(between):
+        return None
+    f = (between / df1) / (residual / df2)
+    p = f_survival(f, df1, df2)
+    return (f, df1, df2, p, b) if math.isfinite(p) else None
 
 
 def _welch_anova(groups):

@@ -188,7 +188,8 @@ void test('a season chart through both engines: the same test, the same sentence
   const weekday = duck.findings.find((t) => /by weekday|highest average daily sales/.test(t));
   assert.match(
     weekday ?? duck.findings.join('\n'),
-    /the lowest \([\d.,]+\), [\d.]+× apart; chance alone could give differences this size between the 7 weekdays \(Welch's ANOVA, p = 0\.\d+\)\.$/,
+    // Tested week by week (season-blocks.test.ts): the weeks are the blocks of the weekdays.
+    /the lowest \([\d.,]+\), [\d.]+× apart; chance alone could give differences this size between the 7 weekdays, week by week \(two-way ANOVA over \d+ complete weeks, p = 0\.\d+\)\.$/,
   );
   // DuckDB types the date column as it reads it: pandas' "dates stored as text" flag is its alone.
   const parsed = (t: string): boolean => !/^dates stored as text in/.test(t);

@@ -962,6 +962,10 @@ def _season_parts(data, date, measure, agg, cycle):
     parts = pd.DataFrame({"v": values})
     for key in _SEASON_KEYS[cycle]:
         parts[key] = {"month": when.month, "weekday": when.dayofweek, "hour": when.hour}[key].to_numpy()
+    # The cycle's block: the year of a month, the week (from Monday) of a weekday, the day of an hour.
+    day = when.normalize()
+    parts["block"] = (when.year.to_numpy() if cycle == "month" else
+                      (day - pd.to_timedelta(when.dayofweek, unit="D")).asi8 if cycle == "weekday" else day.asi8)
     return parts, how
 
 
@@ -983,10 +987,11 @@ def _season(data, date, measure, agg, cycle):
 
 def _season_spread(data, date, measure, agg, cycle):
     """ranking_insights' keys and values of a season's mean: each cycle value's periods (rows), for the test of
-    the gap between the highest and the lowest."""
+    whether they differ, with each value's block (its year, week or day) for the test within the blocks."""
     parts, _ = _season_parts(data, date, measure, agg, cycle)
     key = _SEASON_KEYS[cycle][0]
-    return {"keys": pd.Series(_season_label(key, parts[key]), index=parts.index), "values": parts["v"]}
+    return {"keys": pd.Series(_season_label(key, parts[key]), index=parts.index), "values": parts["v"],
+            "blocks": parts["block"], "block": {"month": "year", "weekday": "week", "hour": "day"}[cycle]}
 
 
 def _failed(n, title, error):

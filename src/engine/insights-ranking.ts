@@ -8,6 +8,7 @@ import { descendingOrder } from './insights-sort.js';
 import { groupName, insight, isOther, neverThrows, toNumber } from './insights-values.js';
 import type { Insight } from './insights-values.js';
 import { gapByChance, welchAnova } from './insights-welch.js';
+import type { BlockedTest } from './insights-welch.js';
 import type { Spread } from './insights-welch.js';
 
 /** Below this many values, a group's value is said with how few it is of (fewOf). */
@@ -38,7 +39,9 @@ function fewOf(
  * `groups`, by default every row ranked: gapByChance) is said to be, and a
  * group of fewer than FEW values is said with how few (fewOf). Given `overall` (the groups'
  * plural: "months"), the groups are a cycle whose question is whether they differ at all: Welch's
- * one-way ANOVA of every group replaces the test of the two. `percent`: the values are a rate's
+ * one-way ANOVA of every group replaces the test of the two; `blocked`, the cycle's two-way ANOVA
+ * within its blocks (months year by year: blockedAnova) with the block's word, replaces that
+ * when given. `percent`: the values are a rate's
  * shares in percent (each group's share of its rows: Fisher's exact test for few rows); `points`:
  * they are percentages of a measure (a mean margin of 17.9%), said as percent and apart by
  * percentage points as a rate's are, but tested as any mean.
@@ -54,6 +57,7 @@ export const rankingInsights = neverThrows(
     groups?: number,
     overall?: string,
     points = false,
+    blocked?: (BlockedTest & { block: string }) | null,
   ): Insight[] => {
     // A number names its group with its column: "Pclass 1", not a bare "1".
     const named = (c: unknown): string => groupName(c, by);
@@ -90,7 +94,7 @@ export const rankingInsights = neverThrows(
       text += `, ${fmtRatio(numbers.ratio)} apart`;
     }
     const chance = overall
-      ? cycleChance(data, spread, overall)
+      ? cycleChance(data, spread, overall, blocked)
       : pairChance(high, low, percent === true, groups ?? data.length);
     if (chance) {
       text += chance.text;
@@ -101,21 +105,25 @@ export const rankingInsights = neverThrows(
 );
 
 /**
- * The clause of a cycle's groups (months: `overall`) when Welch's one-way ANOVA of them all finds
- * their differences within chance (p ≥ 0.05): a cycle's question is whether its groups differ at
- * all, so no pair is picked.
+ * The clause of a cycle's groups (months: `overall`) when a test of them all — within their blocks
+ * (`blocked`), else Welch's one-way ANOVA — finds their differences within chance (p ≥ 0.05): a
+ * cycle's question is whether its groups differ at all, so no pair is picked.
  */
 function cycleChance(
   data: readonly { category: unknown }[],
   spread: ((category: unknown) => Spread | null) | undefined,
   overall: string,
+  blocked: (BlockedTest & { block: string }) | null | undefined,
 ): { text: string; numbers: Record<string, number> } | null {
   if (!spread) return null;
   const none: Spread = { n: 0, mean: NaN, variance: NaN };
-  const test = welchAnova(data.map((row) => spread(row.category) ?? none));
+  const test = blocked ?? welchAnova(data.map((row) => spread(row.category) ?? none));
   if (!test || test.p < 0.05) return null;
+  const how = blocked
+    ? `, ${blocked.block} by ${blocked.block} (two-way ANOVA over ${fmtNumber(blocked.blocks)} complete ${blocked.block}s`
+    : " (Welch's ANOVA";
   return {
-    text: `; chance alone could give differences this size between the ${fmtNumber(data.length)} ${overall} (Welch's ANOVA, p = ${fmtNumber(test.p)})`,
+    text: `; chance alone could give differences this size between the ${fmtNumber(data.length)} ${overall}${how}, p = ${fmtNumber(test.p)})`,
     numbers: { p_value: test.p },
   };
 }

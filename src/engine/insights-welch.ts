@@ -215,3 +215,95 @@ export function gapByChance(
     ? { p: corrected(test.p), test: "Welch's t-test", pairs }
     : null;
 }
+
+/** One cell of a cycle within its block: a month of a year, and the mean of its values there. */
+export interface Cell {
+  block: string;
+  key: string;
+  value: number;
+}
+
+/** Two-way ANOVA of a cycle's groups within blocks: F, degrees of freedom, p, and the blocks used. */
+export interface BlockedTest {
+  f: number;
+  df1: number;
+  df2: number;
+  p: number;
+  blocks: number;
+}
+
+/** Σ by Shewchuk's exact partials, rounded once (Python's math.fsum), so both engines add alike. */
+function fsum(values: readonly number[]): number {
+  const partials: number[] = [];
+  for (let x of values) {
+    let i = 0;
+    for (let y of partials) {
+      if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+      const hi = x + y;
+      const lo = y - (hi - x);
+      if (lo !== 0) partials[i++] = lo;
+      x = hi;
+    }
+    partials.length = i;
+    partials.push(x);
+  }
+  let hi = 0;
+  let lo = 0;
+  let n = partials.length;
+  if (n > 0) {
+    hi = partials[--n] ?? 0;
+    while (n > 0) {
+      const x = hi;
+      const y = partials[--n] ?? 0;
+      hi = x + y;
+      const yr = hi - x;
+      lo = y - yr;
+      if (lo !== 0) break;
+    }
+    const next = partials[n - 1];
+    if (n > 0 && next !== undefined && ((lo < 0 && next < 0) || (lo > 0 && next > 0))) {
+      const y = lo * 2;
+      const x = hi + y;
+      if (y === x - hi) hi = x;
+    }
+  }
+  return hi;
+}
+
+/**
+ * Two-way ANOVA without replication of a cycle's groups within blocks (months within years): the
+ * cells' means over the blocks that hold every group, so a level that moves from block to block
+ * (a trend across the years) is no noise between the groups. F = (SS between groups / (k − 1)) /
+ * (SS residual / ((k − 1)(b − 1))); null below 3 groups or 2 complete blocks, or with no residual
+ * spread. As _blocked_anova in preamble/opsmind_insights.py.
+ */
+export function blockedAnova(cells: readonly Cell[]): BlockedTest | null {
+  const finite = cells.filter((c) => Number.isFinite(c.value));
+  const keys = [...new Set(finite.map((c) => c.key))];
+  const byBlock = new Map<string, Map<string, number>>();
+  for (const c of finite) {
+    const row = byBlock.get(c.block) ?? new Map<string, number>();
+    row.set(c.key, c.value);
+    byBlock.set(c.block, row);
+  }
+  const k = keys.length;
+  const x = [...byBlock.values()]
+    .filter((row) => keys.every((key) => row.has(key)))
+    .map((row) => keys.map((key) => row.get(key) ?? NaN));
+  const b = x.length;
+  if (k < 3 || b < 2) return null;
+  const grand = fsum(x.flat()) / (b * k);
+  const blockMeans = x.map((row) => fsum(row) / k);
+  const keyMeans = keys.map((_, j) => fsum(x.map((row) => row[j] ?? NaN)) / b);
+  const between = b * fsum(keyMeans.map((m) => (m - grand) ** 2));
+  const residual = fsum(
+    x.flatMap((row, i) =>
+      row.map((v, j) => (v - (blockMeans[i] ?? NaN) - (keyMeans[j] ?? NaN) + grand) ** 2),
+    ),
+  );
+  const [df1, df2] = [k - 1, (k - 1) * (b - 1)];
+  if (!(residual > 0) || !Number.isFinite(between)) return null;
+  const f = between / df1 / (residual / df2);
+  const p = fSurvival(f, df1, df2);
+  return Number.isFinite(p) ? { f, df1, df2, p, blocks: b } : null;
+}

@@ -18,6 +18,8 @@ import { CYCLE_PERIOD } from '../agent/plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident } from './duckdb.js';
 import { rankingInsights } from './insights.js';
+import { blockedAnova } from './insights-welch.js';
+import type { BlockedTest } from './insights-welch.js';
 import type { Insight, Spread } from './insights.js';
 import { aggregateSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
@@ -115,6 +117,43 @@ function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
   });
 }
 
+/** The block of each cycle, as SQL of a timestamp and in words: a month's year, a weekday's week, an hour's day. */
+const BLOCKS: Record<Season['cycle'], (p: string) => [string, string]> = {
+  month: (p: string) => ['year', `year(${p})`],
+  weekday: (p: string) => ['week', `date_trunc('week', ${p})`],
+  hour: (p: string) => ['day', `date_trunc('day', ${p})`],
+  weekday_hour: (p: string) => ['day', `date_trunc('day', ${p})`],
+};
+
+/**
+ * The cycle's two-way ANOVA within its blocks (months year by year: blockedAnova) over the mean
+ * of what the season chart averages in each cell, as _season_spread gives the pandas engine.
+ */
+async function seasonBlocks(
+  ctx: Ctx,
+  t: Season,
+): Promise<(BlockedTest & { block: string }) | null> {
+  const { ctes } = seasonParts(ctx, t);
+  const [[, , label]] = keysOf(t.cycle, 'p') as [[string, string, string]];
+  const [block, sql] = BLOCKS[t.cycle]('p');
+  const cells = await query(
+    ctx,
+    over(
+      ctx,
+      ctes,
+      `SELECT CAST(${sql} AS VARCHAR) AS b, ${label} AS k, favg(CAST(v AS DOUBLE)) AS v\nFROM filled\nGROUP BY ALL`,
+    ),
+  );
+  const test = blockedAnova(
+    cells.rows.map(([b, k, v]) => ({
+      block: String(b),
+      key: cycleKey(k),
+      value: v === null || v === undefined ? NaN : Number(v),
+    })),
+  );
+  return test ? { ...test, block } : null;
+}
+
 /** A cycle's key as text: a month's or weekday's name, an hour's number. */
 const cycleKey = (k: unknown): string =>
   typeof k === 'string' || typeof k === 'number' ? String(k) : '';
@@ -159,7 +198,9 @@ async function seasonFindings(
   const { columns, rows } = declared.frame;
   const [at, of] = [columns.indexOf(seasonX(t)), columns.indexOf(y)];
   const scales = ctx.scales ?? NO_SCALES;
-  const spreads = seasonMean(t) ? await seasonSpreads(ctx, t) : null;
+  const [spreads, blocked] = seasonMean(t)
+    ? await Promise.all([seasonSpreads(ctx, t), seasonBlocks(ctx, t)])
+    : [null, null];
   return rankingInsights(
     rows.map((row) => ({ category: row[at], value: row[of] })),
     seasonLabel(t, namedAs(ctx.analysis, scales)),
@@ -170,6 +211,7 @@ async function seasonFindings(
     undefined,
     `${seasonX(t)}s`,
     inPercent(t, scales),
+    blocked,
   );
 }
 
