@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { checkPlan } from '../src/agent/plan.js';
+import { profileText } from '../src/agent/profile-text.js';
 import type { Analysis } from '../src/agent/plan.js';
 import { compassInsights, sectorOf } from '../src/engine/insights-compass.js';
 import type { CompassStats } from '../src/engine/insights-compass.js';
@@ -59,6 +60,17 @@ void test('a bearing named so over half the compass is a direction; a sign or a 
     'one histogram of the bearing of most values, and nothing else measures a bearing',
   );
   assert.equal(bearings[0]?.options?.bins, 24, '15° bins over a full turn');
+  // What a model reads of it: its role and its range, no median or mean of a cut circle.
+  const line = profileText(profile)
+    .split('\n')
+    .find((l) => l.startsWith('- wind_dir '));
+  assert.match(line ?? '', /role compass bearing: 360° meets 0°.*; min \d+, max \d+(;|$)/);
+  assert.doesNotMatch(line ?? '', /median|mean \d/);
+  assert.doesNotMatch(
+    profileText(profile),
+    /~(wind_dir|dirCat)|(wind_dir|dirCat)~/,
+    'no r of a bearing',
+  );
 });
 
 /** Analyses of a bearing a plan may not hold, and the reason each is refused with. */

@@ -18,9 +18,11 @@ const num = (v: number): string => {
 const pct = (share: number): string =>
   `${(share * 100).toFixed(share > 0 && share < 0.01 ? 1 : 0)}%`;
 
-function stats(c: ColumnProfile): string {
+function stats(c: ColumnProfile, role?: ColumnRole): string {
   const s = c.numeric ?? c.numeric_text?.stats;
   if (!s) return '';
+  // A bearing's median and mean depend on where the circle is cut: only its range is said.
+  if (role?.role === 'direction') return `min ${num(s.min)}, max ${num(s.max)}`;
   return `min ${num(s.min)}, median ${num(s.median)}, mean ${num(s.mean)}, max ${num(s.max)}${s.outliers ? `, ${s.outliers.toLocaleString('en-US')} outliers` : ''}`;
 }
 
@@ -69,7 +71,7 @@ function columnLine(c: ColumnProfile, detail: 0 | 1 | 2, role?: ColumnRole): str
     parts.push(
       `${c.datetime.min.slice(0, 19)} → ${c.datetime.max.slice(0, 19)}${c.datetime.frequency ? ` (${c.datetime.frequency})` : ''}`,
     );
-  const st = stats(c);
+  const st = stats(c, role);
   if (st) parts.push(st);
   if (c.numeric_text) parts.push(`text like ${c.numeric_text.style} numbers`);
   if (
@@ -130,9 +132,13 @@ export function profileText(p: DataProfile, budget = PROFILE_TEXT_BUDGET): strin
   const sem = p.semantics;
   const roles = new Map(sem?.columns.map((r) => [r.name, r]) ?? []);
   const tail: string[] = sem ? semanticTail(sem) : [];
-  if (p.correlations.length)
+  // A compass bearing's r is of a cut circle (359° beside 0°): not offered to a model.
+  const linear = p.correlations.filter(
+    (c) => roles.get(c.a)?.role !== 'direction' && roles.get(c.b)?.role !== 'direction',
+  );
+  if (linear.length)
     tail.push(
-      `Strongest correlations${p.approximate?.correlations ? ' (r from an even sample of 200,000 rows; a scatter finding gives r over all rows)' : ''}: ${p.correlations
+      `Strongest correlations${p.approximate?.correlations ? ' (r from an even sample of 200,000 rows; a scatter finding gives r over all rows)' : ''}: ${linear
         .slice(0, 6)
         .map((c) => `${c.a}~${c.b} r=${c.r.toFixed(2)}`)
         .join(', ')}`,
