@@ -111,6 +111,10 @@ const REFUSED: [Omit<Analysis, 'why'>, RegExp][] = [
     { title: 'summary', chart: 'table', transform: { type: 'summary', columns: ['wind_dir'] } },
     /leave it out of the summary/,
   ],
+  [
+    { title: 'summary of all', chart: 'table', transform: { type: 'summary' } },
+    /leave it out of the summary .*: list the summary's columns/,
+  ],
 ];
 
 void test('a plan that sums, averages, boxes, correlates or summarises a bearing is refused with the reason', async () => {

@@ -6,8 +6,8 @@ import type { Analysis } from './plan.js';
 import { directionProblem, roleOf } from './semantics.js';
 import type { Semantics } from './semantics.js';
 
-/** The columns of a transform whose values are aggregated or compared as quantities. */
-function measured(a: Analysis): string[] {
+/** The columns of a transform whose values are aggregated or compared as quantities (`all`: a summary's, unlisted). */
+function measured(a: Analysis, all: readonly string[]): string[] {
   const t = a.transform;
   switch (t.type) {
     case 'group':
@@ -25,7 +25,7 @@ function measured(a: Analysis): string[] {
     case 'correlation':
       return t.columns;
     case 'summary':
-      return t.columns ?? [];
+      return t.columns ?? [...all];
     case 'missing':
     case 'top_rows':
       return [];
@@ -34,7 +34,10 @@ function measured(a: Analysis): string[] {
 
 /** A problem for each compass bearing the analysis averages, sums, boxes or correlates. */
 export function compassProblems(a: Analysis, sem: Semantics): string[] {
-  const roles = measured(a)
+  const roles = measured(
+    a,
+    sem.columns.map((c) => c.name),
+  )
     .map((name) => roleOf(sem, name))
     .filter((r) => r?.role === 'direction');
   return [...new Set(roles)].flatMap((role) => {
@@ -46,7 +49,7 @@ export function compassProblems(a: Analysis, sem: Semantics): string[] {
       ];
     if (t.type === 'correlation' || t.type === 'summary')
       return [
-        `"${role.name}" is a compass bearing: leave it out of the ${t.type === 'summary' ? 'summary (its mean, quartiles and spread are of a cut circle)' : 'correlations (359° lies next to 0°)'}`,
+        `"${role.name}" is a compass bearing: leave it out of the ${t.type === 'summary' ? `summary (its mean, quartiles and spread are of a cut circle)${t.columns ? '' : ": list the summary's columns"}` : 'correlations (359° lies next to 0°)'}`,
       ];
     return [directionProblem(role)];
   });
