@@ -532,12 +532,16 @@ TEXT_NUMBER = re.compile(r"^[+-]?(\d+|\d{1,3}(,\d{3})+)(\.\d+)?$")
 GROUPED = re.compile(r",\d{3}[,.]")
 
 
-def _all_text_numbers(column):
-    """Whether a text column's every value (one at least) is a number written as text."""
+def _only_text_numbers(column):
+    """Whether a text column's every value that is there is a number written as text (TEXT_NUMBER)."""
     if not (column.dtype == object or pd.api.types.is_string_dtype(column.dtype)):
         return False
-    values = column[column.notna()]
-    return len(values) > 0 and all(isinstance(v, str) and TEXT_NUMBER.match(v.strip()) for v in values)
+    return all(isinstance(v, str) and TEXT_NUMBER.match(v.strip()) for v in column[column.notna()])
+
+
+def _all_text_numbers(column):
+    """Whether a text column's every value (one at least) is a number written as text."""
+    return column.notna().any() and _only_text_numbers(column)
 
 
 def _text_numbers(frame, years):
@@ -545,15 +549,9 @@ def _text_numbers(frame, years):
     (budget.json writes "11,266,775" in quotes): commas dropped, whole numbers as int64, else float64.
     None when a value is anything else, or when commas appear but none surely groups digits ("1,234"
     alone may be a decimal comma): the columns stay text (the host's source-wide.ts alike)."""
-    texts = {}
-    for c in years:
-        column = frame[c]
-        if not (column.dtype == object or pd.api.types.is_string_dtype(column.dtype)):
-            return None
-        values = column[column.notna()]
-        if not all(isinstance(v, str) and TEXT_NUMBER.match(v.strip()) for v in values):
-            return None
-        texts[c] = column
+    if not all(_only_text_numbers(frame[c]) for c in years):
+        return None
+    texts = {c: frame[c] for c in years}
     present = [v for column in texts.values() for v in column[column.notna()]]
     if any("," in v for v in present) and not any(GROUPED.search(v) for v in present):
         return None

@@ -945,9 +945,10 @@ _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
 
-def _season_parts(data, date, measure, agg, cycle):
+def _season_parts(data, date, measure, agg, cycle, blocks=False):
     """What a season averages ("v": each period's total for sums and counts, else each row's value) with its
-    cycle keys (month 1-12, weekday 0-6, hour), and how it is aggregated per key."""
+    cycle keys (month 1-12, weekday 0-6, hour), and how it is aggregated per key; with blocks, each value's
+    block too (for the test of the cycle within them)."""
     if not pd.api.types.is_datetime64_any_dtype(data[date]):
         raise TypeError(f'"{date}" holds {data[date].dtype}, not dates, so it has no seasons')
     rows = data[data[date].notna()]
@@ -962,10 +963,11 @@ def _season_parts(data, date, measure, agg, cycle):
     parts = pd.DataFrame({"v": values})
     for key in _SEASON_KEYS[cycle]:
         parts[key] = {"month": when.month, "weekday": when.dayofweek, "hour": when.hour}[key].to_numpy()
-    # The cycle's block: the year of a month, the week (from Monday) of a weekday, the day of an hour.
-    day = when.normalize()
-    parts["block"] = (when.year.to_numpy() if cycle == "month" else
-                      (day - pd.to_timedelta(when.dayofweek, unit="D")).asi8 if cycle == "weekday" else day.asi8)
+    if blocks:
+        # The cycle's block: the year of a month, the week (from Monday) of a weekday, the day of an hour.
+        day = when.normalize()
+        parts["block"] = (when.year.to_numpy() if cycle == "month" else
+                          (day - pd.to_timedelta(when.dayofweek, unit="D")).asi8 if cycle == "weekday" else day.asi8)
     return parts, how
 
 
@@ -988,7 +990,7 @@ def _season(data, date, measure, agg, cycle):
 def _season_spread(data, date, measure, agg, cycle):
     """ranking_insights' keys and values of a season's mean: each cycle value's periods (rows), for the test of
     whether they differ, with each value's block (its year, week or day) for the test within the blocks."""
-    parts, _ = _season_parts(data, date, measure, agg, cycle)
+    parts, _ = _season_parts(data, date, measure, agg, cycle, blocks=True)
     key = _SEASON_KEYS[cycle][0]
     return {"keys": pd.Series(_season_label(key, parts[key]), index=parts.index), "values": parts["v"],
             "blocks": parts["block"], "block": {"month": "year", "weekday": "week", "hour": "day"}[cycle]}

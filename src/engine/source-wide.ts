@@ -19,6 +19,10 @@ const NUMBER_TYPE =
 /** A number written plainly, or with commas between groups of three digits ("-2,104,000"). */
 const TEXT_NUMBER = '^[+-]?(\\d+|\\d{1,3}(,\\d{3})+)(\\.\\d+)?$';
 
+/** SQL: whether every value of column `v` that is there is a number written as TEXT_NUMBER. */
+const everyTextNumber = (v: string): string =>
+  `bool_and(${v} IS NULL OR regexp_full_match(trim(${v}), '${TEXT_NUMBER}'))`;
+
 /**
  * The year columns of text as numbers, when every value of each is one (budget.json writes
  * "11,266,775" in quotes): commas between groups of three digits dropped, whole numbers as
@@ -33,10 +37,7 @@ async function textNumbers(
   const each = (test: (v: string) => string, join: string): string =>
     `(${years.map((c) => test(ident(c.name))).join(join)})`;
   const tests = [
-    each(
-      (v) => `bool_and(${v} IS NULL OR regexp_full_match(trim(${v}), '${TEXT_NUMBER}'))`,
-      ' AND ',
-    ),
+    each(everyTextNumber, ' AND '),
     each((v) => `bool_and(${v} IS NULL OR NOT contains(${v}, '.'))`, ' AND '),
     each((v) => `coalesce(bool_or(contains(${v}, ',')), false)`, ' OR '),
     each((v) => `coalesce(bool_or(regexp_matches(${v}, ',\\d{3}[,.]')), false)`, ' OR '),
@@ -56,10 +57,9 @@ async function textNumberColumns(
 ): Promise<string[]> {
   const texts = columns.filter((c) => c.type === 'VARCHAR');
   if (texts.length === 0) return [];
-  const tests = texts.map((c) => {
-    const v = ident(c.name);
-    return `count(${v}) > 0 AND bool_and(${v} IS NULL OR regexp_full_match(trim(${v}), '${TEXT_NUMBER}'))`;
-  });
+  const tests = texts.map(
+    (c) => `count(${ident(c.name)}) > 0 AND ${everyTextNumber(ident(c.name))}`,
+  );
   const result = await db.all(`SELECT ${tests.join(', ')} FROM ${ident(DATA_RELATION)}`, signal);
   const row = result.rows[0] ?? [];
   return texts.filter((_, i) => row[i] === true).map((c) => c.name);
