@@ -25,9 +25,10 @@
  */
 import { build } from 'esbuild';
 import type { BuildOptions, Plugin } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
+import { asciiEscaped } from './ascii.js';
 
 const EXTERNAL = [
   '@duckdb/node-bindings',
@@ -81,17 +82,23 @@ const inkLoadedFirst: Plugin = {
   },
 };
 
-/** dist/src/engine/duckdb-api.js as the bundle has it: DuckDB's API imported, so it is bundled. */
+/** dist/src/engine/duckdb-api.js as the bundle has it: DuckDB's API required, so it is bundled. */
 const duckdbApiBundled: Plugin = {
   name: 'duckdb-api',
   setup(builder) {
     builder.onLoad({ filter: /[\\/]engine[\\/]duckdb-api\.js$/ }, () => ({
-      contents: "import * as api from '@duckdb/node-api';\nexport const duckdbApi = api;\n",
+      // A require esbuild bundles and evaluates on its first call, as the module it replaces does.
+      contents: "export function duckdbApi() { return require('@duckdb/node-api'); }\n",
       resolveDir: root,
       loader: 'js',
     }));
   },
 };
+/** Rewrites the bundle at `path` in ASCII (ascii.ts). */
+function asciiOnly(path: string): void {
+  writeFileSync(path, asciiEscaped(readFileSync(path, 'utf8')));
+}
+
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
 const shared = {
@@ -117,6 +124,7 @@ await build({
     js: "'use strict';\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
   },
 });
+asciiOnly(join(outdir, 'main.cjs'));
 await build({
   ...shared,
   entryPoints: { 'worker-main': join(root, 'dist', 'src', 'batch', 'worker-main.js') },

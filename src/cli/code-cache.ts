@@ -28,12 +28,14 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import vm from 'node:vm';
 import { HOST_IMPORT } from '../util/esm-import.js';
+import { preloadNative } from './native-preload.js';
 import { SUBCOMMANDS, subcommandOf } from './subcommand.js';
 
 /** Where the code cache lives for this environment, or null when it is turned off. */
@@ -148,6 +150,8 @@ export function runBundle(
   (globalThis as { [HOST_IMPORT]?: (specifier: string) => Promise<unknown> })[HOST_IMPORT] = (
     specifier,
   ) => import(specifier);
+  const topic = cacheTopic(args, env);
+  preloadNative(topic, bundle, env);
   const require = createRequire(bundle);
   const dir = codeCacheDir(env);
   const importer = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
@@ -156,9 +160,10 @@ export function runBundle(
     return 'off';
   }
   const bytes = readFileSync(bundle);
-  const file = cacheFile(dir, bytes, bundle, cacheTopic(args, env));
+  const file = cacheFile(dir, bytes, bundle, topic);
   const cachedData = readCache(file.path);
-  const source = bytes.toString('utf8');
+  // The build writes the bundle in ASCII (bundle.ts), which latin1 turns into a string without decoding.
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const script = new vm.Script(
     `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
     { filename: bundle, importModuleDynamically: importer, ...(cachedData ? { cachedData } : {}) },

@@ -8,7 +8,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { mkdirSync } from 'node:fs';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
-import { duckdbApi as duckdb } from './duckdb-api.js';
+import { duckdbApi } from './duckdb-api.js';
 import { useIdle } from '../util/idle.js';
 
 /** How an engine database is bounded. */
@@ -122,7 +122,7 @@ export class DuckDb {
   /** Opens an in-memory database with its limits (they can only be tightened until `lock`). */
   static async open(options: DuckDbOptions): Promise<DuckDb> {
     mkdirSync(options.tempDir, { recursive: true, mode: 0o700 });
-    const instance = await duckdb.DuckDBInstance.create(':memory:', {
+    const instance = await duckdbApi().DuckDBInstance.create(':memory:', {
       memory_limit: `${Math.max(16, Math.floor(options.memoryMb))}MB`,
       threads: String(Math.max(1, Math.floor(options.threads))),
       temp_directory: options.tempDir,
@@ -289,9 +289,9 @@ export class DuckDb {
           );
         const prepared = await statements.prepare(0);
         const type = prepared.statementType;
-        if (type !== duckdb.StatementType.SELECT)
+        if (type !== duckdbApi().StatementType.SELECT)
           throw new OpsmindError(
-            `only read-only SELECT queries run here; this is a ${String(duckdb.StatementType[type] ?? type)} statement`,
+            `only read-only SELECT queries run here; this is a ${String(duckdbApi().StatementType[type] ?? type)} statement`,
             ExitCode.BAD_INPUT,
           );
         const reader = await prepared.runAndReadUntil(maxRows + 1);
