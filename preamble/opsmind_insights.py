@@ -6,6 +6,7 @@ are deterministic and return [] (never raise) on empty, single-row, all-equal
 or unusable data. Correlation sentences describe association, never cause.
 """
 import functools
+import json
 import math
 import re
 
@@ -811,12 +812,25 @@ def _welch(one, two):
     return (t, df, p) if math.isfinite(p) else None
 
 
+_BLANK = re.compile("[ \t\n\r\f\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+
+
+def _blank_label(text):
+    """Text that shows nothing, named: "" is "(empty)", whitespace alone is '(blank "  ")' (escaped as
+    json.dumps writes it), other text itself. The host's blankLabel (src/util/blank-label.ts) is the same."""
+    if text == "":
+        return "(empty)"
+    return f"(blank {json.dumps(text)})" if _BLANK.fullmatch(text) else text
+
+
 def _group_name(c, category):
     """A group's name in a sentence: a number with its column ("Pclass 3"), a code of digits kept as text
-    too ("county_id 12077"), else str(value)."""
+    too ("county_id 12077"), text that shows nothing named (_blank_label), else str(value)."""
     number = isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, (bool, np.bool_))
     digits = isinstance(c, str) and re.fullmatch(r"[0-9]+", c) is not None
-    return f"{category} {c}" if (number and np.isfinite(c)) or digits else str(c)
+    if (number and np.isfinite(c)) or digits:
+        return f"{category} {c}"
+    return _blank_label(c) if isinstance(c, str) else str(c)
 
 
 @never_raises

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { baseLayout } from './layout.js';
 import { asList, baseParams, column, columnList } from './params.js';
-import { columnValues, groupRows, pick, sortedRows } from './frame.js';
+import { categoryValue, columnValues, groupRows, pick, sortedRows } from './frame.js';
 import { defineRenderer } from './types.js';
 
 const schema = baseParams.extend({
@@ -30,7 +30,7 @@ export const bar = defineRenderer({
       for (const [group, rows] of groupRows(frame, params.color)) {
         const inGroup = new Set(rows);
         const ordered = order.filter((i) => inGroup.has(i));
-        const cat = pick(xs, ordered);
+        const cat = pick(xs, ordered).map(categoryValue);
         const val = pick(values, ordered);
         const name = [ys.length > 1 ? y : '', group].filter(Boolean).join(' · ');
         traces.push({

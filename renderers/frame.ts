@@ -1,5 +1,6 @@
 /** Read helpers over the preamble's row-major frames, shared by renderers. */
 import type { Frame } from '../src/spec/schema.js';
+import { blankLabel } from '../src/util/blank-label.js';
 
 /** The values of one column; throws if the frame has no such column (validation should have caught it). */
 export function columnValues(frame: Frame, name: string): unknown[] {
@@ -9,13 +10,18 @@ export function columnValues(frame: Frame, name: string): unknown[] {
   return frame.data.map((row) => row[index] ?? null);
 }
 
-/** A cell as a label: missing values say so, objects become JSON. */
+/** A cell as a label: missing values say so, text that shows nothing is named (blankLabel), objects become JSON. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '(missing)';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return blankLabel(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return value.toString();
   return JSON.stringify(value) ?? '';
+}
+
+/** A category as an axis shows it: text that shows nothing named (blankLabel), any other value as it is. */
+export function categoryValue(value: unknown): unknown {
+  return typeof value === 'string' ? blankLabel(value) : value;
 }
 
 /** Row indexes grouped by the value of a column, in first-seen order. */

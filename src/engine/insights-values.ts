@@ -3,6 +3,7 @@
  * turns any failure into no finding (never_raises), and how plain JS values
  * read as pandas would read them (numbers(), pd.to_numeric, str()).
  */
+import { blankLabel } from '../util/blank-label.js';
 
 /** A number-backed sentence: a Finding (shared/events.ts) without its analysis number. */
 export interface Insight {
@@ -118,11 +119,12 @@ export function isOther(name: unknown): boolean {
   return OTHER.test(pyStr(name).trim());
 }
 
-/** A group's name in a sentence: a number (or digits kept as text) with its column ("Pclass 3"), else its value (pyStr). */
+/** A group's name in a sentence: a number (or digits kept as text) with its column ("Pclass 3"), text that shows nothing named (blankLabel), else its value (pyStr). */
 export function groupName(category: unknown, by?: string): string {
   // A code of digits kept as text (a FIPS or county code, "12077") names nothing alone either.
   const numeric =
     (typeof category === 'number' && Number.isFinite(category)) ||
     (typeof category === 'string' && /^[0-9]+$/.test(category));
-  return by && numeric ? `${by} ${pyStr(category)}` : pyStr(category);
+  if (by && numeric) return `${by} ${pyStr(category)}`;
+  return typeof category === 'string' ? blankLabel(category) : pyStr(category);
 }
