@@ -833,6 +833,15 @@ def _group_name(c, category):
     return _blank_label(c) if isinstance(c, str) else str(c)
 
 
+SECOND_SHARE = 0.01
+
+
+def _dwarfed(second, total):
+    """Whether a second group this small a share of the total is too small to measure the first against
+    (the host's SECOND_SHARE): "3,372× the rows of … (3,372 vs 1)" says nothing the leader's share has not."""
+    return second < SECOND_SHARE * total
+
+
 @never_raises
 def share_insights(frame, category, value, label=None):
     """Share of total of the top category, top vs second, top-3 share ("Other" never counts as a top category)."""
@@ -859,10 +868,10 @@ def share_insights(frame, category, value, label=None):
         out.append(_insight(f"{leaders[0]} accounts for {fmt_pct(top / total)} of {label} ({fmt_number(top)} of {fmt_number(total)}).",
                             "top_share", share_pct=top / total * 100, value=top, total=total))
         second = float(ranked.iloc[1]) if len(ranked) > 1 else 0.0
-        if second > 0:
+        if second > 0 and not _dwarfed(second, total):
             out.append(_insight(f"{leaders[0]} has {fmt_ratio(top / second)} the {label} of {ranked.index[1]} "
                                 f"({fmt_number(top)} vs {fmt_number(second)}).", "top_vs_second", ratio=top / second, value=top, second=second))
-    if len(totals) > 3 and len(ranked) >= 3:
+    if len(totals) > 3 and len(ranked) >= 3 and not _dwarfed(float(ranked.iloc[1]), total):
         top3 = float(ranked.iloc[:3].sum())
         out.append(_insight(f"The top 3 ({', '.join(str(n) for n in ranked.index[:3])}) account for {fmt_pct(top3 / total)} of {label}.",
                             "top3_share", share_pct=top3 / total * 100, value=top3, total=total))
@@ -945,8 +954,12 @@ def distribution_insights(values, label, years=False, points=False, direction=Fa
     # With infinities the figures are of the finite values; pandas' describe() counts them in its quartiles.
     left_out = (f", over its {len(data):,} finite values ({'1 infinite value' if infinite == 1 else f'{infinite:,} infinite values'} left out)"
                 if infinite else "")
-    out.append(_insight(f"The median {label} is {value(median)}; the middle half lies between {value(q1)} and {value(q3)} "
-                        f"(IQR {fmt_number(iqr)}{unit}){left_out}.", "spread", median=median, q1=q1, q3=q3, iqr=iqr))
+    # A middle half of one value (IQR 0): said as such, not "between 0 and 0".
+    spread = (f"{_capital(label)} is {value(median)} across its middle half: the median and both quartiles are {value(median)} "
+              f"(IQR 0{unit}){left_out}." if iqr == 0 else
+              f"The median {label} is {value(median)}; the middle half lies between {value(q1)} and {value(q3)} "
+              f"(IQR {fmt_number(iqr)}{unit}){left_out}.")
+    out.append(_insight(spread, "spread", median=median, q1=q1, q3=q3, iqr=iqr))
     if skew is not None:
         shape = ("right-skewed: a long tail of large values" if skew >= 0.5 else
                  "left-skewed: a long tail of small values" if skew <= -0.5 else "roughly symmetric")
@@ -965,10 +978,18 @@ def distribution_insights(values, label, years=False, points=False, direction=Fa
         # A fence beyond the data's own range (e.g. below zero for amounts) has no values past it: leave it out.
         fences = [f"below {value(low)}" if low > float(data.min()) else "", f"above {value(high)}" if high < float(data.max()) else ""]
         where = " or ".join(f for f in fences if f)
-        out.append(_insight(f"{values} {'lie' if outliers != 1 else 'lies'} beyond 1.5 IQR of the quartiles"
-                            f"{f' ({where})' if where else ''}.",
-                            "outliers", outliers=outliers, share_pct=outliers / len(data) * 100, low=low, high=high))
+        text = (_flat_outliers(values, outliers, value(q1), fences) if iqr == 0 else
+                f"{values} {'lie' if outliers != 1 else 'lies'} beyond 1.5 IQR of the quartiles{f' ({where})' if where else ''}.")
+        out.append(_insight(text, "outliers", outliers=outliers, share_pct=outliers / len(data) * 100, low=low, high=high))
     return out
+
+
+def _flat_outliers(values, count, at, fences):
+    """The outliers of a middle half of one value (IQR 0): the values that differ from it, and why each counts."""
+    below, above = bool(fences[0]), bool(fences[1])
+    side = "" if below and above else f" ({'' if count == 1 else 'all '}{'below' if below else 'above'} it)"
+    return (f"{values} {'differs' if count == 1 else 'differ'} from {at}{side}: "
+            "with an IQR of 0, each lies beyond 1.5 IQR of the quartiles.")
 
 
 def _strength(r):

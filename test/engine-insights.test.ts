@@ -321,6 +321,24 @@ void test('share: top share, ratio and top 3 match the data', () => {
   assert.ok(kinds.top3_share?.text.includes('(West, North, East)'));
 });
 
+void test('share: a leader beside groups under 1% of the total is stated by its share alone', () => {
+  const countries = [
+    { category: 'USA', value: 3372 },
+    { category: 'Federated States of Micronesia', value: 1 },
+    { category: 'N Mariana Islands', value: 2 },
+    { category: 'Guam', value: 1 },
+  ];
+  const said = shareInsights(countries, 'count');
+  assert.deepEqual(
+    said.map((f) => f.text),
+    ['USA accounts for 99.9% of rows (3,372 of 3,376).'],
+  );
+  // A second group of 1% or more is compared with, and the top 3 said, as before.
+  const kinds = byKind(shareInsights([...countries, { category: 'Palau', value: 40 }], 'count'));
+  assert.ok(kinds.top_vs_second?.text.includes('the rows of Palau'));
+  assert.ok(kinds.top3_share?.text.includes('(USA, Palau, N Mariana Islands)'));
+});
+
 void test('share: a numeric group is named with its column, a text one as it is', () => {
   const fares = [18177.4, 3801.8, 6714.7, 1000];
   const classes = [1, 2, 3, 4].map((category, i) => ({ category, value: fares[i] }));
@@ -361,6 +379,25 @@ void test('distribution: median, IQR and outliers match the data', () => {
   near(kinds.spread?.numbers.iqr, 5.25 - 2.75);
   assert.equal(kinds.outliers?.numbers.outliers, 1);
   near(kinds.outliers?.numbers.share_pct, (1 / 12) * 100);
+});
+
+void test('distribution: a middle half of one value is said so, and its outliers are the values off it', () => {
+  const costs = [...Array.from({ length: 96 }, () => 0), 5, 120, 3000, 8];
+  const texts = distributionInsights(numberStats(costs), 'cost').map((f) => f.text);
+  assert.equal(
+    texts[0],
+    'Cost is 0 across its middle half: the median and both quartiles are 0 (IQR 0).',
+  );
+  assert.equal(
+    texts[2],
+    '4 values (4.0%) of cost differ from 0 (all above it): with an IQR of 0, each lies beyond 1.5 IQR of the quartiles.',
+  );
+  const both = distributionInsights(numberStats([...costs, -2]), 'cost').map((f) => f.text);
+  assert.ok(both[2]?.startsWith('5 values (5.0%) of cost differ from 0: with an IQR of 0'));
+  const one = distributionInsights(numberStats([...costs.slice(0, 96), 7]), 'cost').map(
+    (f) => f.text,
+  );
+  assert.ok(one[2]?.startsWith('1 value (1.0%) of cost differs from 0 (above it):'));
 });
 
 void test('distribution: skew direction in words', () => {

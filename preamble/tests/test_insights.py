@@ -167,6 +167,16 @@ class ShareTests(unittest.TestCase):
         self.assertAlmostEqual(kinds["top3_share"]["numbers"]["share_pct"], (312 + 220 + 200) / total * 100)
         self.assertIn("(West, North, East)", kinds["top3_share"]["text"])
 
+    def test_a_leader_beside_groups_under_one_percent_is_stated_by_its_share_alone(self):
+        frame = pd.DataFrame({"country": ["USA", "Federated States of Micronesia", "N Mariana Islands", "Guam"],
+                              "count": [3372, 1, 2, 1]})
+        self.assertEqual([f["text"] for f in share_insights(frame, "country", "count")],
+                         ["USA accounts for 99.9% of rows (3,372 of 3,376)."])
+        more = pd.concat([frame, pd.DataFrame({"country": ["Palau"], "count": [40]})], ignore_index=True)
+        kinds = by_kind(share_insights(more, "country", "count"))
+        self.assertIn("the rows of Palau", kinds["top_vs_second"]["text"])
+        self.assertIn("(USA, Palau, N Mariana Islands)", kinds["top3_share"]["text"])
+
     def test_a_numeric_group_is_named_with_its_column(self):
         frame = pd.DataFrame({"Pclass": [1, 2, 3, 4], "Fare": [18177.4, 3801.8, 6714.7, 1000]})
         kinds = by_kind(share_insights(frame, "Pclass", "Fare"))
@@ -212,6 +222,17 @@ class DistributionTests(unittest.TestCase):
         outliers = int(((present < q1 - 1.5 * (q3 - q1)) | (present > q3 + 1.5 * (q3 - q1))).sum())
         self.assertEqual(kinds["outliers"]["numbers"]["outliers"], outliers)
         self.assertAlmostEqual(kinds["outliers"]["numbers"]["share_pct"], outliers / len(present) * 100)
+
+    def test_a_middle_half_of_one_value_is_said_so(self):
+        costs = pd.Series([0.0] * 96 + [5, 120, 3000, 8])
+        texts = [i["text"] for i in distribution_insights(costs, "cost")]
+        self.assertEqual(texts[0], "Cost is 0 across its middle half: the median and both quartiles are 0 (IQR 0).")
+        self.assertEqual(texts[2], "4 values (4.0%) of cost differ from 0 (all above it): "
+                                   "with an IQR of 0, each lies beyond 1.5 IQR of the quartiles.")
+        both = [i["text"] for i in distribution_insights(pd.concat([costs, pd.Series([-2.0])]), "cost")]
+        self.assertTrue(both[2].startswith("5 values (5.0%) of cost differ from 0: with an IQR of 0"))
+        one = [i["text"] for i in distribution_insights(pd.Series([0.0] * 96 + [7]), "cost")]
+        self.assertTrue(one[2].startswith("1 value (1.0%) of cost differs from 0 (above it):"))
 
     def test_infinities_are_left_out_and_said_so(self):
         plain = by_kind(distribution_insights(self.VALUES, "order value"))

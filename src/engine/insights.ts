@@ -84,6 +84,18 @@ function groupTotals(
   return [...totals].map(([name, { sum }]) => ({ name, value: sum }));
 }
 
+/**
+ * Under this share of the total the second group is too small to measure the first against:
+ * airports.csv's "USA has 3,372× the rows of Federated States of Micronesia (3,372 vs 1)" and
+ * "the top 3 … account for 99.9%" beside "USA accounts for 99.9%" said nothing the share had not.
+ */
+const SECOND_SHARE = 0.01;
+
+/** Whether a second group of `second` out of `total` is too small to compare with (SECOND_SHARE). */
+function dwarfed(second: number, total: number): boolean {
+  return second < SECOND_SHARE * total;
+}
+
 function topSentences(
   ranked: { name: string; value: number }[],
   label: string,
@@ -106,7 +118,7 @@ function topSentences(
     ),
   ];
   const second = ranked[1]?.value ?? 0;
-  if (second > 0) {
+  if (second > 0 && !dwarfed(second, total)) {
     const text =
       `${leader} has ${fmtRatio(top / second)} the ${label} of ${ranked[1]?.name ?? ''} ` +
       `(${fmtNumber(top)} vs ${fmtNumber(second)}).`;
@@ -141,7 +153,7 @@ export const shareInsights = neverThrows(
       .filter((g) => !isOther(g.name));
     if (ranked.length === 0) return [];
     const out = topSentences(ranked, name, total);
-    if (totals.length > 3 && ranked.length >= 3) {
+    if (totals.length > 3 && ranked.length >= 3 && !dwarfed(ranked[1]?.value ?? 0, total)) {
       const top3 = pairwiseSum(ranked.slice(0, 3).map((g) => g.value));
       const names = ranked.slice(0, 3).map((g) => g.name);
       const text = `The top 3 (${names.join(', ')}) account for ${fmtPct(top3 / total)} of ${name}.`;
@@ -203,8 +215,23 @@ function outlierSentence(stats: DistributionStats, label: string, value: ValueFo
     high < stats.max ? `above ${value(high)}` : '',
   ];
   const where = fences.filter((f) => f).join(' or ');
-  const text = `${values} ${outliers !== 1 ? 'lie' : 'lies'} beyond 1.5 IQR of the quartiles${where ? ` (${where})` : ''}.`;
+  const text =
+    iqr === 0
+      ? flatOutliers(values, outliers, value(stats.q1), fences)
+      : `${values} ${outliers !== 1 ? 'lie' : 'lies'} beyond 1.5 IQR of the quartiles${where ? ` (${where})` : ''}.`;
   return insight(text, 'outliers', { outliers, share_pct: (outliers / n) * 100, low, high });
+}
+
+/**
+ * The outliers of a column whose middle half is one value (IQR 0, birdstrikes.csv's costs: 0 in
+ * 98% of rows): every other value lies past the fences, which sit on that value, so the sentence
+ * says what they are — the values that differ from it — and why each counts.
+ */
+function flatOutliers(values: string, count: number, at: string, fences: string[]): string {
+  const [below, above] = fences.map(Boolean);
+  const side =
+    below && above ? '' : ` (${count === 1 ? '' : 'all '}${below ? 'below' : 'above'} it)`;
+  return `${values} ${count === 1 ? 'differs' : 'differ'} from ${at}${side}: with an IQR of 0, each lies beyond 1.5 IQR of the quartiles.`;
 }
 
 /**
@@ -236,8 +263,11 @@ export const distributionInsights = neverThrows(
     const value = years ? fmtYear : points ? (x: number) => `${fmtNumber(x)}%` : fmtNumber;
     const unit = years ? ' years' : points ? ' percentage points' : '';
     const spread =
-      `The median ${label} is ${value(median)}; the middle half lies between ${value(q1)} ` +
-      `and ${value(q3)} (IQR ${fmtNumber(iqr)}${unit})${leftOut(stats)}.`;
+      iqr === 0
+        ? `${capital(label)} is ${value(median)} across its middle half: the median and both quartiles ` +
+          `are ${value(median)} (IQR 0${unit})${leftOut(stats)}.`
+        : `The median ${label} is ${value(median)}; the middle half lies between ${value(q1)} ` +
+          `and ${value(q3)} (IQR ${fmtNumber(iqr)}${unit})${leftOut(stats)}.`;
     const out = [insight(spread, 'spread', { median, q1, q3, iqr })];
     if (stats.skew !== null) out.push(skewSentence(stats, label, stats.skew, value));
     if (stats.outliers) out.push(outlierSentence(stats, label, value));
