@@ -1,8 +1,9 @@
 /**
  * What a run's first and last milliseconds rest on: DuckDB's native library loaded on a worker
- * thread while the CLI starts (src/cli/native-preload.ts), the bundle written in ASCII and read
- * without UTF-8 decoding (src/build/ascii.ts, code-cache.ts), and the frame check written out
- * (src/spec/load.ts frameOf) — each doing exactly what the slower way did.
+ * thread while the CLI starts, and a run that ends at once unharmed by it
+ * (src/cli/native-preload.ts); the bundle written in ASCII and read without UTF-8 decoding
+ * (src/build/ascii.ts, code-cache.ts); the frame check written out (src/spec/load.ts frameOf) —
+ * each doing exactly what the slower way did.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import vm from 'node:vm';
 import { asciiEscaped } from '../src/build/ascii.js';
-import { preloadNative } from '../src/cli/native-preload.js';
+import { duckdbLibrary, preloadNative } from '../src/cli/native-preload.js';
 import { frameOf, parseFrame } from '../src/spec/load.js';
 import { FrameSchema } from '../src/spec/schema.js';
 import { ROOT, runCli, tempDir } from './helpers/fixtures.js';
@@ -29,7 +30,22 @@ void test('preloadNative loads the DuckDB binding on a worker for fast mode, and
   assert.ok(worker, 'a worker for fast mode on DuckDB');
   worker.ref(); // it never keeps a run alive; this test waits for it
   const code = await new Promise<number>((resolve) => worker.on('exit', resolve));
-  assert.equal(code, 0, 'the worker required the binding without an error');
+  assert.equal(code, 0, 'the worker loaded the library without an error');
+  const library = duckdbLibrary(from);
+  assert.ok(library !== null && library.endsWith('libduckdb.so'), String(library));
+  // Loaded into this process by the worker, and kept after it exited.
+  assert.ok(readFileSync('/proc/self/maps', 'utf8').includes(library));
+});
+
+void test('a run refused at once exits with its code while the worker is still loading', () => {
+  // A refusal ends the process ~0.25 s in, when the worker may be mid-load: a worker that ran the
+  // binding's N-API init then aborted the process (SIGABRT, "terminate called … Napi::Error").
+  const dir = tempDir('preload-exit');
+  for (let i = 0; i < 6; i += 1) {
+    const result = runCli(['analyze', i % 2 ? dir : join(dir, 'missing.csv'), '--no-llm']);
+    assert.equal(result.status, 2, result.stderr);
+    assert.doesNotMatch(result.stderr, /terminate called|Napi/);
+  }
 });
 
 void test('a run with the preload gives the same report as one without it', () => {
