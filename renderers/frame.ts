@@ -24,7 +24,17 @@ export function categoryValue(value: unknown): unknown {
   return typeof value === 'string' ? blankLabel(value) : value;
 }
 
-/** Row indexes grouped by the value of a column, in first-seen order. */
+/** A value's identity as a group: its type and its value, so "3" and 3, or "" and "(empty)", stay apart. */
+function identity(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  return typeof value === 'string' ? `string:${value}` : `${typeof value}:${cellText(value)}`;
+}
+
+/**
+ * Row indexes grouped by the value of a column, in first-seen order, keyed by each group's label
+ * (cellText). Two values that read the same ("" and a value "(empty)", 3 and "3") stay two groups:
+ * the later one's label gets " (2)", " (3)"…, so no trace holds the rows of two.
+ */
 export function groupRows(frame: Frame, name: string | undefined): Map<string, number[]> {
   const groups = new Map<string, number[]>();
   if (name === undefined) {
@@ -34,12 +44,18 @@ export function groupRows(frame: Frame, name: string | undefined): Map<string, n
     );
     return groups;
   }
-  const values = columnValues(frame, name);
-  values.forEach((value, i) => {
-    const key = cellText(value);
-    const rows = groups.get(key);
-    if (rows) rows.push(i);
-    else groups.set(key, [i]);
+  const labels = new Map<string, string>();
+  columnValues(frame, name).forEach((value, i) => {
+    const id = identity(value);
+    let label = labels.get(id);
+    if (label === undefined) {
+      const text = cellText(value);
+      label = text;
+      for (let n = 2; groups.has(label); n += 1) label = `${text} (${n})`;
+      labels.set(id, label);
+      groups.set(label, []);
+    }
+    groups.get(label)?.push(i);
   });
   return groups;
 }

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { bar } from '../renderers/bar.js';
-import { cellText } from '../renderers/frame.js';
+import { cellText, groupRows } from '../renderers/frame.js';
 import { blankLabel } from '../src/util/blank-label.js';
 import { preamblePython, seeded, tempDir } from './helpers/fixtures.js';
 import { bothEngines } from './helpers/semantics.js';
@@ -49,6 +49,24 @@ void test('a chart names a blank category on its axis, legend and slices', () =>
   assert.equal(built.type, 'plotly');
   const trace = built.type === 'plotly' ? built.figure.data[0] : undefined;
   assert.deepEqual(trace?.x, ['C', '(empty)', '(blank "  ")']);
+});
+
+void test('values that read the same stay apart as groups: no trace holds the rows of two', () => {
+  const groups = groupRows(
+    {
+      columns: ['status', 'v'],
+      data: [[''], ['(empty)'], [''], [3], ['3'], [null], ['(missing)']].map(([s], i) => [s, i]),
+    },
+    'status',
+  );
+  assert.deepEqual(Object.fromEntries(groups), {
+    '(empty)': [0, 2],
+    '(empty) (2)': [1],
+    '3': [3],
+    '3 (2)': [4],
+    '(missing)': [5],
+    '(missing) (2)': [6],
+  });
 });
 
 void test('both engines name a JSON file’s blank categories in findings and charts alike', () => {
