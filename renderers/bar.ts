@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { baseLayout } from './layout.js';
 import { asList, baseParams, column, columnList } from './params.js';
-import { categoryValue, columnValues, groupRows, pick, sortedRows } from './frame.js';
+import { categoryLabels, columnValues, groupRows, pick, sortedRows } from './frame.js';
 import { defineRenderer } from './types.js';
 
 const schema = baseParams.extend({
@@ -22,6 +22,7 @@ export const bar = defineRenderer({
   build(frame, params) {
     const ys = asList(params.y);
     const xs = columnValues(frame, params.x);
+    const labels = categoryLabels(xs);
     const horizontal = params.orientation === 'h';
     const order = sortedRows(columnValues(frame, ys[0] ?? params.x), params.sort, xs);
     const traces: Record<string, unknown>[] = [];
@@ -30,7 +31,7 @@ export const bar = defineRenderer({
       for (const [group, rows] of groupRows(frame, params.color)) {
         const inGroup = new Set(rows);
         const ordered = order.filter((i) => inGroup.has(i));
-        const cat = pick(xs, ordered).map(categoryValue);
+        const cat = pick(labels, ordered);
         const val = pick(values, ordered);
         const name = [ys.length > 1 ? y : '', group].filter(Boolean).join(' · ');
         traces.push({

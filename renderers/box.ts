@@ -1,7 +1,7 @@
 /** Box plot: quartiles, whiskers and mean of numeric columns, optionally per category; exact over all rows. */
 import { baseLayout } from './layout.js';
 import { asList, baseParams, column, columnList } from './params.js';
-import { cellText, columnValues, groupRows, pick } from './frame.js';
+import { categoryLabels, columnValues, groupRows, pick } from './frame.js';
 import { defineRenderer } from './types.js';
 
 const schema = baseParams.extend({
@@ -33,13 +33,14 @@ export const box = defineRenderer({
   ignores: ['agg', 'color'],
   build(frame, params) {
     const stats = Object.fromEntries(BOX_COLUMNS.map((c) => [c, columnValues(frame, c)]));
+    const groups = categoryLabels(stats.group ?? []);
     const traces: Record<string, unknown>[] = [];
     for (const [series, rows] of groupRows(frame, 'series')) {
       const at = (c: (typeof BOX_COLUMNS)[number]) => pick(stats[c] ?? [], rows);
       traces.push({
         type: 'box',
         name: series,
-        x: at('group').map(cellText),
+        x: pick(groups, rows),
         q1: at('q1'),
         median: at('median'),
         q3: at('q3'),

@@ -19,15 +19,32 @@ export function cellText(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
-/** A category as an axis shows it: text that shows nothing named (blankLabel), any other value as it is. */
-export function categoryValue(value: unknown): unknown {
-  return typeof value === 'string' ? blankLabel(value) : value;
-}
-
 /** A value's identity as a group: its type and its value, so "3" and 3, or "" and "(empty)", stay apart. */
 function identity(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   return typeof value === 'string' ? `string:${value}` : `${typeof value}:${cellText(value)}`;
+}
+
+/**
+ * The label of each value of a category column (cellText), each distinct value its own: a later
+ * value whose label is taken ("" beside a value "(empty)", 3 beside "3") gets " (2)", " (3)"…,
+ * so a bar, a box or a slice never shares its slot on the axis with another value's.
+ */
+export function categoryLabels(values: readonly unknown[]): string[] {
+  const labels = new Map<string, string>();
+  const taken = new Set<string>();
+  return values.map((value) => {
+    const id = identity(value);
+    let label = labels.get(id);
+    if (label === undefined) {
+      const text = cellText(value);
+      label = text;
+      for (let n = 2; taken.has(label); n += 1) label = `${text} (${n})`;
+      labels.set(id, label);
+      taken.add(label);
+    }
+    return label;
+  });
 }
 
 /**
@@ -44,18 +61,10 @@ export function groupRows(frame: Frame, name: string | undefined): Map<string, n
     );
     return groups;
   }
-  const labels = new Map<string, string>();
-  columnValues(frame, name).forEach((value, i) => {
-    const id = identity(value);
-    let label = labels.get(id);
-    if (label === undefined) {
-      const text = cellText(value);
-      label = text;
-      for (let n = 2; groups.has(label); n += 1) label = `${text} (${n})`;
-      labels.set(id, label);
-      groups.set(label, []);
-    }
-    groups.get(label)?.push(i);
+  categoryLabels(columnValues(frame, name)).forEach((label, i) => {
+    const rows = groups.get(label);
+    if (rows) rows.push(i);
+    else groups.set(label, [i]);
   });
   return groups;
 }

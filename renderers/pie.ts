@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { baseParams, column } from './params.js';
 import { baseLayout } from './layout.js';
-import { cellText, columnValues } from './frame.js';
+import { categoryLabels, columnValues } from './frame.js';
 import { defineRenderer } from './types.js';
 
 const schema = baseParams.extend({
@@ -27,7 +27,7 @@ export const pie = defineRenderer({
     delete layout.plot_bgcolor;
     const trace = {
       type: 'pie',
-      labels: columnValues(frame, params.names).map(cellText),
+      labels: categoryLabels(columnValues(frame, params.names)),
       values: columnValues(frame, values),
       hole: params.hole ?? 0,
       sort: params.sort !== 'none',

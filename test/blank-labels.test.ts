@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { bar } from '../renderers/bar.js';
+import { pie } from '../renderers/pie.js';
 import { cellText, groupRows } from '../renderers/frame.js';
 import { blankLabel } from '../src/util/blank-label.js';
 import { preamblePython, seeded, tempDir } from './helpers/fixtures.js';
@@ -31,7 +32,7 @@ void test('blankLabel names text that shows nothing, and nothing else, as the Py
   assert.deepEqual(labels, python);
 });
 
-void test('a chart names a blank category on its axis, legend and slices', () => {
+void test('a chart names a blank category on its axis, legend and slices, each value its own', () => {
   assert.equal(cellText(''), '(empty)');
   assert.equal(cellText(null), '(missing)');
   assert.equal(cellText(3), '3');
@@ -42,13 +43,28 @@ void test('a chart names a blank category on its axis, legend and slices', () =>
         ['C', 5],
         ['', 4],
         ['  ', 3],
+        ['(empty)', 2],
       ],
     },
     { x: 'status', y: 'amount' },
   );
   assert.equal(built.type, 'plotly');
   const trace = built.type === 'plotly' ? built.figure.data[0] : undefined;
-  assert.deepEqual(trace?.x, ['C', '(empty)', '(blank "  ")']);
+  const slices = pie.build(
+    {
+      columns: ['status', 'n'],
+      data: [
+        ['', 1],
+        ['(empty)', 2],
+        [null, 3],
+      ],
+    },
+    { names: 'status', values: 'n' },
+  );
+  const labels = slices.type === 'plotly' ? slices.figure.data[0]?.labels : undefined;
+  assert.deepEqual(labels, ['(empty)', '(empty) (2)', '(missing)']);
+  // A value that reads like another's label keeps a slot of its own.
+  assert.deepEqual(trace?.x, ['C', '(empty)', '(blank "  ")', '(empty) (2)']);
 });
 
 void test('values that read the same stay apart as groups: no trace holds the rows of two', () => {
