@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { baseLayout } from './layout.js';
 import { baseParams, column } from './params.js';
-import { cellText, columnValues } from './frame.js';
+import { categoryLabels, columnValues } from './frame.js';
 import { defineRenderer } from './types.js';
 import { MAX_HEATMAP_CELLS } from '../src/spec/host-limits.js';
 
@@ -64,8 +64,8 @@ const schema = baseParams.extend({
 /** Frame columns the preamble writes for a heatmap (long form, one row per cell). */
 export const HEATMAP_COLUMNS = ['x', 'y', 'z'] as const;
 
-function distinct(values: readonly unknown[]): string[] {
-  return [...new Set(values.map(cellText))];
+function distinct(labels: readonly string[]): string[] {
+  return [...new Set(labels)];
 }
 
 /** Renders a cell grid; a matrix (no x/y/z) uses its first column as row labels. */
@@ -84,8 +84,9 @@ export const heatmap = defineRenderer({
       : ['give all of "x", "y" and "z" (long data) or none of them (a matrix such as df.corr())'];
   },
   build(frame, params) {
-    const xs = columnValues(frame, 'x').map(cellText);
-    const ys = columnValues(frame, 'y').map(cellText);
+    // Each distinct value its own label (categoryLabels): two that read the same are two rows.
+    const xs = categoryLabels(columnValues(frame, 'x'));
+    const ys = categoryLabels(columnValues(frame, 'y'));
     const zs = columnValues(frame, 'z');
     const xCats = distinct(xs);
     const yCats = distinct(ys);

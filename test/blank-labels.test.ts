@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { bar } from '../renderers/bar.js';
+import { heatmap } from '../renderers/heatmap.js';
 import { pie } from '../renderers/pie.js';
 import { cellText, groupRows } from '../renderers/frame.js';
 import { blankLabel } from '../src/util/blank-label.js';
@@ -63,6 +64,18 @@ void test('a chart names a blank category on its axis, legend and slices, each v
   );
   const labels = slices.type === 'plotly' ? slices.figure.data[0]?.labels : undefined;
   assert.deepEqual(labels, ['(empty)', '(empty) (2)', '(missing)']);
+  const cells = heatmap.build(
+    {
+      columns: ['x', 'y', 'z'],
+      data: [
+        ['', 'a', 1],
+        ['(empty)', 'a', 2],
+      ],
+    },
+    { x: 'x', y: 'y', z: 'z' },
+  );
+  const grid = cells.type === 'plotly' ? cells.figure.data[0] : undefined;
+  assert.deepEqual([grid?.x, grid?.z], [['(empty)', '(empty) (2)'], [[1, 2]]]);
   // A value that reads like another's label keeps a slot of its own.
   assert.deepEqual(trace?.x, ['C', '(empty)', '(blank "  ")', '(empty) (2)']);
 });

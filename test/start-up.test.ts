@@ -2,7 +2,7 @@
  * What a run's first and last milliseconds rest on: DuckDB's native library loaded on a worker
  * thread while the CLI starts, and a run that ends at once unharmed by it
  * (src/cli/native-preload.ts); the bundle written in ASCII and read without UTF-8 decoding
- * (src/build/ascii.ts, code-cache.ts); the frame check written out (src/spec/load.ts frameOf) —
+ * (src/util/ascii-escaped.ts, code-cache.ts); the frame check written out (src/spec/load.ts frameOf) —
  * each doing exactly what the slower way did.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import vm from 'node:vm';
-import { asciiEscaped } from '../src/build/ascii.js';
+import { asciiEscaped } from '../src/util/ascii-escaped.js';
 import { duckdbLibrary, preloadNative } from '../src/cli/native-preload.js';
 import { frameOf, parseFrame } from '../src/spec/load.js';
 import { FrameSchema } from '../src/spec/schema.js';

@@ -28,7 +28,7 @@ import type { BuildOptions, Plugin } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
-import { asciiEscaped } from './ascii.js';
+import { asciiEscaped } from '../util/ascii-escaped.js';
 
 const EXTERNAL = [
   '@duckdb/node-bindings',
@@ -94,7 +94,7 @@ const duckdbApiBundled: Plugin = {
     }));
   },
 };
-/** Rewrites the bundle at `path` in ASCII (ascii.ts). */
+/** Rewrites the bundle at `path` in ASCII (util/ascii-escaped.ts). */
 function asciiOnly(path: string): void {
   writeFileSync(path, asciiEscaped(readFileSync(path, 'utf8')));
 }

@@ -6,15 +6,13 @@
  * or a finding's "the top 3 (C, O, )" showed it as nothing at all. The preamble's findings name
  * it the same way (opsmind_insights._blank_label).
  */
+import { asciiEscaped } from './ascii-escaped.js';
+
 const BLANK = /^[ \t\n\r\f\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$/;
 
 /** `text` as a label: "(empty)", `(blank " ")` or itself. */
 export function blankLabel(text: string): string {
   if (text === '') return '(empty)';
   if (!BLANK.test(text)) return text;
-  const json = JSON.stringify(text).replace(
-    /[\u007f-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return `(blank ${json})`;
+  return `(blank ${asciiEscaped(JSON.stringify(text))})`;
 }
