@@ -205,13 +205,37 @@ def _by_difference(how):
     return how in ("interval", "share")
 
 
+# Below this many values, a period's mean is said with how few it is of (as a ranking's group is).
+_FEW_VALUES = 10
+
+
+def _few_values(n, counts):
+    """"from 1 value" for a point whose value is of fewer than _FEW_VALUES values on a line where some period
+    holds that many or more (Nov 1993's mean age, of one person, beside April 1992's of 36); else None (counts
+    not known, or every period small: a line of one row per day)."""
+    if n is None or pd.isna(n) or counts is None or n >= _FEW_VALUES or not any(
+            c is not None and not pd.isna(c) and c >= _FEW_VALUES for c in counts):
+        return None
+    n = int(n)
+    return f"from {n} value{'' if n == 1 else 's'}"
+
+
+def _point_counts(data, counts):
+    """Each point's count of values (None where not known): `counts` is a Series indexed by period."""
+    if counts is None:
+        return None
+    known = {pd.Timestamp(k): int(v) for k, v in counts.items() if pd.notna(k)}
+    return [known.get(pd.Timestamp(t)) for t in data["x"]]
+
+
 @never_raises
-def trend_insights(frame, x, y, label=None, how="sum", period=None):
+def trend_insights(frame, x, y, label=None, how="sum", period=None, counts=None):
     """Change first→last, peak and trough, and year-over-year growth of the last full year (monthly or quarterly).
     `how` says what each period holds: "sum" (totals, compared by summing a year), "stock" (totals of a
     standing number, compared by averaging a year: summing counts the same things again), "mean" (levels,
     averaged), "interval" (levels whose zero is not "none", a temperature in °C: averaged, said as differences)
-    or "share" (a share in percent: averaged, said in percentage points)."""
+    or "share" (a share in percent: averaged, said in percentage points). `counts`, when given (a Series by
+    period), is how many values each period's mean is of: an end or an extreme of few says so (_few_values)."""
     data = _series_xy(frame, x, y)
     if data is None or len(data) < 3 or data["y"].nunique() < 2:
         return []
@@ -224,27 +248,51 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None):
     yearly = _year_over_year(data, label, frequency, how)
     # With whole years to compare, first-to-last compares different seasons (January against December):
     # the year-over-year sentence says the same thing honestly, so it replaces it.
+    ns = _point_counts(data, counts)
+    few = [None] * len(data) if ns is None else [_few_values(n, ns) for n in ns]
     if not yearly:
-        out.extend(_change(label, when, first, last, how))
+        ends = [f"{w} {f}" for w, f in ((when[0], few[0]), (when[-1], few[-1])) if f]
+        out.extend(_change(label, when, first, last, how, f"; {', '.join(ends)}" if ends else ""))
     values = data["y"].to_numpy()
     for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
         latest = ", the latest period" if i == len(values) - 1 else ""
-        out.append(_insight(f"{_capital(label)} {words} {_fmt_level(values[i], how)} {_in_period(when[i], frequency)}{latest}.",
+        fewer = f", {few[i]}" if few[i] else ""
+        out.append(_insight(f"{_capital(label)} {words} {_fmt_level(values[i], how)} {_in_period(when[i], frequency)}{latest}{fewer}.",
                             kind, **{kind: values[i]}))
     # The yearly comparison, when there is one, matters most; the gaps come last.
     return yearly + out + _gaps_insight(label, _gaps(frame, x, y), frequency)
 
 
-def _series_lines(frame, x, series, y, folded=True):
+def _series_lines(frame, x, series, y, folded=True, counts=None):
     """Each named line's points with a date and a finite value, in time order (three or more, as a single line needs);
-    a folded catch-all ("Other") is no line, unless nothing was folded (`folded` False: several measures' lines)."""
+    a folded catch-all ("Other") is no line, unless nothing was folded (`folded` False: several measures' lines).
+    Given `counts` (a Series by period and series value), each point's count of values is in column "n"."""
     keys, lines = frame[series], {}
+    known = None if counts is None else {(pd.Timestamp(t), k): int(c) for (t, k), c in counts.items() if pd.notna(t)}
     for key in pd.unique(keys[keys.notna()]):
         name = _group_name(key, series)
         data = None if folded and _is_other(name) else _series_xy(frame[keys == key], x, y)
         if data is not None and len(data) >= 3:
+            if known is not None:
+                data = data.assign(n=[known.get((pd.Timestamp(t), key)) for t in data["x"]])
             lines[name] = data
     return lines
+
+
+def _line_counts(lines):
+    """Every point's count of values over all lines (None where not known), or None without counts."""
+    if not any("n" in data.columns for data in lines.values()):
+        return None
+    return [n for data in lines.values() if "n" in data.columns for n in data["n"]]
+
+
+def _ends_note(data, when, reference):
+    """"; Nov 1993 from 1 value" after a change's two values: which end is of few values (_few_values)."""
+    if reference is None or "n" not in data.columns:
+        return ""
+    ends = [f"{w} {f}" for w, f in ((when[0], _few_values(data["n"].iloc[0], reference)),
+                                      (when[-1], _few_values(data["n"].iloc[-1], reference))) if f]
+    return f"; {', '.join(ends)}" if ends else ""
 
 
 def _series_compared(lines, frequency, how):
@@ -256,26 +304,28 @@ def _series_compared(lines, frequency, how):
         periods = f"{'summing' if how == 'sum' else 'averaging'} {'12 months' if frequency == 'M' else '4 quarters'}"
         return year, [(name, previous, total, f"over {year - 1} ({periods}: {_fmt_level(previous, how)} → {_fmt_level(total, how)})")
                       for name, (_, total, previous) in zip(lines, years)]
-    out = []
+    out, reference = [], _line_counts(lines)
     for name, data in lines.items():
         first, last = float(data["y"].iloc[0]), float(data["y"].iloc[-1])
-        span = (f"from {fmt_date(data['x'].iloc[0], frequency)} to {fmt_date(data['x'].iloc[-1], frequency)} "
-                f"({_fmt_level(first, how)} → {_fmt_level(last, how)})")
+        when = [fmt_date(data["x"].iloc[0], frequency), fmt_date(data["x"].iloc[-1], frequency)]
+        note = _ends_note(data, when, reference)
+        span = f"from {when[0]} to {when[1]} ({_fmt_level(first, how)} → {_fmt_level(last, how)}{note})"
         out.append((name, first, last, span))
     return None, out
 
 
 @never_raises
-def series_trend_insights(frame, x, series, y, label=None, how="mean", period=None, word=None):
+def series_trend_insights(frame, x, series, y, label=None, how="mean", period=None, word=None, counts=None):
     """The line that rose most and the one that fell most (or, when all moved one way, the most and the least)
     among the lines of `series`: the last full year they all share against the year before, else each line's
     first period against its own last; then the highest point of all lines (_series_peak). Said as differences
     on an interval scale or when a line starts at or below zero (a percentage of a signed quantity means
     nothing), else as percentages. `word` names the lines ("lines" for several measures'), else they are
-    "`series` lines"."""
+    "`series` lines". `counts` (a Series by period and series value): how many values each point's mean is of,
+    an end or the highest point of few said so (_few_values)."""
     if frame is None or series not in frame.columns or x not in frame.columns:
         return []
-    lines = _series_lines(frame, x, series, y, folded=word is None)
+    lines = _series_lines(frame, x, series, y, folded=word is None, counts=counts)
     if len(lines) < 2:
         return []
     frequency = period or infer_frequency(as_datetime(frame[x]).dropna())
@@ -345,13 +395,16 @@ def _series_peak(lines, frequency, how, every):
     first; lines that never move said once per level, "drizzle, fog and sun stayed at 0"): the first-to-last
     sentence misses a line that rose and fell back (crimea.json's deaths from disease, 2,761 in Jan 1855 and
     near nothing at both ends). Nothing when the highest line is flat."""
-    peaks = []
+    peaks, reference, few = [], _line_counts(lines), {}
     for name, data in lines.items():
         values = data["y"].to_numpy()
         i = int(values.argmax())
         peaks.append((float(values[i]), name, data["x"].iloc[i], bool((values == values[i]).all())))
+        if reference is not None and "n" in data.columns:
+            few[name] = _few_values(data["n"].iloc[i], reference)
     peaks.sort(key=lambda p: (-p[0], p[1]))
     (value, name, at, flat), rest = peaks[0], peaks[1:]
+    fewer = f", {few[name]}" if few.get(name) else ""
     if flat:
         return []
 
@@ -367,7 +420,7 @@ def _series_peak(lines, frequency, how, every):
     flats = [f"{_listed(names)} stayed at {_fmt_level(v, how)}" for v, names in levels.items()]
     parts = "; ".join(part for part in [", ".join(moving), *flats] if part)
     others = f" ({parts})" if 0 < len(rest) <= _PEAKS_LISTED else ""
-    return [_insight(f"The highest point of {every}: {name} at {_fmt_level(value, how)} {when(at)}{others}.",
+    return [_insight(f"The highest point of {every}: {name} at {_fmt_level(value, how)} {when(at)}{fewer}{others}.",
                      "series_peak", lines=len(peaks), peak=value)]
 
 
@@ -376,8 +429,8 @@ def _listed(names):
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _change(label, when, first, last, how="sum"):
-    """The first-to-last change sentence."""
+def _change(label, when, first, last, how="sum", note=""):
+    """The first-to-last change sentence; `note` ("; Nov 1993 from 1 value") closes its parenthesis."""
     out = []
     if first < 0 or last < 0 or _by_difference(how):
         # A percentage of a signed quantity (an anomaly, a net change, a return) means nothing:
@@ -386,7 +439,7 @@ def _change(label, when, first, last, how="sum"):
         moved = (f"rose by {_fmt_difference(difference, how)}" if difference > 0 else
                  f"fell by {_fmt_difference(-difference, how)}" if difference < 0 else "was unchanged")
         out.append(_insight(f"{_capital(label)} {moved} from {when[0]} to {when[-1]} "
-                            f"({_fmt_level(first, how)} → {_fmt_level(last, how)}).",
+                            f"({_fmt_level(first, how)} → {_fmt_level(last, how)}{note}).",
                             "change", first=first, last=last, change=difference))
     elif first != 0:
         change = (last - first) / abs(first)
@@ -395,10 +448,11 @@ def _change(label, when, first, last, how="sum"):
         verb = ("was unchanged" if change == 0 else "was nearly unchanged" if flat else
                 "grew" if change > 0 else "fell")
         amount = "" if flat else f" {fmt_pct(abs(change))}"
-        out.append(_insight(f"{_capital(label)} {verb}{amount} from {when[0]} to {when[-1]} ({fmt_number(first)} → {fmt_number(last)}).",
+        out.append(_insight(f"{_capital(label)} {verb}{amount} from {when[0]} to {when[-1]} ({fmt_number(first)} → {fmt_number(last)}{note}).",
                             "change", first=first, last=last, change_pct=change * 100))
     else:
-        out.append(_insight(f"{_capital(label)} went from 0 to {fmt_number(last)} between {when[0]} and {when[-1]}.",
+        said = f" ({note[2:]})" if note else ""
+        out.append(_insight(f"{_capital(label)} went from 0 to {fmt_number(last)} between {when[0]} and {when[-1]}{said}.",
                             "change", first=first, last=last))
     return out
 

@@ -317,6 +317,20 @@ export function namedAs(a: Pick<Analysis, 'filters'>, scales: Scales): (name: st
 }
 
 /**
+ * `counts=` for a line (or lines split by a series) of a mean, a median, a min or a max of one
+ * measure: how many values each period's is of, so a period of few values beside busy ones is
+ * said to be (trend_insights, series_trend_insights; sql-time.ts's periodCounts in the DuckDB
+ * engine). Nothing for a total, a count, a share of rows or several measures.
+ */
+function countsArg(
+  t: Extract<Transform, { type: 'resample' }>,
+  how: ReturnType<typeof trendHow>,
+): string {
+  if ((how !== 'mean' && how !== 'interval') || t.measures || !t.measure) return '';
+  return isRate(t) ? '' : `, counts=grouped[${py(t.measure)}].count()`;
+}
+
+/**
  * What each period of a resampled line holds, for its findings (both engines): a total ("sum",
  * a year is the sum of its periods), a total of a stock ("stock", a year is their average), a
  * level ("mean"), a level on an interval scale ("interval": said as differences), or a share in
@@ -717,10 +731,10 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const label = py(trendLabel(t, y, name));
       const trend = r.series
         ? [
-            `_insight(${n}, _ins.series_trend_insights(frame, ${py(r.date)}, ${py(r.series)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}${t.measures ? `, word=${py(LINES)}` : ''}))`,
+            `_insight(${n}, _ins.series_trend_insights(frame, ${py(r.date)}, ${py(r.series)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}${t.measures ? `, word=${py(LINES)}` : ''}${countsArg(t, how)}))`,
           ]
         : [
-            `_insight(${n}, _ins.trend_insights(frame, ${py(r.date)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}))`,
+            `_insight(${n}, _ins.trend_insights(frame, ${py(r.date)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}${countsArg(t, how)}))`,
           ];
       return [
         ...lines,

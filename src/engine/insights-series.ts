@@ -8,6 +8,8 @@ import { capital, fmtDate, fmtPct } from './insights-format.js';
 import type { Point, TrendHow } from './insights-trend.js';
 import {
   byDifference,
+  endsNote,
+  fewValues,
   fmtDifference,
   fmtLevel,
   inPeriod,
@@ -17,6 +19,14 @@ import {
 import { listed } from '../util/sentence.js';
 import { groupName, insight, isMissing, isOther, neverThrows } from './insights-values.js';
 import type { Insight } from './insights-values.js';
+
+/** A point of one of the lines; `n`, when known, how many values its mean is of. */
+interface SeriesPoint {
+  x: unknown;
+  series: unknown;
+  y: unknown;
+  n?: number;
+}
 
 /** One line's values compared (a ratio or a difference of `after` over `before`), and where they are from. */
 interface Line {
@@ -30,16 +40,17 @@ interface Line {
 
 /** Each named line's points with a date and a finite value, in time order (three or more, as a single line needs). */
 function pointsOf(
-  points: readonly { x: unknown; series: unknown; y: unknown }[],
+  points: readonly SeriesPoint[],
   by: string,
   folded: boolean,
 ): Map<string, Point[]> {
-  const groups = new Map<string, { x: unknown; y: unknown }[]>();
+  const groups = new Map<string, { x: unknown; y: unknown; n?: number }[]>();
   for (const p of points) {
     if (isMissing(p.series)) continue;
     const name = groupName(p.series, by);
     if (folded && isOther(name)) continue;
-    groups.set(name, [...(groups.get(name) ?? []), { x: p.x, y: p.y }]);
+    const point = p.n === undefined ? { x: p.x, y: p.y } : { x: p.x, y: p.y, n: p.n };
+    groups.set(name, [...(groups.get(name) ?? []), point]);
   }
   const lines = new Map<string, Point[]>();
   for (const [name, rows] of groups) {
@@ -71,13 +82,14 @@ function compared(
         return { name, before: previous, after: total, span };
       }),
     };
+  const reference = [...lines.values()].flat();
   return {
     year: null,
     lines: [...lines].map(([name, data]) => {
       const [first, last] = [data[0] as Point, data[data.length - 1] as Point];
-      const span =
-        `from ${fmtDate(first.x, frequency)} to ${fmtDate(last.x, frequency)} ` +
-        `(${fmtLevel(first.y, how)} → ${fmtLevel(last.y, how)})`;
+      const [from, to] = [fmtDate(first.x, frequency), fmtDate(last.x, frequency)];
+      const note = endsNote(data, from, to, reference);
+      const span = `from ${from} to ${to} (${fmtLevel(first.y, how)} → ${fmtLevel(last.y, how)}${note})`;
       return { name, before: first.y, after: last.y, span };
     }),
   };
@@ -107,6 +119,7 @@ function peakInsight(
     .sort((a, b) => b.at.y - a.at.y || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const [top, ...rest] = peaks as [(typeof peaks)[number], ...typeof peaks];
   if (top.flat) return [];
+  const fewer = fewValues(top.at, [...found.values()].flat());
   const when = (p: Point): string => inPeriod(fmtDate(p.x, frequency), frequency);
   const moving = rest
     .filter((p) => !p.flat)
@@ -121,7 +134,7 @@ function peakInsight(
   const others = rest.length > 0 && rest.length <= PEAKS_LISTED ? ` (${parts})` : '';
   return [
     insight(
-      `The highest point of ${all}: ${top.name} at ${fmtLevel(top.at.y, how)} ${when(top.at)}${others}.`,
+      `The highest point of ${all}: ${top.name} at ${fmtLevel(top.at.y, how)} ${when(top.at)}${fewer}${others}.`,
       'series_peak',
       { lines: peaks.length, peak: top.at.y },
     ),
@@ -137,11 +150,12 @@ const PEAKS_LISTED = 4;
  * interval scale or when a line starts at or below zero (a percentage of a signed quantity
  * means nothing), else as percentages. [] below two lines or when x is not dates; no change
  * sentence when no line moved. `word` names the lines ("lines" for several measures'), else
- * they are "`by` lines".
+ * they are "`by` lines". A point's `n`, when given, is how many values its mean is of: a line's
+ * end or the highest point of few says so (fewValues).
  */
 export const seriesTrendInsights = neverThrows(
   (
-    points: readonly { x: unknown; series: unknown; y: unknown }[],
+    points: readonly SeriesPoint[],
     label: string,
     how: TrendHow,
     period: string | null,

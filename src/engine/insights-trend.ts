@@ -33,6 +33,49 @@ export const byDifference = (how: TrendHow): boolean => how === 'interval' || ho
 export interface Point {
   x: number;
   y: number;
+  /** How many values the period's value is of (a mean's), when the caller knows. */
+  n?: number;
+}
+
+/** Below this many values, a period's mean is said with how few it is of (as a ranking's group is). */
+const FEW = 10;
+
+/**
+ * ", from 1 value" for a point whose value is of fewer than FEW values on a line where some period
+ * holds FEW or more (Nov 1993's mean age, of one person, beside April 1992's of 36): nothing when
+ * the counts are not known or every period is small (a line of one row per day).
+ */
+export function fewValues(point: Point | undefined, reference: readonly Point[]): string {
+  const few = fewOf(point, reference);
+  return few ? `, ${few}` : '';
+}
+
+/** "from 1 value" (fewValues' words), or null. */
+function fewOf(point: Point | undefined, reference: readonly Point[]): string | null {
+  const n = point?.n;
+  if (n === undefined || n >= FEW || !reference.some((p) => (p.n ?? 0) >= FEW)) return null;
+  return `from ${n} value${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * "; Nov 1993 from 1 value" after a change's two values (`data`'s first and last, said `from`
+ * and `to`): which end is of few values beside the busy periods of `reference` (fewOf).
+ */
+export function endsNote(
+  data: readonly Point[],
+  from: string,
+  to: string,
+  reference: readonly Point[] = data,
+): string {
+  const ends: [Point | undefined, string][] = [
+    [data[0], from],
+    [data[data.length - 1], to],
+  ];
+  const notes = ends.flatMap(([point, when]) => {
+    const few = fewOf(point, reference);
+    return few ? [`${when} ${few}`] : [];
+  });
+  return notes.length ? `; ${notes.join(', ')}` : '';
 }
 
 const PERIODS_PER_YEAR: Record<string, number> = { M: 12, Q: 4 };
@@ -44,7 +87,7 @@ interface Series {
 }
 
 /** The points with a timestamp and a finite value, sorted by time; null when x is not dates or repeats. */
-export function seriesXY(points: readonly { x: unknown; y: unknown }[]): Series | null {
+export function seriesXY(points: readonly { x: unknown; y: unknown; n?: number }[]): Series | null {
   if (points.length === 0) return null;
   const stamps = asDatetime(points.map((p) => p.x));
   if (stamps === null) return null;
@@ -52,7 +95,8 @@ export function seriesXY(points: readonly { x: unknown; y: unknown }[]): Series 
   const gaps: number[] = [];
   points.forEach((p, i) => {
     const [x, y] = [stamps[i] ?? null, measure(p.y)];
-    if (x !== null && Number.isFinite(y)) data.push({ x, y });
+    if (x !== null && Number.isFinite(y))
+      data.push(p.n === undefined ? { x, y } : { x, y, n: p.n });
     else if (x !== null && Number.isNaN(y)) gaps.push(x);
   });
   data.sort((a, b) => a.x - b.x);
@@ -84,18 +128,14 @@ function gapsInsight(label: string, gaps: number[], frequency: string | null): I
   return [insight(`${what}: the line has ${shown}.`, 'gaps', { gaps: gaps.length })];
 }
 
-function change(
-  label: string,
-  when: string[],
-  first: number,
-  last: number,
-  how: TrendHow,
-): Insight {
+function change(label: string, when: string[], data: readonly Point[], how: TrendHow): Insight {
   const interval = byDifference(how);
   const [from, to] = [when[0] ?? '', when[when.length - 1] ?? ''];
+  const [first, last] = [data[0]?.y ?? NaN, data[data.length - 1]?.y ?? NaN];
+  const note = endsNote(data, from, to);
   if (first === 0 && !interval) {
     return insight(
-      `${capital(label)} went from 0 to ${fmtNumber(last)} between ${from} and ${to}.`,
+      `${capital(label)} went from 0 to ${fmtNumber(last)} between ${from} and ${to}${note ? ` (${note.slice(2)})` : ''}.`,
       'change',
       { first, last },
     );
@@ -111,7 +151,7 @@ function change(
           ? `fell by ${fmtDifference(-difference, how)}`
           : 'was unchanged';
     return insight(
-      `${capital(label)} ${moved} from ${from} to ${to} (${fmtLevel(first, how)} → ${fmtLevel(last, how)}).`,
+      `${capital(label)} ${moved} from ${from} to ${to} (${fmtLevel(first, how)} → ${fmtLevel(last, how)}${note}).`,
       'change',
       { first, last, change: difference },
     );
@@ -123,7 +163,7 @@ function change(
     ratio === 0 ? 'was unchanged' : flat ? 'was nearly unchanged' : ratio > 0 ? 'grew' : 'fell';
   const amount = flat ? '' : ` ${fmtPct(Math.abs(ratio))}`;
   return insight(
-    `${capital(label)} ${verb}${amount} from ${from} to ${to} (${fmtNumber(first)} → ${fmtNumber(last)}).`,
+    `${capital(label)} ${verb}${amount} from ${from} to ${to} (${fmtNumber(first)} → ${fmtNumber(last)}${note}).`,
     'change',
     { first, last, change_pct: ratio * 100 },
   );
@@ -227,10 +267,11 @@ export function inPeriod(when: string, frequency: string | null): string {
 function extremes(
   label: string,
   when: string[],
-  values: number[],
+  data: readonly Point[],
   frequency: string | null,
   how: TrendHow,
 ): Insight[] {
+  const values = data.map((p) => p.y);
   const peak = firstBest(values, (a, b) => a > b);
   const trough = firstBest(values, (a, b) => a < b);
   return (
@@ -242,7 +283,7 @@ function extremes(
     const latest = i === values.length - 1 ? ', the latest period' : '';
     const value = values[i] ?? NaN;
     return insight(
-      `${capital(label)} ${words} ${fmtLevel(value, how)} ${inPeriod(when[i] ?? '', frequency)}${latest}.`,
+      `${capital(label)} ${words} ${fmtLevel(value, how)} ${inPeriod(when[i] ?? '', frequency)}${latest}${fewValues(data[i], data)}.`,
       kind,
       { [kind]: value },
     );
@@ -255,11 +296,12 @@ function extremes(
  * there is one, comes first and replaces first→last (which would compare
  * different seasons). x: dates, ISO date strings or years; `period` the series' frequency
  * ("M", "Q", "Y", …) when the caller knows it, else inferred from x; [] below three
- * usable points, for a flat series, or when x is not dates or repeats.
+ * usable points, for a flat series, or when x is not dates or repeats. A point's `n`, when given,
+ * is how many values its mean is of: an end or an extreme of fewer than FEW says so (fewValues).
  */
 export const trendInsights = neverThrows(
   (
-    points: readonly { x: unknown; y: unknown }[],
+    points: readonly { x: unknown; y: unknown; n?: number }[],
     label: string,
     how: TrendHow = 'sum',
     period: string | null = null,
@@ -272,10 +314,8 @@ export const trendInsights = neverThrows(
       period ?? inferFrequency(data.map((p) => p.x)) ?? (yearStarts(data) ? 'Y' : null);
     const when = data.map((p) => fmtDate(p.x, frequency));
     const yearly = yearOverYear(data, label, frequency, how);
-    const first = yearly.length
-      ? []
-      : [change(label, when, values[0] ?? NaN, values[values.length - 1] ?? NaN, how)];
+    const first = yearly.length ? [] : [change(label, when, data, how)];
     const gaps = gapsInsight(label, series.gaps, frequency);
-    return [...yearly, ...first, ...extremes(label, when, values, frequency, how), ...gaps];
+    return [...yearly, ...first, ...extremes(label, when, data, frequency, how), ...gaps];
   },
 );

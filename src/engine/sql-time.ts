@@ -350,9 +350,13 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
   const points = await query(ctx, `${sql}\nLIMIT ${TREND_POINTS + 1}`);
   if (points.rows.length > TREND_POINTS) return [];
   const label = trendLabel(t, s.y, namedAs(ctx.analysis, ctx.scales ?? NO_SCALES));
+  const counts = await periodCounts(ctx, t, s, how);
   if (s.series)
     return seriesTrendInsights(
-      points.rows.map(([x, series, value]) => ({ x, series, y: value })),
+      points.rows.map(([x, series, value]) => {
+        const n = counts?.get(countKey(x, series));
+        return n === undefined ? { x, series, y: value } : { x, series, y: value, n };
+      }),
       label,
       how,
       t.freq,
@@ -360,10 +364,45 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
       t.measures ? LINES : undefined,
     );
   return trendInsights(
-    points.rows.map(([x, value]) => ({ x, y: value })),
+    points.rows.map(([x, value]) => {
+      const n = counts?.get(countKey(x));
+      return n === undefined ? { x, y: value } : { x, y: value, n };
+    }),
     label,
     how,
     t.freq,
+  );
+}
+
+/** A period (and a series' value) as both queries return them, to match the two. */
+const countKey = (x: unknown, series?: unknown): string =>
+  JSON.stringify([x instanceof Date ? x.toISOString() : x, series ?? null]);
+
+/**
+ * How many values each period's mean (or median, min or max) of one measure is of, per series
+ * when the line is split: a period of few values beside busy ones is said to be (trendInsights,
+ * seriesTrendInsights). Null for a total, a count, a share of rows or several measures.
+ */
+async function periodCounts(
+  ctx: Ctx,
+  t: Resample,
+  s: Shape,
+  how: ReturnType<typeof trendHow>,
+): Promise<Map<string, number> | null> {
+  if ((how !== 'mean' && how !== 'interval') || t.measures || !t.measure || isRate(t)) return null;
+  const d = ident(s.date.name);
+  const by = s.series ? ident(s.series.name) : null;
+  const present = by ? `${d} IS NOT NULL AND ${by} IS NOT NULL` : `${d} IS NOT NULL`;
+  const sql = over(
+    ctx,
+    [],
+    `SELECT ${periodSql(d, t.freq)} AS ${d}${by ? `, ${by}` : ''}, count(${ident(t.measure)}) AS n\nFROM source\nWHERE ${present}\nGROUP BY ALL`,
+  );
+  const result = await query(ctx, sql);
+  return new Map(
+    result.rows.map((row) =>
+      by ? [countKey(row[0], row[1]), Number(row[2])] : [countKey(row[0]), Number(row[1])],
+    ),
   );
 }
 
