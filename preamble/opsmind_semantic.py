@@ -13,7 +13,7 @@ PANDAS_MAJOR = int(pd.__version__.split(".")[0])
 PARSE_SHARE = 0.9
 
 BOOLEAN_PAIRS = [{"yes", "no"}, {"true", "false"}, {"y", "n"}, {"t", "f"}, {"0", "1"}, {"on", "off"}]
-CODE_TOKENS = {"id", "uuid", "guid", "zip", "zipcode", "postcode", "postal", "phone", "fips", "sku", "isbn"}
+CODE_TOKENS = {"id", "identifier", "uuid", "guid", "zip", "zipcode", "postcode", "postal", "phone", "fips", "sku", "isbn"}
 KEY_LAST_TOKENS = {"key", "code", "number", "no", "num", "nr"}
 UUID = re.compile(r"^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$", re.I)
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.I)

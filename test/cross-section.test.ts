@@ -398,3 +398,38 @@ void test('years kept as text ("1565") are the time of the table: whole numbers,
   );
   assert.equal(profile.semantics.table.time?.kind, 'year');
 });
+
+/** Thirty states: a median income held within ±14% of its mean, a population spread widely. */
+function statesCsv(): string {
+  const rows = Array.from({ length: 30 }, (_, i) => {
+    const income = 27_000 + ((i * 7) % 17) * 1_150;
+    const population = 600_000 + ((i * 5) % 17) ** 2 * 95_000;
+    return `S${String(i).padStart(2, '0')},${i % 3 === 0 ? 'South' : 'North'},${income},${population},${9_000 + i * 13}`;
+  });
+  const path = join(dir, 'states.csv');
+  writeFileSync(path, ['state,region,income,population,identifier', ...rows].join('\n') + '\n');
+  return path;
+}
+
+void test('an amount by name held close to its mean is a level of each entity: averaged, never summed', async () => {
+  const file = statesCsv();
+  const profile = await duckProfile(file);
+  const role = (name: string) => profile.semantics.columns.find((c) => c.name === name);
+  assert.equal(role('income')?.role, 'level', role('income')?.evidence);
+  assert.match(role('income')?.evidence ?? '', /held within ±\d+(\.\d+)?% of the mean/);
+  assert.ok(
+    ['amount', 'count'].includes(role('population')?.role ?? ''),
+    `a size spread widely still adds up: ${role('population')?.evidence ?? ''}`,
+  );
+  assert.equal(
+    profile.column_profiles.find((c) => c.name === 'identifier')?.semantic,
+    'identifier',
+    'named an identifier and unique on every row: no measure',
+  );
+  const { duck, pandas } = bothEngines(file, dir);
+  for (const run of [duck, pandas]) {
+    assert.ok(!run.findings.some((f) => /of income \(/.test(f)), run.findings.join('\n'));
+    assert.ok(!run.charts.some((t) => /identifier/.test(t)), run.charts.join('\n'));
+    assert.ok(run.charts.includes('Average income by region'), run.charts.join('\n'));
+  }
+});

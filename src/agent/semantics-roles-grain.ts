@@ -6,6 +6,13 @@ import { COUNT_WORDS, flowName, named, number, STOCK_WORDS } from './semantics-e
 import type { Decided, Seen } from './semantics-roles.js';
 import type { Grain } from './semantics-types.js';
 
+/**
+ * Below this coefficient of variation a cross-section's values named as amounts read as a level
+ * of each entity (crossSectionRole), as an event's whole numbers held that close read as a
+ * measurement (eventRole's `held`).
+ */
+const HELD_SPREAD = 0.25;
+
 /** One row per entity: a heavy-tailed size adds up across entities; other attributes do not. */
 export function crossSectionRole(x: Seen): Decided {
   const { c, s, range, whole } = x;
@@ -24,6 +31,16 @@ export function crossSectionRole(x: Seen): Decided {
       role: stockName ? 'stock' : 'amount',
       evidence: `${range}, heavy right tail (max ${number(s.max / Math.max(s.median, 1e-12))}× the median): a size that adds up across entities`,
       settled: true,
+    };
+  // Named as an amount, but held close to a typical value far from zero (cpunish.csv's INCOME of
+  // each state, 26,954 to 45,844: ±14%): totals of entities of different sizes spread further,
+  // so this reads as a level of each entity (a median income), whose sum over states means
+  // nothing. Averaged, the safe choice: an average of totals still says what a typical one holds.
+  if (x.additiveName && s.min > 0 && x.spread < HELD_SPREAD)
+    return {
+      role: 'level',
+      evidence: `${range}, named as an amount but held within ±${number(x.spread * 100)}% of the mean: too even for totals of entities of different sizes, a level of each, averaged (the safe choice)`,
+      settled: false,
     };
   if (x.additiveName && x.positive)
     return {
@@ -46,7 +63,7 @@ export function eventRole(x: Seen): Decided {
   const large = s.median >= 1000 && !heavy && !additiveName;
   // Nor are whole numbers held close to a typical value far from zero (a blood pressure of
   // 132 ± 12): a measurement, where counts of things start from none.
-  const held = s.min > 0 && x.spread < 0.25 && !heavy && !additiveName;
+  const held = s.min > 0 && x.spread < HELD_SPREAD && !heavy && !additiveName;
   // Nor, when unsure, are whole numbers typically in the tens or hundreds without a heavy tail:
   // the things one event holds (items, guests) are few, or a few events hold many; these read as
   // whole units of a measurement (an azimuthal gap of 104°, a score of 70), whose sum over events

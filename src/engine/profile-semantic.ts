@@ -22,6 +22,7 @@ const BOOLEAN_PAIRS = [
 ];
 const CODE_TOKENS = new Set([
   'id',
+  'identifier',
   'uuid',
   'guid',
   'zip',
