@@ -489,6 +489,7 @@ def _require_engine(modules, extension, package):
 
 YEAR_NAME = re.compile(r"^\s*(year|yr|jahr|annee|année|ano|año|anno)\s*$", re.IGNORECASE)
 MONTH_NAME = re.compile(r"^\s*(month|mon|monat|mois|mes|mese)\s*$", re.IGNORECASE)
+QUARTER_NAME = re.compile(r"^\s*(quarter|qtr|quartal|trimestre)\s*$", re.IGNORECASE)
 PERIOD = "period"
 DATE_NAME = re.compile(r"(^|[^a-z])(date|datetime|timestamp|datum|fecha)([^a-z]|$)", re.IGNORECASE)
 
@@ -504,22 +505,27 @@ def _number_column(frame, pattern):
 
 
 def _add_period(frame):
-    """(frame, warning): a year and a month column (whole years in pandas' range, months 1–12) made
-    one date, "period", the first of each month (the host's source-period.ts does the same)."""
+    """(frame, warning): a year and a month column (whole years in pandas' range, months 1–12), or else
+    a year and a quarter column (quarters 1–4), made one date, "period", the first of each month or
+    quarter (the host's source-period.ts does the same)."""
     year, month = _number_column(frame, YEAR_NAME), _number_column(frame, MONTH_NAME)
+    part = month if month is not None else _number_column(frame, QUARTER_NAME)
     taken = any(str(c).lower() == PERIOD or DATE_NAME.search(str(c)) for c in frame.columns)
-    if year is None or month is None or taken:
+    if year is None or part is None or taken:
         return frame, None
-    y, m = frame[year].astype(float), frame[month].astype(float)
+    last = 12 if month is not None else 4
+    y, m = frame[year].astype(float), frame[part].astype(float)
     both = y.notna() & m.notna()
     whole = bool(((y[both] % 1 == 0) & (m[both] % 1 == 0)).all())
     if int(both.sum()) < 2 or not whole or m[both].nunique() < 2:
         return frame, None
-    if not (y[both].min() >= 1678 and y[both].max() <= 2261 and m[both].min() >= 1 and m[both].max() <= 12):
+    if not (y[both].min() >= 1678 and y[both].max() <= 2261 and m[both].min() >= 1 and m[both].max() <= last):
         return frame, None
-    parts = pd.DataFrame({"year": y.where(both), "month": m.where(both), "day": 1.0})
+    first_month = m if month is not None else (m - 1) * 3 + 1
+    parts = pd.DataFrame({"year": y.where(both), "month": first_month.where(both), "day": 1.0})
     frame = frame.assign(**{PERIOD: pd.to_datetime(parts, errors="coerce")})
-    return frame, f'added the column "{PERIOD}": {year} and {month} as one date (the first of each month), so the rows are charted over time'
+    each = "month" if month is not None else "quarter"
+    return frame, f'added the column "{PERIOD}": {year} and {part} as one date (the first of each {each}), so the rows are charted over time'
 
 
 YEAR_COLUMN = re.compile(r"^\s*(1[89]\d\d|20\d\d|2100)\s*$")

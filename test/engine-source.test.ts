@@ -265,6 +265,35 @@ void test('a year and a month column become one date, "period", in both readers;
   }
 });
 
+void test('a year and a quarter column become one date too, the first of each quarter; a quarter of 5 never', async () => {
+  const rows = (f: (i: number) => string) => Array.from({ length: 12 }, (_, i) => f(i)).join('\n');
+  const added =
+    'added the column "period": year and quarter as one date (the first of each quarter), so the rows are charted over time';
+  const cases: [string, string, string[], string[]][] = [
+    [
+      'yq.csv',
+      `year,quarter,pop\n${rows((i) => `${1959 + Math.floor(i / 4)},${(i % 4) + 1},${177 + i}`)}\n`,
+      [added],
+      ['1959-01-01', '1959-04-01', '1959-07-01', '1959-10-01', '1960-01-01'],
+    ],
+    ['yq-5.csv', `year,quarter,pop\n${rows((i) => `2000,${(i % 5) + 1},${i}`)}\n`, [], []],
+  ];
+  for (const [name, text, warnings, firsts] of cases) {
+    const info = await attach(name, text);
+    assert.deepEqual(info.warnings, warnings, name);
+    const [pandasWarnings, pandasFirsts] = pandasRead<[string[], string[]]>(
+      join(dir, name),
+      `print(json.dumps([w, [str(v)[:10] for v in df["period"].head(5)] if "period" in df else []]))`,
+    );
+    assert.deepEqual(pandasWarnings, warnings, `${name}: the sandbox's reader`);
+    if (!warnings.length) continue;
+    const periods = (
+      await db.all("SELECT strftime(period, '%Y-%m-%d') FROM data ORDER BY rowid LIMIT 5")
+    ).rows.map((r) => String(r[0]));
+    assert.deepEqual([periods, pandasFirsts], [firsts, firsts], name);
+  }
+});
+
 void test('one column per year is read as rows ("year", "value"), row by row, in both readers; not for two years or text', async () => {
   const melted =
     'read the 3 year columns (2018 … 2020) as rows: one per country and year, in "year" and "value"';
