@@ -611,11 +611,20 @@ TIME_NAME = re.compile(r"(^|[^a-z])(time|timestamp|ts|date|datetime|epoch|create
                        re.IGNORECASE)
 TIME_SUFFIX = re.compile(r"[a-z](At|Time)$")
 EPOCH_FROM, EPOCH_TO = 631_152_000, 4_102_444_800
+# YYYYMMDD of pandas' first and last whole days: dates written as 8-digit numbers (19580329).
+YMD_FROM, YMD_TO = 16_780_101, 22_620_411
+
+
+def _ymd_dates(values):
+    """Whole numbers written YYYYMMDD as dates (NaT where a number is no date)."""
+    whole = values.astype(float).round().astype("Int64").astype("string")
+    return pd.to_datetime(whole, format="%Y%m%d", errors="coerce")
 
 
 def _read_epochs(frame):
     """(frame, warnings): each column named as a time whose every number is seconds, or milliseconds, since
-    1970 between 1990 and 2100, read as those dates (UTC, to the microsecond), in place."""
+    1970 between 1990 and 2100, read as those dates (UTC, to the microsecond), in place; or whose every
+    number writes a date as YYYYMMDD (19580329), read as that date."""
     warnings = []
     for column in list(frame.columns):
         name, values = str(column), frame[column]
@@ -629,6 +638,10 @@ def _read_epochs(frame):
         seconds = bool(((present >= EPOCH_FROM) & (present < EPOCH_TO)).all())
         millis = bool(((present >= EPOCH_FROM * 1000) & (present < EPOCH_TO * 1000)).all())
         if not (seconds or millis):
+            in_range = bool(((present >= YMD_FROM) & (present <= YMD_TO) & (present % 1 == 0)).all())
+            if in_range and bool(_ymd_dates(present).notna().all()):
+                frame = frame.assign(**{column: _ymd_dates(values).astype("datetime64[ns]")})
+                warnings.append(f'read "{name}" as dates: its numbers write each date as YYYYMMDD')
             continue
         micros = (values.astype(float) * (1_000_000 if seconds else 1_000)).round()
         # Whole microseconds as integers: a float's conversion would land a microsecond off.

@@ -211,10 +211,11 @@ _FEW_VALUES = 10
 
 def _few_values(n, counts):
     """"from 1 value" for a point whose value is of fewer than _FEW_VALUES values on a line where some period
-    holds that many or more (Nov 1993's mean age, of one person, beside April 1992's of 36); else None (counts
-    not known, or every period small: a line of one row per day)."""
+    holds that many or more and twice as many (Nov 1993's mean age, of one person, beside April 1992's of 36);
+    else None (counts not known, every period small: a line of one row per day, or the point holds half the
+    busiest's)."""
     if n is None or pd.isna(n) or counts is None or n >= _FEW_VALUES or not any(
-            c is not None and not pd.isna(c) and c >= _FEW_VALUES for c in counts):
+            c is not None and not pd.isna(c) and c >= _FEW_VALUES and c >= 2 * n for c in counts):
         return None
     n = int(n)
     return f"from {n} value{'' if n == 1 else 's'}"

@@ -71,3 +71,51 @@ void test('numbers since 1970 in columns named as times are dates; the rest stay
     rows.map((r) => [r.time, r.createdAt, r.updated].map((v) => micros(v as string | null))),
   );
 });
+
+void test('8-digit numbers that each write a date as YYYYMMDD, in a column named as a date, are dates', async () => {
+  // co2.csv (statsmodels) writes its weeks 19580329, …; "code_date" holds a month 13, "date_id"
+  // a number of 7 digits: numbers; "order_date" one that is no day (20240230): numbers too.
+  const path = join(dir, 'ymd.csv');
+  writeFileSync(
+    path,
+    [
+      'date,co2,order_date,code_date,date_id',
+      '19580329,316.1,20240228,20241301,1958032',
+      '19580405,317.3,20240229,20240101,1958040',
+      ',,20240230,20240102,1958041',
+      '19591231,315.2,20240301,20240103,1958042',
+    ].join('\n') + '\n',
+  );
+  const info = await attachSource(database(), path, { scratchDir: join(dir, 'scratch') });
+  const schema = await tableSchema(database());
+  assert.deepEqual(
+    Object.entries(schema)
+      .filter(([, t]) => t === 'TIMESTAMP')
+      .map(([k]) => k),
+    ['date'],
+  );
+  assert.deepEqual(info.warnings, [
+    'read "date" as dates: its numbers write each date as YYYYMMDD',
+  ]);
+  const rows = await tableRows(database());
+  assert.deepEqual(
+    rows.map((r) => r.date),
+    ['1958-03-29 00:00:00', '1958-04-05 00:00:00', null, '1959-12-31 00:00:00'],
+  );
+  const pandas = pandasRead<{ dates: string[]; values: (string | null)[]; warnings: string[] }>(
+    path,
+    [
+      'dates = [str(c) for c in df.columns if str(df[c].dtype).startswith("datetime")]',
+      'values = [None if v is None or v != v else str(v) for v in df["date"].astype(object)]',
+      'print(json.dumps({"dates": dates, "values": values, "warnings": w}))',
+    ].join('\n'),
+  );
+  assert.deepEqual(pandas.dates, ['date']);
+  assert.deepEqual(pandas.warnings, info.warnings);
+  assert.deepEqual(pandas.values, [
+    '1958-03-29 00:00:00',
+    '1958-04-05 00:00:00',
+    null,
+    '1959-12-31 00:00:00',
+  ]);
+});

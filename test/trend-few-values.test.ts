@@ -51,6 +51,7 @@ void test('nothing is said when every period is small, or when the counts are no
   assert.deepEqual(texts(line([3, 4, 2, 5, 9, 1])), plain, 'no period of 10 or more');
   assert.deepEqual(texts(line([])), plain, 'no counts');
   assert.deepEqual(texts(line([12, 40, 30, 25, 20, 10])), plain, '10 values are not few');
+  assert.deepEqual(texts(line([13, 13, 14, 13, 13, 8])), plain, 'half the busiest is not few');
 });
 
 void test('the Python trend_insights says the same, given counts by period', () => {
@@ -59,6 +60,7 @@ void test('the Python trend_insights says the same, given counts by period', () 
     [3, 40, 30, 25, 20, 1],
     [3, 4, 2, 5, 9, 1],
     [12, 40, 30, 25, 20, 10],
+    [13, 13, 14, 13, 13, 8],
   ];
   const python = preamblePython<string[][]>(
     [

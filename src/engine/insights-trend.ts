@@ -42,8 +42,9 @@ const FEW = 10;
 
 /**
  * ", from 1 value" for a point whose value is of fewer than FEW values on a line where some period
- * holds FEW or more (Nov 1993's mean age, of one person, beside April 1992's of 36): nothing when
- * the counts are not known or every period is small (a line of one row per day).
+ * holds FEW or more and twice as many (Nov 1993's mean age, of one person, beside April 1992's of
+ * 36): nothing when the counts are not known, every period is small (a line of one row per day),
+ * or the point holds half the busiest's (a quarter of 8 weekly readings beside ones of 13).
  */
 export function fewValues(point: Point | undefined, reference: readonly Point[]): string {
   const few = fewOf(point, reference);
@@ -53,7 +54,8 @@ export function fewValues(point: Point | undefined, reference: readonly Point[])
 /** "from 1 value" (fewValues' words), or null. */
 function fewOf(point: Point | undefined, reference: readonly Point[]): string | null {
   const n = point?.n;
-  if (n === undefined || n >= FEW || !reference.some((p) => (p.n ?? 0) >= FEW)) return null;
+  if (n === undefined || n >= FEW) return null;
+  if (!reference.some((p) => (p.n ?? 0) >= FEW && (p.n ?? 0) >= 2 * n)) return null;
   return `from ${n} value${n === 1 ? '' : 's'}`;
 }
 

@@ -78,6 +78,7 @@ const NAMED_DATES: readonly [RegExp, (month: string) => string][] = [
   [/^([A-Z][a-z]+) (\d{1,2}) \d{4}$/, (m) => `${m} %d %Y`],
   [/^(\d{1,2}) ([A-Z][a-z]+) \d{4}$/, (m) => `%d ${m} %Y`],
   [/^(\d{1,2})-([A-Z][a-z]+)-\d{4}$/, (m) => `%d-${m}-%Y`],
+  [/^([A-Z][a-z]+)-(\d{1,2})-\d{4}$/, (m) => `${m}-%d-%Y`],
   [/^\d{4} ([A-Z][a-z]+) (\d{1,2})$/, (m) => `%Y ${m} %d`],
 ];
 
@@ -124,6 +125,7 @@ const LENIENT_DATES = [
   ...['-', '/', '.'].map((sep) => `%Y${sep}%m${sep}%d`),
   ...['/', '-', '.'].flatMap((sep) => [`%m${sep}%d${sep}%Y`, `%d${sep}%m${sep}%Y`]),
   ...['%b', '%B'].flatMap((m) => [`${m} %d, %Y`, `${m} %d %Y`, `%d ${m} %Y`, `%d-${m}-%Y`]),
+  ...['%b', '%B'].map((m) => `${m}-%d-%Y`),
   ...['%b', '%B'].flatMap((m) => [`%Y ${m} %d`, `%a, %d ${m} %Y`, `%A, ${m} %d, %Y`]),
 ];
 const LENIENT_TIMES = ['', ' %H:%M', ' %H:%M:%S', ' %H:%M:%S.%f', ' %I:%M %p', ' %I:%M:%S %p'];
@@ -153,8 +155,17 @@ export function dateParseSql(text: string, format: string | null): string {
   const parsed = format
     ? `try_strptime(${text}, ${literal(format)})`
     : `coalesce(CASE WHEN regexp_matches(${text}, '^\\s*\\d{4}-') THEN TRY_CAST(${text} AS TIMESTAMP) END, ` +
-      `try_strptime(${text}, [${LENIENT_FORMATS.map(literal).join(', ')}]))`;
+      `try_strptime(${text}, [${LENIENT_FORMATS.map(literal).join(', ')}]), ${quarterSql(text)})`;
   return parsed;
+}
+
+/** A year's quarter as pandas reads it (1974Q1, 1974-q3): its first day; NULL for other text. */
+export function quarterSql(text: string): string {
+  const t = `trim(CAST(${text} AS VARCHAR))`;
+  return (
+    `CASE WHEN regexp_matches(${t}, '^\\d{4}-?[Qq][1-4]$') THEN make_timestamp(` +
+    `CAST(left(${t}, 4) AS BIGINT), (CAST(right(${t}, 1) AS BIGINT) - 1) * 3 + 1, 1, 0, 0, 0) END`
+  );
 }
 
 /** A parsed TIMESTAMP expression kept only inside pandas' range. */

@@ -50,10 +50,11 @@ const NUMBER_TEXT = new RegExp(
     `\\s*(?<pct>%)?\\s*(?<cur2>[$€£¥₹]|(?:${CURRENCY_CODES}))?\\s*\\)?\\s*\\n?$`,
   'i',
 );
-// Separators or month names around digits; never a bare number such as 2023.
+// Separators or month names around digits, or a year's quarter (1974Q1, as pandas reads it);
+// never a bare number such as 2023.
 const DATE_LIKE = new RegExp(
   '^\\s*(?:[a-z]{3,9},?\\s+)?(?:\\d{4}[-/.]\\d{1,2}(?:[-/.]\\d{1,2})?(?!\\d)|' +
-    '\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}(?!\\d)|\\d{1,2}:\\d{2}|' +
+    '\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}(?!\\d)|\\d{1,2}:\\d{2}|\\d{4}-?q[1-4](?!\\d)|' +
     `${MONTH}[\\s,-]+\\d|\\d{1,2}[\\s-]+${MONTH})`,
   'i',
 );

@@ -4,6 +4,7 @@
  * dates stored as text converted exactly as compile-plan.ts converts them,
  * for exactly the columns the plan uses — and then the analysis' filters.
  */
+import { quarterSql } from './profile-dates.js';
 import { usedColumns, yearColumns } from '../agent/compile-plan.js';
 import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
@@ -48,7 +49,16 @@ const numericText = (c: string): string =>
 
 const TIMES = ['', ' %H:%M', ' %H:%M:%S'];
 const DAY_MONTH = ['%m/%d/%Y', '%m/%d/%y', '%m-%d-%Y', '%m.%d.%Y'];
-const WORDS = ['%b %d %Y', '%b %d, %Y', '%B %d %Y', '%B %d, %Y', '%d %b %Y', '%d %B %Y'];
+const WORDS = [
+  '%b %d %Y',
+  '%b %d, %Y',
+  '%B %d %Y',
+  '%B %d, %Y',
+  '%d %b %Y',
+  '%d %B %Y',
+  '%b-%d-%Y',
+  '%B-%d-%Y',
+];
 // A month alone (2024-01, 2024/1, Jan 2024, 01/2024): pandas reads it as the month's first day,
 // as the profile's parse does (a superset of profile-dates.ts' LENIENT_PARTS). Tried after the full dates, whose
 // extra fields these formats refuse.
@@ -67,7 +77,7 @@ function dateFormats(order: SourceLocale['dateOrder']): string {
 
 // pd.to_datetime(errors="coerce"): ISO text first, then the other formats pandas reads.
 function textDate(c: string, order: SourceLocale['dateOrder']): string {
-  return `coalesce(TRY_CAST(${c} AS TIMESTAMP), try_strptime(${c}, ${dateFormats(order)}))`;
+  return `coalesce(TRY_CAST(${c} AS TIMESTAMP), try_strptime(${c}, ${dateFormats(order)}), ${quarterSql(c)})`;
 }
 
 /** One column as the cleaning leaves it, and the expression that converts it (none: left as read). */
