@@ -69,15 +69,21 @@ def looks_binary(head):
     return b"\x00" in head[:8192]
 
 
+def _field_counts(text, delimiter):
+    """Each sampled line's number of fields split by `delimiter` (the last, maybe cut, left out); None on a csv error."""
+    try:
+        counts = [len(row) for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter) if row]
+    except csv.Error:
+        return None
+    return counts[:-1] if len(counts) > 2 else counts  # the sample's last line may be cut
+
+
 def sniff_delimiter(text, preferred=","):
-    """Pick the delimiter that splits the sample's lines most consistently."""
+    """Pick the delimiter that splits the sample's lines most consistently; when none splits them, a single
+    space that splits every line into the same number of fields, two or more (the host's sniffDelimiter)."""
     best, best_score = preferred, (0.0, 0)
     for delimiter in DELIMITERS:
-        try:
-            counts = [len(row) for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter) if row]
-        except csv.Error:
-            continue
-        counts = counts[:-1] if len(counts) > 2 else counts  # the sample's last line may be cut
+        counts = _field_counts(text, delimiter)
         if not counts:
             continue
         mode = max(set(counts), key=counts.count)
@@ -86,6 +92,11 @@ def sniff_delimiter(text, preferred=","):
         score = (counts.count(mode) / len(counts), mode)
         if score > best_score or (score == best_score and delimiter == preferred):
             best, best_score = delimiter, score
+    if best_score[1] >= 2 or re.search(r" {2}|^ | $", text, re.M):
+        return best
+    counts = _field_counts(text, " ")
+    if counts and min(counts) == max(counts) >= 2:
+        return " "
     return best
 
 

@@ -4,8 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fieldCounts, parseRows, sniffDelimiter } from '../src/engine/source-dialect.js';
+import { preamblePython, tempDir } from './helpers/fixtures.js';
+import { bothEngines } from './helpers/semantics.js';
 
 const DELIMITERS = [',', ';', '\t', '|'];
 
@@ -65,4 +69,45 @@ void test('sniffDelimiter: the most consistent split wins, the preferred one bre
   assert.equal(sniffDelimiter('name,"city; state"\nA,"X; Y"\nB,"Z; W"\n', ','), ',');
   assert.equal(sniffDelimiter('a\tb\n1\t2\n', ','), '\t');
   assert.equal(sniffDelimiter('a|b,c\n1|2,3\n', '|'), '|');
+});
+
+void test('sniffDelimiter: a single space when nothing else splits every line alike, as the Python does', () => {
+  const cases: [string, string][] = [
+    ["'OBS' 'GPA' 'TUCE'\n1 2.66 20\n2 2.89 22\n3 3.28 24\n", ' '],
+    ['Chins Situps Jumps\n5 162 60\n2 110 60\n', ' '],
+    // Words of varying counts, a one-word header, runs of spaces (empty fields): one column.
+    ['name\nAda Lovelace\nAlan Turing\nGrace Hopper\n', ','],
+    ['note\nsold out early\nrain all day\nfine\n', ','],
+    ['a  b\n1  2\n3  4\n5  6\n', ','],
+    // A comma splits them: never the spaces inside its fields.
+    ['city,note\nParis,rain all day\nRome,sun\n', ','],
+  ];
+  for (const [sample, expected] of cases)
+    assert.equal(sniffDelimiter(sample, ','), expected, sample);
+  const python = preamblePython<string[]>(
+    'import json, sys, opsmind_data as d\nprint(json.dumps([d.sniff_delimiter(s) for s in json.load(sys.stdin)]))',
+    cases.map(([sample]) => sample),
+  );
+  assert.deepEqual(
+    python,
+    cases.map(([, expected]) => expected),
+  );
+});
+
+void test('a file of fields split by single spaces is read as columns by both engines', () => {
+  const dir = tempDir('opsmind-spaces-');
+  const file = join(dir, 'spector.txt');
+  const rows = Array.from(
+    { length: 32 },
+    (_, i) =>
+      `${i + 1} ${(2 + (i % 7) * 0.25).toFixed(2)} ${18 + (i % 9)} ${i % 2} ${i % 3 === 0 ? 1 : 0}`,
+  );
+  writeFileSync(file, ["'OBS' 'GPA' 'TUCE' 'PSI' 'GRADE'", ...rows].join('\n') + '\n');
+  const { duck, pandas } = bothEngines(file, dir);
+  assert.deepEqual(pandas, duck);
+  assert.ok(duck.charts.length >= 2, duck.charts.join('\n'));
+  assert.ok(
+    duck.charts.some((t) => t.includes("'GPA'")),
+    duck.charts.join('\n'),
+  );
 });

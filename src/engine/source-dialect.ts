@@ -124,8 +124,22 @@ function mode(values: number[]): number {
 const share = (values: number[], value: number): number =>
   values.filter((v) => v === value).length / values.length;
 
-/** The delimiter that splits the sample's lines most consistently (`preferred` wins ties). */
+/**
+ * The delimiter that splits the sample's lines most consistently (`preferred` wins ties). When none
+ * splits them, a single space that splits every line into the same number of fields (two or more):
+ * spector.csv's "'OBS' 'GPA' 'TUCE'", diabetes_data_raw's "59 2 32.1 101.0 …" (opsmind_data's
+ * sniff_delimiter alike). Never spaces of varying runs, nor lines of words of varying counts.
+ */
 export function sniffDelimiter(sample: string, preferred: string): string {
+  const found = sniffListed(sample, preferred);
+  if (found.score[1] >= 2 || / {2}|^ | $/m.test(sample)) return found.best;
+  let counts = fieldCounts(sample, ' ').filter((count) => count > 0);
+  if (counts.length > 2) counts = counts.slice(0, -1);
+  const common = counts.length ? mode(counts) : 0;
+  return common >= 2 && share(counts, common) === 1 ? ' ' : found.best;
+}
+
+function sniffListed(sample: string, preferred: string): { best: string; score: [number, number] } {
   let best = preferred;
   let bestScore: [number, number] = [0, 0];
   for (const delimiter of DELIMITERS) {
@@ -140,7 +154,7 @@ export function sniffDelimiter(sample: string, preferred: string): string {
     const tie = score[0] === bestScore[0] && score[1] === bestScore[1];
     if (better || (tie && delimiter === preferred)) [best, bestScore] = [delimiter, score];
   }
-  return best;
+  return { best, score: bestScore };
 }
 
 /** The title lines above the header, and the header. */
