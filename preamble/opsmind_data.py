@@ -111,27 +111,64 @@ def title_lines(text, delimiter, cut=False):
     fewer than half of the fields the rest of the sample consistently has.
     (0, 0) for a clean file.
     """
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows = []  # (field count, physical lines read so far) of non-empty rows
-    try:
-        for row in reader:
-            if any(field.strip() for field in row):
-                rows.append((len(row), reader.line_num))
-            if len(rows) > TITLE_SAMPLE_LINES:
-                break
-    except csv.Error:
+    rows = _sample_rows(text, delimiter, cut)
+    if rows is None:
         return 0, 0
-    rows = rows[:-1] if cut and len(rows) > 2 else rows  # the sample's last line may be cut
-    rows = rows[:TITLE_SAMPLE_LINES]
     for k in range(1, min(MAX_TITLE_LINES, len(rows) - 2) + 1):
-        rest = [count for count, _ in rows[k:]]
+        rest = [count for count, _, _ in rows[k:]]
         mode = max(set(rest), key=rest.count)
-        if mode < 2 or not _is_short(rows[k - 1][0], mode):
+        if mode < 2 or not _is_title(rows[k - 1][2], rows[k][2], mode):
             return 0, 0
         if rest.count(mode) / len(rest) < 0.9 or _is_short(rest[0], mode):
             continue  # the header is further down, or the rest is not yet consistent
         return k, rows[k - 1][1]
     return 0, 0
+
+
+def _sample_rows(text, delimiter, cut):
+    """(field count, physical lines read so far, fields) of the sample's first non-empty rows; None on a csv error."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    rows = []
+    try:
+        for row in reader:
+            if any(field.strip() for field in row):
+                rows.append((len(row), reader.line_num, row))
+            if len(rows) > TITLE_SAMPLE_LINES:
+                break
+    except csv.Error:
+        return None
+    rows = rows[:-1] if cut and len(rows) > 2 else rows  # the sample's last line may be cut
+    return rows[:TITLE_SAMPLE_LINES]
+
+
+# A number as a header never names a column (the host's PLAIN_NUMBER).
+PLAIN_NUMBER = re.compile(r"^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$")
+
+
+def _is_title(row, following, mode):
+    """A title above the header: at most one field or fewer than half the rest's; or fewer than half of them
+    filled ("506,13,,,,…") when the row after it names every column in words (the host's isTitle)."""
+    if _is_short(len(row), mode):
+        return True
+    named = all(f.strip() and not PLAIN_NUMBER.match(f) for f in following)
+    return named and _is_short(sum(1 for f in row if f.strip()), mode)
+
+
+def headerless(text, delimiter, skipped, cut=False):
+    """Whether the row after `skipped` title lines is data, not a header: it and the next row, as long, hold
+    numbers alone (the next may leave fields empty); the host's findHeader decides the same."""
+    rows = _sample_rows(text, delimiter, cut) or []
+    if len(rows) < skipped + 2:
+        return False
+    header, following = rows[skipped][2], rows[skipped + 1][2]
+    return (len(header) >= 2 and len(following) == len(header)
+            and all(PLAIN_NUMBER.match(f) for f in header)
+            and all(PLAIN_NUMBER.match(f) or not f.strip() for f in following))
+
+
+def headerless_names(count):
+    """column_1, column_2, … (the host's headerlessNames)."""
+    return [f"column_{i + 1}" for i in range(count)]
 
 
 # Lines under the data that are not data (the host's source-footer.ts finds them alike).
@@ -291,10 +328,16 @@ def _read_delimited(path, extension, numbers=None):
 def _parse_delimited(path, extension, head, encoding, warning):
     sample = head.decode(encoding, errors="ignore")
     delimiter = sniff_delimiter(sample, "\t" if extension in (".tsv", ".tab") else ",")
-    skipped, skip_lines = title_lines(sample, delimiter, cut=len(head) == SAMPLE_BYTES)
+    cut = len(head) == SAMPLE_BYTES
+    skipped, skip_lines = title_lines(sample, delimiter, cut=cut)
     warnings = [warning] if warning else []
     if skipped:
         warnings.append(f"skipped {skipped} line(s) above the header (a title?)")
+    names = None
+    if headerless(sample, delimiter, skipped, cut):
+        names = headerless_names(_header_fields(sample, delimiter, skip_lines))
+        last = f" … column_{len(names)}" if len(names) > 2 else ", column_2"
+        warnings.append(f"the first row holds numbers, not names: read as data, the columns named column_1{last}")
     footer = None
     if not path.lower().endswith(".gz") and not encoding.startswith(("utf-16", "utf-32")):
         footer = file_footer(path, delimiter, _header_fields(sample, delimiter, skip_lines))
@@ -305,7 +348,8 @@ def _parse_delimited(path, extension, head, encoding, warning):
         warnings.append(_footer_warning(footer[1]))
     try:
         frame = pd.read_csv(
-            source, sep=delimiter, encoding=encoding, memory_map=not footer, skiprows=skip_lines or None
+            source, sep=delimiter, encoding=encoding, memory_map=not footer, skiprows=skip_lines or None,
+            **({"header": None, "names": names} if names else {}),
         )
     except pd.errors.EmptyDataError as error:
         raise DataLoadError("the file has no columns to read") from error

@@ -171,6 +171,49 @@ void test('title lines above the header are skipped with a warning', async () =>
   assert.deepEqual(await values(), ['["North",3]', '["South",4]', '["East",5]']);
 });
 
+void test('a first row of numbers is data, not names, in both readers; a sparse line above a header of words is a title', async () => {
+  const headerless =
+    'the first row holds numbers, not names: read as data, the columns named column_1 … column_3';
+  const cases: [string, string, string[], string[], number][] = [
+    // digits.csv, an iris export: no header at all; no row lost.
+    [
+      'nohead.csv',
+      '5.1,3.5,0\n4.9,3.0,0\n7.0,3.2,1\n6.3,,2\n',
+      [headerless],
+      ['column_1', 'column_2', 'column_3'],
+      4,
+    ],
+    // boston_house_prices.csv: "506,13" and empties above the names.
+    [
+      'boston.csv',
+      '506,13,,,\nCRIM,ZN,INDUS,CHAS,NOX\n0.006,18,2.31,0,0.538\n0.027,0,7.07,0,0.469\n0.03,0,7.07,1,0.469\n',
+      ['skipped 1 line(s) above the header (a title?)'],
+      ['CRIM', 'ZN', 'INDUS', 'CHAS', 'NOX'],
+      3,
+    ],
+    // Names that are years, over numbers: still a header (a word among them).
+    ['years.csv', 'country,2019,2020\nFR,1,2\nES,3,4\n', [], ['country', '2019', '2020'], 2],
+    // A header of numbers over words: a header.
+    ['numbered.csv', '1,2,3\na,b,c\nd,e,f\n', [], ['1', '2', '3'], 2],
+    // An empty-named column over numbers: the header of a written index, never a title.
+    ['index.csv', ',a,b\n0,1,2\n1,3,4\n', [], ['Unnamed: 0', 'a', 'b'], 2],
+  ];
+  for (const [name, text, warnings, columns, rows] of cases) {
+    const info = await attach(name, text);
+    assert.deepEqual([info.warnings, info.rows], [warnings, rows], name);
+    assert.deepEqual((await db.all('SELECT * FROM data LIMIT 0')).columns, columns, name);
+    const [pandasWarnings, pandasColumns, pandasRows] = pandasRead<[string[], string[], number]>(
+      join(dir, name),
+      'print(json.dumps([w, [str(c) for c in df.columns], len(df)]))',
+    );
+    assert.deepEqual(
+      [pandasWarnings, pandasColumns, pandasRows],
+      [warnings, columns, rows],
+      `${name}: the sandbox's reader`,
+    );
+  }
+});
+
 void test('a footer under the data is left out with a warning, by both readers alike; a short last row is data', async () => {
   const data = Array.from({ length: 6 }, (_, i) => `C${i},${100 + i},${2000 + i}`).join('\n');
   const cases: [string, string, number, string[]][] = [

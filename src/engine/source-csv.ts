@@ -16,6 +16,8 @@ export interface CsvPlan {
   delimiter: string;
   /** Physical lines before the header row. */
   skip: number;
+  /** The file has no header: its first row (after `skip`) is data (source-dialect's findHeader). */
+  headerless?: boolean;
   /**
    * Read on one thread: DuckDB's parallel scanner refuses a quoted field holding a line break
    * together with the padding of short rows, which a serial read allows.
@@ -135,7 +137,7 @@ function planOptions(plan: CsvPlan, nulls: CsvNulls = 'pandas'): string[] {
   const missing = nulls === 'pandas' ? PANDAS_NA : nulls === 'words' ? TEXT_NA : [''];
   return [
     `delim=${literal(plan.delimiter)}`,
-    'header=true',
+    `header=${plan.headerless ? 'false' : 'true'}`,
     `skip=${plan.skip}`,
     "comment=''",
     'normalize_names=false',

@@ -163,15 +163,42 @@ export interface HeaderPlace {
   titleLines: number;
   /** Physical lines before the header row (titles and blank lines). */
   skipLines: number;
-  /** The header row's fields as written. */
+  /** The header row's fields as written (the names given, for a file without one). */
   header: string[];
+  /** The first row is data: every field of it and of the next a number (headerlessNames). */
+  headerless?: boolean;
 }
 
 const isShort = (count: number, common: number): boolean => count <= 1 || count < common / 2;
 
+/** A number as a header never names a column: digits, a point, a sign, an exponent. */
+const PLAIN_NUMBER = /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
+
+/** The names of a file's columns when its first row is data: column_1, column_2, … */
+export function headerlessNames(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `column_${i + 1}`);
+}
+
+/** The fields of a row that hold something. */
+const filled = (fields: readonly string[]): number =>
+  fields.filter((field) => field.trim() !== '').length;
+
 /**
- * Where the header is: after the first 1..10 non-empty lines when each has at most one field or
- * fewer than half the fields the rest of the sample consistently has (opsmind_data.title_lines).
+ * Whether a row is a title above the header: at most one field, or fewer than half the fields the
+ * rest has; or fewer than half of them filled (boston_house_prices.csv's "506,13,,,,…") when the
+ * row after it names every column in words, as a header does.
+ */
+function isTitle(row: readonly string[], next: readonly string[] | undefined, common: number) {
+  if (isShort(row.length, common)) return true;
+  const named = next !== undefined && next.every((f) => f.trim() !== '' && !PLAIN_NUMBER.test(f));
+  return named && isShort(filled(row), common);
+}
+
+/**
+ * Where the header is: after the first 1..10 non-empty lines when each is a title (isTitle), the
+ * rest of the sample consistent (opsmind_data.title_lines). A header whose every field is a
+ * number, above a row of numbers as long, is data: the file has no header (iris measurements
+ * exported without one, digits.csv).
  */
 export function findHeader(sample: string, delimiter: string, cut: boolean): HeaderPlace {
   let rows = parseRows(sample, delimiter, 4 * TITLE_SAMPLE_LINES)
@@ -179,15 +206,26 @@ export function findHeader(sample: string, delimiter: string, cut: boolean): Hea
     .slice(0, TITLE_SAMPLE_LINES + 1);
   if (cut && rows.length > 2) rows = rows.slice(0, -1);
   rows = rows.slice(0, TITLE_SAMPLE_LINES);
-  const at = (k: number): HeaderPlace => ({
-    titleLines: k,
-    skipLines: rows[k]?.startLine ?? 0,
-    header: rows[k]?.fields ?? [],
-  });
+  const at = (k: number): HeaderPlace => {
+    const header = rows[k]?.fields ?? [];
+    const next = rows[k + 1]?.fields;
+    const numbers = (fields: readonly string[], empty: boolean) =>
+      fields.every((f) => PLAIN_NUMBER.test(f) || (empty && f.trim() === ''));
+    const data =
+      header.length >= 2 &&
+      next?.length === header.length &&
+      numbers(header, false) &&
+      numbers(next, true);
+    const place = { titleLines: k, skipLines: rows[k]?.startLine ?? 0 };
+    return data
+      ? { ...place, header: headerlessNames(header.length), headerless: true }
+      : { ...place, header };
+  };
   for (let k = 1; k <= Math.min(MAX_TITLE_LINES, rows.length - 2); k++) {
     const rest = rows.slice(k).map((row) => row.fields.length);
     const common = mode(rest);
-    if (common < 2 || !isShort(rows[k - 1]?.fields.length ?? 0, common)) return at(0);
+    const title = isTitle(rows[k - 1]?.fields ?? [], rows[k]?.fields, common);
+    if (common < 2 || !title) return at(0);
     if (share(rest, common) < 0.9 || isShort(rest[0] ?? 0, common)) continue;
     return at(k);
   }
