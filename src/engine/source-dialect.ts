@@ -167,6 +167,8 @@ export interface HeaderPlace {
   header: string[];
   /** The first row is data: every field of it and of the next a number (headerlessNames). */
   headerless?: boolean;
+  /** What the read says of it: the title lines skipped, the names given. */
+  warnings: string[];
 }
 
 const isShort = (count: number, common: number): boolean => count <= 1 || count < common / 2;
@@ -177,6 +179,12 @@ const PLAIN_NUMBER = /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 /** The names of a file's columns when its first row is data: column_1, column_2, … */
 export function headerlessNames(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `column_${i + 1}`);
+}
+
+/** What a file without a header is told (opsmind_data's _parse_delimited says the same). */
+function headerlessWarning(count: number): string {
+  const last = count > 2 ? ` … column_${count}` : ', column_2';
+  return `the first row holds numbers, not names: read as data, the columns named column_1${last}`;
 }
 
 /** The fields of a row that hold something. */
@@ -216,10 +224,16 @@ export function findHeader(sample: string, delimiter: string, cut: boolean): Hea
       next?.length === header.length &&
       numbers(header, false) &&
       numbers(next, true);
+    const title = k > 0 ? [`skipped ${k} line(s) above the header (a title?)`] : [];
     const place = { titleLines: k, skipLines: rows[k]?.startLine ?? 0 };
     return data
-      ? { ...place, header: headerlessNames(header.length), headerless: true }
-      : { ...place, header };
+      ? {
+          ...place,
+          header: headerlessNames(header.length),
+          headerless: true,
+          warnings: [...title, headerlessWarning(header.length)],
+        }
+      : { ...place, header, warnings: title };
   };
   for (let k = 1; k <= Math.min(MAX_TITLE_LINES, rows.length - 2); k++) {
     const rest = rows.slice(k).map((row) => row.fields.length);

@@ -36,12 +36,6 @@ function columnNames(header: readonly string[], dialect: CsvDialect): string[] {
   return pandasNames(fromHeader ? header : dialect.columns.map((column) => column.name));
 }
 
-/** What a file without a header is told (opsmind_data's _parse_delimited says the same). */
-function headerlessWarning(count: number): string {
-  const last = count > 2 ? ` … column_${count}` : ', column_2';
-  return `the first row holds numbers, not names: read as data, the columns named column_1${last}`;
-}
-
 /** Why the sniffer gave up, in the reader's words when the sample shows it (a ragged row). */
 function sniffFailure(sample: string, place: HeaderPlace, delimiter: string, error: unknown) {
   const rows = parseRows(sample, delimiter).filter((row) => row.startLine > place.skipLines);
@@ -351,12 +345,7 @@ async function readPlanned(
   const nulls = nullsFor(typesFor(typed, asText), withNa, withNone);
   const dialect = await materialise(ctx, plan, typed, names, asText, nulls);
   const { locale, warnings } = await applyLocale(ctx, samples, numbers, dialect);
-  const title = [
-    ...(place.titleLines > 0
-      ? [`skipped ${place.titleLines} line(s) above the header (a title?)`]
-      : []),
-    ...(place.headerless ? [headerlessWarning(names.length)] : []),
-  ];
+  const title = place.warnings;
   const shown = footer.map((l) => JSON.stringify(l.length > 60 ? `${l.slice(0, 57)}…` : l));
   const below = footer.length
     ? [
