@@ -377,6 +377,32 @@ void test('one column per year is read as rows ("year", "value"), row by row, in
   }
 });
 
+void test('a year without a value in any row is melted with the others, as pandas reads it (NaN)', async () => {
+  // fertility.csv: 2012 and 2013 are empty, which DuckDB types as text and pandas as numbers.
+  const text = 'country,unit,2018,2019,2020\nFrance,kt,1,2,\nSpain,kt,4,,\n';
+  const info = await attach('wide-empty.csv', text);
+  assert.deepEqual(info.warnings, [
+    'read the 3 year columns (2018 … 2020) as rows: one per country and year, in "year" and "value"',
+  ]);
+  const [pandasWarnings, pandasRows] = pandasRead<[string[], unknown[][]]>(
+    join(dir, 'wide-empty.csv'),
+    'print(json.dumps([w, df.astype(object).where(df.notna(), None).values.tolist()]))',
+  );
+  const rows = [
+    ['France', 'kt', 2018, 1],
+    ['France', 'kt', 2019, 2],
+    ['France', 'kt', 2020, null],
+    ['Spain', 'kt', 2018, 4],
+    ['Spain', 'kt', 2019, null],
+    ['Spain', 'kt', 2020, null],
+  ];
+  assert.deepEqual([pandasWarnings, pandasRows], [info.warnings, rows]);
+  assert.deepEqual(
+    await values(),
+    rows.map((r) => JSON.stringify(r)),
+  );
+});
+
 void test('CRLF and CR-only line ends', async () => {
   for (const end of ['\r\n', '\r']) {
     await attach('ends.csv', ['a,b', '1,x', '2,y', ''].join(end));

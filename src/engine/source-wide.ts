@@ -65,6 +65,19 @@ async function textNumberColumns(
   return texts.filter((_, i) => row[i] === true).map((c) => c.name);
 }
 
+/** The text columns among `columns` without a value in any row. */
+async function emptyColumns(
+  db: DuckDb,
+  columns: readonly { name: string; type: string }[],
+  signal?: AbortSignal,
+): Promise<Set<string>> {
+  const texts = columns.filter((c) => c.type === 'VARCHAR');
+  if (texts.length === 0) return new Set();
+  const counts = texts.map((c) => `count(${ident(c.name)}) = 0`).join(', ');
+  const row = (await db.all(`SELECT ${counts} FROM ${ident(DATA_RELATION)}`, signal)).rows[0] ?? [];
+  return new Set(texts.filter((_, i) => row[i] === true).map((c) => c.name));
+}
+
 /** Melts the year columns of `data` into "year" and "value" rows (row by row, years in column order); its warning. */
 export async function meltYears(db: DuckDb, signal?: AbortSignal): Promise<string | null> {
   const columns = await describeData(db, signal);
@@ -72,9 +85,13 @@ export async function meltYears(db: DuckDb, signal?: AbortSignal): Promise<strin
   const ids = columns.filter((c) => !YEAR_COLUMN.test(c.name));
   if (years.length < WIDE_YEARS || ids.length === 0) return null;
   if (ids.some((c) => ['year', 'value'].includes(c.name.toLowerCase()))) return null;
-  const text = !years.every((c) => NUMBER_TYPE.test(c.type));
+  // A year without a value in any row (fertility.csv's 2012 and 2013) is typed text by the reader,
+  // and read as numbers (NaN) by pandas': a missing number beside the others.
+  const empty = await emptyColumns(db, years, signal);
+  const typed = years.map((c) => (empty.has(c.name) ? { ...c, type: 'DOUBLE' } : c));
+  const text = !typed.every((c) => NUMBER_TYPE.test(c.type));
   const numbers = !text
-    ? years.map((c) => ident(c.name))
+    ? typed.map((c) => (empty.has(c.name) ? 'CAST(NULL AS DOUBLE)' : ident(c.name)))
     : years.every((c) => c.type === 'VARCHAR')
       ? await textNumbers(db, years, signal)
       : null;
