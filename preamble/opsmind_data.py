@@ -6,6 +6,7 @@ computed on a plain `pd.read_csv` of a clean file.
 """
 import codecs
 import csv
+import gzip
 import io
 import json
 import math
@@ -50,10 +51,15 @@ def _decodes_head(head):
         return False
 
 
+def _open_bytes(path):
+    """The file's bytes as read: a gzip-compressed one (.gz) decompressed."""
+    return gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb")
+
+
 def _decodes_fully(path, encoding):
     decoder = codecs.getincrementaldecoder(encoding)()
     try:
-        with open(path, "rb") as handle:
+        with _open_bytes(path) as handle:
             for chunk in iter(lambda: handle.read(CHUNK_BYTES), b""):
                 decoder.decode(chunk)
             decoder.decode(b"", final=True)
@@ -305,8 +311,11 @@ def apply_day_first(frame):
 
 
 def _read_delimited(path, extension, numbers=None):
-    with open(path, "rb") as handle:
-        head = handle.read(SAMPLE_BYTES)
+    try:
+        with _open_bytes(path) as handle:
+            head = handle.read(SAMPLE_BYTES)
+    except (OSError, EOFError) as error:  # gzip.BadGzipFile is an OSError
+        raise DataLoadError(f"the gzip stream is truncated or damaged ({error}), so not every row could be read") from None
     if not head.strip():
         raise DataLoadError("the file is empty")
     if looks_binary(head):
@@ -360,6 +369,8 @@ def _parse_delimited(path, extension, head, encoding, warning):
     except (pd.errors.ParserError, ValueError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise DataLoadError(f"not a well-formed delimited file: {first}") from error
+    except (OSError, EOFError) as error:  # a gzip stream cut or damaged past its start
+        raise DataLoadError(f"the gzip stream is truncated or damaged ({error}), so not every row could be read") from None
     info = {"format": "csv", "encoding": encoding, "delimiter": delimiter}
     return frame, info, warnings
 
@@ -741,4 +752,6 @@ def _read_dataset(path, numbers=None):
     if extension == ".parquet":
         _require_engine(["pyarrow", "fastparquet"], extension, "python3-pyarrow")
         return pd.read_parquet(path), {"format": "parquet", "encoding": None, "delimiter": None}, []
+    if extension == ".gz":  # a gzip-compressed delimited file (data.csv.gz, data.tsv.gz), as the host reads it
+        extension = os.path.splitext(path[:-3])[1].lower()
     return _read_delimited(path, extension, numbers)

@@ -482,6 +482,28 @@ void test('a truncated or damaged gzip stream is refused, small or large, CSV or
   assert.equal(info.rows, 20_000);
 });
 
+void test("the sandbox's reader reads a gzip-compressed CSV as the engine does, and refuses a cut one", async () => {
+  const lines = ['k;v', ...Array.from({ length: 20_000 }, (_, i) => `r${i % 97};${i},5`)];
+  const whole = gzipSync(`${lines.join('\n')}\n`);
+  writeFileSync(join(dir, 'sandbox.csv.gz'), whole);
+  const info = await attach('sandbox.csv.gz', whole);
+  const [rows, first, warnings] = pandasRead<[number, string[], string[]]>(
+    join(dir, 'sandbox.csv.gz'),
+    'print(json.dumps([len(df), [str(v) for v in df.iloc[1]], w]))',
+  );
+  assert.deepEqual([rows, warnings], [info.rows, info.warnings]);
+  assert.deepEqual(
+    first,
+    ['r1', '1,5'],
+    'read as text: the host tells the locale (apply_number_locale)',
+  );
+  writeFileSync(join(dir, 'cut.csv.gz'), whole.subarray(0, 30_000));
+  assert.throws(
+    () => pandasRead(join(dir, 'cut.csv.gz'), 'print(json.dumps(len(df)))'),
+    /gzip stream is truncated or damaged/,
+  );
+});
+
 void test('a quoted field holding a line break is read (the parallel reader refuses it; a serial one does not)', async () => {
   await attach('q.csv', 'a,b,d\n1,"x\ny",3\n4,z,6\n7,w,9\n');
   assert.deepEqual(await values(), ['[1,"x\\ny",3]', '[4,"z",6]', '[7,"w",9]']);
