@@ -167,7 +167,7 @@ def headerless(text, delimiter, skipped, cut=False):
     if len(rows) < skipped + 2:
         return False
     header, following = rows[skipped][2], rows[skipped + 1][2]
-    return (len(header) >= 2 and len(following) == len(header)
+    return (len(header) >= 1 and len(following) == len(header)
             and all(PLAIN_NUMBER.match(f) for f in header)
             and all(PLAIN_NUMBER.match(f) or not f.strip() for f in following))
 
@@ -346,7 +346,8 @@ def _parse_delimited(path, extension, head, encoding, warning):
     if headerless(sample, delimiter, skipped, cut):
         names = headerless_names(_header_fields(sample, delimiter, skip_lines))
         last = f" … column_{len(names)}" if len(names) > 2 else ", column_2"
-        warnings.append(f"the first row holds numbers, not names: read as data, the columns named column_1{last}")
+        named = "the column named column_1" if len(names) == 1 else f"the columns named column_1{last}"
+        warnings.append(f"the first row holds numbers, not names: read as data, {named}")
     footer = None
     if not path.lower().endswith(".gz") and not encoding.startswith(("utf-16", "utf-32")):
         footer = file_footer(path, delimiter, _header_fields(sample, delimiter, skip_lines))

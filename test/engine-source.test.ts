@@ -191,6 +191,14 @@ void test('a first row of numbers is data, not names, in both readers; a sparse 
       ['CRIM', 'ZN', 'INDUS', 'CHAS', 'NOX'],
       3,
     ],
+    // diabetes_target.csv: one column of numbers, no name.
+    [
+      'target.csv',
+      '1.51e+02\n75\n141\n',
+      ['the first row holds numbers, not names: read as data, the column named column_1'],
+      ['column_1'],
+      3,
+    ],
     // Names that are years, over numbers: still a header (a word among them).
     ['years.csv', 'country,2019,2020\nFR,1,2\nES,3,4\n', [], ['country', '2019', '2020'], 2],
     // A header of numbers over words: a header.
@@ -212,6 +220,24 @@ void test('a first row of numbers is data, not names, in both readers; a sparse 
       `${name}: the sandbox's reader`,
     );
   }
+});
+
+void test('numbers written with spaces around them are numbers, as pandas reads them', async () => {
+  // strikes.csv (statsmodels): "7, .01138" — DuckDB's sniffer typed iprod text.
+  const text = 'duration,iprod,n,code\n7, .01138, 5 ,A1\n9, -.0059 ,12, B2\n63,0.02,7,C3\n';
+  const info = await attach('padded.csv', text);
+  assert.deepEqual(info.warnings, []);
+  const schema = await tableSchema(db);
+  assert.deepEqual([schema.iprod, schema.n, schema.code], ['DOUBLE', 'BIGINT', 'VARCHAR']);
+  const [dtypes, rows] = pandasRead<[string[], unknown[][]]>(
+    join(dir, 'padded.csv'),
+    'print(json.dumps([[str(t) for t in df.dtypes], df.astype(object).values.tolist()]))',
+  );
+  assert.deepEqual(dtypes, ['int64', 'float64', 'int64', 'object']);
+  assert.deepEqual(
+    (await values()).map((v) => JSON.parse(v) as unknown[]).map((r) => r.slice(0, 3)),
+    rows.map((r) => r.slice(0, 3)),
+  );
 });
 
 void test('a footer under the data is left out with a warning, by both readers alike; a short last row is data', async () => {

@@ -7,6 +7,16 @@ import type { Decided, Seen } from './semantics-roles.js';
 import type { Grain } from './semantics-types.js';
 
 /**
+ * How heavy a right tail is: the max as a multiple of the median, or (a median of 0, most values
+ * none: digits.csv's pixels) the skew, since a multiple of nothing says nothing.
+ */
+function tailOf(s: Seen['s']): string {
+  return s.median > 0
+    ? `max ${number(s.max / s.median)}× the median`
+    : `median ${number(s.median)}, skew ${number(s.skew ?? 0)}`;
+}
+
+/**
  * Below this coefficient of variation a cross-section's values named as amounts read as a level
  * of each entity (crossSectionRole), as an event's whole numbers held that close read as a
  * measurement (eventRole's `held`).
@@ -23,13 +33,13 @@ export function crossSectionRole(x: Seen): Decided {
   if (x.heavy && s.min >= 0 && !whole && !x.additiveName && !stockName)
     return {
       role: 'level',
-      evidence: `${range}, heavy right tail (max ${number(s.max / Math.max(s.median, 1e-12))}× the median) of fractional values with a name that does not say they add up: a size or a level that differs between entities, averaged (the safe choice)`,
+      evidence: `${range}, heavy right tail (${tailOf(s)}) of fractional values with a name that does not say they add up: a size or a level that differs between entities, averaged (the safe choice)`,
       settled: false,
     };
   if (x.heavy && s.min >= 0)
     return {
       role: stockName ? 'stock' : 'amount',
-      evidence: `${range}, heavy right tail (max ${number(s.max / Math.max(s.median, 1e-12))}× the median): a size that adds up across entities`,
+      evidence: `${range}, heavy right tail (${tailOf(s)}): a size that adds up across entities`,
       settled: true,
     };
   // Named as an amount, but held close to a typical value far from zero (cpunish.csv's INCOME of

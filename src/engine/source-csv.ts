@@ -57,20 +57,28 @@ export interface CsvDialect {
 const PANDAS_FLOAT = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|inf(?:inity)?)$/i;
 const INFINITY = /^[+-]?inf(?:inity)?$/i;
 
+/** A whole number: padded ones read as BIGINT when every one is (pandas reads " 5 " as int64). */
+const WHOLE = /^[+-]?\d+$/;
+
 /**
  * The dialect with DOUBLE for each text column whose sampled values (pandas' missing texts left
  * out) are all numbers, infinities among them: DuckDB's sniffer leaves such a column text, while
- * pandas' reader, and DuckDB's own cast, read "inf" and "-Infinity" as numbers. A value further on
- * that is not a number fails the read, and the file is then sniffed whole.
+ * pandas' reader, and DuckDB's own cast, read "inf" and "-Infinity" as numbers. So too a column
+ * whose sample wrote numbers with spaces around them (`padded`: strikes.csv's " .01138"), which
+ * pandas reads as numbers: BIGINT when every one is whole. A value further on that is not a
+ * number fails the read, and the file is then sniffed whole.
  */
-export function withInfinities(dialect: CsvDialect, samples: readonly string[][]): CsvDialect {
+export function withInfinities(
+  dialect: CsvDialect,
+  samples: readonly string[][],
+  padded: ReadonlySet<number> = new Set(),
+): CsvDialect {
   const columns = dialect.columns.map((column, i) => {
     const values = samples[i] ?? [];
-    const numbers =
-      column.type === 'VARCHAR' &&
-      values.some((v) => INFINITY.test(v)) &&
-      values.every((v) => PANDAS_FLOAT.test(v));
-    return numbers ? { ...column, type: 'DOUBLE' } : column;
+    if (column.type !== 'VARCHAR' || !values.every((v) => PANDAS_FLOAT.test(v))) return column;
+    if (values.some((v) => INFINITY.test(v))) return { ...column, type: 'DOUBLE' };
+    if (!padded.has(i) || values.length === 0) return column;
+    return { ...column, type: values.every((v) => WHOLE.test(v)) ? 'BIGINT' : 'DOUBLE' };
   });
   return { ...dialect, columns };
 }
@@ -342,4 +350,33 @@ export async function createCsvTable(
     `CREATE OR REPLACE TABLE ${ident(DATA_RELATION)} AS SELECT ${select.join(', ')} FROM ${source}`,
     signal,
   );
+}
+
+/**
+ * The sampled text of each column: the values pandas does not read as missing, trimmed; the
+ * columns where the sample holds one of pandas' missing texts other than the empty field; and
+ * those where it writes a value with spaces around it (withInfinities' `padded`).
+ */
+export function cleanSamples(raw: (string | null)[][]): {
+  samples: string[][];
+  withNa: Set<number>;
+  withNone: Set<number>;
+  padded: Set<number>;
+} {
+  const [withNa, withNone, padded] = [new Set<number>(), new Set<number>(), new Set<number>()];
+  const samples = raw.map((values, column) => {
+    const kept: string[] = [];
+    for (const value of values) {
+      if (value !== null && isPandasNa(value)) {
+        withNa.add(column);
+        if (value === 'None') withNone.add(column);
+        continue;
+      }
+      const trimmed = value?.trim();
+      if (trimmed) kept.push(trimmed);
+      if (trimmed && trimmed !== value) padded.add(column);
+    }
+    return kept;
+  });
+  return { samples, withNa, withNone, padded };
 }

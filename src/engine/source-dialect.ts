@@ -183,8 +183,9 @@ export function headerlessNames(count: number): string[] {
 
 /** What a file without a header is told (opsmind_data's _parse_delimited says the same). */
 function headerlessWarning(count: number): string {
-  const last = count > 2 ? ` … column_${count}` : ', column_2';
-  return `the first row holds numbers, not names: read as data, the columns named column_1${last}`;
+  const said = 'the first row holds numbers, not names: read as data,';
+  if (count === 1) return `${said} the column named column_1`;
+  return `${said} the columns named column_1${count > 2 ? ` … column_${count}` : ', column_2'}`;
 }
 
 /** The fields of a row that hold something. */
@@ -220,7 +221,7 @@ export function findHeader(sample: string, delimiter: string, cut: boolean): Hea
     const numbers = (fields: readonly string[], empty: boolean) =>
       fields.every((f) => PLAIN_NUMBER.test(f) || (empty && f.trim() === ''));
     const data =
-      header.length >= 2 &&
+      header.length >= 1 &&
       next?.length === header.length &&
       numbers(header, false) &&
       numbers(next, true);

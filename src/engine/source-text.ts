@@ -12,7 +12,7 @@ import { fileFooter } from './source-footer.js';
 import type { HostContext, ReadContext, ReadOutcome, TableColumn } from './source-common.js';
 import {
   createCsvTable,
-  isPandasNa,
+  cleanSamples,
   localeSampleRows,
   pandasQuoting,
   sampleText,
@@ -119,32 +119,6 @@ async function materialise(
 async function tableColumns(db: DuckDb, samples: string[][], signal?: AbortSignal) {
   const described = await describeData(db, signal);
   return described.map((column, i): TableColumn => ({ ...column, sample: samples[i] ?? [] }));
-}
-
-/**
- * The sampled text of each column: the values pandas does not read as missing, trimmed; and the
- * columns where the sample holds one of pandas' missing texts other than the empty field.
- */
-function cleanSamples(raw: (string | null)[][]): {
-  samples: string[][];
-  withNa: Set<number>;
-  withNone: Set<number>;
-} {
-  const [withNa, withNone] = [new Set<number>(), new Set<number>()];
-  const samples = raw.map((values, column) => {
-    const kept: string[] = [];
-    for (const value of values) {
-      if (value !== null && isPandasNa(value)) {
-        withNa.add(column);
-        if (value === 'None') withNone.add(column);
-        continue;
-      }
-      const trimmed = value?.trim();
-      if (trimmed) kept.push(trimmed);
-    }
-    return kept;
-  });
-  return { samples, withNa, withNone };
 }
 
 /**
@@ -333,8 +307,8 @@ async function readPlanned(
 ): Promise<ReadOutcome> {
   const { text, place, plan, sniffed, names, footer } = planned;
   const raw = await asBadInput(MALFORMED, ctx.signal, () => sampleOf(ctx, planned));
-  const { samples, withNa, withNone } = cleanSamples(raw);
-  const typed = withInfinities(sniffed, samples);
+  const { samples, withNa, withNone, padded } = cleanSamples(raw);
+  const typed = withInfinities(sniffed, samples, padded);
   const columns = typed.columns.map((c, i) => ({
     name: names[i] ?? '',
     type: c.type,
