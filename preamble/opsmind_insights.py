@@ -879,10 +879,13 @@ def _blank_label(text):
 
 
 def _group_name(c, category):
-    """A group's name in a sentence: a number with its column ("Pclass 3"), a code of digits kept as text
-    too ("county_id 12077"), text that shows nothing named (_blank_label), else str(value)."""
+    """A group's name in a sentence: a number with its column ("Pclass 3", a whole float without its ".0" as the
+    host's frames carry it: "education 9"), a code of digits kept as text too ("county_id 12077"), text that
+    shows nothing named (_blank_label), else str(value)."""
     number = isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, (bool, np.bool_))
     digits = isinstance(c, str) and re.fullmatch(r"[0-9]+", c) is not None
+    if number and np.isfinite(c) and isinstance(c, (float, np.floating)) and float(c).is_integer() and abs(c) < 1e16:
+        return f"{category} {int(c)}"
     if (number and np.isfinite(c)) or digits:
         return f"{category} {c}"
     return _blank_label(c) if isinstance(c, str) else str(c)

@@ -649,6 +649,25 @@ void test('a line from zero says between which periods; codes of digits are name
   assert.equal(groupName('A12', 'county_id'), 'A12');
 });
 
+void test('a group of a whole float is named as the frames carry it, "education 9", by both engines', () => {
+  // fair_pt.csv writes education 9.0: the DuckDB engine said "education 9", pandas' "education 9.0".
+  const values = [9, 16, 0.5, -2, 1e15];
+  const python = preamblePython<string[]>(
+    'import json, sys, opsmind_insights as o\nprint(json.dumps([o._group_name(float(v), "education") for v in json.load(sys.stdin)]))',
+    values,
+  );
+  assert.deepEqual(
+    python,
+    values.map((v) => groupName(v, 'education')),
+  );
+  assert.deepEqual(python.slice(0, 4), [
+    'education 9',
+    'education 16',
+    'education 0.5',
+    'education -2',
+  ]);
+});
+
 void test('a share in percent changes by percentage points, its values said with %', () => {
   const weeks = [0, 0.2, 0.469, 0.3].map((y, i) => ({ x: iso(Date.UTC(2018, 1, 1 + i)), y }));
   const found = trendInsights(weeks, '% with tsunami = 1', 'share', 'D');
