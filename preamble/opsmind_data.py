@@ -672,6 +672,52 @@ def _melt_years(frame):
     return long, f'read the {len(years)} year columns ({first} … {last}) as rows: one per {ids[0]} and year, in "year" and "value"{left}'
 
 
+# The months as a column names them (the host's monthOfColumn): "jan" or "january", any case, "sept" too.
+MONTH_COLUMNS = {name: i + 1 for i, names in enumerate(
+    [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
+     ("jul", "july"), ("aug", "august"), ("sep", "september", "sept"), ("oct", "october"), ("nov", "november"),
+     ("dec", "december")]) for name in names}
+
+
+def _month_of_column(name):
+    return MONTH_COLUMNS.get(str(name).strip().lower()) if isinstance(name, str) else None
+
+
+def _melt_months(frame):
+    """(frame, warning): a year per row and a column per month (YEAR, JAN … DEC) read as rows, one per row and
+    month, the date in "period" (the first of the month) and the number in "value", row by row and months in
+    column order; only with the twelve months, each numbers, beside a year column of whole years and nothing
+    else numeric (the host's meltMonths)."""
+    months = [c for c in frame.columns if _month_of_column(c) is not None]
+    if len(months) != 12 or len({_month_of_column(c) for c in months}) != 12:
+        return frame, None
+    numeric = lambda c: pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])  # noqa: E731
+    if not all(numeric(c) for c in months):
+        return frame, None
+    ids = [c for c in frame.columns if c not in months]
+    year = next((c for c in ids if isinstance(c, str) and YEAR_NAME.match(c) and numeric(c)), None)
+    if year is None or any(c != year and numeric(c) for c in ids):
+        return frame, None
+    if any(str(c).lower() in ("period", "value") for c in ids):
+        return frame, None
+    y = frame[year].astype(float)
+    present = y.dropna()
+    if not bool(((present % 1 == 0) & (present >= 1678) & (present <= 2261)).all()):
+        return frame, None
+    long = frame.melt(id_vars=ids, value_vars=months, var_name="_month", value_name="value")
+    n = len(frame)
+    order = np.arange(len(long)).reshape(len(months), n).T.ravel()
+    long = long.iloc[order].reset_index(drop=True)
+    parts = pd.DataFrame({"year": long[year].astype(float), "month": long["_month"].map(_month_of_column).astype(float),
+                          "day": 1.0})
+    period = pd.to_datetime(parts, errors="coerce")
+    long = long.drop(columns="_month")
+    long.insert(len(ids), PERIOD, period)
+    first, last = str(months[0]).strip(), str(months[-1]).strip()
+    return long, (f'read the 12 month columns ({first} … {last}) as rows: one per {year} and month, '
+                  f'in "period" (the first of each month) and "value"')
+
+
 # A name that says a column holds a moment, and the seconds since 1970 of 1990-01-01 and 2100-01-01
 # (the host's source-epoch.ts).
 TIME_NAME = re.compile(r"(^|[^a-z])(time|timestamp|ts|date|datetime|epoch|created|updated|modified)([^a-z]|$)|_at$",
@@ -726,6 +772,8 @@ def read_dataset(path, numbers=None):
     and a month column made one date, "period", and times written as numbers since 1970 read as dates."""
     frame, info, warnings = _read_dataset(path, numbers)
     frame, melted = _melt_years(frame)
+    if melted is None:
+        frame, melted = _melt_months(frame)
     frame, added = _add_period(frame)
     frame, epochs = _read_epochs(frame)
     return frame, info, warnings + [w for w in (melted, added) if w] + epochs

@@ -403,6 +403,61 @@ void test('one column per year is read as rows ("year", "value"), row by row, in
   }
 });
 
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const monthRow = (year: number, extra = '') =>
+  `${year},${MONTHS.map((_, m) => (20 + m * 0.5 + (year - 1950)).toFixed(1)).join(',')}${extra}`;
+
+void test('a year per row and a column per month are read as a monthly series, in both readers', async () => {
+  // elnino.csv (statsmodels): YEAR, JAN … DEC of sea surface temperatures.
+  const text = `"YEAR",${MONTHS.map((m) => `"${m}"`).join(',')}\n${monthRow(1950)}\n${monthRow(1951)}\n`;
+  const info = await attach('months.csv', text);
+  const melted =
+    'read the 12 month columns (JAN … DEC) as rows: one per YEAR and month, in "period" (the first of each month) and "value"';
+  assert.deepEqual([info.warnings, info.rows], [[melted], 24]);
+  const [pw, columns, firsts] = pandasRead<[string[], string[], unknown[][]]>(
+    join(dir, 'months.csv'),
+    'print(json.dumps([w, list(map(str, df.columns)), [[str(v)[:10] for v in r] for r in df.head(3).values.tolist()]]))',
+  );
+  assert.deepEqual([pw, columns], [[melted], ['YEAR', 'period', 'value']]);
+  assert.deepEqual(firsts, [
+    ['1950', '1950-01-01', '20.0'],
+    ['1950', '1950-02-01', '20.5'],
+    ['1950', '1950-03-01', '21.0'],
+  ]);
+  const duck = (
+    await db.all(
+      "SELECT YEAR, strftime(period, '%Y-%m-%d'), value FROM data ORDER BY rowid LIMIT 3",
+    )
+  ).rows.map((r) => r.map(String));
+  assert.deepEqual(duck, [
+    ['1950', '1950-01-01', '20'],
+    ['1950', '1950-02-01', '20.5'],
+    ['1950', '1950-03-01', '21'],
+  ]);
+});
+
+void test('months stay columns with one missing, or beside an annual total, in both readers', async () => {
+  const cases: [string, string][] = [
+    [
+      'months-11.csv',
+      `YEAR,${MONTHS.slice(0, 11).join(',')}\n1950,${'1,'.repeat(10)}1\n1951,${'2,'.repeat(10)}2\n`,
+    ],
+    [
+      'months-ann.csv',
+      `YEAR,${MONTHS.join(',')},ANN\n${monthRow(1950, ',25')}\n${monthRow(1951, ',26')}\n`,
+    ],
+  ];
+  for (const [name, text] of cases) {
+    const info = await attach(name, text);
+    assert.deepEqual([info.warnings, info.rows], [[], 2], name);
+    const [pw, rows] = pandasRead<[string[], number]>(
+      join(dir, name),
+      'print(json.dumps([w, len(df)]))',
+    );
+    assert.deepEqual([pw, rows], [[], 2], `${name}: the sandbox's reader`);
+  }
+});
+
 void test('a year without a value in any row is melted with the others, as pandas reads it (NaN)', async () => {
   // fertility.csv: 2012 and 2013 are empty, which DuckDB types as text and pandas as numbers.
   const text = 'country,unit,2018,2019,2020\nFrance,kt,1,2,\nSpain,kt,4,,\n';

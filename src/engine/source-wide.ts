@@ -7,6 +7,7 @@ import { ident } from './duckdb.js';
 import type { DuckDb } from './duckdb.js';
 import { describeData } from './source-common.js';
 import { DATA_RELATION } from './types.js';
+import { YEAR_NAME } from './source-period.js';
 
 /** A column named as a year: four digits from 1800 to 2100. */
 export const YEAR_COLUMN = /^\s*(1[89]\d\d|20\d\d|2100)\s*$/;
@@ -117,4 +118,62 @@ export async function meltYears(db: DuckDb, signal?: AbortSignal): Promise<strin
     ? `; left out ${periods.join(', ')}: numbers written as the years' are, a period that is no year, which would repeat in every year's rows`
     : '';
   return `read the ${years.length} year columns (${first} … ${last}) as rows: one per ${kept[0]?.name ?? 'row'} and year, in "year" and "value"${left}`;
+}
+
+/** The months as a column names them: "jan" or "january" (any case; "sept" too), and their numbers. */
+const MONTH_COLUMNS: ReadonlyMap<string, number> = new Map(
+  [
+    ['jan', 'january'],
+    ['feb', 'february'],
+    ['mar', 'march'],
+    ['apr', 'april'],
+    ['may', 'may'],
+    ['jun', 'june'],
+    ['jul', 'july'],
+    ['aug', 'august'],
+    ['sep', 'september', 'sept'],
+    ['oct', 'october'],
+    ['nov', 'november'],
+    ['dec', 'december'],
+  ].flatMap((names, i) => names.map((name) => [name, i + 1] as const)),
+);
+
+/** The month a column is named as, 1–12, or undefined. */
+export const monthOfColumn = (name: string): number | undefined =>
+  MONTH_COLUMNS.get(name.trim().toLowerCase());
+
+/**
+ * A year per row and a column per month (elnino.csv: YEAR, JAN … DEC) is a monthly series written
+ * wide: read as rows, one per row and month, the date in "period" (the first of the month) and
+ * the number in "value", row by row and months in column order. Only when the twelve months are
+ * there, each a column of numbers, beside a year column of whole years and nothing else numeric
+ * (an annual total beside them would repeat in every month's row). The sandbox's reader melts
+ * it the same way (opsmind_data._melt_months).
+ */
+export async function meltMonths(db: DuckDb, signal?: AbortSignal): Promise<string | null> {
+  const columns = await describeData(db, signal);
+  const months = columns.filter((c) => monthOfColumn(c.name) !== undefined);
+  const numbers = new Set(months.map((c) => monthOfColumn(c.name)));
+  if (months.length !== 12 || numbers.size !== 12) return null;
+  if (!months.every((c) => NUMBER_TYPE.test(c.type))) return null;
+  const ids = columns.filter((c) => monthOfColumn(c.name) === undefined);
+  const year = ids.find((c) => YEAR_NAME.test(c.name) && NUMBER_TYPE.test(c.type));
+  if (!year || ids.some((c) => c !== year && NUMBER_TYPE.test(c.type))) return null;
+  if (ids.some((c) => ['period', 'value'].includes(c.name.toLowerCase()))) return null;
+  const data = ident(DATA_RELATION);
+  const y = `CAST(${ident(year.name)} AS DOUBLE)`;
+  const [facts = {}] = await db.objects(
+    `SELECT count(*) FILTER (WHERE ${y} IS NOT NULL AND (${y} <> floor(${y}) OR ${y} < 1678 OR ${y} > 2261)) AS bad FROM ${data}`,
+    signal,
+  );
+  if (Number(facts.bad) !== 0) return null;
+  const idList = ids.map((c) => ident(c.name)).join(', ');
+  const monthList = `[${months.map((c) => monthOfColumn(c.name)).join(', ')}]`;
+  const values = `[${months.map((c) => ident(c.name)).join(', ')}]`;
+  await db.run(
+    `CREATE OR REPLACE TABLE ${data} AS SELECT ${idList}, make_timestamp(CAST(${ident(year.name)} AS BIGINT), _m, 1, 0, 0, 0) AS "period", "value" FROM (SELECT rowid AS _r, ${idList}, unnest(${monthList}) AS _m, unnest(${values}) AS "value", unnest(range(12)) AS _p FROM ${data}) ORDER BY _r, _p`,
+    signal,
+  );
+  const [first = '', last = ''] = [months[0]?.name.trim(), months.at(-1)?.name.trim()];
+  return `read the 12 month columns (${first} … ${last}) as rows: one per ${year.name} and month, in "period" (the first of each month) and "value"`;
 }

@@ -15,7 +15,7 @@ import { readExcel } from './source-excel.js';
 import { flattenNested, readJson, readParquet, RECORDS_IGNORED } from './source-native.js';
 import { addPeriod } from './source-period.js';
 import { readEpochs } from './source-epoch.js';
-import { meltYears } from './source-wide.js';
+import { meltMonths, meltYears } from './source-wide.js';
 import { detectFormat, readHead } from './source-sniff.js';
 import type { DetectedFormat } from './source-sniff.js';
 import { planText, readDelimited, sniffNumberLocale } from './source-text.js';
@@ -165,7 +165,7 @@ async function readOnce(
   const ctx: ReadContext = { ...host, db };
   const outcome = await read(ctx, detected, text);
   await flattenNested(db, signal);
-  const wide = await meltYears(db, signal);
+  const wide = (await meltYears(db, signal)) ?? (await meltMonths(db, signal));
   if (wide) outcome.warnings.push(wide);
   const period = await addPeriod(db, signal);
   if (period) outcome.warnings.push(period);
