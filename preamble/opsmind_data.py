@@ -101,9 +101,12 @@ def sniff_delimiter(text, preferred=","):
     if best_score[1] >= 2 or re.search(r" {2}|^ | $", text, re.M):
         return best
     counts = _field_counts(text, " ")
-    if counts and min(counts) == max(counts) >= 2:
-        return " "
-    return best
+    if not counts or min(counts) != max(counts) or counts[0] < 2:
+        return best
+    # A column of numbers, as a table split by spaces holds: never a list of two-word names.
+    rows = [row for row in csv.reader(io.StringIO(text, newline=""), delimiter=" ") if row][1:len(counts)]
+    numeric = any(rows and all(j < len(r) and PLAIN_NUMBER.match(r[j]) for r in rows) for j in range(counts[0]))
+    return " " if numeric else best
 
 
 def _is_short(count, mode):
@@ -169,7 +172,17 @@ def headerless(text, delimiter, skipped, cut=False):
     header, following = rows[skipped][2], rows[skipped + 1][2]
     return (len(header) >= 1 and len(following) == len(header)
             and all(PLAIN_NUMBER.match(f) for f in header)
-            and all(PLAIN_NUMBER.match(f) or not f.strip() for f in following))
+            and all(PLAIN_NUMBER.match(f) or not f.strip() for f in following)
+            and not _names_of_numbers(header))
+
+
+def _names_of_numbers(header):
+    """Numbers that name columns all the same: years (2019, 2020, 2021) or the columns counted out (1, 2, 3 or
+    0, 1, 2); the host's namesOfNumbers."""
+    values = [f.strip() for f in header]
+    if all(re.fullmatch(r"1[89]\d\d|20\d\d|2100", v) for v in values):
+        return True
+    return values == [str(i) for i in range(len(values))] or values == [str(i + 1) for i in range(len(values))]
 
 
 def headerless_names(count):

@@ -201,6 +201,9 @@ void test('a first row of numbers is data, not names, in both readers; a sparse 
     ],
     // Names that are years, over numbers: still a header (a word among them).
     ['years.csv', 'country,2019,2020\nFR,1,2\nES,3,4\n', [], ['country', '2019', '2020'], 2],
+    // Years over their values, no name column; the columns counted out: headers.
+    ['years-only.csv', '2019,2020,2021\n5,6,7\n8,9,10\n', [], ['2019', '2020', '2021'], 2],
+    ['counted.csv', '1,2,3\n5.5,6,7\n8,9,10\n', [], ['1', '2', '3'], 2],
     // A header of numbers over words: a header.
     ['numbered.csv', '1,2,3\na,b,c\nd,e,f\n', [], ['1', '2', '3'], 2],
     // An empty-named column over numbers: the header of a written index, never a title.

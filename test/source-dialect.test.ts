@@ -78,6 +78,7 @@ void test('sniffDelimiter: a single space when nothing else splits every line al
     // Words of varying counts, a one-word header, runs of spaces (empty fields): one column.
     ['name\nAda Lovelace\nAlan Turing\nGrace Hopper\n', ','],
     ['note\nsold out early\nrain all day\nfine\n', ','],
+    ['full name\nAda Lovelace\nAlan Turing\nGrace Hopper\n', ','],
     ['a  b\n1  2\n3  4\n5  6\n', ','],
     // A comma splits them: never the spaces inside its fields.
     ['city,note\nParis,rain all day\nRome,sun\n', ','],

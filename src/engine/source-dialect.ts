@@ -127,8 +127,9 @@ const share = (values: number[], value: number): number =>
 /**
  * The delimiter that splits the sample's lines most consistently (`preferred` wins ties). When none
  * splits them, a single space that splits every line into the same number of fields (two or more):
- * spector.csv's "'OBS' 'GPA' 'TUCE'", diabetes_data_raw's "59 2 32.1 101.0 …" (opsmind_data's
- * sniff_delimiter alike). Never spaces of varying runs, nor lines of words of varying counts.
+ * spector.csv's "'OBS' 'GPA' 'TUCE'", diabetes_data_raw's "59 2 32.1 101.0 …", one column at
+ * least all numbers below the first line (opsmind_data's sniff_delimiter alike). Never spaces of
+ * varying runs, nor lines of words (a list of two-word names).
  */
 export function sniffDelimiter(sample: string, preferred: string): string {
   const found = sniffListed(sample, preferred);
@@ -136,7 +137,13 @@ export function sniffDelimiter(sample: string, preferred: string): string {
   let counts = fieldCounts(sample, ' ').filter((count) => count > 0);
   if (counts.length > 2) counts = counts.slice(0, -1);
   const common = counts.length ? mode(counts) : 0;
-  return common >= 2 && share(counts, common) === 1 ? ' ' : found.best;
+  if (common < 2 || share(counts, common) !== 1) return found.best;
+  // A column of numbers, as a table split by spaces holds: never a list of two-word names.
+  const data = parseRows(sample, ' ', counts.length + 1).slice(1, counts.length);
+  const numeric = (j: number) => data.every((row) => PLAIN_NUMBER.test(row.fields[j] ?? ''));
+  return data.length > 0 && Array.from({ length: common }, (_, j) => j).some(numeric)
+    ? ' '
+    : found.best;
 }
 
 function sniffListed(sample: string, preferred: string): { best: string; score: [number, number] } {
@@ -188,6 +195,17 @@ function headerlessWarning(count: number): string {
   return `${said} the columns named column_1${count > 2 ? ` … column_${count}` : ', column_2'}`;
 }
 
+/**
+ * Numbers that name columns all the same: years (2019, 2020, 2021 over their values, a wide table
+ * without a name column) or the columns counted out (1, 2, 3 or 0, 1, 2). opsmind_data's
+ * _names_of_numbers decides alike.
+ */
+function namesOfNumbers(header: readonly string[]): boolean {
+  const values = header.map((f) => f.trim());
+  if (values.every((v) => /^(1[89]\d\d|20\d\d|2100)$/.test(v))) return true;
+  return values.every((v, i) => v === String(i)) || values.every((v, i) => v === String(i + 1));
+}
+
 /** The fields of a row that hold something. */
 const filled = (fields: readonly string[]): number =>
   fields.filter((field) => field.trim() !== '').length;
@@ -207,7 +225,7 @@ function isTitle(row: readonly string[], next: readonly string[] | undefined, co
  * Where the header is: after the first 1..10 non-empty lines when each is a title (isTitle), the
  * rest of the sample consistent (opsmind_data.title_lines). A header whose every field is a
  * number, above a row of numbers as long, is data: the file has no header (iris measurements
- * exported without one, digits.csv).
+ * exported without one, digits.csv) — unless the numbers name columns (namesOfNumbers).
  */
 export function findHeader(sample: string, delimiter: string, cut: boolean): HeaderPlace {
   let rows = parseRows(sample, delimiter, 4 * TITLE_SAMPLE_LINES)
@@ -224,7 +242,8 @@ export function findHeader(sample: string, delimiter: string, cut: boolean): Hea
       header.length >= 1 &&
       next?.length === header.length &&
       numbers(header, false) &&
-      numbers(next, true);
+      numbers(next, true) &&
+      !namesOfNumbers(header);
     const title = k > 0 ? [`skipped ${k} line(s) above the header (a title?)`] : [];
     const place = { titleLines: k, skipLines: rows[k]?.startLine ?? 0 };
     return data
