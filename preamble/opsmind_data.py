@@ -180,7 +180,7 @@ def _names_of_numbers(header):
     """Numbers that name columns all the same: years (2019, 2020, 2021) or the columns counted out (1, 2, 3 or
     0, 1, 2); the host's namesOfNumbers."""
     values = [f.strip() for f in header]
-    if all(re.fullmatch(r"1[89]\d\d|20\d\d|2100", v) for v in values):
+    if all(YEAR_COLUMN.match(v) for v in values):
         return True
     return values == [str(i) for i in range(len(values))] or values == [str(i + 1) for i in range(len(values))]
 
@@ -765,8 +765,9 @@ def _read_epochs(frame):
         millis = bool(((present >= EPOCH_FROM * 1000) & (present < EPOCH_TO * 1000)).all())
         if not (seconds or millis):
             in_range = bool(((present >= YMD_FROM) & (present <= YMD_TO) & (present % 1 == 0)).all())
-            if in_range and bool(_ymd_dates(present).notna().all()):
-                frame = frame.assign(**{column: _ymd_dates(values).astype("datetime64[ns]")})
+            dates = _ymd_dates(values) if in_range else None
+            if dates is not None and bool(dates[values.notna()].notna().all()):
+                frame = frame.assign(**{column: dates.astype("datetime64[ns]")})
                 warnings.append(f'read "{name}" as dates: its numbers write each date as YYYYMMDD')
             continue
         micros = (values.astype(float) * (1_000_000 if seconds else 1_000)).round()

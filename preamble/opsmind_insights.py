@@ -250,10 +250,11 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None, counts=None)
     # With whole years to compare, first-to-last compares different seasons (January against December):
     # the year-over-year sentence says the same thing honestly, so it replaces it.
     ns = _point_counts(data, counts)
+    if ns is not None:
+        data = data.assign(n=ns)
     few = [None] * len(data) if ns is None else [_few_values(n, ns) for n in ns]
     if not yearly:
-        ends = [f"{w} {f}" for w, f in ((when[0], few[0]), (when[-1], few[-1])) if f]
-        out.extend(_change(label, when, first, last, how, f"; {', '.join(ends)}" if ends else ""))
+        out.extend(_change(label, when, first, last, how, _ends_note(data, when, ns)))
     values = data["y"].to_numpy()
     for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
         latest = ", the latest period" if i == len(values) - 1 else ""

@@ -58,20 +58,7 @@ void test('quarters written 1974Q1 (or 1974-q3) are dates: a quarterly series', 
 });
 
 void test('days written Jan-1-1995 are dates: a monthly series', () => {
-  const months = [
-    'Jan',
-    'Feb',
-    'Mar',
-    'Apr',
-    'May',
-    'Jun',
-    'Jul',
-    'Aug',
-    'Sep',
-    'Oct',
-    'Nov',
-    'Dec',
-  ];
+  const months = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
   const rows = Array.from(
     { length: 36 },
     (_, i) =>

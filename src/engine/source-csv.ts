@@ -68,7 +68,7 @@ const WHOLE = /^[+-]?\d+$/;
  * pandas reads as numbers: BIGINT when every one is whole. A value further on that is not a
  * number fails the read, and the file is then sniffed whole.
  */
-export function withInfinities(
+export function withTextNumbers(
   dialect: CsvDialect,
   samples: readonly string[][],
   padded: ReadonlySet<number> = new Set(),
@@ -355,7 +355,7 @@ export async function createCsvTable(
 /**
  * The sampled text of each column: the values pandas does not read as missing, trimmed; the
  * columns where the sample holds one of pandas' missing texts other than the empty field; and
- * those where it writes a value with spaces around it (withInfinities' `padded`).
+ * those where it writes a value with spaces around it (withTextNumbers' `padded`).
  */
 export function cleanSamples(raw: (string | null)[][]): {
   samples: string[][];

@@ -180,6 +180,9 @@ export interface HeaderPlace {
 
 const isShort = (count: number, common: number): boolean => count <= 1 || count < common / 2;
 
+/** A column named as a year: four digits from 1800 to 2100 (source-wide.ts melts such columns). */
+export const YEAR_COLUMN = /^\s*(1[89]\d\d|20\d\d|2100)\s*$/;
+
 /** A number as a header never names a column: digits, a point, a sign, an exponent. */
 const PLAIN_NUMBER = /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 
@@ -202,7 +205,7 @@ function headerlessWarning(count: number): string {
  */
 function namesOfNumbers(header: readonly string[]): boolean {
   const values = header.map((f) => f.trim());
-  if (values.every((v) => /^(1[89]\d\d|20\d\d|2100)$/.test(v))) return true;
+  if (values.every((v) => YEAR_COLUMN.test(v))) return true;
   return values.every((v, i) => v === String(i)) || values.every((v, i) => v === String(i + 1));
 }
 

@@ -17,7 +17,7 @@ import {
   pandasQuoting,
   sampleText,
   sniffCsv,
-  withInfinities,
+  withTextNumbers,
 } from './source-csv.js';
 import type { CsvDialect, CsvNulls, CsvPlan } from './source-csv.js';
 import { sampleDayFirst, settleDates } from './source-dates.js';
@@ -308,7 +308,7 @@ async function readPlanned(
   const { text, place, plan, sniffed, names, footer } = planned;
   const raw = await asBadInput(MALFORMED, ctx.signal, () => sampleOf(ctx, planned));
   const { samples, withNa, withNone, padded } = cleanSamples(raw);
-  const typed = withInfinities(sniffed, samples, padded);
+  const typed = withTextNumbers(sniffed, samples, padded);
   const columns = typed.columns.map((c, i) => ({
     name: names[i] ?? '',
     type: c.type,

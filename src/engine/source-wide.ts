@@ -7,10 +7,9 @@ import { ident } from './duckdb.js';
 import type { DuckDb } from './duckdb.js';
 import { describeData } from './source-common.js';
 import { DATA_RELATION } from './types.js';
+import { YEAR_COLUMN } from './source-dialect.js';
 import { YEAR_NAME } from './source-period.js';
 
-/** A column named as a year: four digits from 1800 to 2100. */
-export const YEAR_COLUMN = /^\s*(1[89]\d\d|20\d\d|2100)\s*$/;
 /** At least this many year columns make a wide table. */
 export const WIDE_YEARS = 3;
 
