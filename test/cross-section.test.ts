@@ -433,3 +433,50 @@ void test('an amount by name held close to its mean is a level of each entity: a
     assert.ok(run.charts.includes('Average income by region'), run.charts.join('\n'));
   }
 });
+
+/** 360 respondents: an income bracket 1–12 (every one used), a vote, an age. */
+function respondentsCsv(): string {
+  const rows = Array.from({ length: 360 }, (_, i) => {
+    const bracket = 1 + ((i * 7) % 12);
+    return `${bracket},${(i * 5) % 3 === 0 ? 1 : 0},${20 + ((i * 11) % 60)},${1 + ((i * 13) % 5)}`;
+  });
+  const path = join(dir, 'respondents.csv');
+  writeFileSync(path, ['income,vote,age,visits', ...rows].join('\n') + '\n');
+  return path;
+}
+
+void test('money written as the whole numbers 1 to k, every one used many times, is a bracket code: averaged, never summed', async () => {
+  const file = respondentsCsv();
+  const profile = await duckProfile(file);
+  const role = (name: string) => profile.semantics.columns.find((c) => c.name === name);
+  assert.equal(role('income')?.role, 'level', role('income')?.evidence);
+  assert.equal(role('income')?.settled, false, 'the safe choice, said as such');
+  assert.match(
+    role('income')?.evidence ?? '',
+    /whole numbers 1 to 12, every one used \(360 values\): codes of brackets/,
+  );
+  // A count by name is no money: its few whole numbers still count things.
+  assert.notEqual(role('visits')?.evidence ?? '', role('income')?.evidence ?? '');
+  assert.doesNotMatch(role('visits')?.evidence ?? '', /codes of brackets/);
+  const { duck, pandas } = bothEngines(file, dir);
+  for (const run of [duck, pandas]) {
+    assert.ok(!run.findings.some((f) => /of income \(/.test(f)), run.findings.join('\n'));
+    assert.ok(
+      run.findings.some((f) => /mean income/.test(f)),
+      `the brackets are compared by their mean: ${run.findings.join('\n')}`,
+    );
+  }
+});
+
+void test('money in a wide range of whole numbers, or few codes with gaps, keeps its sum', async () => {
+  const gaps = join(dir, 'gaps.csv');
+  // 1 to 12 but 7 never used: not every bracket is there, so no rule of codes.
+  const rows = Array.from({ length: 360 }, (_, i) => {
+    const v = 1 + ((i * 7) % 12);
+    return `${v === 7 ? 8 : v},R${i % 4}`;
+  });
+  writeFileSync(gaps, ['income,region', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(gaps);
+  const income = profile.semantics.columns.find((c) => c.name === 'income');
+  assert.doesNotMatch(income?.evidence ?? '', /codes of brackets/, income?.evidence);
+});

@@ -12,6 +12,13 @@ export const LEVEL_WORDS = words(
 export const ADDITIVE_WORDS = words(
   'revenue revenues sales turnover income profit amount spend gmv units qty quantity volume orders visits deaths cases count number generation production consumption births total sum people population pop employment employed jobs headcount flights passengers votes sessions clicks impressions pageviews views downloads installs signups conversions transactions bookings purchases shipments trips rides calls tickets cost costs expense expenses expenditure expenditures spending budget budgets payroll payments donations kwh mwh gwh twh rainfall snowfall umsatz erlös erloes menge anzahl kunden betrag ventes chiffre ventas ingresos importe cantidad',
 );
+/**
+ * Words that name money, and nothing but money (not sales or amount, which also count things):
+ * money is never written as the whole numbers 1 to k, each used many times (bracketRole).
+ */
+export const MONEY_WORDS = words(
+  'income incomes revenue revenues profit profits cost costs expense expenses expenditure expenditures spend spending budget budgets payroll salary salaries earnings gmv donations payments umsatz erlös erloes betrag ingresos importe',
+);
 /** Words of a temperature: a level whose zero is not "none" (°C, °F), said as differences. */
 export const TEMPERATURE_WORDS = words(
   'temp temperature temperatures celsius fahrenheit tmax tmin tavg',

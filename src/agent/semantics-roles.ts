@@ -11,6 +11,7 @@ import {
   LAT_WORDS,
   LEVEL_WORDS,
   LON_WORDS,
+  MONEY_WORDS,
   named,
   number,
   RATIO_WORDS,
@@ -119,6 +120,29 @@ function cumulativeRole(x: Seen, grain: Grain, facts: TableFacts): Decided | nul
   };
 }
 
+/** Codes of brackets: at most this many, each used by this many values on average. */
+const BRACKETS = { fewest: 5, most: 30, perCode: 10 } as const;
+
+/**
+ * Codes of brackets: a column named as money (income, cost) whose values are the whole numbers 0
+ * or 1 to k, every one of them used, each by many rows (anes96.csv's income, 1 to 24 over 944
+ * people). Money is not written that way; its brackets, or a scale, are, and their sum means
+ * nothing. Averaged, the safe choice (said so): a mean code still ranks the groups, and were they
+ * amounts in large units, their mean would still be right.
+ */
+function bracketRole(x: Seen, rows: number): Decided | null {
+  const { c, s, whole } = x;
+  const values = Math.max(0, rows - c.missing);
+  if (!whole || (s.min !== 0 && s.min !== 1) || !named(c.name, MONEY_WORDS)) return null;
+  if (c.distinct !== s.max - s.min + 1 || c.distinct < BRACKETS.fewest) return null;
+  if (c.distinct > BRACKETS.most || values < BRACKETS.perCode * c.distinct) return null;
+  return {
+    role: 'level',
+    evidence: `named as money, but its values are the whole numbers ${number(s.min)} to ${number(s.max)}, every one used (${number(values)} values): codes of brackets or a scale, averaged rather than summed (the safe choice)`,
+    settled: false,
+  };
+}
+
 /** Levels whatever the grain: values on both sides of zero, level names, a handful of whole numbers. */
 function levelRole(x: Seen): Decided | null {
   const { c, s, range, whole, levelName, additiveName } = x;
@@ -173,6 +197,7 @@ export function numberRole(
   const decided =
     labelRole(x, timeName) ??
     rowNumberRole(x, rows) ??
+    bracketRole(x, rows) ??
     cumulativeRole(x, grain, facts) ??
     levelRole(x);
   if (decided) return decided;
