@@ -2,6 +2,7 @@
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -254,11 +255,24 @@ class NumbersAsTextTests(unittest.TestCase):
 
 class DatesAsTextTests(unittest.TestCase):
     def assert_dates(self, values, frequency):
+        """Dates in text; ISO 8601 ones (a time of day, no zone) are dates to every reader, as the DuckDB engine
+        types them: no note then, and the dtype of dates."""
         result = semantic_of(values, "when")
         self.assertEqual(result["semantic"], "datetime")
         self.assertEqual(result["datetime"]["frequency"], frequency)
-        self.assertIn("dates stored as text", result["notes"])
+        iso = all(re.match(r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$", v) for v in values)
+        if iso and result["datetime"]["parse_share"] == 1:
+            self.assertNotIn("dates stored as text", result["notes"])
+            self.assertEqual(result["dtype"], "datetime64[ns]")
+        else:
+            self.assertIn("dates stored as text", result["notes"])
         return result
+
+    def test_only_dates_that_no_reader_types_are_stored_as_text(self):
+        iso = semantic_of([str(d.date()) for d in pd.date_range("2024-01-01", periods=10)], "when")
+        self.assertEqual((iso["dtype"], iso["notes"]), ("datetime64[ns]", []))
+        us = semantic_of([d.strftime("%m/%d/%Y") for d in pd.date_range("2024-01-01", periods=10)], "when")
+        self.assertEqual((us["dtype"], us["notes"]), ("object", ["dates stored as text"]))
 
     def test_daily_iso_dates(self):
         result = self.assert_dates([str(d.date()) for d in pd.date_range("2024-01-01", periods=40)], "D")
@@ -392,7 +406,10 @@ class WarningsAndShapeTests(unittest.TestCase):
         self.assertIn("1 column more than 50% missing: a", warnings)
         self.assertIn("1 constant column: c", warnings)
         self.assertIn("numbers stored as text in: price", warnings)
-        self.assertIn("dates stored as text in: day", warnings)
+        # ISO dates are dates to every reader (the DuckDB engine types them): nothing to warn of.
+        self.assertFalse([w for w in warnings if w.startswith("dates stored as text")], warnings)
+        frame["day"] = ["01/0%d/2024" % d for d in range(1, 6)]
+        self.assertIn("dates stored as text in: day", profile(frame, INFO)["warnings"])
 
     def test_dates_after_today_are_named_with_their_latest(self):
         frame = pd.DataFrame({"released": ["1998-06-12", "2046-11-05", "2001-01-01"] * 4,
