@@ -98,8 +98,18 @@ export function eventRole(x: Seen): Decided {
   };
 }
 
-/** One row per period (per entity): stocks stand, flows add up, the rest is averaged. */
-export function overTimeRole(x: Seen, grain: Grain): Decided {
+/**
+ * At most this median step from one period to the next, as a share of the value, a series moves
+ * as a level does (Stocks.csv's monthly prices: 3–8%); flows jump (crimea.json's deaths a month:
+ * 35–45%; seattle-weather.csv's daily rain: 99%).
+ */
+const LEVEL_STEP = 0.1;
+
+/**
+ * One row per period (per entity): stocks stand, flows add up, the rest is averaged. `step` is
+ * the measure's typical step between periods (TableFacts.typicalStep), when measured.
+ */
+export function overTimeRole(x: Seen, grain: Grain, step?: number): Decided {
   const { c, s, range, whole, heavy, additiveName } = x;
   const stockName = named(c.name, STOCK_WORDS);
   if (
@@ -119,6 +129,15 @@ export function overTimeRole(x: Seen, grain: Grain): Decided {
     return {
       role: 'stock',
       evidence: `${range}, named as a count, one value per ${grain === 'panel' ? 'entity and ' : ''}period: the name and values cannot tell a flow from a standing number, so it is summed across ${grain === 'panel' ? 'entities' : 'the rows'} within one period and averaged over time (the safe choice)`,
+      settled: false,
+    };
+  // One row per period, a heavy tail that comes of a trend, not of jumps: a price or an index that
+  // grew (Stocks.csv's AAPL, 0.10 to 177), whose sum over a quarter means nothing. A flow that
+  // grew so smoothly is averaged too (the safe choice): a mean per period is still right.
+  if (grain === 'series' && heavy && !additiveName && step !== undefined && step <= LEVEL_STEP)
+    return {
+      role: 'level',
+      evidence: `${range}, heavy right tail, but moving by a median ${number(Math.round(step * 1000) / 10)}% from one period to the next: a level that trended (a price, an index), not a flow that jumps; averaged (the safe choice)`,
       settled: false,
     };
   if (x.positive && (heavy || additiveName))

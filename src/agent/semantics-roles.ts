@@ -202,7 +202,7 @@ export function numberRole(
     levelRole(x);
   if (decided) return decided;
   if (grain === 'cross_section') return crossSectionRole(x);
-  return grain === 'event' ? eventRole(x) : overTimeRole(x, grain);
+  return grain === 'event' ? eventRole(x) : overTimeRole(x, grain, facts.typicalStep?.[c.name]);
 }
 
 /**

@@ -124,6 +124,12 @@ export interface TableFacts {
   keyDistinct?: Record<string, number>;
   /** Per number column: the share of steps, per entity in time order, that do not decrease. */
   nonDecreasing?: Record<string, number>;
+  /**
+   * Per number column: its median step from one period to the next (per entity, in time order),
+   * as a share of the larger of the two values (0.05: it moves by 5%). A price or an index moves
+   * in small steps; a flow (rain, deaths a month) jumps.
+   */
+  typicalStep?: Record<string, number>;
   /** nonDecreasing was measured over the steps between an even sample of the rows (large tables). */
   stepsSampled?: boolean;
   /**

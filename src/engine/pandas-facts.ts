@@ -43,6 +43,7 @@ const FactsSchema = z.object({
   repeated: z.array(RepeatedSchema),
   ranges: z.record(z.string(), z.record(z.string(), z.array(z.tuple([Bound, Bound])))),
   nonDecreasing: z.record(z.string(), z.number()).optional(),
+  typicalStep: z.record(z.string(), z.number()).optional(),
   totals: z
     .array(z.object({ column: z.string(), value: z.string(), measure: z.string() }))
     .optional(),
@@ -79,6 +80,7 @@ const CHECKED_MEASURES = 12;
 const PROGRAM = String.raw`
 import json
 import math
+import numpy as np
 import pandas as pd
 
 args = json.loads(ARGS)
@@ -168,14 +170,20 @@ if t is not None:
     if keys is not None:
         measures = [m for m in args["measures"] if m not in keys][:CHECKED]
         ordered = rows.sort_values(keys + ["__opsmind_t"], kind="mergesort")
-        steps = {}
+        steps, typical = {}, {}
         for m in measures:
             v = pd.to_numeric(ordered[m], errors="coerce")
             p = v.groupby([ordered[k] for k in keys], dropna=False).shift(1) if keys else v.shift(1)
             both = v.notna() & p.notna()
             if both.any():
                 steps[m] = float((v[both] >= p[both]).mean())
+            v, p = v.astype("float64"), p.astype("float64")
+            larger = np.maximum(v.abs(), p.abs())
+            moved = np.isfinite(v) & np.isfinite(p) & (larger > 0)
+            if moved.any():
+                typical[m] = float(((v - p).abs() / larger)[moved].median())
         facts["nonDecreasing"] = steps
+        facts["typicalStep"] = typical
         if len(keys) == 1:
             found = []
             for m in measures[:4]:

@@ -422,10 +422,14 @@ async function timeFacts(
   const lags = measures.map(
     (m, i) => `${ident(m)} AS v${i}, lag(${ident(m)}) OVER (${partition}ORDER BY ${t}) AS p${i}`,
   );
-  const shares = measures.map(
-    (_, i) =>
+  const shares = measures.flatMap((_, i) => {
+    const [v, p] = [`CAST(v${i} AS DOUBLE)`, `CAST(p${i} AS DOUBLE)`];
+    const larger = `greatest(abs(${v}), abs(${p}))`;
+    return [
       `avg(CASE WHEN v${i} >= p${i} THEN 1.0 ELSE 0.0 END) FILTER (WHERE v${i} IS NOT NULL AND p${i} IS NOT NULL) AS s${i}`,
-  );
+      `median(abs(${v} - ${p}) / ${larger}) FILTER (WHERE isfinite(${v}) AND isfinite(${p}) AND ${larger} > 0) AS r${i}`,
+    ];
+  });
   // A running total never decreases along any subset of its rows either, while other measures
   // still rise and fall about half the time: past FACTS_ROWS rows, the steps between the rows of the
   // profile's even sample decide (a sort of every row costs ~0.2 s per million).
@@ -436,11 +440,15 @@ async function timeFacts(
     signal,
   );
   if (every > 1) facts.stepsSampled = true;
-  facts.nonDecreasing = Object.fromEntries(
-    measures.flatMap((m, i) =>
-      typeof steps[`s${i}`] === 'number' ? [[m, steps[`s${i}`] as number]] : [],
-    ),
-  );
+  const measured = (prefix: string): Record<string, number> =>
+    Object.fromEntries(
+      measures.flatMap((m, i) => {
+        const value = steps[`${prefix}${i}`];
+        return typeof value === 'number' ? [[m, value]] : [];
+      }),
+    );
+  facts.nonDecreasing = measured('s');
+  facts.typicalStep = measured('r');
   if (grained.keys.length === 1)
     facts.totals = await totalRows(db, grained.keys[0] ?? '', t, measures, signal);
   return facts;
