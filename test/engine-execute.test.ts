@@ -335,6 +335,24 @@ void test('numbers and dates stored as text are cleaned as compile-plan.ts clean
   );
 });
 
+void test('a two-digit year is this century or the last, never the year 3 (1/2/03, 19-Sep-03)', async () => {
+  const values = `('1/2/03'), ('19-Sep-03'), ('19-SEP-2003'), ('12/31/99'), ('01/02/2003'), ('11/12/13')`;
+  const db = await table(`SELECT * FROM (VALUES ${values}) AS t(day)`);
+  const r = await execute(db, [on('table', top('day', 6))], { day: 'datetime' });
+  const days = r
+    .frame(0)
+    .map((row) => String(row[0]).slice(0, 10))
+    .sort();
+  assert.deepEqual(days, [
+    '1999-12-31',
+    '2003-01-02',
+    '2003-01-02',
+    '2003-09-19',
+    '2003-09-19',
+    '2013-11-12',
+  ]);
+});
+
 void test('column names that are SQL, quotes or line breaks stay names', async () => {
   const names = ['a"b', 'x; DROP TABLE data; --', 'line\nbreak'];
   const [k = '', x = '', y = ''] = names;

@@ -48,7 +48,9 @@ const numericText = (c: string): string =>
   `TRY_CAST(regexp_replace(CAST(${c} AS VARCHAR), '[^0-9eE.+-]', '', 'g') AS DOUBLE)`;
 
 const TIMES = ['', ' %H:%M', ' %H:%M:%S'];
-const DAY_MONTH = ['%m/%d/%Y', '%m/%d/%y', '%m-%d-%Y', '%m.%d.%Y'];
+// A two-digit year's format before the four-digit one: %Y reads "03" as the year 3 (1/2/03 was
+// 0003-01-02), while %y refuses 2003, whose last two digits it leaves unread.
+const DAY_MONTH = ['%m/%d/%y', '%m/%d/%Y', '%m-%d-%Y', '%m.%d.%Y'];
 const WORDS = [
   '%b %d %Y',
   '%b %d, %Y',
@@ -58,6 +60,11 @@ const WORDS = [
   '%d %B %Y',
   '%b-%d-%Y',
   '%B-%d-%Y',
+  // Day, month name and year between dashes (19-Sep-03, 19-SEP-2003: msft.csv, Oracle's
+  // DD-MON-YY), two digits first as above.
+  '%d-%b-%y',
+  '%d-%b-%Y',
+  '%d-%B-%Y',
 ];
 // A month alone (2024-01, 2024/1, Jan 2024, 01/2024): pandas reads it as the month's first day,
 // as the profile's parse does (a superset of profile-dates.ts' LENIENT_PARTS). Tried after the full dates, whose
@@ -75,9 +82,12 @@ function dateFormats(order: SourceLocale['dateOrder']): string {
   return `[${list.map(literal).join(', ')}]`;
 }
 
-// pd.to_datetime(errors="coerce"): ISO text first, then the other formats pandas reads.
+// pd.to_datetime(errors="coerce"): ISO text first, then the other formats pandas reads. Only text
+// that starts with a year is cast: DuckDB's cast also reads 1/2/03 and 11/12/13 as year/month/day
+// (the years 1 and 11), where pandas reads January 2 and November 12 of 2003 and 2013.
 function textDate(c: string, order: SourceLocale['dateOrder']): string {
-  return `coalesce(TRY_CAST(${c} AS TIMESTAMP), try_strptime(${c}, ${dateFormats(order)}), ${quarterSql(c)})`;
+  const iso = `CASE WHEN regexp_matches(${c}, '^\\s*\\d{4}') THEN TRY_CAST(${c} AS TIMESTAMP) END`;
+  return `coalesce(${iso}, try_strptime(${c}, ${dateFormats(order)}), ${quarterSql(c)})`;
 }
 
 /** One column as the cleaning leaves it, and the expression that converts it (none: left as read). */
