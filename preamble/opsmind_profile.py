@@ -166,7 +166,10 @@ def _top(uniques, counts):
 
 
 def _classify_numeric(name, series, values, distinct, nonmissing):
-    """numeric, identifier, or category for codes (zip, store id) that are numbers only in form."""
+    """numeric, identifier, or category for codes (zip, store id) that are numbers only in form. A version (1.1, 2.0,
+    15) names a release, whole or not: a category, or an identifier when nearly every row has its own."""
+    if "version" in name_tokens(name) and len(values):
+        return "identifier" if nonmissing >= MIN_ID_ROWS and distinct >= 0.9 * nonmissing else "category"
     row_name = re.match(r"^(unnamed: \d+|index)$", str(name), re.I)
     if not (_id_hint(name) or row_name) or not len(values):
         return "numeric"

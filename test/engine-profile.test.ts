@@ -207,6 +207,12 @@ void test('identifiers: unique ids, camel case, row index, order codes, uuids, e
   assert.equal((await columnOf(uuids, 'ref')).semantic, 'identifier');
   const emails = range(9).map((i) => `user${i % 3}@example.com`);
   assert.equal((await columnOf(emails, 'who')).semantic, 'identifier');
+  // A version names a release, whole or not (debian.csv's 1.1 … 15): never a measure.
+  const releases = range(30).map((i) => 1 + i / 10);
+  assert.equal((await columnOf(releases, 'version', 'DOUBLE')).semantic, 'identifier');
+  const builds = repeat([1.1, 1.2, 2, 2.1], 10);
+  assert.equal((await columnOf(builds, 'appVersion', 'DOUBLE')).semantic, 'category');
+  assert.equal((await columnOf(releases, 'conversion', 'DOUBLE')).semantic, 'numeric');
 });
 
 void test('booleans: bool type, yes/no in any case, 0/1 numbers (with their statistics)', async () => {

@@ -160,6 +160,11 @@ class SemanticTests(unittest.TestCase):
     def test_repeated_store_ids_are_categories(self):
         self.assertEqual(semantic_of([1, 2, 3, 4] * 10, "store_id")["semantic"], "category")
 
+    def test_a_version_names_a_release_whole_or_not(self):
+        self.assertEqual(semantic_of([1 + i / 10 for i in range(30)], "version")["semantic"], "identifier")
+        self.assertEqual(semantic_of([1.1, 1.2, 2.0, 2.1] * 10, "appVersion")["semantic"], "category")
+        self.assertEqual(semantic_of([1 + i / 10 for i in range(30)], "conversion")["semantic"], "numeric")
+
     def test_pandas_index_column_is_identifier(self):
         self.assertEqual(semantic_of(list(range(30)), "Unnamed: 0")["semantic"], "identifier")
 
