@@ -347,6 +347,10 @@ def _read_delimited(path, extension, numbers=None):
     return frame, info, warnings
 
 
+ROW_NAMES_WARNING = ("the first column holds row names (the header names one column fewer): left out of the columns, "
+                     "as pandas keeps them in its index")
+
+
 def _parse_delimited(path, extension, head, encoding, warning):
     sample = head.decode(encoding, errors="ignore")
     delimiter = sniff_delimiter(sample, "\t" if extension in (".tsv", ".tab") else ",")
@@ -385,6 +389,10 @@ def _parse_delimited(path, extension, head, encoding, warning):
         raise DataLoadError(f"not a well-formed delimited file: {first}") from error
     except (OSError, EOFError) as error:  # a gzip stream cut or damaged past its start
         raise DataLoadError(f"the gzip stream is truncated or damaged ({error}), so not every row could be read") from None
+    if not names and not isinstance(frame.index, pd.RangeIndex):
+        # R's write.csv: each row's name first, and no column named for them. pandas keeps them as the index (the
+        # host's engine leaves them out), so the columns are the header's.
+        warnings.append(ROW_NAMES_WARNING)
     info = {"format": "csv", "encoding": encoding, "delimiter": delimiter}
     return frame, info, warnings
 

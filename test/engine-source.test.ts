@@ -225,6 +225,43 @@ void test('a first row of numbers is data, not names, in both readers; a sparse 
   }
 });
 
+void test('row names an R export writes first, under a header one name short, are left out by both readers', async () => {
+  const rowNames =
+    'the first column holds row names (the header names one column fewer): left out of the columns, as pandas keeps them in its index';
+  // dietox.csv (statsmodels), as write.csv writes it: "1",26.5,NA,… under "Weight","Feed",…
+  const text =
+    '"Weight","Feed","Time","Pig"\n"1",26.5,NA,1,4601\n"2",27.6,5.2,2,4601\n"3",36.5,17.6,3,4601\n"x",40,28.5,4,4601\n';
+  const info = await attach('dietox.csv', text);
+  assert.deepEqual(info.warnings, [rowNames]);
+  assert.deepEqual((await db.all('SELECT * FROM data LIMIT 0')).columns, [
+    'Weight',
+    'Feed',
+    'Time',
+    'Pig',
+  ]);
+  assert.deepEqual((await db.all('SELECT "Weight", "Feed", "Pig" FROM data ORDER BY rowid')).rows, [
+    [26.5, null, 4601],
+    [27.6, 5.2, 4601],
+    [36.5, 17.6, 4601],
+    [40, 28.5, 4601],
+  ]);
+  const [pandasWarnings, pandasColumns, weights] = pandasRead<[string[], string[], number[]]>(
+    join(dir, 'dietox.csv'),
+    'print(json.dumps([w, [str(c) for c in df.columns], [float(x) for x in df["Weight"]]]))',
+  );
+  assert.deepEqual(
+    [pandasWarnings, pandasColumns, weights],
+    [[rowNames], ['Weight', 'Feed', 'Time', 'Pig'], [26.5, 27.6, 36.5, 40]],
+    "the sandbox's reader",
+  );
+  // A delimiter that ends every line is no row name: not read this way.
+  const trailing = await attach('trailing.csv', 'a,b\n1,2,\n3,4,\n5,6,\n').then(
+    (read) => read.warnings,
+    (error: unknown) => [String(error)],
+  );
+  assert.ok(!trailing.includes(rowNames), trailing.join('; '));
+});
+
 void test('numbers written with spaces around them are numbers, as pandas reads them', async () => {
   // strikes.csv (statsmodels): "7, .01138" — DuckDB's sniffer typed iprod text.
   const text = 'duration,iprod,n,code\n7, .01138, 5 ,A1\n9, -.0059 ,12, B2\n63,0.02,7,C3\n';

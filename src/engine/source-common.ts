@@ -108,6 +108,14 @@ export interface TableColumn {
   sample: string[];
 }
 
+/**
+ * Drops the column of row names an R export writes first (source-dialect's findHeader): pandas
+ * keeps them in its index, so the frame both engines describe has the header's columns alone.
+ */
+export async function dropRowNames(db: DuckDb, name: string, signal?: AbortSignal): Promise<void> {
+  await db.run(`ALTER TABLE ${ident(DATA_RELATION)} DROP COLUMN ${ident(name)}`, signal);
+}
+
 /** The columns of the `data` table, in order, with their DuckDB types. */
 export async function describeData(
   db: DuckDb,

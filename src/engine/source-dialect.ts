@@ -174,6 +174,12 @@ export interface HeaderPlace {
   header: string[];
   /** The first row is data: every field of it and of the next a number (headerlessNames). */
   headerless?: boolean;
+  /**
+   * The rows have one field more than the header names: R's write.csv puts each row's name first
+   * and names no column for them. Read without the header line (header: "" and the names), and
+   * that first column dropped, as pandas makes it the frame's index.
+   */
+  rowNames?: boolean;
   /** What the read says of it: the title lines skipped, the names given. */
   warnings: string[];
 }
@@ -249,6 +255,26 @@ export function findHeader(sample: string, delimiter: string, cut: boolean): Hea
       !namesOfNumbers(header);
     const title = k > 0 ? [`skipped ${k} line(s) above the header (a title?)`] : [];
     const place = { titleLines: k, skipLines: rows[k]?.startLine ?? 0 };
+    const below = rows.slice(k + 1);
+    const named =
+      !data &&
+      header.length >= 1 &&
+      below.length >= 2 &&
+      below.every((row) => row.fields.length === header.length + 1) &&
+      // A delimiter ending every line (an empty last field) is no name of a row.
+      !below.every((row) => (row.fields.at(-1) ?? '').trim() === '');
+    if (named)
+      return {
+        titleLines: k,
+        skipLines: below[0]?.startLine ?? 0,
+        header: ['', ...header],
+        headerless: true,
+        rowNames: true,
+        warnings: [
+          ...title,
+          'the first column holds row names (the header names one column fewer): left out of the columns, as pandas keeps them in its index',
+        ],
+      };
     return data
       ? {
           ...place,

@@ -7,7 +7,14 @@ import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import type { DuckDb } from './duckdb.js';
 import type { SourceLocale } from './types.js';
 import { copyFileSync, truncateSync } from 'node:fs';
-import { asBadInput, badInput, describeData, scratchPath, toBadInput } from './source-common.js';
+import {
+  asBadInput,
+  badInput,
+  describeData,
+  dropRowNames,
+  scratchPath,
+  toBadInput,
+} from './source-common.js';
 import { fileFooter } from './source-footer.js';
 import type { HostContext, ReadContext, ReadOutcome, TableColumn } from './source-common.js';
 import {
@@ -319,6 +326,7 @@ async function readPlanned(
   const nulls = nullsFor(typesFor(typed, asText), withNa, withNone);
   const dialect = await materialise(ctx, plan, typed, names, asText, nulls);
   const { locale, warnings } = await applyLocale(ctx, samples, numbers, dialect);
+  if (place.rowNames) await dropRowNames(ctx.db, names[0] ?? '', ctx.signal);
   const title = place.warnings;
   const shown = footer.map((l) => JSON.stringify(l.length > 60 ? `${l.slice(0, 57)}…` : l));
   const below = footer.length
