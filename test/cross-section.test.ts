@@ -480,3 +480,21 @@ void test('money in a wide range of whole numbers, or few codes with gaps, keeps
   const income = profile.semantics.columns.find((c) => c.name === 'income');
   assert.doesNotMatch(income?.evidence ?? '', /codes of brackets/, income?.evidence);
 });
+
+void test("R's row numbers under an empty name number the rows, they name no entity; row names in words still do", async () => {
+  const numbered = join(dir, 'numbered.csv');
+  const rows = Array.from(
+    { length: 40 },
+    (_, i) => `"${i + 1}",${(i * 7) % 23},"${i % 2 ? 'placebo' : 'drug'}",${20 + (i % 9)}`,
+  );
+  writeFileSync(numbered, ['"","y","trt","age"', ...rows].join('\n') + '\n');
+  const profile = await duckProfile(numbered);
+  assert.deepEqual(profile.semantics.table.keys, [], JSON.stringify(profile.semantics.table));
+  const { duck, pandas } = bothEngines(numbered, dir);
+  for (const run of [duck, pandas])
+    assert.ok(!run.charts.some((t) => /Unnamed: 0/.test(t)), run.charts.join('\n'));
+  const named = join(dir, 'cars.csv');
+  const cars = Array.from({ length: 12 }, (_, i) => `"Car ${i}",${18 + i},${100 + i * 9}`);
+  writeFileSync(named, ['"","mpg","hp"', ...cars].join('\n') + '\n');
+  assert.deepEqual((await duckProfile(named)).semantics.table.keys, ['Unnamed: 0']);
+});

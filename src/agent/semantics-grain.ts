@@ -78,6 +78,14 @@ export interface Grained {
   evidence: string[];
 }
 
+/**
+ * A written index: whole numbers under pandas' name for an unnamed column or "index", which the
+ * profile makes an identifier only when they count the rows out (epil.csv's R row numbers 1 to
+ * 236). They number the rows; they name no entity (a column of names under "" still does).
+ */
+const rowNumbers = (c: ColumnProfile): boolean =>
+  /^(unnamed: \d+|index)$/i.test(c.name) && /^u?int/i.test(c.dtype);
+
 export function decideGrain(
   profile: DataProfile,
   time: ReturnType<typeof timeColumn>,
@@ -86,7 +94,8 @@ export function decideGrain(
   const rows = profile.rows;
   if (!time) {
     const key = profile.column_profiles.find(
-      (c) => c.distinct === rows && rows > 0 && c.missing === 0 && !isNumberColumn(c),
+      (c) =>
+        c.distinct === rows && rows > 0 && c.missing === 0 && !isNumberColumn(c) && !rowNumbers(c),
     );
     return {
       grain: 'cross_section',
