@@ -161,6 +161,11 @@ void test('bad input: one line, exit 2, no stack trace', () => {
     [dir, /is a directory, not a data file\n {2}hint: .*parquet, xlsx.*`opsmind batch <folder>`/],
     [write('empty.csv', ''), /data file is empty/],
     [write('header.csv', 'a,b,c\n'), /header but no data rows/],
+    // One line of 20,190 numbers (statsmodels' poisson_resid.csv): refused at once, as pandas does.
+    [
+      write('vector.csv', Array.from({ length: 20_190 }, (_, i) => (i / 7).toFixed(2)).join(', ')),
+      /header but no data rows/,
+    ],
     [
       write('binary.csv', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0, 1, 2])),
       /looks like a binary file/,

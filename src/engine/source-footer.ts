@@ -81,3 +81,32 @@ export function fileFooter(
   const found = footerIn(buffer.toString('latin1'), delimiter, columns, base > 0);
   return found ? { offset: base + found.offset, lines: found.lines } : null;
 }
+
+/** Bytes read at a time by `oneLine`. */
+const LINE_CHUNK = 1024 * 1024;
+
+/**
+ * Whether the file holds one line of text and nothing after it but blanks: a header with no data
+ * rows (a vector written as one line of 20,190 numbers, statsmodels' poisson_resid.csv), which
+ * pandas refuses at once and DuckDB's sniffer, over that many columns, took minutes to read.
+ * Reads up to the first line break and then to the first byte that is not blank.
+ */
+export function oneLine(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(LINE_CHUNK);
+    let broken = false;
+    for (let offset = 0; ;) {
+      const read = readSync(fd, buffer, 0, LINE_CHUNK, offset);
+      if (read <= 0) return true;
+      for (let i = 0; i < read; i += 1) {
+        const byte = buffer[i];
+        if (byte === 0x0a || byte === 0x0d) broken = true;
+        else if (broken && byte !== 0x20 && byte !== 0x09) return false;
+      }
+      offset += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -7,6 +7,7 @@ import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import type { DuckDb } from './duckdb.js';
 import type { SourceLocale } from './types.js';
 import { copyFileSync, truncateSync } from 'node:fs';
+import { basename } from 'node:path';
 import {
   asBadInput,
   badInput,
@@ -15,7 +16,7 @@ import {
   scratchPath,
   toBadInput,
 } from './source-common.js';
-import { fileFooter } from './source-footer.js';
+import { fileFooter, oneLine } from './source-footer.js';
 import type { HostContext, ReadContext, ReadOutcome, TableColumn } from './source-common.js';
 import {
   createCsvTable,
@@ -157,6 +158,8 @@ export async function planText(ctx: HostContext, detected: DetectedFormat) {
   const preferred = detected.extension === '.tsv' || detected.extension === '.tab' ? '\t' : ',';
   const delimiter = sniffDelimiter(text.sample, preferred);
   const place = findHeader(text.sample, delimiter, text.cut);
+  if (!text.gzip && oneLine(text.readPath))
+    throw badInput(`${basename(ctx.path)} has a header but no data rows`);
   const footer = withoutFooter(ctx, text, delimiter, place.header.length);
   const plan: CsvPlan = {
     path: footer?.path ?? text.readPath,
