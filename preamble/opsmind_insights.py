@@ -64,7 +64,8 @@ def fmt_number(x):
         return fixed(x, 0, True)
     decimals = min(10, max(0, 2 - math.floor(math.log10(abs(x)))))
     text = fixed(x, decimals)
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    shown = text.rstrip("0").rstrip(".") if "." in text else text
+    return "0" if shown == "-0" else shown  # a value that rounds to nothing is 0, whatever its sign
 
 
 def fmt_year(x):

@@ -116,6 +116,9 @@ void test('numbers, percentages and dates read well', () => {
   assert.equal(fmtNumber(1234567), '1,234,567');
   assert.equal(fmtNumber(12.345), '12.3');
   assert.equal(fmtNumber(0.012345), '0.0123');
+  // A mean of centred data, -2e-17 after summing: nothing, with no sign.
+  assert.equal(fmtNumber(-2.2e-17), '0');
+  assert.equal(fmtNumber(-0.004), '-0.004');
   assert.equal(fmtPct(0.1256), '12.6%');
   assert.equal(fmtDate(Date.UTC(2024, 11, 1), 'M'), 'Dec 2024');
   assert.equal(fmtDate(Date.UTC(2024, 9, 1), 'Q'), 'Q4 2024');

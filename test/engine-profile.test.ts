@@ -215,6 +215,15 @@ void test('identifiers: unique ids, camel case, row index, order codes, uuids, e
   assert.equal((await columnOf(releases, 'conversion', 'DOUBLE')).semantic, 'numeric');
 });
 
+void test('a mean within the rounding of its sum of zero is 0; a small mean of small values is kept', async () => {
+  // Residuals as a model writes them: their float sum is 1e-16 or so, not 0.
+  const residuals = [-2.621, 3.092, -0.471, 0.5, -0.5, 1.1, -1.1, 0.1, -0.1, -0.0000000000000001];
+  const centred = residuals.map((v) => v - residuals.reduce((a, b) => a + b, 0) / residuals.length);
+  assert.equal((await columnOf(centred, 'resid', 'DOUBLE')).numeric?.mean, 0);
+  const tiny = await columnOf([3e-10, -1e-10, 2e-10], 'drift', 'DOUBLE');
+  assert.ok(Math.abs((tiny.numeric?.mean ?? 0) - 4e-10 / 3) < 1e-20, JSON.stringify(tiny.numeric));
+});
+
 void test('booleans: bool type, yes/no in any case, 0/1 numbers (with their statistics)', async () => {
   assert.equal((await columnOf(repeat([true, false], 5), 'v', 'BOOLEAN')).semantic, 'boolean');
   assert.equal((await columnOf(repeat(['Yes', 'no', 'YES'], 5))).semantic, 'boolean');

@@ -30,6 +30,8 @@ class FormatTests(unittest.TestCase):
         self.assertEqual(fmt_number(1234567), "1,234,567")
         self.assertEqual(fmt_number(12.345), "12.3")
         self.assertEqual(fmt_number(0.012345), "0.0123")
+        self.assertEqual(fmt_number(-2.2e-17), "0")  # a mean of centred data after summing: no sign
+        self.assertEqual(fmt_number(-0.004), "-0.004")
         self.assertEqual(fmt_pct(0.1256), "12.6%")
         self.assertEqual(fmt_date(pd.Timestamp("2024-12-01"), "M"), "Dec 2024")
         self.assertEqual(fmt_date(pd.Timestamp("2024-10-01"), "Q"), "Q4 2024")

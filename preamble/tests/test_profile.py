@@ -333,6 +333,11 @@ class StatisticsTests(unittest.TestCase):
         iqr = stats["q3"] - stats["q1"]
         self.assertEqual(stats["outliers"], int(((present < stats["q1"] - 1.5 * iqr) | (present > stats["q3"] + 1.5 * iqr)).sum()))
 
+    def test_a_mean_within_the_rounding_of_its_sum_is_zero(self):
+        residuals = np.array([-2.621, 3.092, -0.471, 0.5, -0.5, 1.1, -1.1, 0.1, -0.1, -1e-16])
+        self.assertEqual(semantic_of(list(residuals - residuals.mean()), "resid")["numeric"]["mean"], 0.0)
+        self.assertAlmostEqual(semantic_of([3e-10, -1e-10, 2e-10], "drift")["numeric"]["mean"], 4e-10 / 3, places=20)
+
     def test_missing_distinct_and_top_values(self):
         result = semantic_of(["b", "a", "b", None, "c", "b", "a", None], "k")
         self.assertEqual((result["missing"], result["distinct"]), (2, 3))

@@ -95,7 +95,9 @@ export function fmtNumber(x: number): string {
   if (Math.abs(x) >= 999.5) return displayFixed(x, 0, true);
   const decimals = Math.min(10, Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x)))));
   const text = displayFixed(x, decimals);
-  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+  const shown = text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+  // A value that rounds to nothing is 0, whatever its sign (a mean of -2e-17 is no "-0").
+  return shown === '-0' ? '0' : shown;
 }
 
 /** A calendar year, or a statistic of years: 1687, 1642.75 → "1643" (fmt_year). */

@@ -114,6 +114,16 @@ export function readMomentScan(row: Record<string, unknown>, prefix: string): Mo
   };
 }
 
+/**
+ * A mean within the rounding error of summing its values (n × ε × the largest |value|) of zero is
+ * zero: centred data (a model's residuals, a standardised score) otherwise shows a mean of
+ * 1.6e-16 in one engine and 2.8e-16 in the other, said in words ("around a mean of 1.619e-16")
+ * and ordering columns by it. As opsmind_profile.settled_mean.
+ */
+export function settledMean(mean: number, n: number, min: number, max: number): number {
+  return Math.abs(mean) <= n * Number.EPSILON * Math.max(Math.abs(min), Math.abs(max)) ? 0 : mean;
+}
+
 /** The NumberStats of both scans; null when a location statistic is not finite (as in Python). */
 export function numberStats(scan: NumberScan, moments: MomentScan): NumberStats | null {
   const n = scan.count;
@@ -132,7 +142,7 @@ export function numberStats(scan: NumberScan, moments: MomentScan): NumberStats 
   return {
     min: scan.min,
     max: scan.max,
-    mean: scan.mean,
+    mean: settledMean(scan.mean, n, scan.min, scan.max),
     std,
     median: scan.median,
     q1: scan.q1,
