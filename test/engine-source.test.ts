@@ -822,6 +822,22 @@ void test('numeric dates: day-first settled, month-first settled, ambiguous warn
 void test('header names exactly as written: duplicates, empty cells, quotes, SQL and newlines', async () => {
   await attach('dup.csv', 'a,a,,b,a,A\n1,2,3,4,5,6\n');
   assert.deepEqual(Object.keys(await schema()), ['a', 'a.1', 'Unnamed: 2', 'b', 'a.2', 'A.3']);
+  // As pandas' C parser names them: the given names first, so an empty name beside a column
+  // named "Unnamed: 0" is the one mangled (methylation-test.csv), and a suffix already given is
+  // passed over. The sandbox's pandas reader names them alike.
+  for (const [name, header, names] of [
+    ['unnamed.csv', ',Unnamed: 0,gender', ['Unnamed: 0.1', 'Unnamed: 0', 'gender']],
+    ['given.csv', 'a,a,a.1', ['a', 'a.2', 'a.1']],
+    ['later.csv', 'x,,Unnamed: 1', ['x', 'Unnamed: 1.1', 'Unnamed: 1']],
+  ] as const) {
+    await attach(name, `${header}\n1,2,3\n4,5,6\n`);
+    assert.deepEqual(Object.keys(await schema()), names, name);
+    const read = pandasRead<string[]>(
+      join(dir, name),
+      'print(json.dumps([str(c) for c in df.columns]))',
+    );
+    assert.deepEqual(read, names, `${name}: the sandbox's reader`);
+  }
   const info = await attach('inj.csv', '"a""b","x; DROP TABLE data; --","line\nbreak"\n1,2,3\n');
   assert.deepEqual(Object.keys(await schema()), ['a"b', 'x; DROP TABLE data; --', 'line\nbreak']);
   assert.deepEqual([info.rows, await values()], [1, ['[1,2,3]']]);

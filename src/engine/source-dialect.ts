@@ -297,21 +297,32 @@ export function findHeader(sample: string, delimiter: string, cut: boolean): Hea
 
 /**
  * pandas' column names for a header: "" → "Unnamed: N", repeats → "a.1", "a.2" (mangle_dupe_cols).
- * Repeats are compared ignoring case, as DuckDB's identifiers are ("a", "A" → "a", "A.1").
+ * As its C parser: the named columns first, then the unnamed, so a name the file gives is kept
+ * and "Unnamed: 0" of an empty name beside a column so named becomes "Unnamed: 0.1"
+ * (methylation-test.csv); a suffixed name the header holds already is passed over. Repeats are
+ * compared ignoring case, as DuckDB's identifiers are ("a", "A" → "a", "A.1").
  */
 export function pandasNames(header: readonly string[]): string[] {
+  const names = header.map((field, index) => (field === '' ? `Unnamed: ${index}` : field));
+  const given = new Set(names.map((name) => name.toLowerCase()));
+  const order = [
+    ...[...names.keys()].filter((i) => header[i] !== ''),
+    ...[...names.keys()].filter((i) => header[i] === ''),
+  ];
   const counts = new Map<string, number>();
-  return header.map((field, index) => {
-    let name = field === '' ? `Unnamed: ${index}` : field;
-    let count = counts.get(name.toLowerCase()) ?? 0;
+  for (const i of order) {
+    const first = names[i] ?? '';
+    let name = first;
+    let count = counts.get(first.toLowerCase()) ?? 0;
     while (count > 0) {
-      counts.set(name.toLowerCase(), count + 1);
-      name = `${name}.${count}`;
-      count = counts.get(name.toLowerCase()) ?? 0;
+      counts.set(first.toLowerCase(), count + 1);
+      name = `${first}.${count}`;
+      count = given.has(name.toLowerCase()) ? count + 1 : (counts.get(name.toLowerCase()) ?? 0);
     }
+    names[i] = name;
     counts.set(name.toLowerCase(), count + 1);
-    return name;
-  });
+  }
+  return names;
 }
 
 /**
