@@ -108,6 +108,12 @@ export interface TableColumn {
   sample: string[];
 }
 
+/** Makes `data` a table of these text columns and no row (a file that is its header alone). */
+export async function emptyTable(db: DuckDb, names: readonly string[], signal?: AbortSignal) {
+  const columns = names.map((name) => `${ident(name)} VARCHAR`).join(', ');
+  await db.run(`CREATE OR REPLACE TABLE ${ident(DATA_RELATION)} (${columns})`, signal);
+}
+
 /**
  * Drops the column of row names an R export writes first (source-dialect's findHeader): pandas
  * keeps them in its index, so the frame both engines describe has the header's columns alone.
