@@ -4,7 +4,9 @@
  * year of a source line), or turn a column of numbers into text. Found from the file's last
  * lines, the same way as the sandbox's reader finds them (opsmind_data.footer_start), and left out.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, copyFileSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
+import { scratchPath } from './source-common.js';
+import type { HostContext } from './source-common.js';
 
 /** The end of the file read for its footer. */
 const TAIL_BYTES = 64 * 1024;
@@ -109,4 +111,24 @@ export function oneLine(path: string): boolean {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The file without its footer (source-footer.ts): a copy cut where the footer starts, in the
+ * scratch dir. None for compressed files and UTF-16/32 ones (the sandbox's reader looks for a
+ * footer in the same files only).
+ */
+export function withoutFooter(
+  ctx: HostContext,
+  text: { readPath: string; gzip: boolean; encoding: string },
+  delimiter: string,
+  columns: number,
+): { path: string; lines: string[] } | null {
+  if (text.gzip || /^utf-(16|32)/i.test(text.encoding)) return null;
+  const footer = fileFooter(text.readPath, delimiter, columns);
+  if (!footer) return null;
+  const path = scratchPath(ctx, '.csv');
+  copyFileSync(text.readPath, path);
+  truncateSync(path, footer.offset);
+  return { path, lines: footer.lines };
 }

@@ -6,17 +6,15 @@
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import type { DuckDb } from './duckdb.js';
 import type { SourceLocale } from './types.js';
-import { copyFileSync, truncateSync } from 'node:fs';
 import {
   asBadInput,
   badInput,
   describeData,
   dropRowNames,
   emptyTable,
-  scratchPath,
   toBadInput,
 } from './source-common.js';
-import { fileFooter, oneLine } from './source-footer.js';
+import { oneLine, withoutFooter } from './source-footer.js';
 import type { HostContext, ReadContext, ReadOutcome, TableColumn } from './source-common.js';
 import {
   createCsvTable,
@@ -239,26 +237,6 @@ async function sampleOf(ctx: ReadContext, planned: PlannedRead): Promise<(string
 /** The first rows of the file as text, for its locale (localeSampleRows: fewer in a wide file). */
 function localeSample(ctx: ReadContext, plan: CsvPlan, dialect: CsvDialect) {
   return sampleText(ctx.db, plan, dialect, localeSampleRows(dialect.columns.length), ctx.signal);
-}
-
-/**
- * The file without its footer (source-footer.ts): a copy cut where the footer starts, in the
- * scratch dir. None for compressed files and UTF-16/32 ones (the sandbox's reader looks for a
- * footer in the same files only).
- */
-function withoutFooter(
-  ctx: HostContext,
-  text: { readPath: string; gzip: boolean; encoding: string },
-  delimiter: string,
-  columns: number,
-): { path: string; lines: string[] } | null {
-  if (text.gzip || /^utf-(16|32)/i.test(text.encoding)) return null;
-  const footer = fileFooter(text.readPath, delimiter, columns);
-  if (!footer) return null;
-  const path = scratchPath(ctx, '.csv');
-  copyFileSync(text.readPath, path);
-  truncateSync(path, footer.offset);
-  return { path, lines: footer.lines };
 }
 
 /** The locale pass over `data`: text columns that are numbers, then numeric dates. */
