@@ -114,7 +114,7 @@ export function oneLine(path: string): boolean {
 }
 
 /**
- * The file without its footer (source-footer.ts): a copy cut where the footer starts, in the
+ * The file without its footer (fileFooter): a copy cut where the footer starts, in the
  * scratch dir. None for compressed files and UTF-16/32 ones (the sandbox's reader looks for a
  * footer in the same files only).
  */
