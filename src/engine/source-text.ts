@@ -295,7 +295,7 @@ async function readPlanned(
   detected: DetectedFormat,
   planned: PlannedRead,
 ): Promise<ReadOutcome> {
-  const { text, place, plan, sniffed, names, footer } = planned;
+  const { place, plan, sniffed, names, footer } = planned;
   const raw = await asBadInput(MALFORMED, ctx.signal, () => sampleOf(ctx, planned));
   const { samples, withNa, withNone, padded } = cleanSamples(raw);
   const typed = withTextNumbers(sniffed, samples, padded);
@@ -317,6 +317,16 @@ async function readPlanned(
         `left out ${footer.length} line(s) below the data (a footer: ${shown.slice(0, 2).join(', ')}${footer.length > 2 ? ', …' : ''})`,
       ]
     : [];
+  return csvOutcome(planned, detected, locale, [...title, ...below, ...warnings]);
+}
+
+/** What a read of a delimited file found: its dialect, and the text's warnings before `warnings`. */
+function csvOutcome(
+  { text, plan, place }: Pick<TextPlan, 'text' | 'plan' | 'place'>,
+  detected: DetectedFormat,
+  locale: SourceLocale,
+  warnings: string[],
+): ReadOutcome {
   return {
     format: 'csv',
     encoding: text.encoding,
@@ -325,7 +335,7 @@ async function readPlanned(
     sheet: null,
     locale,
     skippedLines: place.titleLines,
-    warnings: [...text.warnings, ...title, ...below, ...warnings],
+    warnings: [...text.warnings, ...warnings],
   };
 }
 
@@ -364,15 +374,6 @@ async function headerOnly(
   detected: DetectedFormat,
 ): Promise<ReadOutcome> {
   await emptyTable(ctx.db, pandasNames(host.place.header), ctx.signal);
-  const { text, plan } = host;
-  return {
-    format: 'csv',
-    encoding: text.encoding,
-    delimiter: plan.delimiter,
-    compression: detected.gzip ? 'gzip' : null,
-    sheet: null,
-    locale: { decimal: '.', thousands: null, dateOrder: null },
-    skippedLines: host.place.titleLines,
-    warnings: [...text.warnings, ...host.place.warnings],
-  };
+  const locale: SourceLocale = { decimal: '.', thousands: null, dateOrder: null };
+  return csvOutcome(host, detected, locale, host.place.warnings);
 }
