@@ -84,9 +84,59 @@ def _field_counts(text, delimiter):
     return counts[:-1] if len(counts) > 2 else counts  # the sample's last line may be cut
 
 
+WHITESPACE = r"\s+"
+_BLANKS = re.compile(r"[ \t]+")
+_LINE_ENDS = re.compile(r"\r\n|\r|\n")
+
+
+def split_whitespace(line):
+    """The fields of a line split by runs of spaces and tabs outside double quotes, as written (the host's
+    splitWhitespace)."""
+    if '"' not in line:
+        stripped = line.strip()
+        return _BLANKS.split(stripped) if stripped else []
+    fields, field, quoted = [], "", False
+    for char in line:
+        if char == '"':
+            quoted = not quoted
+        if not quoted and char in " \t":
+            if field:
+                fields.append(field)
+            field = ""
+        else:
+            field += char
+    if field:
+        fields.append(field)
+    return fields
+
+
+def tabbed(text):
+    """`text` with each line's fields split by one tab: a sample of columns lined up with spaces, read as the
+    host's engine reads its tab-separated copy."""
+    return "\n".join("\t".join(split_whitespace(line)) for line in _LINE_ENDS.split(text))
+
+
+def _lined_up(text):
+    """Every line (but a last one, maybe cut, and short title lines above) splits into the same number of
+    fields, two or more, at runs of blanks, and some column below the first line is all numbers (the host's
+    linedUp)."""
+    rows = [fields for fields in (split_whitespace(line) for line in _LINE_ENDS.split(text)) if fields]
+    if len(rows) > 2:
+        rows = rows[:-1]
+    count = len(rows[-1]) if rows else 0
+    start = 0  # title lines above the header, short as title_lines' titles are
+    while start < min(MAX_TITLE_LINES, len(rows) - 2) and _is_short(len(rows[start]), count):
+        start += 1
+    rows = rows[start:]
+    if len(rows) < 2 or count < 2 or any(len(fields) != count for fields in rows):
+        return False
+    return any(all(PLAIN_NUMBER.match(fields[j]) for fields in rows[1:]) for j in range(count))
+
+
 def sniff_delimiter(text, preferred=","):
     """Pick the delimiter that splits the sample's lines most consistently; when none splits them, a single
-    space that splits every line into the same number of fields, two or more (the host's sniffDelimiter)."""
+    space that splits every line into the same number of fields, two or more (the host's sniffDelimiter); runs
+    of spaces, when the columns are lined up with them (WHITESPACE, pandas' sep=r"\s+")."""
     best, best_score = preferred, (0.0, 0)
     for delimiter in DELIMITERS:
         counts = _field_counts(text, delimiter)
@@ -98,8 +148,10 @@ def sniff_delimiter(text, preferred=","):
         score = (counts.count(mode) / len(counts), mode)
         if score > best_score or (score == best_score and delimiter == preferred):
             best, best_score = delimiter, score
-    if best_score[1] >= 2 or re.search(r" {2}|^ | $", text, re.M):
+    if best_score[1] >= 2:
         return best
+    if re.search(r" {2}|^ | $", text, re.M):
+        return WHITESPACE if _lined_up(text) else best
     counts = _field_counts(text, " ")
     if not counts or min(counts) != max(counts) or counts[0] < 2:
         return best
@@ -354,19 +406,23 @@ ROW_NAMES_WARNING = ("the first column holds row names (the header names one col
 def _parse_delimited(path, extension, head, encoding, warning):
     sample = head.decode(encoding, errors="ignore")
     delimiter = sniff_delimiter(sample, "\t" if extension in (".tsv", ".tab") else ",")
+    lined_up = delimiter == WHITESPACE
+    # Columns lined up with spaces: the header and titles found on the sample with a tab for each run, as the
+    # host's engine finds them on its copy; no footer sought.
+    sample, split = (tabbed(sample), "\t") if lined_up else (sample, delimiter)
     cut = len(head) == SAMPLE_BYTES
-    skipped, skip_lines = title_lines(sample, delimiter, cut=cut)
+    skipped, skip_lines = title_lines(sample, split, cut=cut)
     warnings = [warning] if warning else []
     if skipped:
         warnings.append(f"skipped {skipped} line(s) above the header (a title?)")
     names = None
-    if headerless(sample, delimiter, skipped, cut):
-        names = headerless_names(_header_fields(sample, delimiter, skip_lines))
+    if headerless(sample, split, skipped, cut):
+        names = headerless_names(_header_fields(sample, split, skip_lines))
         last = f" … column_{len(names)}" if len(names) > 2 else ", column_2"
         named = "the column named column_1" if len(names) == 1 else f"the columns named column_1{last}"
         warnings.append(f"the first row holds numbers, not names: read as data, {named}")
     footer = None
-    if not path.lower().endswith(".gz") and not encoding.startswith(("utf-16", "utf-32")):
+    if not lined_up and not path.lower().endswith(".gz") and not encoding.startswith(("utf-16", "utf-32")):
         footer = file_footer(path, delimiter, _header_fields(sample, delimiter, skip_lines))
     source = path
     if footer:

@@ -251,6 +251,19 @@ class ErrorTests(DataTestCase):
     def test_binary_file(self):
         self.assert_load_error(self.write("image.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00" + bytes(200)), "binary")
 
+    def test_columns_lined_up_with_spaces(self):
+        text = "READINGS\r\n  site          day   temp\r\n  \"north ridge\" 1     12.5\r\n\r\n  valley        2    -1.0\r\n"
+        df, info, warnings = read_dataset(self.write("stations.dat", text.encode()))
+        self.assertEqual(info["delimiter"], r"\s+")
+        self.assertEqual(list(df.columns), ["site", "day", "temp"])
+        self.assertEqual(df.values.tolist(), [["north ridge", 1, 12.5], ["valley", 2, -1.0]])
+        self.assertIn("skipped 1 line(s) above the header (a title?)", warnings)
+
+    def test_numbers_lined_up_without_a_header(self):
+        df, info, _ = read_dataset(self.write("powers.csv", b" 0   0    0\n 1   1    1\n 2   4    8\n 3   9   27\n"))
+        self.assertEqual(list(df.columns), ["column_1", "column_2", "column_3"])
+        self.assertEqual(df["column_3"].tolist(), [0, 1, 8, 27])
+
 
 class SniffTests(unittest.TestCase):
     def test_plain_delimiters(self):

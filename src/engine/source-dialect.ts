@@ -5,6 +5,8 @@
  * sniffer is told when a quoted line break comes before the first line ends.
  */
 
+import { splitWhitespace, textLines, WHITESPACE } from './source-whitespace.js';
+
 /** The delimiters tried, in order. */
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
 
@@ -121,6 +123,8 @@ function mode(values: number[]): number {
   return best;
 }
 
+const isShort = (count: number, common: number): boolean => count <= 1 || count < common / 2;
+
 const share = (values: number[], value: number): number =>
   values.filter((v) => v === value).length / values.length;
 
@@ -128,12 +132,14 @@ const share = (values: number[], value: number): number =>
  * The delimiter that splits the sample's lines most consistently (`preferred` wins ties). When none
  * splits them, a single space that splits every line into the same number of fields (two or more):
  * spector.csv's "'OBS' 'GPA' 'TUCE'", diabetes_data_raw's "59 2 32.1 101.0 …", one column at
- * least all numbers below the first line (opsmind_data's sniff_delimiter alike). Never spaces of
- * varying runs, nor lines of words (a list of two-word names).
+ * least all numbers below the first line (opsmind_data's sniff_delimiter alike), never lines of
+ * words (a list of two-word names). Runs of spaces (or a space before the first field or after
+ * the last): columns lined up (linedUp), split at every run (WHITESPACE).
  */
 export function sniffDelimiter(sample: string, preferred: string): string {
   const found = sniffListed(sample, preferred);
-  if (found.score[1] >= 2 || / {2}|^ | $/m.test(sample)) return found.best;
+  if (found.score[1] >= 2) return found.best;
+  if (/ {2}|^ | $/m.test(sample)) return linedUp(sample) ? WHITESPACE : found.best;
   let counts = fieldCounts(sample, ' ').filter((count) => count > 0);
   if (counts.length > 2) counts = counts.slice(0, -1);
   const common = counts.length ? mode(counts) : 0;
@@ -144,6 +150,34 @@ export function sniffDelimiter(sample: string, preferred: string): string {
   return data.length > 0 && Array.from({ length: common }, (_, j) => j).some(numeric)
     ? ' '
     : found.best;
+}
+
+/**
+ * Whether every line of the sample (but a last one, maybe cut, and title lines above, each short
+ * beside the rest: isShort) splits into the same number of fields, two or more, at runs of
+ * blanks (splitWhitespace), and some column below the first line
+ * is all numbers: columns lined up with spaces (data_x_x2_x3.csv's " 0   0    0"), read as
+ * pandas reads them with sep=r"\s+". Never a list of names, nor lines that split unevenly.
+ */
+function linedUp(sample: string): boolean {
+  let rows = textLines(sample)
+    .map(splitWhitespace)
+    .filter((fields) => fields.length > 0);
+  if (rows.length > 2) rows = rows.slice(0, -1);
+  const count = rows.at(-1)?.length ?? 0;
+  // Title lines above the header, short as findHeader's titles are.
+  let start = 0;
+  while (
+    start < Math.min(MAX_TITLE_LINES, rows.length - 2) &&
+    isShort(rows[start]?.length ?? 0, count)
+  )
+    start++;
+  rows = rows.slice(start);
+  if (rows.length < 2 || count < 2 || rows.some((fields) => fields.length !== count)) return false;
+  const data = rows.slice(1);
+  return Array.from({ length: count }, (_, j) => j).some((j) =>
+    data.every((fields) => PLAIN_NUMBER.test(fields[j] ?? '')),
+  );
 }
 
 function sniffListed(sample: string, preferred: string): { best: string; score: [number, number] } {
@@ -183,8 +217,6 @@ export interface HeaderPlace {
   /** What the read says of it: the title lines skipped, the names given. */
   warnings: string[];
 }
-
-const isShort = (count: number, common: number): boolean => count <= 1 || count < common / 2;
 
 /** A column named as a year: four digits from 1800 to 2100 (source-wide.ts melts such columns). */
 export const YEAR_COLUMN = /^\s*(1[89]\d\d|20\d\d|2100)\s*$/;

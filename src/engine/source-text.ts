@@ -33,6 +33,7 @@ import { convertLocaleNumbers, decideNumberLocale, pointGroupedDoubles } from '.
 import type { NumberLocale } from './source-locale.js';
 import type { DetectedFormat } from './source-sniff.js';
 import { prepareText } from './source-transcode.js';
+import { tabbedText, WHITESPACE } from './source-whitespace.js';
 
 const MALFORMED = 'not a well-formed delimited file';
 
@@ -152,11 +153,15 @@ const usedLocale = (locale: NumberLocale, converted: readonly string[]): NumberL
  * which needs no database (attachSource runs it while DuckDB is still starting).
  */
 export async function planText(ctx: HostContext, detected: DetectedFormat) {
-  const text = await prepareText(ctx, detected.gzip, '.csv');
+  const prepared = await prepareText(ctx, detected.gzip, '.csv');
   const preferred = detected.extension === '.tsv' || detected.extension === '.tab' ? '\t' : ',';
-  const delimiter = sniffDelimiter(text.sample, preferred);
+  const sniffed = sniffDelimiter(prepared.sample, preferred);
+  // Columns lined up with spaces: DuckDB reads a copy with a tab for each run (no footer sought).
+  const text = sniffed === WHITESPACE ? await tabbedText(ctx, prepared) : prepared;
+  const delimiter = sniffed === WHITESPACE ? '\t' : sniffed;
   const place = findHeader(text.sample, delimiter, text.cut);
-  const footer = withoutFooter(ctx, text, delimiter, place.header.length);
+  const footer =
+    sniffed === WHITESPACE ? null : withoutFooter(ctx, text, delimiter, place.header.length);
   const plan: CsvPlan = {
     path: footer?.path ?? text.readPath,
     gzip: text.gzip,
@@ -167,7 +172,7 @@ export async function planText(ctx: HostContext, detected: DetectedFormat) {
   };
   // One line and nothing after it: a header without rows, which DuckDB's sniffer need not read.
   const headerOnly = !text.gzip && oneLine(text.readPath);
-  return { text, place, plan, footer: footer?.lines ?? [], headerOnly };
+  return { text, place, plan, footer: footer?.lines ?? [], headerOnly, delimiter: sniffed };
 }
 
 /** What planText found about a delimited file. */
@@ -322,7 +327,7 @@ async function readPlanned(
 
 /** What a read of a delimited file found: its dialect, and the text's warnings before `warnings`. */
 function csvOutcome(
-  { text, plan, place }: Pick<TextPlan, 'text' | 'plan' | 'place'>,
+  { text, delimiter, place }: Pick<TextPlan, 'text' | 'delimiter' | 'place'>,
   detected: DetectedFormat,
   locale: SourceLocale,
   warnings: string[],
@@ -330,7 +335,7 @@ function csvOutcome(
   return {
     format: 'csv',
     encoding: text.encoding,
-    delimiter: plan.delimiter,
+    delimiter,
     compression: detected.gzip ? 'gzip' : null,
     sheet: null,
     locale,
