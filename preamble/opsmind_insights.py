@@ -902,15 +902,37 @@ def _dwarfed(second, total):
     return second < SECOND_SHARE * total
 
 
+def _row_counts(keys, values, category):
+    """How many rows hold a value of a summed measure, by group name and in all (the host's RowCounts)."""
+    if keys is None or values is None:
+        return None
+    held = pd.Series(values).notna()
+    per = held.groupby(pd.Series(keys), dropna=True).sum()
+    return {_group_name(k, category): int(n) for k, n in per.items()}, int(held.sum())
+
+
+def _per_row_reversal(top, second, counts):
+    """(rows of the top, of the second, in all) when the larger total comes of more rows each holding less than
+    the second's (the host's perRowReversal), else None."""
+    if counts is None or "(missing)" in (top[0], second[0]):
+        return None
+    n_top, n_second = counts[0].get(top[0]), counts[0].get(second[0])
+    if not n_top or not n_second or not counts[1] > 0:
+        return None
+    return (n_top, n_second, counts[1]) if top[1] / n_top < second[1] / n_second else None
+
+
 @never_raises
-def share_insights(frame, category, value, label=None):
-    """Share of total of the top category, top vs second, top-3 share ("Other" never counts as a top category)."""
+def share_insights(frame, category, value, label=None, keys=None, values=None):
+    """Share of total of the top category, top vs second, top-3 share ("Other" never counts as a top category).
+    Given a sum's rows (each row's group, `keys`, and value, `values`), a leader whose rows each hold less than
+    the second's is said to lead by its rows."""
     if frame is None or category not in frame.columns or value not in frame.columns or len(frame) == 0:
         return []
-    values = numbers(frame[value])
+    sums = numbers(frame[value])
     names = np.array([_group_name(c, category) for c in frame[category].astype(object).where(frame[category].notna(), "(missing)")], dtype=object)
-    keep = np.isfinite(values)
-    totals = pd.Series(values[keep]).groupby(names[keep], sort=False).sum()
+    keep = np.isfinite(sums)
+    totals = pd.Series(sums[keep]).groupby(names[keep], sort=False).sum()
     if len(totals) < 2 or (totals < 0).any() or totals.sum() <= 0 or totals.nunique() < 2:
         return []
     label, total = "rows" if str(label or value) == "count" else str(label or value), float(totals.sum())
@@ -925,12 +947,19 @@ def share_insights(frame, category, value, label=None):
                             f"{fmt_pct(top / total)} each ({fmt_number(top)} of {fmt_number(total)}).",
                             "top_share", share_pct=top / total * 100, value=top, total=total))
     else:
-        out.append(_insight(f"{leaders[0]} accounts for {fmt_pct(top / total)} of {label} ({fmt_number(top)} of {fmt_number(total)}).",
-                            "top_share", share_pct=top / total * 100, value=top, total=total))
         second = float(ranked.iloc[1]) if len(ranked) > 1 else 0.0
-        if second > 0 and not _dwarfed(second, total):
+        compared = second > 0 and not _dwarfed(second, total)
+        reversed_ = _per_row_reversal((leaders[0], top), (str(ranked.index[1]), second),
+                                      _row_counts(keys, values, category)) if compared else None
+        rows = f", from {fmt_pct(reversed_[0] / reversed_[2])} of the rows" if reversed_ else ""
+        out.append(_insight(f"{leaders[0]} accounts for {fmt_pct(top / total)} of {label} ({fmt_number(top)} of {fmt_number(total)}){rows}.",
+                            "top_share", share_pct=top / total * 100, value=top, total=total))
+        if compared:
+            per_row = (f" but {fmt_ratio(reversed_[0] / reversed_[1])} the rows: per row, {ranked.index[1]} has more "
+                       f"({fmt_number(second / reversed_[1])} vs {fmt_number(top / reversed_[0])} on average)") if reversed_ else ""
             out.append(_insight(f"{leaders[0]} has {fmt_ratio(top / second)} the {label} of {ranked.index[1]} "
-                                f"({fmt_number(top)} vs {fmt_number(second)}).", "top_vs_second", ratio=top / second, value=top, second=second))
+                                f"({fmt_number(top)} vs {fmt_number(second)}){per_row}.", "top_vs_second", ratio=top / second, value=top,
+                                second=second))
     if len(totals) > 3 and len(ranked) >= 3 and not _dwarfed(float(ranked.iloc[1]), total):
         top3 = float(ranked.iloc[:3].sum())
         out.append(_insight(f"The top 3 ({', '.join(str(n) for n in ranked.index[:3])}) account for {fmt_pct(top3 / total)} of {label}.",

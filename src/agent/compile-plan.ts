@@ -617,6 +617,12 @@ function spreadArgs(t: Extract<Transform, { type: 'group' }>): string {
   return `, keys=data[${py(t.by)}], values=${values}`;
 }
 
+/** share_insights' keys and values of a sum: each row's group and value, to weigh the top two totals by their rows. */
+function rowArgs(t: Extract<Transform, { type: 'group' }>): string {
+  if (!t.measure || t.agg !== 'sum') return '';
+  return `, keys=data[${py(t.by)}], values=data[${py(t.measure)}]`;
+}
+
 function grouped(keys: string[], measure: string | null, agg: string): { code: string; y: string } {
   const by = keys.length === 1 ? py(keys[0] ?? '') : `[${keys.map(py).join(', ')}]`;
   if (!measure)
@@ -665,7 +671,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         ? []
         : [
             additive
-              ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}))`
+              ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}${rowArgs(t)}))`
               : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : inPercent(t, grain.scales) ? ', points=True' : ''}${spreadArgs(t)}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];

@@ -11,17 +11,14 @@ import {
   capital,
   fmtNumber,
   fmtPct,
-  fmtRatio,
   fmtYear,
   groupThousands,
   displayFixed,
 } from './insights-format.js';
 import { groupEffect } from '../agent/group-effect.js';
 import type { GroupCorrelation } from '../agent/group-effect.js';
-import { pairwiseSum } from './insights-stats.js';
-import { groupName, insight, isMissing, isOther, measure, neverThrows } from './insights-values.js';
+import { insight, neverThrows } from './insights-values.js';
 import type { Insight } from './insights-values.js';
-import { listed } from '../util/sentence.js';
 
 export { displayFixed, fmtDate, fmtNumber, fmtPct, fmtRatio, fmtYear } from './insights-format.js';
 export { asDatetime, inferFrequency } from './insights-dates.js';
@@ -30,6 +27,8 @@ export type { NumberStats } from './insights-stats.js';
 export { trendInsights } from './insights-trend.js';
 export { seriesTrendInsights } from './insights-series.js';
 export { rankingInsights } from './insights-ranking.js';
+export { shareInsights } from './insights-share.js';
+export type { RowCounts } from './insights-share.js';
 export { studentTwoSided, welch } from './insights-welch.js';
 export type { Spread } from './insights-welch.js';
 export { groupName, isOther } from './insights-values.js';
@@ -65,105 +64,6 @@ export interface CorrelationStats {
   xConstant?: boolean;
   yConstant?: boolean;
 }
-
-/** Sums per category name in order of first appearance, with pandas' groupby (Kahan) summation. */
-function groupTotals(
-  rows: readonly CategoryValue[],
-  by?: string,
-): { name: string; value: number }[] {
-  const totals = new Map<string, { sum: number; compensation: number }>();
-  for (const row of rows) {
-    const value = measure(row.value);
-    if (!Number.isFinite(value)) continue;
-    const name = isMissing(row.category) ? '(missing)' : groupName(row.category, by);
-    const group = totals.get(name) ?? { sum: 0, compensation: 0 };
-    const y = value - group.compensation;
-    const t = group.sum + y;
-    totals.set(name, { sum: t, compensation: t - group.sum - y });
-  }
-  return [...totals].map(([name, { sum }]) => ({ name, value: sum }));
-}
-
-/**
- * Under this share of the total the second group is too small to measure the first against:
- * airports.csv's "USA has 3,372× the rows of Federated States of Micronesia (3,372 vs 1)" and
- * "the top 3 … account for 99.9%" beside "USA accounts for 99.9%" said nothing the share had not.
- */
-const SECOND_SHARE = 0.01;
-
-/** Whether a second group of `second` out of `total` is too small to compare with (SECOND_SHARE). */
-function dwarfed(second: number, total: number): boolean {
-  return second < SECOND_SHARE * total;
-}
-
-function topSentences(
-  ranked: { name: string; value: number }[],
-  label: string,
-  total: number,
-): Insight[] {
-  const top = ranked[0]?.value ?? NaN;
-  const leaders = ranked.filter((g) => g.value === top).map((g) => g.name);
-  const numbers = { share_pct: (top / total) * 100, value: top, total };
-  const of = `(${fmtNumber(top)} of ${fmtNumber(total)})`;
-  if (leaders.length > 1) {
-    const text = `${listed(leaders)} tie for the largest share of ${label}: ${fmtPct(top / total)} each ${of}.`;
-    return [insight(text, 'top_share', numbers)];
-  }
-  const leader = leaders[0] ?? '';
-  const out = [
-    insight(
-      `${leader} accounts for ${fmtPct(top / total)} of ${label} ${of}.`,
-      'top_share',
-      numbers,
-    ),
-  ];
-  const second = ranked[1]?.value ?? 0;
-  if (second > 0 && !dwarfed(second, total)) {
-    const text =
-      `${leader} has ${fmtRatio(top / second)} the ${label} of ${ranked[1]?.name ?? ''} ` +
-      `(${fmtNumber(top)} vs ${fmtNumber(second)}).`;
-    out.push(insight(text, 'top_vs_second', { ratio: top / second, value: top, second }));
-  }
-  return out;
-}
-
-/**
- * Share of total of the top category, top vs second, and the top-3 share,
- * for additive values (share_insights). Rows with the same category are
- * summed; a null category is "(missing)"; non-finite values are dropped;
- * "Other"-like names never count as top. Label "count" reads as "rows".
- */
-export const shareInsights = neverThrows(
-  (rows: readonly CategoryValue[], label?: string, by?: string): Insight[] => {
-    const totals = groupTotals(rows, by);
-    const values = totals.map((g) => g.value);
-    const total = pairwiseSum(values);
-    if (
-      totals.length < 2 ||
-      values.some((v) => v < 0) ||
-      !(total > 0) ||
-      new Set(values).size < 2
-    ) {
-      return [];
-    }
-    const name = (label || 'value') === 'count' ? 'rows' : label || 'value';
-    const ranked = totals
-      .map((g, i) => ({ ...g, i }))
-      .sort((a, b) => b.value - a.value || a.i - b.i)
-      .filter((g) => !isOther(g.name));
-    if (ranked.length === 0) return [];
-    const out = topSentences(ranked, name, total);
-    if (totals.length > 3 && ranked.length >= 3 && !dwarfed(ranked[1]?.value ?? 0, total)) {
-      const top3 = pairwiseSum(ranked.slice(0, 3).map((g) => g.value));
-      const names = ranked.slice(0, 3).map((g) => g.name);
-      const text = `The top 3 (${names.join(', ')}) account for ${fmtPct(top3 / total)} of ${name}.`;
-      out.push(
-        insight(text, 'top3_share', { share_pct: (top3 / total) * 100, value: top3, total }),
-      );
-    }
-    return out;
-  },
-);
 
 /**
  * "0.00" for a "-0.00": a skew that rounds to zero is summation noise whose sign changes with the

@@ -20,7 +20,7 @@ import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
 import { isOther, OTHER_SQL, toNumber } from './insights-values.js';
 import { rankingInsights, shareInsights } from './insights.js';
-import type { Insight, Spread } from './insights.js';
+import type { Insight, RowCounts, Spread } from './insights.js';
 import { indicatorSql } from './sql-filter.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
 import type { Fold } from './sql-fold.js';
@@ -250,6 +250,25 @@ async function spreads(
   return (category) => found.get(key(category)) ?? null;
 }
 
+/**
+ * For a sum: how many rows hold a value of the measure in each group and in all (shareInsights
+ * weighs the top two totals by them); undefined for other aggregates.
+ */
+async function rowCounts(ctx: Ctx, t: Group): Promise<RowCounts | undefined> {
+  if (!t.measure || t.agg !== 'sum') return undefined;
+  const by = ident(columnOf(ctx.rows, t.by).name);
+  const m = ident(columnOf(ctx.rows, t.measure).name);
+  const sql = over(ctx, [], `SELECT ${by} AS k, count(${m}) AS n\nFROM source\nGROUP BY ALL`);
+  const key = (v: unknown): string => `${typeof v}:${String(v)}`;
+  const found = new Map<string, number>();
+  let total = 0;
+  for (const [k, n] of (await query(ctx, sql)).rows) {
+    total += Number(n);
+    if (k !== null && k !== undefined) found.set(key(k), Number(n));
+  }
+  return { of: (category) => found.get(key(category)) ?? null, total };
+}
+
 async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
   // compile-plan.ts states findings of charts only; a table is left to speak for itself.
   if (t.series || ctx.analysis.chart === 'table') return [];
@@ -259,7 +278,12 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
   const { rows, groups } = picked;
   const name = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES);
   return additive
-    ? shareInsights(rows, additiveLabel(t.measure && name(t.measure)), t.by)
+    ? shareInsights(
+        rows,
+        additiveLabel(t.measure && name(t.measure)),
+        t.by,
+        await rowCounts(ctx, t),
+      )
     : rankingInsights(
         rows,
         rankingLabel(t, s.y, name, ctx.scales ?? NO_SCALES),
