@@ -174,9 +174,30 @@ def _top(uniques, counts):
 
 
 
-def _classify_numeric(name, series, values, distinct, nonmissing):
+NUMBERING_MIN = 10
+NUMBERING_SHARE = 10  # rows per number at most a tenth of the numbers: entities over a few periods, not a cycle
+CLOCK_TOKENS = {"second", "minute", "hour", "day", "week", "month", "quarter", "year", "period", "time", "date", "weekday",
+                "dow", "doy", "hr", "min", "sec", "wk", "mo", "yr", "qtr"}
+
+
+def _numbering(name, values, distinct, nonmissing, most):
+    """Whole numbers counting entities out: every number from 0 or 1 to k (k >= NUMBERING_MIN) on the same number of
+    rows, two or more and at most k / NUMBERING_SHARE (epil.csv's subject, four periods each), unless named as a unit of time (the
+    host's numbering)."""
+    if len(values) != nonmissing or distinct < NUMBERING_MIN or not np.all(np.mod(values, 1) == 0):
+        return False
+    low, high = float(values.min()), float(values.max())
+    return (low in (0, 1) and high - low + 1 == distinct and 2 <= most and most * NUMBERING_SHARE <= distinct
+            and most * distinct == nonmissing
+            and not CLOCK_TOKENS.intersection(name_tokens(name)))
+
+
+def _classify_numeric(name, series, values, distinct, nonmissing, most=0):
     """numeric, identifier, or category for codes (zip, store id) that are numbers only in form. A version (1.1, 2.0,
-    15) names a release, whole or not: a category, or an identifier when nearly every row has its own."""
+    15) names a release, whole or not: a category, or an identifier when nearly every row has its own. Numbers that
+    count entities out, each on as many rows (_numbering), are an identifier whatever their name."""
+    if _numbering(name, values, distinct, nonmissing, most):
+        return "identifier"
     if "version" in name_tokens(name) and len(values):
         return "identifier" if nonmissing >= MIN_ID_ROWS and distinct >= 0.9 * nonmissing else "category"
     row_name = re.match(r"^(unnamed: \d+|index)$", str(name), re.I)
@@ -251,7 +272,7 @@ def column_profile(name, series, codes, uniques, counts, rng, ordered=None):
     elif ptypes.is_datetime64_any_dtype(series.dtype):
         out["semantic"], out["datetime"] = "datetime", _date_stats(uniques, 1.0)
     elif numeric_dtype:
-        out["semantic"] = _classify_numeric(name, series, values, distinct, nonmissing)
+        out["semantic"] = _classify_numeric(name, series, values, distinct, nonmissing, int(counts.max()))
     else:
         out["semantic"], detail = _classify_text(name, codes, uniques, counts, nonmissing, rng)
         _text_details(out, detail, codes, uniques, counts, nonmissing)

@@ -253,12 +253,15 @@ export function otherRole(c: ColumnProfile): Omit<ColumnRole, 'name'> {
         evidence: `dates from ${c.datetime?.min ?? '?'} to ${c.datetime?.max ?? '?'}`,
         settled: true,
       };
-    case 'identifier':
-      return {
-        role: 'identifier',
-        evidence: `${c.distinct} distinct values in ${c.distinct + c.missing} rows`,
-        settled: true,
-      };
+    case 'identifier': {
+      // A value on several rows: whole numbers counting entities out (profile-semantic's numbering).
+      const repeats = c.top[0]?.count ?? 1;
+      const evidence =
+        repeats > 1
+          ? `${c.distinct} distinct values, each on at most ${repeats} rows: a key or a numbering of entities, not a measurement`
+          : `${c.distinct} distinct values in ${c.distinct + c.missing} rows`;
+      return { role: 'identifier', evidence, settled: true };
+    }
     case 'text':
       return {
         role: 'text',

@@ -107,6 +107,7 @@ export function decide(facts: ColumnFacts): Decision {
       integral: scan.integral,
       min: numbers?.min ?? NaN,
       max: numbers?.max ?? NaN,
+      mostRepeated: facts.top?.values[0]?.count ?? 0,
     });
     return plain(semantic, semantic === 'numeric' ? 'own' : null);
   }

@@ -146,15 +146,55 @@ export interface NumberColumnFacts {
   integral: boolean;
   min: number;
   max: number;
+  /** How many rows its most frequent value is on (0 when not counted). */
+  mostRepeated?: number;
+}
+
+/** Fewest entities a numbering counts out (numbering): fewer could be a scale's points. */
+const NUMBERING_MIN = 10;
+/**
+ * A numbering's rows per number are at most a tenth of its numbers: entities over a few periods
+ * (epil.csv: 59 subjects × 4, modechoice.csv: 210 travellers × 4 modes), never a measure's values
+ * cycled evenly (1,000 sizes on 250 rows each) or a cycle over many days.
+ */
+const NUMBERING_SHARE = 10;
+/** Units of the clock and the calendar: an hour 0–23 on every day is a time of day, not an entity. */
+const CLOCK_TOKENS: ReadonlySet<string> = new Set([
+  ...['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year', 'period', 'time'],
+  ...['date', 'weekday', 'dow', 'doy', 'hr', 'min', 'sec', 'wk', 'mo', 'yr', 'qtr'],
+]);
+
+/**
+ * Whether whole numbers count entities out: every number from 0 or 1 to k (k ≥ NUMBERING_MIN) on
+ * the same number of rows, two or more and at most k / NUMBERING_SHARE — epil.csv's subject, 1 to 59, four
+ * periods each (a panel without dates: "Average subject by trt" averaged the numbers) — unless
+ * the name is a unit of time (an hour of each day counted out the same).
+ */
+function numbering(facts: NumberColumnFacts): boolean {
+  const { distinct, nonmissing, min, max } = facts;
+  const repeats = facts.mostRepeated ?? 0;
+  return (
+    facts.integral &&
+    facts.finite === nonmissing &&
+    distinct >= NUMBERING_MIN &&
+    (min === 0 || min === 1) &&
+    max - min + 1 === distinct &&
+    repeats >= 2 &&
+    repeats * NUMBERING_SHARE <= distinct &&
+    repeats * distinct === nonmissing &&
+    !nameTokens(facts.name).some((token) => CLOCK_TOKENS.has(token))
+  );
 }
 
 /**
  * numeric, identifier, or category for codes (zip, store id) that are numbers only in form. A
  * version (1.1, 2.0, 15: debian.csv's, an app's) names a release, whole or not: a category, or an
- * identifier when nearly every row has its own (never "Mean version grew 1,264%").
+ * identifier when nearly every row has its own (never "Mean version grew 1,264%"). Numbers that
+ * count entities out, each on as many rows (numbering), are an identifier whatever their name.
  */
 export function classifyNumeric(facts: NumberColumnFacts): 'numeric' | 'identifier' | 'category' {
   const { name, distinct, nonmissing, integral } = facts;
+  if (numbering(facts)) return 'identifier';
   if (nameTokens(name).includes('version') && facts.finite > 0)
     return nonmissing >= MIN_ID_ROWS && distinct >= 0.9 * nonmissing ? 'identifier' : 'category';
   const hinted = idHint(name);
