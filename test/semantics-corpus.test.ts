@@ -814,6 +814,19 @@ void test('a level that only rose is a level, not a running total: the name brea
   assert.equal(role(p, 'tally'), 'cumulative');
 });
 
+void test('a series that rose through zero is a level, never a running total', async () => {
+  // danish_data.csv's lpy: a log price level from -0.62 to 0.47 that never fell, said a running total.
+  const dir = tempDir('opsmind-through-zero-');
+  const lines = ['year,lpy,tally'];
+  for (let i = 0; i < 40; i++)
+    lines.push(`${1950 + i},${(-0.62 + i * 0.028).toFixed(4)},${(i * 2.5).toFixed(1)}`);
+  writeFileSync(join(dir, 'prices.csv'), `${lines.join('\n')}\n`);
+  const p = await profileOf(join(dir, 'prices.csv'));
+  assert.equal(role(p, 'lpy'), 'level');
+  // The same steps from zero up stay a running total.
+  assert.equal(role(p, 'tally'), 'cumulative');
+});
+
 void test('past 100,000 rows a category made of ranges is found over all rows, and one overlap anywhere refutes it', async () => {
   const dir = tempDir('opsmind-bins-');
   const lines = ['size,band,tier,weight'];

@@ -106,11 +106,12 @@ function labelRole(x: Seen, timeName: string | null): Decided | null {
 /**
  * A running total: it never decreases from one period to the next (per entity). A level that
  * only rose over the table's years (wages, a price index) never decreases either: where the
- * name says level, the name breaks the tie.
+ * name says level, the name breaks the tie. A total of what adds up never falls below zero: a
+ * series that rose through it (danish_data's lpy, a log price level from -0.62 to 0.47) is a level.
  */
 function cumulativeRole(x: Seen, grain: Grain, facts: TableFacts): Decided | null {
   const monotone = facts.nonDecreasing?.[x.c.name];
-  if (monotone === undefined || monotone < 0.99) return null;
+  if (monotone === undefined || monotone < 0.99 || x.s.min < 0) return null;
   if (x.levelName && !x.additiveName) return null;
   if ((grain !== 'panel' && grain !== 'series') || !(x.s.max > x.s.min)) return null;
   return {
