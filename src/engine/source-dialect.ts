@@ -155,9 +155,9 @@ export function sniffDelimiter(sample: string, preferred: string): string {
 /**
  * Whether every line of the sample (but a last one, maybe cut, and title lines above, each short
  * beside the rest: isShort) splits into the same number of fields, two or more, at runs of
- * blanks (splitWhitespace), and some column below the first line
- * is all numbers: columns lined up with spaces (data_x_x2_x3.csv's " 0   0    0"), read as
- * pandas reads them with sep=r"\s+". Never a list of names, nor lines that split unevenly.
+ * blanks (splitWhitespace), and some column below the first line is all numbers: columns lined
+ * up with spaces (data_x_x2_x3.csv's " 0   0    0"), read as pandas reads them with
+ * sep=r"\s+". Never a list of names, nor lines that split unevenly.
  */
 function linedUp(sample: string): boolean {
   let rows = textLines(sample)

@@ -6,7 +6,6 @@
  * one character only: it reads a copy of the file with each run written as one tab.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
@@ -65,8 +64,8 @@ function wholeLines(text: string): number {
 
 /**
  * Writes the UTF-8 text at `from` (decompressed when `gzip`) to `to`, each line's fields split
- * by one tab, streaming: lines are never longer apart than together, so the copy has the lines of
- * the file, blank ones too, and the title lines found on the tabbed sample are skipped alike.
+ * by one tab, streaming, a line never split between two chunks: the copy has the lines of the
+ * file, blank ones too, so the title lines found on the tabbed sample are the copy's first lines.
  */
 export async function writeTabbed(
   from: string,
@@ -74,9 +73,6 @@ export async function writeTabbed(
   to: string,
   signal?: AbortSignal,
 ): Promise<void> {
-  const source: Readable = gzip
-    ? createReadStream(from).pipe(createGunzip())
-    : createReadStream(from, { highWaterMark: 1 << 20 });
   const lines = async function* (chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
     const decoder = new StringDecoder('utf8');
     let carry = '';
@@ -89,7 +85,10 @@ export async function writeTabbed(
     const rest = carry + decoder.end();
     if (rest !== '') yield tabbed(rest);
   };
-  await pipeline(source, lines, createWriteStream(to), signal ? { signal } : {});
+  const options = signal ? { signal } : {};
+  const file = createReadStream(from, { highWaterMark: 1 << 20 });
+  if (gzip) await pipeline(file, createGunzip(), lines, createWriteStream(to), options);
+  else await pipeline(file, lines, createWriteStream(to), options);
 }
 
 /** The text as DuckDB reads a file of columns lined up with spaces: a tab-separated copy, and its sample. */
