@@ -182,8 +182,8 @@ CLOCK_TOKENS = {"second", "minute", "hour", "day", "week", "month", "quarter", "
 
 def _numbering(name, values, distinct, nonmissing, most):
     """Whole numbers counting entities out: every number from 0 or 1 to k (k >= NUMBERING_MIN) on the same number of
-    rows, two or more and at most k / NUMBERING_SHARE (epil.csv's subject, four periods each), unless named as a unit of time (the
-    host's numbering)."""
+    rows, two or more and at most k / NUMBERING_SHARE (epil.csv's subject, four periods each), unless named as a
+    unit of time (the host's numbering)."""
     if len(values) != nonmissing or distinct < NUMBERING_MIN or not np.all(np.mod(values, 1) == 0):
         return False
     low, high = float(values.min()), float(values.max())
@@ -195,7 +195,7 @@ def _numbering(name, values, distinct, nonmissing, most):
 def _classify_numeric(name, series, values, distinct, nonmissing, most=0):
     """numeric, identifier, or category for codes (zip, store id) that are numbers only in form. A version (1.1, 2.0,
     15) names a release, whole or not: a category, or an identifier when nearly every row has its own. Numbers that
-    count entities out, each on as many rows (_numbering), are an identifier whatever their name."""
+    count entities out, each on as many rows (_numbering), are an identifier unless named as time."""
     if _numbering(name, values, distinct, nonmissing, most):
         return "identifier"
     if "version" in name_tokens(name) and len(values):

@@ -190,7 +190,7 @@ function numbering(facts: NumberColumnFacts): boolean {
  * numeric, identifier, or category for codes (zip, store id) that are numbers only in form. A
  * version (1.1, 2.0, 15: debian.csv's, an app's) names a release, whole or not: a category, or an
  * identifier when nearly every row has its own (never "Mean version grew 1,264%"). Numbers that
- * count entities out, each on as many rows (numbering), are an identifier whatever their name.
+ * count entities out, each on as many rows (numbering), are an identifier unless named as time.
  */
 export function classifyNumeric(facts: NumberColumnFacts): 'numeric' | 'identifier' | 'category' {
   const { name, distinct, nonmissing, integral } = facts;
