@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { SessionStore } from '../src/store/session-store.js';
 import { ROOT, runCli, salesCsv, tempDir } from './helpers/fixtures.js';
 import type { CliResult } from './helpers/fixtures.js';
@@ -178,6 +179,23 @@ void test('garbage in the middle of a real store: the commands that read it say 
   const damaged = shows.filter((r) => r.status === 3);
   assert.ok(damaged.length > 0, 'some session lives in the damaged pages');
   for (const r of damaged) assertStoreError(r, /is damaged/);
+});
+
+void test('an event that is no JSON object, as garbage over a page can leave one: damaged, exit 3', () => {
+  // Garbage in the middle of the file sometimes has SQLite return a payload of null or of broken
+  // text rather than SQLITE_CORRUPT (the test above met it as an "internal error").
+  for (const payload of ['null', '{"type": "warn', '[1, 2]', '\u0000\u0001garbage']) {
+    const path = join(tempDir(), 'sessions.db');
+    const [id] = fillStore(path, 1);
+    const db = new Database(path);
+    db.pragma('ignore_check_constraints = ON'); // the store's CHECK (json_valid) is what garbage skips
+    db.prepare('UPDATE events SET payload = ? WHERE seq = 3').run(payload);
+    db.close();
+    assertStoreError(
+      runCli(['--db', path, 'sessions', 'show', id ?? '', '--json']),
+      /is damaged: event 3 of a session is not a JSON object/,
+    );
+  }
 });
 
 void test('garbage over the header: every command, reading or writing, says the store is damaged', () => {

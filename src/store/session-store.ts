@@ -9,7 +9,7 @@ import { parseEventPayload } from '../shared/events.js';
 import type { SessionEvent, StoredEvent } from '../shared/events.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { notWritable, openDatabase } from './db.js';
-import { asStoreError } from './errors.js';
+import { asStoreError, storeFailure } from './errors.js';
 import { acquireLock, sweepStale } from './lock.js';
 import type { HeldLock } from './lock.js';
 import { openReadOnly } from './read-only.js';
@@ -264,11 +264,28 @@ export class SessionStore {
           .all(sessionId) as { seq: number; payload: string; created_at: string }[],
     );
     return rows.map((row) => ({
-      ...parseEventPayload(row.payload),
+      ...this.payloadOf(row.payload, row.seq),
       session_id: sessionId,
       seq: row.seq,
       created_at: row.created_at,
     }));
+  }
+
+  /**
+   * A stored event, parsed. A payload that is no JSON object — no text, not JSON, or a null,
+   * which garbage over a page of the file has SQLite return — means the store is damaged (exit
+   * 3), as SQLITE_CORRUPT does; an object this version does not know stays a bug to report.
+   */
+  private payloadOf(payload: unknown, seq: number): SessionEvent {
+    let json: unknown = null;
+    try {
+      json = typeof payload === 'string' ? JSON.parse(payload) : null;
+    } catch {
+      /* not JSON: damaged, below */
+    }
+    if (json === null || typeof json !== 'object' || Array.isArray(json))
+      throw storeFailure('damaged', this.path, `event ${seq} of a session is not a JSON object`);
+    return parseEventPayload(payload as string);
   }
 
   /** The artifacts of a session (optionally of one step), ordered by step and name. */
