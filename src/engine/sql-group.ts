@@ -218,6 +218,9 @@ async function insightRows(
   };
 }
 
+/** A group's key as a map holds it: its value with its type (the number 1 and the text "1" apart). */
+const groupKey = (v: unknown): string => `${typeof v}:${String(v)}`;
+
 /**
  * Each group's count, mean and sample variance of what its mean averages (the measure, or a
  * rate's indicator in percent), for the ranking's test of its gap; undefined for other aggregates.
@@ -242,12 +245,15 @@ async function spreads(
       'GROUP BY ALL',
     ].join('\n'),
   );
-  const key = (v: unknown): string => `${typeof v}:${String(v)}`;
   const found = new Map<string, Spread>();
   for (const [k, n, mean, variance] of (await query(ctx, sql)).rows)
     if (k !== null && k !== undefined && Number(n) > 0)
-      found.set(key(k), { n: Number(n), mean: Number(mean), variance: Number(variance ?? NaN) });
-  return (category) => found.get(key(category)) ?? null;
+      found.set(groupKey(k), {
+        n: Number(n),
+        mean: Number(mean),
+        variance: Number(variance ?? NaN),
+      });
+  return (category) => found.get(groupKey(category)) ?? null;
 }
 
 /**
@@ -259,14 +265,13 @@ async function rowCounts(ctx: Ctx, t: Group): Promise<RowCounts | undefined> {
   const by = ident(columnOf(ctx.rows, t.by).name);
   const m = ident(columnOf(ctx.rows, t.measure).name);
   const sql = over(ctx, [], `SELECT ${by} AS k, count(${m}) AS n\nFROM source\nGROUP BY ALL`);
-  const key = (v: unknown): string => `${typeof v}:${String(v)}`;
   const found = new Map<string, number>();
   let total = 0;
   for (const [k, n] of (await query(ctx, sql)).rows) {
     total += Number(n);
-    if (k !== null && k !== undefined) found.set(key(k), Number(n));
+    if (k !== null && k !== undefined) found.set(groupKey(k), Number(n));
   }
-  return { of: (category) => found.get(key(category)) ?? null, total };
+  return { of: (category) => found.get(groupKey(category)) ?? null, total };
 }
 
 async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
