@@ -262,7 +262,7 @@ void test('analyze --json gives the table, the roles, what was skipped and a der
   const html = readFileSync(out, 'utf8');
   assert.ok(
     html.includes(
-      '<p class="derivation">Sum of Deaths per year of Year · rows where Entity ≠ &#34;All natural disasters&#34; · 686 rows used · all rows</p>',
+      '<p class="derivation">Sum of Deaths per year · rows where Entity ≠ &#34;All natural disasters&#34; · 686 rows used · all rows</p>',
     ),
     'the yearly line has its derivation as its caption',
   );

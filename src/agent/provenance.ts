@@ -192,6 +192,13 @@ export function captionOf(d: Derivation): string {
   return parts.join(' · ');
 }
 
+/** "per month of order_date"; "per year" of a column named Year, not "per year of Year". */
+function perPeriod(time: NonNullable<Derivation['time']>): string {
+  const unit = FREQ_CAPTION[time.freq] ?? time.freq;
+  const named = time.column.trim().toLowerCase();
+  return named === unit || named === `${unit}s` ? `per ${unit}` : `per ${unit} of ${time.column}`;
+}
+
 /** What was computed, per which period and by which groups. */
 function head(d: Derivation): string {
   const what =
@@ -209,7 +216,7 @@ function head(d: Derivation): string {
           ? `Share (%) of rows with ${d.measure ?? 'a value'} = ${d.equals} (rows without ${d.measure ?? 'a value'} left out)`
           : `${AGG_CAPTION[d.agg]} of ${d.measures ? `each of ${listed(d.measures)}` : (d.measure ?? 'rows')}`;
   const per = [
-    ...(d.time ? [`per ${FREQ_CAPTION[d.time.freq] ?? d.time.freq} of ${d.time.column}`] : []),
+    ...(d.time ? [perPeriod(d.time)] : []),
     ...(d.group_by.length ? [`by ${d.group_by.join(' and ')}`] : []),
     ...(d.min_rows
       ? [
