@@ -68,6 +68,17 @@ def fmt_number(x):
     return "0" if shown == "-0" else shown  # a value that rounds to nothing is 0, whatever its sign
 
 
+def fmt_money(x, currency=None):
+    """An amount of money as fmt_number writes it, with its currency: a sign before the number ("$1,234", "-€5.2"),
+    a code after it ("1,234 EUR"); without one, the number alone."""
+    text = fmt_number(x)
+    if not currency:
+        return text
+    if len(currency) > 1:
+        return f"{text} {currency}"
+    return f"-{currency}{text[1:]}" if text.startswith("-") else f"{currency}{text}"
+
+
 def fmt_year(x):
     """A calendar year, or a statistic of years: 1687, 1642.75 → "1643"."""
     return fixed(x, 0)
@@ -191,14 +202,14 @@ def _gaps_insight(label, gaps, frequency):
     return [_insight(f"{what}: the line has {shown}.", "gaps", gaps=len(gaps))]
 
 
-def _fmt_level(value, how):
-    """A value of a line as written: a share (how "share") in percent, else the number."""
-    return f"{fmt_number(value)}%" if how == "share" else fmt_number(value)
+def _fmt_level(value, how, money=None):
+    """A value of a line as written: a share (how "share") in percent, else the number (in `money`, a currency)."""
+    return f"{fmt_number(value)}%" if how == "share" else fmt_money(value, money)
 
 
-def _fmt_difference(difference, how):
-    """A difference of two of its values: percentage points for a share."""
-    return f"{fmt_number(difference)} percentage points" if how == "share" else fmt_number(difference)
+def _fmt_difference(difference, how, money=None):
+    """A difference of two of its values: percentage points for a share, else in the values' currency if any."""
+    return f"{fmt_number(difference)} percentage points" if how == "share" else fmt_money(difference, money)
 
 
 def _by_difference(how):
@@ -231,13 +242,14 @@ def _point_counts(data, counts):
 
 
 @never_raises
-def trend_insights(frame, x, y, label=None, how="sum", period=None, counts=None):
+def trend_insights(frame, x, y, label=None, how="sum", period=None, counts=None, money=None):
     """Change first→last, peak and trough, and year-over-year growth of the last full year (monthly or quarterly).
     `how` says what each period holds: "sum" (totals, compared by summing a year), "stock" (totals of a
     standing number, compared by averaging a year: summing counts the same things again), "mean" (levels,
     averaged), "interval" (levels whose zero is not "none", a temperature in °C: averaged, said as differences)
     or "share" (a share in percent: averaged, said in percentage points). `counts`, when given (a Series by
-    period), is how many values each period's mean is of: an end or an extreme of few says so (_few_values)."""
+    period), is how many values each period's mean is of: an end or an extreme of few says so (_few_values).
+    `money`: the currency the values are in ("$", "EUR"), written with each (fmt_money)."""
     data = _series_xy(frame, x, y)
     if data is None or len(data) < 3 or data["y"].nunique() < 2:
         return []
@@ -247,7 +259,7 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None, counts=None)
         frequency = "Y"  # periods years apart (a census), said as years
     when = [fmt_date(t, frequency) for t in data["x"]]
     first, last, out = float(data["y"].iloc[0]), float(data["y"].iloc[-1]), []
-    yearly = _year_over_year(data, label, frequency, how)
+    yearly = _year_over_year(data, label, frequency, how, money)
     # With whole years to compare, first-to-last compares different seasons (January against December):
     # the year-over-year sentence says the same thing honestly, so it replaces it.
     ns = _point_counts(data, counts)
@@ -255,12 +267,12 @@ def trend_insights(frame, x, y, label=None, how="sum", period=None, counts=None)
         data = data.assign(n=ns)
     few = [None] * len(data) if ns is None else [_few_values(n, ns) for n in ns]
     if not yearly:
-        out.extend(_change(label, when, first, last, how, _ends_note(data, when, ns)))
+        out.extend(_change(label, when, first, last, how, _ends_note(data, when, ns), money))
     values = data["y"].to_numpy()
     for kind, i, words in (("peak", int(values.argmax()), "peaked at"), ("trough", int(values.argmin()), "was lowest at")):
         latest = ", the latest period" if i == len(values) - 1 else ""
         fewer = f", {few[i]}" if few[i] else ""
-        out.append(_insight(f"{_capital(label)} {words} {_fmt_level(values[i], how)} {_in_period(when[i], frequency)}{latest}{fewer}.",
+        out.append(_insight(f"{_capital(label)} {words} {_fmt_level(values[i], how, money)} {_in_period(when[i], frequency)}{latest}{fewer}.",
                             kind, **{kind: values[i]}))
     # The yearly comparison, when there is one, matters most; the gaps come last.
     return yearly + out + _gaps_insight(label, _gaps(frame, x, y), frequency)
@@ -298,34 +310,34 @@ def _ends_note(data, when, reference):
     return f"; {', '.join(ends)}" if ends else ""
 
 
-def _series_compared(lines, frequency, how):
+def _series_compared(lines, frequency, how, money=None):
     """(year, [(name, before, after, span)]): the last full year every line shares against the year before,
     combined as the single line's year-over-year does; else each line's first period against its last."""
     years = [_last_full_years(data, frequency, how) for data in lines.values()]
     year = years[0][0] if years[0] is not None else None
     if year is not None and all(y is not None and y[0] == year for y in years):
         periods = f"{'summing' if how == 'sum' else 'averaging'} {'12 months' if frequency == 'M' else '4 quarters'}"
-        return year, [(name, previous, total, f"over {year - 1} ({periods}: {_fmt_level(previous, how)} → {_fmt_level(total, how)})")
+        return year, [(name, previous, total, f"over {year - 1} ({periods}: {_fmt_level(previous, how, money)} → {_fmt_level(total, how, money)})")
                       for name, (_, total, previous) in zip(lines, years)]
     out, reference = [], _line_counts(lines)
     for name, data in lines.items():
         first, last = float(data["y"].iloc[0]), float(data["y"].iloc[-1])
         when = [fmt_date(data["x"].iloc[0], frequency), fmt_date(data["x"].iloc[-1], frequency)]
         note = _ends_note(data, when, reference)
-        span = f"from {when[0]} to {when[1]} ({_fmt_level(first, how)} → {_fmt_level(last, how)}{note})"
+        span = f"from {when[0]} to {when[1]} ({_fmt_level(first, how, money)} → {_fmt_level(last, how, money)}{note})"
         out.append((name, first, last, span))
     return None, out
 
 
 @never_raises
-def series_trend_insights(frame, x, series, y, label=None, how="mean", period=None, word=None, counts=None):
+def series_trend_insights(frame, x, series, y, label=None, how="mean", period=None, word=None, counts=None, money=None):
     """The line that rose most and the one that fell most (or, when all moved one way, the most and the least)
     among the lines of `series`: the last full year they all share against the year before, else each line's
     first period against its own last; then the highest point of all lines (_series_peak). Said as differences
     on an interval scale or when a line starts at or below zero (a percentage of a signed quantity means
     nothing), else as percentages. `word` names the lines ("lines" for several measures'), else they are
     "`series` lines". `counts` (a Series by period and series value): how many values each point's mean is of,
-    an end or the highest point of few said so (_few_values)."""
+    an end or the highest point of few said so (_few_values). `money`: the values' currency (fmt_money)."""
     if frame is None or series not in frame.columns or x not in frame.columns:
         return []
     lines = _series_lines(frame, x, series, y, folded=word is None, counts=counts)
@@ -334,12 +346,13 @@ def series_trend_insights(frame, x, series, y, label=None, how="mean", period=No
     frequency = period or infer_frequency(as_datetime(frame[x]).dropna())
     noun = word or f"{series} lines"
     every = f"both {noun}" if len(lines) == 2 else f"all {len(lines)} {noun}"
-    return _series_change(lines, frequency, how, str(label or y), every, word is not None) + _series_peak(lines, frequency, how, every)
+    return (_series_change(lines, frequency, how, str(label or y), every, word is not None, money)
+            + _series_peak(lines, frequency, how, every, money))
 
 
-def _series_change(lines, frequency, how, label, every, measures=False):
+def _series_change(lines, frequency, how, label, every, measures=False, money=None):
     """Which line rose most and which fell most (series_trend_insights), or nothing when none moved."""
-    year, compared = _series_compared(lines, frequency, how)
+    year, compared = _series_compared(lines, frequency, how, money)
     differences = _by_difference(how) or any(before <= 0 or after < 0 for _, before, after, _ in compared)
     changed = sorted(((after - before if differences else (after - before) / before, name, span)
                       for name, before, after, span in compared), key=lambda c: (-c[0], c[1]))
@@ -351,7 +364,7 @@ def _series_change(lines, frequency, how, label, every, measures=False):
     subject = _capital(label) if year is None else f"In {year}, {label}"
 
     def amount(c):
-        return f"by {_fmt_difference(abs(c), how)}" if differences else fmt_pct(abs(c))
+        return f"by {_fmt_difference(abs(c), how, money)}" if differences else fmt_pct(abs(c))
 
     if measures:
         # Several measures' lines: the lines are the subject ("the value rose in other" says nothing).
@@ -393,7 +406,7 @@ def _series_change(lines, frequency, how, label, every, measures=False):
 _PEAKS_LISTED = 4
 
 
-def _series_peak(lines, frequency, how, every):
+def _series_peak(lines, frequency, how, every, money=None):
     """Which line rose highest, when, and where each other line peaked (up to _PEAKS_LISTED of them, highest
     first; lines that never move said once per level, "drizzle, fog and sun stayed at 0"): the first-to-last
     sentence misses a line that rose and fell back (crimea.json's deaths from disease, 2,761 in Jan 1855 and
@@ -414,16 +427,16 @@ def _series_peak(lines, frequency, how, every):
     def when(stamp):
         return _in_period(fmt_date(stamp, frequency), frequency)
 
-    moving = [f"{n}{' peaked' if i == 0 else ''} at {_fmt_level(v, how)} {when(t)}"
+    moving = [f"{n}{' peaked' if i == 0 else ''} at {_fmt_level(v, how, money)} {when(t)}"
               for i, (v, n, t, _) in enumerate(p for p in rest if not p[3])]
     levels = {}
     for v, n, _, still in rest:
         if still:
             levels.setdefault(v, []).append(n)
-    flats = [f"{_listed(names)} stayed at {_fmt_level(v, how)}" for v, names in levels.items()]
+    flats = [f"{_listed(names)} stayed at {_fmt_level(v, how, money)}" for v, names in levels.items()]
     parts = "; ".join(part for part in [", ".join(moving), *flats] if part)
     others = f" ({parts})" if 0 < len(rest) <= _PEAKS_LISTED else ""
-    return [_insight(f"The highest point of {every}: {name} at {_fmt_level(value, how)} {when(at)}{fewer}{others}.",
+    return [_insight(f"The highest point of {every}: {name} at {_fmt_level(value, how, money)} {when(at)}{fewer}{others}.",
                      "series_peak", lines=len(peaks), peak=value)]
 
 
@@ -432,17 +445,17 @@ def _listed(names):
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _change(label, when, first, last, how="sum", note=""):
+def _change(label, when, first, last, how="sum", note="", money=None):
     """The first-to-last change sentence; `note` ("; Nov 1993 from 1 value") closes its parenthesis."""
     out = []
     if first < 0 or last < 0 or _by_difference(how):
         # A percentage of a signed quantity (an anomaly, a net change, a return) means nothing:
         # -0.17 -> 1.17 is not "grew 788%". The difference is said instead.
         difference = last - first
-        moved = (f"rose by {_fmt_difference(difference, how)}" if difference > 0 else
-                 f"fell by {_fmt_difference(-difference, how)}" if difference < 0 else "was unchanged")
+        moved = (f"rose by {_fmt_difference(difference, how, money)}" if difference > 0 else
+                 f"fell by {_fmt_difference(-difference, how, money)}" if difference < 0 else "was unchanged")
         out.append(_insight(f"{_capital(label)} {moved} from {when[0]} to {when[-1]} "
-                            f"({_fmt_level(first, how)} → {_fmt_level(last, how)}{note}).",
+                            f"({_fmt_level(first, how, money)} → {_fmt_level(last, how, money)}{note}).",
                             "change", first=first, last=last, change=difference))
     elif first != 0:
         change = (last - first) / abs(first)
@@ -451,11 +464,11 @@ def _change(label, when, first, last, how="sum", note=""):
         verb = ("was unchanged" if change == 0 else "was nearly unchanged" if flat else
                 "grew" if change > 0 else "fell")
         amount = "" if flat else f" {fmt_pct(abs(change))}"
-        out.append(_insight(f"{_capital(label)} {verb}{amount} from {when[0]} to {when[-1]} ({fmt_number(first)} → {fmt_number(last)}{note}).",
+        out.append(_insight(f"{_capital(label)} {verb}{amount} from {when[0]} to {when[-1]} ({fmt_money(first, money)} → {fmt_money(last, money)}{note}).",
                             "change", first=first, last=last, change_pct=change * 100))
     else:
         said = f" ({note[2:]})" if note else ""
-        out.append(_insight(f"{_capital(label)} went from 0 to {fmt_number(last)} between {when[0]} and {when[-1]}{said}.",
+        out.append(_insight(f"{_capital(label)} went from 0 to {fmt_money(last, money)} between {when[0]} and {when[-1]}{said}.",
                             "change", first=first, last=last))
     return out
 
@@ -476,7 +489,7 @@ def _last_full_years(data, frequency, how="sum"):
     return year, float(combine(data["y"][years == year])), float(combine(data["y"][years == year - 1]))
 
 
-def _year_over_year(data, label, frequency, how="sum"):
+def _year_over_year(data, label, frequency, how="sum", money=None):
     full = _last_full_years(data, frequency, how)
     if full is None:
         return []
@@ -487,9 +500,9 @@ def _year_over_year(data, label, frequency, how="sum"):
         # difference (in percentage points for a share), never a percentage.
         difference = total - previous
         moved = "higher than" if difference > 0 else "lower than" if difference < 0 else "the same as"
-        by = f"{_fmt_difference(abs(difference), how)} " if difference else ""
+        by = f"{_fmt_difference(abs(difference), how, money)} " if difference else ""
         return [_insight(f"In {year}, {label} was {by}{moved} in {year - 1} (averaging the {periods} of each year: "
-                         f"{_fmt_level(total, how)} vs {_fmt_level(previous, how)}).", "year_over_year",
+                         f"{_fmt_level(total, how, money)} vs {_fmt_level(previous, how, money)}).", "year_over_year",
                          change=difference, year=year, total=total, previous_total=previous)]
     if previous <= 0 or total < 0:
         return []
@@ -499,7 +512,7 @@ def _year_over_year(data, label, frequency, how="sum"):
     than = " than" if growth else ""
     verb = "summing" if how == "sum" else "averaging"
     return [_insight(f"In {year}, {label} was {amount}{word}{than} in {year - 1} ({verb} the {periods} of each year: "
-                     f"{fmt_number(total)} vs {fmt_number(previous)}).", "year_over_year",
+                     f"{fmt_money(total, money)} vs {fmt_money(previous, money)}).", "year_over_year",
                      yoy_pct=growth * 100, year=year, total=total, previous_total=previous)]
 
 
@@ -509,7 +522,7 @@ def _is_other(name):
 
 @never_raises
 def ranking_insights(frame, category, value, label=None, interval=False, percent=False, keys=None, values=None,
-                     overall=None, points=False, blocks=None, block=None):
+                     overall=None, points=False, blocks=None, block=None, money=None):
     """For averages and other non-additive values: the highest and lowest category, and how far apart they are
     (a ratio; a difference when `interval`: on an interval scale, 9.3 °C is not 64× 0.15 °C; in percentage
     points when `percent`: the values are shares in %). Given each row's group (`keys`) and value (`values`) of
@@ -520,7 +533,7 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     within them (_blocked_anova: months year by year, so a trend across the years is no noise between the
     months), over at least two blocks holding every group, else by Welch's ANOVA. `percent`: the values are a
     rate's shares in percent (Fisher's exact test for few rows); `points`: percentages of a measure (a mean
-    margin of 17.9%), said as `percent`'s but tested as any mean."""
+    margin of 17.9%), said as `percent`'s but tested as any mean; `money`: the values' currency (fmt_money)."""
     data = frame[[category, value]].copy()
     data[value] = pd.to_numeric(data[value], errors="coerce")
     data = data[data[value].notna() & ~data[category].map(_is_other)]
@@ -538,7 +551,7 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     high, low = (None, None) if keys is None else (_spread(keys, values, top[category]), _spread(keys, values, bottom[category]))
 
     def shown(v, group, other):
-        return f"{fmt_number(v)}{'%' if percent or points else ''}{_few_of(group, other, percent)}"
+        return f"{fmt_money(v, money)}{'%' if percent or points else ''}{_few_of(group, other, percent)}"
 
     top_name, bottom_name = _group_name(top[category], category), _group_name(bottom[category], category)
     text = f"{top_name} has the highest {label} ({shown(top[value], high, low)}); {bottom_name} the lowest ({shown(bottom[value], low, high)})"
@@ -552,7 +565,7 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
         text += f", {fmt_number(numbers['difference'])} percentage points apart"
     elif interval:
         numbers["difference"] = float(top[value]) - float(bottom[value])
-        text += f", {fmt_number(numbers['difference'])} apart"
+        text += f", {fmt_money(numbers['difference'], money)} apart"
     elif bottom[value] > 0:
         ratio = float(top[value]) / float(bottom[value])
         text += f", {fmt_ratio(ratio)} apart"
@@ -620,7 +633,7 @@ def _pairs_of(groups):
 
 
 @never_raises
-def box_insights(data, category, value, label, interval=False, groups=30, points=False):
+def box_insights(data, category, value, label, interval=False, groups=30, points=False, money=None):
     """A box chart by group: its highest and lowest median, as ranking_insights says them — for a text or
     whole-number grouping (a class 1, 2, 3: "Pclass 1") with at most `groups` groups (all drawn) and no missing
     name, else nothing; medians of the finite values, the groups in groupby's order. As boxRanking in
@@ -636,7 +649,7 @@ def box_insights(data, category, value, label, interval=False, groups=30, points
     finite = np.isfinite(values)
     medians = values[finite].groupby(keys[finite]).median()
     frame = pd.DataFrame({category: list(medians.index), value: medians.to_numpy()})
-    return ranking_insights(frame, category, value, label, interval=interval, points=points)
+    return ranking_insights(frame, category, value, label, interval=interval, points=points, money=money)
 
 
 def _gap_by_chance(one, two, percent, groups=2):
@@ -923,10 +936,10 @@ def _per_row_reversal(top, second, counts):
 
 
 @never_raises
-def share_insights(frame, category, value, label=None, keys=None, values=None):
+def share_insights(frame, category, value, label=None, keys=None, values=None, money=None):
     """Share of total of the top category, top vs second, top-3 share ("Other" never counts as a top category).
     Given a sum's rows (each row's group, `keys`, and value, `values`), a leader whose rows each hold less than
-    the second's is said to lead by its rows."""
+    the second's is said to lead by its rows. `money`: the values' currency (fmt_money)."""
     if frame is None or category not in frame.columns or value not in frame.columns or len(frame) == 0:
         return []
     sums = numbers(frame[value])
@@ -944,7 +957,7 @@ def share_insights(frame, category, value, label=None, keys=None, values=None):
     leaders = [str(n) for n, v in ranked.items() if v == top]
     if len(leaders) > 1:
         out.append(_insight(f"{', '.join(leaders[:-1])} and {leaders[-1]} tie for the largest share of {label}: "
-                            f"{fmt_pct(top / total)} each ({fmt_number(top)} of {fmt_number(total)}).",
+                            f"{fmt_pct(top / total)} each ({fmt_money(top, money)} of {fmt_money(total, money)}).",
                             "top_share", share_pct=top / total * 100, value=top, total=total))
     else:
         second = float(ranked.iloc[1]) if len(ranked) > 1 else 0.0
@@ -952,13 +965,13 @@ def share_insights(frame, category, value, label=None, keys=None, values=None):
         reversed_ = _per_row_reversal((leaders[0], top), (str(ranked.index[1]), second),
                                       _row_counts(keys, values, category)) if compared else None
         rows = f", from {fmt_pct(reversed_[0] / reversed_[2])} of the rows" if reversed_ else ""
-        out.append(_insight(f"{leaders[0]} accounts for {fmt_pct(top / total)} of {label} ({fmt_number(top)} of {fmt_number(total)}){rows}.",
+        out.append(_insight(f"{leaders[0]} accounts for {fmt_pct(top / total)} of {label} ({fmt_money(top, money)} of {fmt_money(total, money)}){rows}.",
                             "top_share", share_pct=top / total * 100, value=top, total=total))
         if compared:
             per_row = (f" but {fmt_ratio(reversed_[0] / reversed_[1])} the rows: per row, {ranked.index[1]} has more "
-                       f"({fmt_number(second / reversed_[1])} vs {fmt_number(top / reversed_[0])} on average)") if reversed_ else ""
+                       f"({fmt_money(second / reversed_[1], money)} vs {fmt_money(top / reversed_[0], money)} on average)") if reversed_ else ""
             out.append(_insight(f"{leaders[0]} has {fmt_ratio(top / second)} the {label} of {ranked.index[1]} "
-                                f"({fmt_number(top)} vs {fmt_number(second)}){per_row}.", "top_vs_second", ratio=top / second, value=top,
+                                f"({fmt_money(top, money)} vs {fmt_money(second, money)}){per_row}.", "top_vs_second", ratio=top / second, value=top,
                                 second=second))
     if len(totals) > 3 and len(ranked) >= 3 and not _dwarfed(float(ranked.iloc[1]), total):
         top3 = float(ranked.iloc[:3].sum())
@@ -1022,12 +1035,13 @@ def compass_insights(values, label):
 
 
 @never_raises
-def distribution_insights(values, label, years=False, points=False, direction=False):
+def distribution_insights(values, label, years=False, points=False, direction=False, money=None):
     """Median and IQR, skew direction in words, outliers beyond 1.5 IQR.
 
     years: the values are calendar years, written 1687 and their IQR as a number of years.
     points: the values are percentages, written 17.4% and their IQR in percentage points.
     direction: the values are compass bearings in degrees (compass_insights).
+    money: the values' currency ("$", "EUR"), written with each value and the IQR (fmt_money).
     """
     if direction:
         return compass_insights(values, str(label))
@@ -1038,7 +1052,7 @@ def distribution_insights(values, label, years=False, points=False, direction=Fa
     stats, label = number_stats(data), str(label)
     q1, median, q3, mean, skew = stats["q1"], stats["median"], stats["q3"], stats["mean"], stats["skew"]
     iqr, out = q3 - q1, []
-    value = fmt_year if years else (lambda x: f"{fmt_number(x)}%") if points else fmt_number
+    value = fmt_year if years else (lambda x: f"{fmt_number(x)}%") if points else (lambda x: fmt_money(x, money))
     unit = " years" if years else " percentage points" if points else ""
     # With infinities the figures are of the finite values; pandas' describe() counts them in its quartiles.
     left_out = (f", over its {len(data):,} finite values ({'1 infinite value' if infinite == 1 else f'{infinite:,} infinite values'} left out)"
@@ -1047,7 +1061,7 @@ def distribution_insights(values, label, years=False, points=False, direction=Fa
     spread = (f"{_capital(label)} is {value(median)} across its middle half: the median and both quartiles are {value(median)} "
               f"(IQR 0{unit}){left_out}." if iqr == 0 else
               f"The median {label} is {value(median)}; the middle half lies between {value(q1)} and {value(q3)} "
-              f"(IQR {fmt_number(iqr)}{unit}){left_out}.")
+              f"(IQR {fmt_number(iqr) if years or points else value(iqr)}{unit}){left_out}.")
     out.append(_insight(spread, "spread", median=median, q1=q1, q3=q3, iqr=iqr))
     if skew is not None:
         shape = ("right-skewed: a long tail of large values" if skew >= 0.5 else

@@ -36,6 +36,7 @@ from opsmind_semantic import (  # noqa: F401 - re-exported: tests and callers us
     to_datetime,
     infer_frequency,
     _share,
+    _currencies_of,
     _number_text_style,
     parse_number_text,
     _is_boolean,
@@ -226,7 +227,7 @@ def _classify_text(name, codes, uniques, counts, nonmissing, rng):
     if nonmissing >= MIN_ID_ROWS and distinct >= 0.9 * nonmissing and _id_hint(name) and style in (None, "plain"):
         return "identifier", None
     if style:
-        return "numeric_text", style
+        return "numeric_text", (style, _currencies_of(strings) if style == "currency" else [])
     if nonmissing >= MIN_ID_ROWS and distinct == nonmissing and _share(strings, ID_TOKEN) >= PARSE_SHARE:
         return "identifier", None
     lengths = np.fromiter((len(str(u)) for u in uniques), dtype=np.float64, count=distinct)
@@ -324,8 +325,13 @@ def _text_details(out, detail, codes, uniques, counts, nonmissing):
     elif out["semantic"] == "numeric_text":
         parsed = parse_number_text(np.asarray(uniques, dtype=object))[codes[codes >= 0]]
         values = parsed[np.isfinite(parsed)]
-        out["numeric_text"] = {"style": detail, "parse_share": len(values) / nonmissing, "stats": number_stats(values)}
-        out["notes"].append(f"numbers stored as text ({detail})")
+        style, currencies = detail
+        out["numeric_text"] = {"style": style, "parse_share": len(values) / nonmissing, "stats": number_stats(values)}
+        if len(currencies) == 1:
+            out["numeric_text"]["symbol"] = currencies[0]
+        out["notes"].append(f"numbers stored as text ({style})")
+        if len(currencies) > 1:
+            out["notes"].append(f"in {len(currencies)} currencies ({', '.join(currencies)}): sums and means mix them")
         if len(values) < nonmissing:
             out["notes"].append(f"{nonmissing - len(values):,} values are not numbers")
 
@@ -391,11 +397,17 @@ def _warnings(result):
     for label, semantic in (("numbers stored as text in", "numeric_text"), ("dates stored as text in", "datetime")):
         group = [c["name"] for c in columns if c["semantic"] == semantic and c["dtype"] == "object"]
         out += [f"{label}: {_names(group)}"] if group else []
+    mixed = [f"{c['name']} ({m.group(1)})" for c in columns
+             for m in [next(filter(None, (_MIXED.match(n) for n in c["notes"])), None)] if m]
+    out += [f"numbers in several currencies in: {_names(mixed)}; their sums and means mix them"] if mixed else []
     later = future_dates(columns)
     out += [later] if later else []
     if result["omitted_columns"]["count"]:
         out.append(_detail_warning(result))
     return out
+
+
+_MIXED = re.compile(r"^in \d+ currencies \(([^)]*)\)")
 
 
 def future_dates(columns, today=None):

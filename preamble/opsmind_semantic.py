@@ -94,6 +94,17 @@ def _number_text_style(strings, name):
     return "plain"
 
 
+def _currencies_of(strings):
+    """The currencies sampled numbers are written in ("$", "€", or upper-case codes such as "EUR"), in order of
+    appearance. One is the column's currency; several mean its sums and means add dollars to euros."""
+    seen = {}
+    for m in map(NUMBER_TEXT.match, strings):
+        sign = ((m["cur"] or m["cur2"] or "") if m else "").strip().upper()
+        if sign:
+            seen.setdefault(sign, None)
+    return list(seen)
+
+
 def parse_number_text(strings):
     """Floats from numbers stored as text ("$1,234.50", "12.5%" → 12.5, "(300)" → -300); NaN where one does not parse.
 

@@ -14,6 +14,7 @@ import { PERIOD_WORD } from './roles.js';
 import { semanticsOf } from './semantics.js';
 import { named, statsOf, TEMPERATURE_WORDS, yearValued } from './semantics-evidence.js';
 import { listed } from '../util/sentence.js';
+import { currencyMeasures, moneyOf } from './currency.js';
 
 /** Text safe inside a Python comment: no line breaks of any kind (Python also ends lines at \r). */
 function oneLine(text: string): string {
@@ -102,7 +103,7 @@ export function groupChartParams(
     sort: o.sort ?? 'descending',
     orientation: o.orientation,
     log_y: o.log_y,
-    y_label: axisLabel(y, name, !isRate(t) && inPercent(t, scales)),
+    y_label: axisLabel(y, name, !isRate(t) && inPercent(t, scales), moneyFor(t, scales)),
     ...common,
   };
 }
@@ -161,6 +162,8 @@ export interface Scales {
   percents?: readonly string[];
   /** Compass bearings (role 'direction'): their distribution's findings are on the circle. */
   directions?: readonly string[];
+  /** Measures whose values are money, each with its currency (currencyMeasures): "$1,234". */
+  currencies?: Readonly<Record<string, string>>;
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
@@ -188,6 +191,7 @@ export function scalesOf(profile: DataProfile): Scales {
     directions: semanticsOf(profile)
       .columns.filter((c) => c.role === 'direction')
       .map((c) => c.name),
+    currencies: currencyMeasures(profile),
   };
 }
 
@@ -260,18 +264,19 @@ const CYCLE_UNIT = {
 } as const;
 
 /**
- * An axis title of a column of percentages, or of their `agg` (a season's mean): "margin (%)";
- * else none (both engines: a scatter's axes, a season's y).
+ * An axis title of a column of percentages or of money, or of their `agg` (a season's mean):
+ * "margin (%)", "price ($)"; else none (both engines: a scatter's axes, a season's y).
  */
-export function percentLabel(
+export function unitLabel(
   column: string,
   name: (column: string) => string,
   scales: Scales = NO_SCALES,
   agg?: string,
 ): string | undefined {
-  return inPercent({ measure: column, agg: agg ?? null }, scales)
-    ? axisLabel(column, name, true)
-    : undefined;
+  if (inPercent({ measure: column, agg: agg ?? null }, scales))
+    return axisLabel(column, name, true);
+  const money = moneyOf([column], agg, scales.currencies);
+  return money ? axisLabel(column, name, false, money) : undefined;
 }
 
 /** The x axis of a season chart: its cycle's key (weekday × hour, a heatmap's, has two; hour across). */
@@ -372,6 +377,39 @@ export function intervalOf(t: { measure?: string | null }, scales: Scales): bool
   return Boolean(t.measure && scales.intervals.includes(t.measure));
 }
 
+/**
+ * The currency an analysis's values are in, for both engines' findings and axes: a sum, mean,
+ * median or extreme of money (Scales.currencies); none for a count, a rate's share, a rebased
+ * index or a mean of percentages.
+ */
+export function moneyFor(t: Transform, scales: Scales): string | undefined {
+  switch (t.type) {
+    case 'group':
+      return isRate(t) ? undefined : moneyOf([t.measure], t.agg, scales.currencies);
+    case 'resample':
+      return isRate(t) || t.rebase || trendHow(t, scales) === 'share'
+        ? undefined
+        : moneyOf(measuresOf(t), t.agg, scales.currencies);
+    case 'season':
+      return moneyOf([t.measure], t.agg, scales.currencies);
+    case 'distribution':
+      return moneyOf([t.column], null, scales.currencies);
+    // A scatter's and a matrix's findings are correlations; tables say nothing of their own.
+    case 'relationship':
+    case 'correlation':
+    case 'summary':
+    case 'missing':
+    case 'top_rows':
+      return undefined;
+  }
+}
+
+/** The `money=` argument of a Python finding, or nothing (moneyFor). */
+function moneyArg(t: Transform, scales: Scales): string {
+  const money = moneyFor(t, scales);
+  return money ? `, money=${py(money)}` : '';
+}
+
 /** Whether a row is an event (a sale, a crash, a tweet): what makes a period without rows a quiet one. */
 export function eventLog(profile: DataProfile): boolean {
   return semanticsOf(profile).table.grain === 'event';
@@ -470,9 +508,12 @@ export function rebaseLabel(
     const what = listed(t.measures.map(name));
     if (t.rebase)
       return `${what}, index (100 = the first ${PERIOD_WORD[t.freq]} every line has a value)`;
-    return trendHow(t, scales) === 'share' && !what.includes('%') ? `${what} (%)` : what;
+    if (trendHow(t, scales) === 'share' && !what.includes('%')) return `${what} (%)`;
+    const money = moneyFor(t, scales);
+    return money && !what.toUpperCase().includes(money) ? `${what} (${money})` : what;
   }
-  if (!t.rebase || !t.series) return axisLabel(y, name, !isRate(t) && inPercent(t, scales));
+  if (!t.rebase || !t.series)
+    return axisLabel(y, name, !isRate(t) && inPercent(t, scales), moneyFor(t, scales));
   return `${name(y)}, index (100 = the first ${PERIOD_WORD[t.freq]} every ${t.series} has a value)`;
 }
 
@@ -484,9 +525,11 @@ export function axisLabel(
   column: string,
   name: (column: string) => string,
   percent = false,
+  money?: string,
 ): string | undefined {
   const label = name(column);
   if (percent && !label.includes('%')) return `${label} (%)`;
+  if (money && !label.toUpperCase().includes(money)) return `${label} (${money})`;
   return label === column ? undefined : label;
 }
 
@@ -671,8 +714,8 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         ? []
         : [
             additive
-              ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}${rowArgs(t)}))`
-              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : inPercent(t, grain.scales) ? ', points=True' : ''}${spreadArgs(t)}))`,
+              ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}${rowArgs(t)}${moneyArg(t, grain.scales)}))`
+              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : inPercent(t, grain.scales) ? ', points=True' : ''}${spreadArgs(t)}${moneyArg(t, grain.scales)}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }
@@ -737,10 +780,10 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const label = py(trendLabel(t, y, name));
       const trend = r.series
         ? [
-            `_insight(${n}, _ins.series_trend_insights(frame, ${py(r.date)}, ${py(r.series)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}${t.measures ? `, word=${py(LINES)}` : ''}${countsArg(t, how)}))`,
+            `_insight(${n}, _ins.series_trend_insights(frame, ${py(r.date)}, ${py(r.series)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}${t.measures ? `, word=${py(LINES)}` : ''}${countsArg(t, how)}${moneyArg(t, grain.scales)}))`,
           ]
         : [
-            `_insight(${n}, _ins.trend_insights(frame, ${py(r.date)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}${countsArg(t, how)}))`,
+            `_insight(${n}, _ins.trend_insights(frame, ${py(r.date)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}${countsArg(t, how)}${moneyArg(t, grain.scales)}))`,
           ];
       return [
         ...lines,
@@ -766,31 +809,31 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const sort = a.chart === 'bar' ? { sort: 'none' } : {};
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, y_label: percentLabel(y, name, grain.scales, t.agg), ...common })})`,
-        `_insight(${n}, _ins.ranking_insights(frame, ${py(x)}, ${py(y)}, ${py(seasonLabel(t, name))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${inPercent(t, grain.scales) ? ', points=True' : ''}${seasonMean(t) ? `, overall=${py(`${x}s`)}, **_season_spread(${args})` : ''}))`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, y_label: unitLabel(y, name, grain.scales, t.agg), ...common })})`,
+        `_insight(${n}, _ins.ranking_insights(frame, ${py(x)}, ${py(y)}, ${py(seasonLabel(t, name))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${inPercent(t, grain.scales) ? ', points=True' : ''}${seasonMean(t) ? `, overall=${py(`${x}s`)}, **_season_spread(${args})` : ''}${moneyArg(t, grain.scales)}))`,
       ];
     }
     case 'distribution': {
       const percent = inPercent({ measure: t.column }, grain.scales);
       const chart =
         a.chart === 'box'
-          ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, y_label: axisLabel(t.column, name, percent), ...common })})`
-          : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, x_label: axisLabel(t.column, name, percent), ...common })})`;
+          ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, y_label: axisLabel(t.column, name, percent, moneyFor(t, grain.scales)), ...common })})`
+          : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, x_label: axisLabel(t.column, name, percent, moneyFor(t, grain.scales)), ...common })})`;
       const byGroup =
         a.chart === 'box' && t.by
           ? [
-              `_insight(${n}, _ins.box_insights(data, ${py(t.by)}, ${py(t.column)}, ${py(`median ${name(t.column)}`)}${intervalOf({ measure: t.column }, grain.scales) ? ', interval=True' : ''}${percent ? ', points=True' : ''}, groups=${BOX_GROUPS}))`,
+              `_insight(${n}, _ins.box_insights(data, ${py(t.by)}, ${py(t.column)}, ${py(`median ${name(t.column)}`)}${intervalOf({ measure: t.column }, grain.scales) ? ', interval=True' : ''}${percent ? ', points=True' : ''}, groups=${BOX_GROUPS}${moneyArg(t, grain.scales)}))`,
             ]
           : [];
       return [
         chart,
-        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}${grain.scales.years?.includes(t.column) ? ', years=True' : ''}${percent ? ', points=True' : ''}${grain.scales.directions?.includes(t.column) ? ', direction=True' : ''}))`,
+        `_insight(${n}, _ins.distribution_insights(data[${py(t.column)}], ${py(name(t.column))}${grain.scales.years?.includes(t.column) ? ', years=True' : ''}${percent ? ', points=True' : ''}${grain.scales.directions?.includes(t.column) ? ', direction=True' : ''}${moneyArg(t, grain.scales)}))`,
         ...byGroup,
       ];
     }
     case 'relationship':
       return [
-        `declare_chart("scatter", data, ${kwargs({ x: t.x, y: t.y, color: t.color, trendline: o.trendline ?? true, max_points: o.max_points, x_label: percentLabel(t.x, name, grain.scales), y_label: percentLabel(t.y, name, grain.scales), ...common })})`,
+        `declare_chart("scatter", data, ${kwargs({ x: t.x, y: t.y, color: t.color, trendline: o.trendline ?? true, max_points: o.max_points, x_label: unitLabel(t.x, name, grain.scales), y_label: unitLabel(t.y, name, grain.scales), ...common })})`,
         ...(o.correlation === false
           ? []
           : [

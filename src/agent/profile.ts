@@ -61,6 +61,8 @@ const ColumnProfileSchema = z.object({
       style: z.enum(['thousands', 'currency', 'percent', 'plain']),
       parse_share: z.number(),
       stats: NumberStats.nullable(),
+      /** For style 'currency': the one currency the values are written in ("$", "€", "EUR"); absent when they mix several. */
+      symbol: z.string().max(8).optional(),
     })
     .nullable(),
   text: z.object({ mean_length: z.number(), max_length: z.number().int() }).nullable(),

@@ -100,6 +100,17 @@ export function fmtNumber(x: number): string {
   return shown === '-0' ? '0' : shown;
 }
 
+/**
+ * An amount of money as fmtNumber writes it, with its currency (fmt_money): a sign before the
+ * number ("$1,234", "-€5.2"), a code after it ("1,234 EUR"); without one, the number alone.
+ */
+export function fmtMoney(x: number, currency?: string | null): string {
+  const text = fmtNumber(x);
+  if (!currency) return text;
+  if (currency.length > 1) return `${text} ${currency}`;
+  return text.startsWith('-') ? `-${currency}${text.slice(1)}` : `${currency}${text}`;
+}
+
 /** A calendar year, or a statistic of years: 1687, 1642.75 → "1643" (fmt_year). */
 export function fmtYear(x: number): string {
   if (!Number.isFinite(x)) throw new RangeError(`cannot format ${x} as a year`);

@@ -3,7 +3,7 @@
  * the highest and the lowest group, how far apart, and whether chance alone could give the gap.
  */
 import type { CategoryValue } from './insights.js';
-import { fmtNumber, fmtRatio } from './insights-format.js';
+import { fmtMoney, fmtNumber, fmtRatio } from './insights-format.js';
 import { descendingOrder } from './insights-sort.js';
 import { groupName, insight, isOther, neverThrows, toNumber } from './insights-values.js';
 import type { Insight } from './insights-values.js';
@@ -44,7 +44,8 @@ function fewOf(
  * when given. `percent`: the values are a rate's
  * shares in percent (each group's share of its rows: Fisher's exact test for few rows); `points`:
  * they are percentages of a measure (a mean margin of 17.9%), said as percent and apart by
- * percentage points as a rate's are, but tested as any mean.
+ * percentage points as a rate's are, but tested as any mean. `money`: the values' currency ("$",
+ * "EUR"), written with each value and an interval's difference (fmtMoney).
  */
 export const rankingInsights = neverThrows(
   (
@@ -58,6 +59,7 @@ export const rankingInsights = neverThrows(
     overall?: string,
     points = false,
     blocked?: (BlockedTest & { block: string }) | null,
+    money?: string | null,
   ): Insight[] => {
     // A number names its group with its column: "Pclass 1", not a bare "1".
     const named = (c: unknown): string => groupName(c, by);
@@ -74,7 +76,7 @@ export const rankingInsights = neverThrows(
     const name = label || 'value';
     const [high, low] = [spread?.(top.category), spread?.(bottom.category)];
     const shown = (value: number, group: Spread | null | undefined, other: typeof group) =>
-      `${fmtNumber(value)}${percent || points ? '%' : ''}${fewOf(group, other, percent === true)}`;
+      `${fmtMoney(value, money)}${percent || points ? '%' : ''}${fewOf(group, other, percent === true)}`;
     let text =
       `${named(top.category)} has the highest ${name} (${shown(top.value, high, low)}); ` +
       `${named(bottom.category)} the lowest (${shown(bottom.value, low, high)})`;
@@ -88,7 +90,7 @@ export const rankingInsights = neverThrows(
       text += `, ${fmtNumber(numbers.difference)} percentage points apart`;
     } else if (interval) {
       numbers.difference = top.value - bottom.value;
-      text += `, ${fmtNumber(numbers.difference)} apart`;
+      text += `, ${fmtMoney(numbers.difference, money)} apart`;
     } else if (bottom.value > 0) {
       numbers.ratio = top.value / bottom.value;
       text += `, ${fmtRatio(numbers.ratio)} apart`;

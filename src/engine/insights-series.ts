@@ -69,6 +69,7 @@ function compared(
   lines: Map<string, Point[]>,
   frequency: string | null,
   how: TrendHow,
+  money?: string | null,
 ): { year: number | null; lines: Omit<Line, 'change'>[] } {
   const years = [...lines.values()].map((data) => lastFullYears(data, frequency, how));
   const year = years[0]?.year ?? null;
@@ -78,7 +79,7 @@ function compared(
       year,
       lines: [...lines.keys()].map((name, i) => {
         const { total, previous } = years[i] ?? { total: NaN, previous: NaN };
-        const span = `over ${year - 1} (${periods}: ${fmtLevel(previous, how)} → ${fmtLevel(total, how)})`;
+        const span = `over ${year - 1} (${periods}: ${fmtLevel(previous, how, money)} → ${fmtLevel(total, how, money)})`;
         return { name, before: previous, after: total, span };
       }),
     };
@@ -89,7 +90,7 @@ function compared(
       const [first, last] = [data[0] as Point, data[data.length - 1] as Point];
       const [from, to] = [fmtDate(first.x, frequency), fmtDate(last.x, frequency)];
       const note = endsNote(data, from, to, reference);
-      const span = `from ${from} to ${to} (${fmtLevel(first.y, how)} → ${fmtLevel(last.y, how)}${note})`;
+      const span = `from ${from} to ${to} (${fmtLevel(first.y, how, money)} → ${fmtLevel(last.y, how, money)}${note})`;
       return { name, before: first.y, after: last.y, span };
     }),
   };
@@ -113,6 +114,7 @@ function peakInsight(
   frequency: string | null,
   how: TrendHow,
   all: string,
+  money?: string | null,
 ): Insight[] {
   const peaks = [...found]
     .map(([name, data]) => peakOf(name, data))
@@ -124,17 +126,20 @@ function peakInsight(
   const moving = rest
     .filter((p) => !p.flat)
     .map(
-      (p, i) => `${p.name}${i === 0 ? ' peaked' : ''} at ${fmtLevel(p.at.y, how)} ${when(p.at)}`,
+      (p, i) =>
+        `${p.name}${i === 0 ? ' peaked' : ''} at ${fmtLevel(p.at.y, how, money)} ${when(p.at)}`,
     );
   const levels = new Map<number, string[]>();
   for (const p of rest.filter((l) => l.flat))
     levels.set(p.at.y, [...(levels.get(p.at.y) ?? []), p.name]);
-  const still = [...levels].map(([y, names]) => `${listed(names)} stayed at ${fmtLevel(y, how)}`);
+  const still = [...levels].map(
+    ([y, names]) => `${listed(names)} stayed at ${fmtLevel(y, how, money)}`,
+  );
   const parts = [moving.join(', '), ...still].filter(Boolean).join('; ');
   const others = rest.length > 0 && rest.length <= PEAKS_LISTED ? ` (${parts})` : '';
   return [
     insight(
-      `The highest point of ${all}: ${top.name} at ${fmtLevel(top.at.y, how)} ${when(top.at)}${fewer}${others}.`,
+      `The highest point of ${all}: ${top.name} at ${fmtLevel(top.at.y, how, money)} ${when(top.at)}${fewer}${others}.`,
       'series_peak',
       { lines: peaks.length, peak: top.at.y },
     ),
@@ -151,7 +156,7 @@ const PEAKS_LISTED = 4;
  * means nothing), else as percentages. [] below two lines or when x is not dates; no change
  * sentence when no line moved. `word` names the lines ("lines" for several measures'), else
  * they are "`by` lines". A point's `n`, when given, is how many values its mean is of: a line's
- * end or the highest point of few says so (fewValues).
+ * end or the highest point of few says so (fewValues). `money`: the values' currency (fmtMoney).
  */
 export const seriesTrendInsights = neverThrows(
   (
@@ -161,6 +166,7 @@ export const seriesTrendInsights = neverThrows(
     period: string | null,
     by: string,
     word?: string,
+    money?: string | null,
   ): Insight[] => {
     // Lines of several measures fold nothing: a measure called "other" is a line of its own.
     const found = pointsOf(points, by, word === undefined);
@@ -171,8 +177,8 @@ export const seriesTrendInsights = neverThrows(
     const noun = word ?? `${by} lines`;
     const all = n === 2 ? `both ${noun}` : `all ${n} ${noun}`;
     return [
-      ...changeInsight(found, frequency, how, label, all, word !== undefined),
-      ...peakInsight(found, frequency, how, all),
+      ...changeInsight(found, frequency, how, label, all, word !== undefined, money),
+      ...peakInsight(found, frequency, how, all, money),
     ];
   },
 );
@@ -185,8 +191,9 @@ function changeInsight(
   label: string,
   all: string,
   measures: boolean,
+  money?: string | null,
 ): Insight[] {
-  const { year, lines: plain } = compared(found, frequency, how);
+  const { year, lines: plain } = compared(found, frequency, how, money);
   const differences = byDifference(how) || plain.some((l) => l.before <= 0 || l.after < 0);
   const lines: Line[] = plain.map((l) => ({
     ...l,
@@ -203,7 +210,9 @@ function changeInsight(
     up: differences ? 'rose' : 'grew',
     year,
     amount: (l) =>
-      differences ? `by ${fmtDifference(Math.abs(l.change), how)}` : fmtPct(Math.abs(l.change)),
+      differences
+        ? `by ${fmtDifference(Math.abs(l.change), how, money)}`
+        : fmtPct(Math.abs(l.change)),
     still,
   };
   const text = measures ? measuresText(said) : linesText(said, label);

@@ -3,7 +3,7 @@
  * two compared (weighed by their rows when the larger total comes of more rows each holding
  * less), and the top three's share.
  */
-import { fmtNumber, fmtPct, fmtRatio } from './insights-format.js';
+import { fmtMoney, fmtPct, fmtRatio } from './insights-format.js';
 import { pairwiseSum } from './insights-stats.js';
 import { groupName, insight, isMissing, isOther, measure, neverThrows } from './insights-values.js';
 import type { Insight } from './insights-values.js';
@@ -74,11 +74,13 @@ function topSentences(
   label: string,
   total: number,
   counts?: RowCounts,
+  money?: string | null,
 ): Insight[] {
+  const fmt = (x: number): string => fmtMoney(x, money);
   const top = ranked[0]?.value ?? NaN;
   const leaders = ranked.filter((g) => g.value === top).map((g) => g.name);
   const numbers = { share_pct: (top / total) * 100, value: top, total };
-  const of = `(${fmtNumber(top)} of ${fmtNumber(total)})`;
+  const of = `(${fmt(top)} of ${fmt(total)})`;
   if (leaders.length > 1) {
     const text = `${listed(leaders)} tie for the largest share of ${label}: ${fmtPct(top / total)} each ${of}.`;
     return [insight(text, 'top_share', numbers)];
@@ -99,11 +101,11 @@ function topSentences(
     const other = ranked[1]?.name ?? '';
     const perRow = reversed
       ? ` but ${fmtRatio(reversed.nTop / reversed.nSecond)} the rows: per row, ${other} has more ` +
-        `(${fmtNumber(second / reversed.nSecond)} vs ${fmtNumber(top / reversed.nTop)} on average)`
+        `(${fmt(second / reversed.nSecond)} vs ${fmt(top / reversed.nTop)} on average)`
       : '';
     const text =
       `${leader} has ${fmtRatio(top / second)} the ${label} of ${other} ` +
-      `(${fmtNumber(top)} vs ${fmtNumber(second)})${perRow}.`;
+      `(${fmt(top)} vs ${fmt(second)})${perRow}.`;
     out.push(insight(text, 'top_vs_second', { ratio: top / second, value: top, second }));
   }
   return out;
@@ -115,10 +117,16 @@ function topSentences(
  * summed; a null category is "(missing)"; non-finite values are dropped;
  * "Other"-like names never count as top. Label "count" reads as "rows".
  * Given a sum's row `counts`, a leader whose rows each hold less than the
- * second's is said to lead by its rows (perRowReversal).
+ * second's is said to lead by its rows (perRowReversal). `money`: the values' currency (fmtMoney).
  */
 export const shareInsights = neverThrows(
-  (rows: readonly CategoryValue[], label?: string, by?: string, counts?: RowCounts): Insight[] => {
+  (
+    rows: readonly CategoryValue[],
+    label?: string,
+    by?: string,
+    counts?: RowCounts,
+    money?: string | null,
+  ): Insight[] => {
     const totals = groupTotals(rows, by);
     const values = totals.map((g) => g.value);
     const total = pairwiseSum(values);
@@ -136,7 +144,7 @@ export const shareInsights = neverThrows(
       .sort((a, b) => b.value - a.value || a.i - b.i)
       .filter((g) => !isOther(g.name));
     if (ranked.length === 0) return [];
-    const out = topSentences(ranked, name, total, counts);
+    const out = topSentences(ranked, name, total, counts, money);
     if (totals.length > 3 && ranked.length >= 3 && !dwarfed(ranked[1]?.value ?? 0, total)) {
       const top3 = pairwiseSum(ranked.slice(0, 3).map((g) => g.value));
       const names = ranked.slice(0, 3).map((g) => g.name);

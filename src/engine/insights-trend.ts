@@ -5,7 +5,7 @@
  */
 import { ROWS_LABEL } from '../agent/compile-plan.js';
 import { asDatetime, inferFrequency } from './insights-dates.js';
-import { capital, fmtDate, fmtNumber, fmtPct } from './insights-format.js';
+import { capital, fmtDate, fmtMoney, fmtNumber, fmtPct } from './insights-format.js';
 import { pairwiseSum } from './insights-stats.js';
 import { insight, measure, neverThrows } from './insights-values.js';
 import type { Insight } from './insights-values.js';
@@ -19,13 +19,13 @@ import { listed } from '../util/sentence.js';
  */
 export type TrendHow = 'sum' | 'mean' | 'stock' | 'interval' | 'share';
 
-/** A value of a line as written: a share (how 'share') in percent, else the number. */
-export const fmtLevel = (value: number, how: TrendHow): string =>
-  how === 'share' ? `${fmtNumber(value)}%` : fmtNumber(value);
+/** A value of a line as written: a share (how 'share') in percent, else the number (in `money`, a currency). */
+export const fmtLevel = (value: number, how: TrendHow, money?: string | null): string =>
+  how === 'share' ? `${fmtNumber(value)}%` : fmtMoney(value, money);
 
-/** A difference of two of its values: percentage points for a share. */
-export const fmtDifference = (difference: number, how: TrendHow): string =>
-  how === 'share' ? `${fmtNumber(difference)} percentage points` : fmtNumber(difference);
+/** A difference of two of its values: percentage points for a share, else in the values' currency if any. */
+export const fmtDifference = (difference: number, how: TrendHow, money?: string | null): string =>
+  how === 'share' ? `${fmtNumber(difference)} percentage points` : fmtMoney(difference, money);
 
 /** Whether a line's changes are said as differences: an interval scale, or a share in percent. */
 export const byDifference = (how: TrendHow): boolean => how === 'interval' || how === 'share';
@@ -130,14 +130,20 @@ function gapsInsight(label: string, gaps: number[], frequency: string | null): I
   return [insight(`${what}: the line has ${shown}.`, 'gaps', { gaps: gaps.length })];
 }
 
-function change(label: string, when: string[], data: readonly Point[], how: TrendHow): Insight {
+function change(
+  label: string,
+  when: string[],
+  data: readonly Point[],
+  how: TrendHow,
+  money?: string | null,
+): Insight {
   const interval = byDifference(how);
   const [from, to] = [when[0] ?? '', when[when.length - 1] ?? ''];
   const [first, last] = [data[0]?.y ?? NaN, data[data.length - 1]?.y ?? NaN];
   const note = endsNote(data, from, to);
   if (first === 0 && !interval) {
     return insight(
-      `${capital(label)} went from 0 to ${fmtNumber(last)} between ${from} and ${to}${note ? ` (${note.slice(2)})` : ''}.`,
+      `${capital(label)} went from 0 to ${fmtMoney(last, money)} between ${from} and ${to}${note ? ` (${note.slice(2)})` : ''}.`,
       'change',
       { first, last },
     );
@@ -148,12 +154,12 @@ function change(label: string, when: string[], data: readonly Point[], how: Tren
     const difference = last - first;
     const moved =
       difference > 0
-        ? `rose by ${fmtDifference(difference, how)}`
+        ? `rose by ${fmtDifference(difference, how, money)}`
         : difference < 0
-          ? `fell by ${fmtDifference(-difference, how)}`
+          ? `fell by ${fmtDifference(-difference, how, money)}`
           : 'was unchanged';
     return insight(
-      `${capital(label)} ${moved} from ${from} to ${to} (${fmtLevel(first, how)} → ${fmtLevel(last, how)}${note}).`,
+      `${capital(label)} ${moved} from ${from} to ${to} (${fmtLevel(first, how, money)} → ${fmtLevel(last, how, money)}${note}).`,
       'change',
       { first, last, change: difference },
     );
@@ -165,7 +171,7 @@ function change(label: string, when: string[], data: readonly Point[], how: Tren
     ratio === 0 ? 'was unchanged' : flat ? 'was nearly unchanged' : ratio > 0 ? 'grew' : 'fell';
   const amount = flat ? '' : ` ${fmtPct(Math.abs(ratio))}`;
   return insight(
-    `${capital(label)} ${verb}${amount} from ${from} to ${to} (${fmtNumber(first)} → ${fmtNumber(last)}${note}).`,
+    `${capital(label)} ${verb}${amount} from ${from} to ${to} (${fmtMoney(first, money)} → ${fmtMoney(last, money)}${note}).`,
     'change',
     { first, last, change_pct: ratio * 100 },
   );
@@ -212,6 +218,7 @@ function yearOverYear(
   label: string,
   frequency: string | null,
   how: TrendHow,
+  money?: string | null,
 ): Insight[] {
   const full = lastFullYears(data, frequency, how);
   if (full === null) return [];
@@ -220,10 +227,10 @@ function yearOverYear(
   if (byDifference(how)) {
     const difference = total - previous;
     const moved = difference > 0 ? 'higher than' : difference < 0 ? 'lower than' : 'the same as';
-    const by = difference ? `${fmtDifference(Math.abs(difference), how)} ` : '';
+    const by = difference ? `${fmtDifference(Math.abs(difference), how, money)} ` : '';
     const said =
       `In ${year}, ${label} was ${by}${moved} in ${year - 1} (averaging the ${periods} of each year: ` +
-      `${fmtLevel(total, how)} vs ${fmtLevel(previous, how)}).`;
+      `${fmtLevel(total, how, money)} vs ${fmtLevel(previous, how, money)}).`;
     return [
       insight(said, 'year_over_year', {
         change: difference,
@@ -240,7 +247,7 @@ function yearOverYear(
   const verb = how === 'sum' ? 'summing' : 'averaging';
   const text =
     `In ${year}, ${label} was ${amount}${word}${growth ? ' than' : ''} in ${year - 1} (${verb} the ${periods} of each year: ` +
-    `${fmtNumber(total)} vs ${fmtNumber(previous)}).`;
+    `${fmtMoney(total, money)} vs ${fmtMoney(previous, money)}).`;
   return [
     insight(text, 'year_over_year', {
       yoy_pct: growth * 100,
@@ -272,6 +279,7 @@ function extremes(
   data: readonly Point[],
   frequency: string | null,
   how: TrendHow,
+  money?: string | null,
 ): Insight[] {
   const values = data.map((p) => p.y);
   const peak = firstBest(values, (a, b) => a > b);
@@ -285,7 +293,7 @@ function extremes(
     const latest = i === values.length - 1 ? ', the latest period' : '';
     const value = values[i] ?? NaN;
     return insight(
-      `${capital(label)} ${words} ${fmtLevel(value, how)} ${inPeriod(when[i] ?? '', frequency)}${latest}${fewValues(data[i], data)}.`,
+      `${capital(label)} ${words} ${fmtLevel(value, how, money)} ${inPeriod(when[i] ?? '', frequency)}${latest}${fewValues(data[i], data)}.`,
       kind,
       { [kind]: value },
     );
@@ -300,6 +308,7 @@ function extremes(
  * ("M", "Q", "Y", …) when the caller knows it, else inferred from x; [] below three
  * usable points, for a flat series, or when x is not dates or repeats. A point's `n`, when given,
  * is how many values its mean is of: an end or an extreme of fewer than FEW says so (fewValues).
+ * `money`: the values' currency ("$", "EUR"), written with each (fmtMoney).
  */
 export const trendInsights = neverThrows(
   (
@@ -307,6 +316,7 @@ export const trendInsights = neverThrows(
     label: string,
     how: TrendHow = 'sum',
     period: string | null = null,
+    money?: string | null,
   ): Insight[] => {
     const series = seriesXY(points);
     const data = series?.data ?? null;
@@ -315,9 +325,9 @@ export const trendInsights = neverThrows(
     const frequency =
       period ?? inferFrequency(data.map((p) => p.x)) ?? (yearStarts(data) ? 'Y' : null);
     const when = data.map((p) => fmtDate(p.x, frequency));
-    const yearly = yearOverYear(data, label, frequency, how);
-    const first = yearly.length ? [] : [change(label, when, data, how)];
+    const yearly = yearOverYear(data, label, frequency, how, money);
+    const first = yearly.length ? [] : [change(label, when, data, how, money)];
     const gaps = gapsInsight(label, series.gaps, frequency);
-    return [...yearly, ...first, ...extremes(label, when, data, frequency, how), ...gaps];
+    return [...yearly, ...first, ...extremes(label, when, data, frequency, how, money), ...gaps];
   },
 );

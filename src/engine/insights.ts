@@ -11,6 +11,7 @@ import {
   capital,
   fmtNumber,
   fmtPct,
+  fmtMoney,
   fmtYear,
   groupThousands,
   displayFixed,
@@ -152,22 +153,32 @@ function leftOut({ n, infinite }: DistributionStats): string {
  * computed in SQL or by numberStats); [] below two values or with no spread.
  * `years`: the values are calendar years (Scales.years), written 1687 and their
  * IQR as a number of years; `points`: percentages (Scales.percents), written 17.4% and
- * their IQR in percentage points.
+ * their IQR in percentage points; `money`: amounts in a currency (Scales.currencies), "$1,234".
  */
 export const distributionInsights = neverThrows(
-  (stats: DistributionStats | null, label: string, years = false, points = false): Insight[] => {
+  (
+    stats: DistributionStats | null,
+    label: string,
+    years = false,
+    points = false,
+    money?: string | null,
+  ): Insight[] => {
     if (!stats || !(stats.n >= 2) || stats.min === stats.max) return [];
     const { min, max, q1, median, q3, mean } = stats;
     if (![min, max, q1, median, q3, mean].every((v) => Number.isFinite(v))) return [];
     const iqr = q3 - q1;
-    const value = years ? fmtYear : points ? (x: number) => `${fmtNumber(x)}%` : fmtNumber;
+    const value = years
+      ? fmtYear
+      : points
+        ? (x: number) => `${fmtNumber(x)}%`
+        : (x: number) => fmtMoney(x, money);
     const unit = years ? ' years' : points ? ' percentage points' : '';
     const spread =
       iqr === 0
         ? `${capital(label)} is ${value(median)} across its middle half: the median and both quartiles ` +
           `are ${value(median)} (IQR 0${unit})${leftOut(stats)}.`
         : `The median ${label} is ${value(median)}; the middle half lies between ${value(q1)} ` +
-          `and ${value(q3)} (IQR ${fmtNumber(iqr)}${unit})${leftOut(stats)}.`;
+          `and ${value(q3)} (IQR ${years || points ? fmtNumber(iqr) : value(iqr)}${unit})${leftOut(stats)}.`;
     const out = [insight(spread, 'spread', { median, q1, q3, iqr })];
     if (stats.skew !== null) out.push(skewSentence(stats, label, stats.skew, value));
     if (stats.outliers) out.push(outlierSentence(stats, label, value));

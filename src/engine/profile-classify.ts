@@ -185,6 +185,9 @@ export function columnProfile(
             style: decision.style,
             parse_share: (facts.detail?.numbers?.count ?? 0) / scan.nonmissing,
             stats: numbers,
+            ...(decision.style === 'currency' && facts.verdict?.currencies?.length === 1
+              ? { symbol: facts.verdict.currencies[0] }
+              : {}),
           }
         : null,
     text:
@@ -224,6 +227,11 @@ function columnNotes(
   if (decision.numbers === 'text') {
     const notNumbers = scan.nonmissing - (facts.detail?.numbers?.count ?? 0);
     notes.push(`numbers stored as text (${decision.style ?? 'plain'})`);
+    const currencies = facts.verdict?.currencies ?? [];
+    if (decision.style === 'currency' && currencies.length > 1)
+      notes.push(
+        `in ${currencies.length} currencies (${currencies.join(', ')}): sums and means mix them`,
+      );
     if (notNumbers) notes.push(`${thousands(notNumbers)} values are not numbers`);
   }
   if (decision.semantic === 'identifier') notes.push('identifier: not charted');

@@ -102,6 +102,8 @@ export interface TextSampleVerdict {
   style: NumberTextStyle | null;
   /** Most values are code-like tokens ("ORD-00001"). */
   tokenLike: boolean;
+  /** The currencies the numbers are written in (currenciesOf): one, several, or none. */
+  currencies?: string[];
 }
 
 /** Judges a text column on its sampled values, as opsmind_profile._classify_text does. */
@@ -111,7 +113,23 @@ export function judgeSample(name: string, sample: readonly string[]): TextSample
     dateLike: share(sample, DATE_LIKE) >= PARSE_SHARE,
     style: numberTextStyle(sample, name),
     tokenLike: share(sample, ID_TOKEN) >= PARSE_SHARE,
+    currencies: currenciesOf(sample),
   };
+}
+
+/**
+ * The currencies sampled numbers are written in, as written ("$", "€") or as upper-case codes
+ * ("EUR"), in order of appearance (opsmind_semantic._currencies_of). One is the column's currency;
+ * several mean its sums and means add dollars to euros, an amount of neither.
+ */
+export function currenciesOf(strings: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const text of strings) {
+    const groups = NUMBER_TEXT.exec(text)?.groups;
+    const sign = (groups?.cur || groups?.cur2 || '').trim().toUpperCase();
+    if (sign) seen.add(sign);
+  }
+  return [...seen];
 }
 
 /** The numeric_text style of sampled strings, or null when they are not numbers stored as text. */

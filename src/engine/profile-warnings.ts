@@ -17,6 +17,9 @@ const STORED_AS_TEXT: readonly [string, ColumnProfile['semantic']][] = [
   ['dates stored as text in', 'datetime'],
 ];
 
+/** A column's note that its numbers are written in several currencies, the currencies captured. */
+const MIXED = /^in \d+ currencies \(([^)]*)\)/;
+
 /** The warning that says which figures are approximate, for profiles of more than `limit` rows. */
 export function approximateWarning(limit: number): string {
   return `more than ${thousands(limit)} rows: medians, quartiles and outlier counts are approximate`;
@@ -42,6 +45,12 @@ export function datasetWarnings(profile: Omit<DataProfile, 'warnings'>): string[
     const group = columns.filter((c) => c.semantic === semantic && c.dtype === 'object');
     if (group.length) out.push(`${label}: ${names(group.map((c) => c.name))}`);
   }
+  const mixed = columns.flatMap((c) => {
+    const found = c.notes.map((note) => MIXED.exec(note)?.[1]).find(Boolean);
+    return found ? [`${c.name} (${found})`] : [];
+  });
+  if (mixed.length)
+    out.push(`numbers in several currencies in: ${names(mixed)}; their sums and means mix them`);
   const later = futureDates(columns);
   if (later) out.push(later);
   if (profile.omitted_columns.count) out.push(detailWarning(profile));

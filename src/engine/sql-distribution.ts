@@ -5,6 +5,7 @@
  * closed) or a box (quartiles, 1.5 IQR fences clipped to the data, mean and
  * count per group of the most frequent values of `by`), exact over all rows.
  */
+import { moneyOf } from '../agent/currency.js';
 import {
   axisLabel,
   BOX_GROUPS,
@@ -12,6 +13,7 @@ import {
   intervalOf,
   namedAs,
   NO_SCALES,
+  moneyFor,
 } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
@@ -104,6 +106,7 @@ async function histogram(ctx: Ctx, column: Column, stats: ColumnStats): Promise<
         column.name,
         namedAs(a, ctx.scales ?? NO_SCALES),
         inPercent({ measure: column.name }, ctx.scales ?? NO_SCALES),
+        moneyOf([column.name], null, ctx.scales?.currencies),
       ),
       note: a.why,
     }),
@@ -182,6 +185,7 @@ async function box(
         y.name,
         namedAs(a, ctx.scales ?? NO_SCALES),
         inPercent({ measure: y.name }, ctx.scales ?? NO_SCALES),
+        moneyOf([y.name], null, ctx.scales?.currencies),
       ),
       note: a.why,
     }),
@@ -266,6 +270,8 @@ function boxRanking(
     undefined,
     undefined,
     inPercent({ measure: t.column }, scales),
+    undefined,
+    moneyFor(t, scales),
   );
 }
 
@@ -316,7 +322,7 @@ export async function distributionAnalysis(ctx: Ctx, t: Distribution): Promise<O
   const insights: Insight[] = bearing
     ? compassInsights(await compassStats(ctx, column), label)
     : measured
-      ? distributionInsights(stats, label, years, points)
+      ? distributionInsights(stats, label, years, points, moneyFor(t, ctx.scales ?? NO_SCALES))
       : [];
   const ranked =
     boxed && by && (by.type === 'VARCHAR' || isWhole(by.type)) && isNumber(column.type)

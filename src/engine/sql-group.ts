@@ -15,6 +15,7 @@ import {
   namedAs,
   NO_SCALES,
   rankingLabel,
+  moneyFor,
 } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
@@ -288,6 +289,7 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
         additiveLabel(t.measure && name(t.measure)),
         t.by,
         await rowCounts(ctx, t),
+        moneyFor(t, ctx.scales ?? NO_SCALES),
       )
     : rankingInsights(
         rows,
@@ -299,6 +301,8 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
         groups,
         undefined,
         !isRate(t) && inPercent(t, ctx.scales ?? NO_SCALES),
+        undefined,
+        moneyFor(t, ctx.scales ?? NO_SCALES),
       );
 }
 

@@ -6,7 +6,7 @@
  * the correlation transform (pandas' pairwise-complete Pearson matrix, as
  * heatmap cells or as a table rounded to three decimals).
  */
-import { HEATMAP_CELLS, namedAs, NO_SCALES, percentLabel } from '../agent/compile-plan.js';
+import { HEATMAP_CELLS, namedAs, NO_SCALES, unitLabel } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
 import { correlationInsights, groupCorrelationInsights } from './insights.js';
@@ -119,8 +119,8 @@ export async function relationshipAnalysis(ctx: Ctx, t: Relationship): Promise<O
       color: t.color,
       trendline: a.options?.trendline ?? true,
       max_points: a.options?.max_points,
-      x_label: percentLabel(t.x, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales),
-      y_label: percentLabel(t.y, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales),
+      x_label: unitLabel(t.x, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales),
+      y_label: unitLabel(t.y, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales),
       note: a.why,
     }),
     sql,

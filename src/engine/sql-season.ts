@@ -9,10 +9,11 @@ import {
   intervalOf,
   namedAs,
   NO_SCALES,
-  percentLabel,
+  unitLabel,
   seasonLabel,
   seasonMean,
   seasonX,
+  moneyFor,
 } from '../agent/compile-plan.js';
 import { CYCLE_PERIOD } from '../agent/plan.js';
 import type { Transform } from '../agent/plan.js';
@@ -112,7 +113,7 @@ function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
     x,
     y,
     ...(a.chart === 'bar' ? { sort: 'none' } : {}),
-    y_label: percentLabel(y, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales, t.agg),
+    y_label: unitLabel(y, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales, t.agg),
     note: a.why,
   });
 }
@@ -212,6 +213,7 @@ async function seasonFindings(
     `${seasonX(t)}s`,
     inPercent(t, scales),
     blocked,
+    moneyFor(t, scales),
   );
 }
 

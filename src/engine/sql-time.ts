@@ -26,6 +26,7 @@ import {
   rebaseLabel,
   trendHow,
   trendLabel,
+  moneyFor,
 } from '../agent/compile-plan.js';
 import { indicatorSql } from './sql-filter.js';
 import { aggregateSql } from './sql-group.js';
@@ -362,6 +363,7 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
       t.freq,
       s.series.name,
       t.measures ? LINES : undefined,
+      moneyFor(t, ctx.scales ?? NO_SCALES),
     );
   return trendInsights(
     points.rows.map(([x, value]) => {
@@ -371,6 +373,7 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
     label,
     how,
     t.freq,
+    moneyFor(t, ctx.scales ?? NO_SCALES),
   );
 }
 

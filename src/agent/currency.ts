@@ -1,0 +1,79 @@
+/**
+ * Amounts of money, as both engines' findings write them: a measure whose values are written with
+ * one currency ("$1,234.50", "EUR 12", read as numbers: the profile's numeric_text symbol), or a
+ * number column whose name gives its currency ("Revenue ($)", "price_usd", "Sales (EUR)"). Its
+ * sums, means, medians and extremes are said with the currency ("$399,671"); a count of its values
+ * is not money, nor is a share or an index.
+ */
+import type { DataProfile } from './profile.js';
+import { semanticsOf } from './semantics.js';
+
+/** The codes a column's name may end with (opsmind_semantic.CODES), upper-case. */
+const CODES = new Set([
+  'USD',
+  'EUR',
+  'GBP',
+  'JPY',
+  'CHF',
+  'CAD',
+  'AUD',
+  'INR',
+  'CNY',
+  'SEK',
+  'NOK',
+  'DKK',
+]);
+/** A currency sign anywhere in a name: "Revenue ($)", "€ per unit". */
+const SIGN = /[$€£¥₹]/u;
+/** Roles whose values are amounts or prices (a ratio of two currencies, a count or a code is not money). */
+const MONEY_ROLES = new Set(['amount', 'level', 'stock', 'cumulative']);
+
+/** The currency a column's name gives: its sign, or a code as its last word or in brackets ("price_usd", "Sales (EUR)"). */
+export function currencyNamed(name: string): string | null {
+  const signs = new Set(name.match(/[$€£¥₹]/gu) ?? []);
+  if (signs.size === 1) return [...signs][0] ?? null;
+  if (SIGN.test(name)) return null;
+  const bracketed = /[([]\s*([a-z]{3})\s*[)\]]/iu.exec(name)?.[1]?.toUpperCase();
+  if (bracketed && CODES.has(bracketed)) return bracketed;
+  const last = name
+    .split(/[^a-z]+/iu)
+    .filter(Boolean)
+    .at(-1)
+    ?.toUpperCase();
+  return last && CODES.has(last) ? last : null;
+}
+
+/**
+ * The measures whose values are money, each with its currency: numbers written with one currency
+ * (the profile's numeric_text symbol), or number columns named with one whose role is an amount,
+ * a level (a price), a stock or a running total.
+ */
+export function currencyMeasures(profile: DataProfile): Record<string, string> {
+  const roles = new Map(semanticsOf(profile).columns.map((c) => [c.name, c.role]));
+  const out: Record<string, string> = {};
+  for (const c of profile.column_profiles) {
+    const written = c.numeric_text?.style === 'currency' ? c.numeric_text.symbol : undefined;
+    const role = roles.get(c.name);
+    const named =
+      c.semantic === 'numeric' || c.semantic === 'numeric_text' ? currencyNamed(c.name) : null;
+    const currency = written ?? (role && MONEY_ROLES.has(role) ? named : null);
+    if (currency) out[c.name] = currency;
+  }
+  return out;
+}
+
+/**
+ * The currency an aggregate of `measures` is in, when all are in the same one and the aggregate
+ * keeps it (a sum, mean, median, minimum, maximum or last value; not a count, a share of rows with
+ * a value, or an index); else undefined.
+ */
+export function moneyOf(
+  measures: readonly (string | null | undefined)[],
+  agg: string | null | undefined,
+  currencies: Readonly<Record<string, string>> | undefined,
+): string | undefined {
+  if (!currencies || agg === 'count' || measures.length === 0) return undefined;
+  const found = new Set(measures.map((m) => (m ? currencies[m] : undefined)));
+  const [only] = [...found];
+  return found.size === 1 && only ? only : undefined;
+}
