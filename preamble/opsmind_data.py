@@ -16,6 +16,8 @@ import re
 import numpy as np
 import pandas as pd
 
+from opsmind_semantic import CODES
+
 DELIMITERS = [",", ";", "\t", "|"]
 DELIMITED_EXTENSIONS = {".csv", ".tsv", ".tab", ".txt", ".dat", ".psv", ""}
 SAMPLE_BYTES = 64 * 1024
@@ -349,6 +351,39 @@ def apply_number_locale(frame, numbers):
         if group:
             plain = plain.str.replace(thousands, "", regex=False)
         frame[name] = pd.to_numeric(plain.str.replace(decimal, ".", regex=False), errors="coerce")
+    return _rewrite_locale_money(frame, decimal, thousands, rf"[+-]?(?:{whole})(?:{re.escape(decimal)}\d+)?")
+
+
+_CURRENCY = r"(?:[$€£¥₹]|" + CODES + ")"
+_SPACES = " \u00a0\u202f"
+
+
+def _rewrite_locale_money(frame, decimal, thousands, core):
+    """Text columns of numbers in the locale written with a currency or a percent sign ("2.217,89 €", "12,5 %"),
+    every value such a number or a plain one, rewritten with the separators numbers stored as text are read with:
+    "2217.89 €" (the sign kept). Not in the default locale, which they are already written in. As the host's
+    rewriteLocaleMoney (source-locale.ts)."""
+    if decimal == "." and thousands in (None, ","):
+        return frame
+    money = re.compile(rf"^\s*[-+]?\s*(?:{_CURRENCY}\s*{core}(?:\s*(?:%|{_CURRENCY}))?|{core}\s*(?:%|{_CURRENCY}))\s*$", re.I)
+    plain = re.compile(rf"^{core}$")
+    # The host removes any space of a space-grouped locale, and every grouping point or comma.
+    drop = re.compile(f"[{_SPACES}]" if thousands in _SPACES else re.escape(thousands)) if thousands else None
+    for name in list(frame.columns):
+        column = frame[name]
+        if column.dtype != object:
+            continue
+        values = column.dropna().astype(str)
+        if values.empty or not any(money.match(v) for v in values):
+            continue
+        if not all(money.match(v) or plain.match(v.strip()) for v in values):
+            continue
+
+        def rewrite(value):
+            text = value.strip()
+            text = drop.sub("", text) if drop else text
+            return text.replace(",", ".") if decimal == "," else text
+        frame[name] = column.map(lambda v: rewrite(str(v)) if isinstance(v, str) else v)
     return frame
 
 

@@ -166,3 +166,41 @@ void test('a number column named with a currency code is said in it', () => {
   const labels = duck.spec.charts.map((c) => c.params.y_label ?? c.params.x_label);
   assert.ok(!labels.some((l) => typeof l === 'string' && l.includes('(USD) (USD)')));
 });
+
+void test('a decimal-comma file reads "2.217,89 €" and "12,5 %" as money and percentages, in both engines', () => {
+  const random = seeded(11);
+  const lines = ['Filiale;Umsatz;Marge;Notiz'];
+  let total = 0;
+  for (let i = 0; i < 150; i += 1) {
+    const cents = Math.round((50 + random() * 5000) * 100);
+    total += cents;
+    const euros = (cents / 100).toLocaleString('de-DE', { minimumFractionDigits: 2 });
+    // Signs before and after, a plain number among them, and one negative refund.
+    const amount =
+      i === 7 ? `-${euros} €` : i % 10 === 3 ? `€ ${euros}` : i % 25 === 4 ? euros : `${euros} €`;
+    if (i === 7) total -= 2 * cents;
+    lines.push(
+      `${['Nord', 'Süd', 'West'][i % 3]};${amount};${(random() * 30).toFixed(1).replace('.', ',')} %;Lieferung ${i}`,
+    );
+  }
+  const file = join(dir, 'umsatz.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const duck = analyzed(file, 'duckdb', join(dir, 'umsatz-duck.html'));
+  const pandas = analyzed(file, 'pandas', join(dir, 'umsatz-pandas.html'));
+  const texts = duck.insights.map((i) => i.text);
+  assert.deepEqual(
+    pandas.insights.map((i) => i.text),
+    texts,
+  );
+  const euros = (total / 100).toLocaleString('en-US', { maximumFractionDigits: 0 });
+  assert.ok(
+    texts.some((t) => t.includes(`of Umsatz (€`) && t.includes(` of €${euros})`)),
+    `${euros}\n${texts.join('\n')}`,
+  );
+  assert.ok(
+    texts.some((t) => /mean Marge \([\d.]+%\)/.test(t)),
+    texts.join('\n'),
+  );
+  // Free text that holds numbers stays text.
+  assert.ok(!texts.some((t) => /Notiz \(/.test(t)));
+});

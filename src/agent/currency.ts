@@ -1,7 +1,8 @@
 /**
  * Amounts of money, as both engines' findings write them: a measure whose values are written with
  * one currency ("$1,234.50", "EUR 12", read as numbers: the profile's numeric_text symbol), or a
- * number column whose name gives its currency ("Revenue ($)", "price_usd", "Sales (EUR)"). Its
+ * number column whose name gives its currency ("Revenue ($)", "price_usd", "Sales (EUR)",
+ * "Cost Total $"). Its
  * sums, means, medians and extremes are said with the currency ("$399,671"); a count of its values
  * is not money, nor is a share or an index.
  */
@@ -25,8 +26,12 @@ const CODES = new Set([
 ]);
 /** A currency sign anywhere in a name: "Revenue ($)", "€ per unit". */
 const SIGN = /[$€£¥₹]/u;
-/** Roles whose values are amounts or prices (a ratio of two currencies, a count or a code is not money). */
-const MONEY_ROLES = new Set(['amount', 'level', 'stock', 'cumulative']);
+/**
+ * Roles whose values, named with a currency, are money: amounts, prices, balances, running totals,
+ * and whole amounts read as counts (birdstrikes.csv's "Cost Total $"); not a ratio (an exchange
+ * rate), a code or a date.
+ */
+const MONEY_ROLES = new Set(['amount', 'count', 'level', 'stock', 'cumulative']);
 
 /** The currency a column's name gives: its sign, or a code as its last word or in brackets ("price_usd", "Sales (EUR)"). */
 export function currencyNamed(name: string): string | null {
@@ -46,7 +51,7 @@ export function currencyNamed(name: string): string | null {
 /**
  * The measures whose values are money, each with its currency: numbers written with one currency
  * (the profile's numeric_text symbol), or number columns named with one whose role is an amount,
- * a level (a price), a stock or a running total.
+ * a whole amount read as a count, a level (a price), a stock or a running total.
  */
 export function currencyMeasures(profile: DataProfile): Record<string, string> {
   const roles = new Map(semanticsOf(profile).columns.map((c) => [c.name, c.role]));

@@ -9,6 +9,7 @@ import { ident, literal } from './duckdb.js';
 import type { DuckDb } from './duckdb.js';
 import { DATA_RELATION } from './types.js';
 import type { TableColumn } from './source-common.js';
+import { CURRENCY_CODES } from './profile-semantic.js';
 
 /** The separators a file's numbers are written with. */
 export interface NumberLocale {
@@ -34,8 +35,23 @@ const COMMA_OR_SPACE = new RegExp(`[,${SPACES}]`);
 /** A whole number grouped with points ("1.234.567"), which a decimal-comma file means. */
 const POINT_GROUPED = /^[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)$/;
 
+/** A currency written before or after a number (opsmind_semantic.NUMBER_TEXT's). */
+const CURRENCY = `(?:[$€£¥₹]|${CURRENCY_CODES})`;
+/** A number with a currency before or after it, or "%" after it: its sign and digits (group 1, 2). */
+const DECORATED = new RegExp(
+  `^\\s*([-+]?)\\s*(?:${CURRENCY}\\s*)?([-+]?\\d(?:[\\d.,${SPACES}]*\\d)?)\\s*(?:%|${CURRENCY})?\\s*$`,
+  'i',
+);
+
+/** A value without the currency or percent sign around its number ("2.217,89 €" → "2.217,89"). */
+function bare(value: string): string {
+  const found = DECORATED.exec(value);
+  return found ? `${found[1] ?? ''}${found[2] ?? ''}` : value;
+}
+
 /** Which decimal a column's values speak for, or null when they are not numbers or fit both. */
-function columnVote(values: readonly string[]): '.' | ',' | null {
+function columnVote(raw: readonly string[]): '.' | ',' | null {
+  const values = raw.map(bare);
   let comma = 0;
   let dot = 0;
   let commaOnly = 0;
@@ -90,7 +106,7 @@ export function decideNumberLocale(
   );
   const decimal =
     comma > dot || (comma === dot && (comma > 0 || ambiguous) && delimiter === ';') ? ',' : '.';
-  const values = columns.flatMap((column) => column.sample);
+  const values = columns.flatMap((column) => column.sample.map(bare));
   return { decimal, thousands: thousandsOf(values, decimal), strong: Math.max(comma, dot) > 0 };
 }
 
@@ -109,12 +125,28 @@ export function pointGroupedDoubles(
   );
 }
 
-/** The pattern (JS and DuckDB's RE2 alike) a number in `locale` matches. */
-function numberPattern(locale: NumberLocale): string {
+/** A number in `locale`, unanchored (JS and DuckDB's RE2 alike). */
+function numberCore(locale: NumberLocale): string {
   const decimal = locale.decimal === ',' ? ',' : '\\.';
   const group = groupClass(locale.thousands);
   const whole = group ? `(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)` : '\\d+';
-  return `^[+-]?${whole}(?:${decimal}\\d+)?$`;
+  return `[+-]?${whole}(?:${decimal}\\d+)?`;
+}
+
+/** The pattern (JS and DuckDB's RE2 alike) a number in `locale` matches. */
+function numberPattern(locale: NumberLocale): string {
+  return `^${numberCore(locale)}$`;
+}
+
+/**
+ * A number in `locale` with a currency before or after it, or "%" after it ("2.217,89 €",
+ * "EUR 12,50", "12,5 %"), case-insensitive (JS flag "i"; RE2 "(?i)" before it).
+ */
+function moneyPattern(locale: NumberLocale): string {
+  const core = numberCore(locale);
+  const before = `${CURRENCY}\\s*`;
+  const after = `\\s*(?:%|${CURRENCY})`;
+  return `^\\s*[-+]?\\s*(?:${before}${core}(?:${after})?|${core}${after})\\s*$`;
 }
 
 /** The character class of a thousands separator (any space stands for all spaces). */
@@ -152,7 +184,19 @@ export async function convertLocaleNumbers(
       column.sample.length > 0 &&
       column.sample.every((value) => test.test(value)),
   );
+  const converted = await convertPlain(db, candidates, locale, signal);
+  return [...converted, ...(await rewriteLocaleMoney(db, columns, locale, converted, signal))];
+}
+
+/** The candidate columns whose every value is a number in `locale`, converted; their names. */
+async function convertPlain(
+  db: DuckDb,
+  candidates: readonly TableColumn[],
+  locale: NumberLocale,
+  signal?: AbortSignal,
+): Promise<string[]> {
   if (candidates.length === 0) return [];
+  const pattern = numberPattern(locale);
   const checks = candidates.flatMap((column) => {
     const name = ident(column.name);
     const text = plainNumber(name, locale);
@@ -174,4 +218,52 @@ export async function convertLocaleNumbers(
     converted.push(column.name);
   }
   return converted;
+}
+
+/**
+ * Text columns of numbers in `locale` written with a currency or a percent sign ("2.217,89 €",
+ * "12,5 %"), every value such a number or a plain one, rewritten with the separators the
+ * profile's numbers stored as text read: "2217.89 €", "12.5 %" (their signs kept, so the column
+ * is still money or percentages). Only where `locale` is not the default (a decimal point,
+ * commas or nothing between thousands), which they are already written in. Returns the names.
+ */
+async function rewriteLocaleMoney(
+  db: DuckDb,
+  columns: readonly TableColumn[],
+  locale: NumberLocale,
+  converted: readonly string[],
+  signal?: AbortSignal,
+): Promise<string[]> {
+  if (locale.decimal === '.' && (locale.thousands === null || locale.thousands === ',')) return [];
+  const [money, plain] = [new RegExp(moneyPattern(locale), 'i'), new RegExp(numberPattern(locale))];
+  const candidates = columns.filter(
+    (column) =>
+      column.type === 'VARCHAR' &&
+      !converted.includes(column.name) &&
+      column.sample.length > 0 &&
+      column.sample.every((value) => money.test(value) || plain.test(value)),
+  );
+  if (candidates.length === 0) return [];
+  const pattern = literal(`(?i)${moneyPattern(locale)}`);
+  // Every value a number, plain or with its sign, and one at least with a sign.
+  const checks = candidates.flatMap((column) => {
+    const name = ident(column.name);
+    const signed = `regexp_full_match(${name}, ${pattern})`;
+    const bare = `regexp_full_match(trim(${name}), ${literal(numberPattern(locale))})`;
+    return [
+      `count(*) FILTER (WHERE ${name} IS NOT NULL AND NOT (${signed} OR ${bare}))`,
+      `count(*) FILTER (WHERE ${signed})`,
+    ];
+  });
+  const result = await db.all(`SELECT ${checks.join(', ')} FROM ${ident(DATA_RELATION)}`, signal);
+  const counts = (result.rows[0] ?? []).map(Number);
+  const rewritten = candidates
+    .filter((_, i) => counts[2 * i] === 0 && (counts[2 * i + 1] ?? 0) > 0)
+    .map((column) => column.name);
+  for (const name of rewritten)
+    await db.run(
+      `UPDATE ${ident(DATA_RELATION)} SET ${ident(name)} = ${plainNumber(ident(name), locale)} WHERE ${ident(name)} IS NOT NULL`,
+      signal,
+    );
+  return rewritten;
 }
