@@ -601,7 +601,7 @@ function cleaning(plan: Plan, profile: DataProfile, options: CompileOptions): st
 
 function numericText(col: ColumnProfile): string {
   const style = col.numeric_text?.style ?? 'plain';
-  return `df[${py(col.name)}] = pd.to_numeric(df[${py(col.name)}].astype("string").str.replace(r"[^0-9eE.+-]", "", regex=True), errors="coerce")  # numbers stored as text (${style})`;
+  return `df[${py(col.name)}] = _sem.parse_number_text(df[${py(col.name)}].to_numpy(dtype=object))  # numbers stored as text (${style}), read as the profile reads them`;
 }
 
 function filterCode(analysis: Analysis): string {
@@ -880,6 +880,7 @@ const HEADER = `import json as _json
 import sys as _sys
 
 import opsmind_insights as _ins
+import opsmind_semantic as _sem
 
 _INSIGHTS, _FAILED = [], []
 QUIET_ROWS = ${QUIET_ROWS}

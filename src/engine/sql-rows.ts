@@ -5,6 +5,7 @@
  * for exactly the columns the plan uses — and then the analysis' filters.
  */
 import { quarterSql } from './profile-dates.js';
+import { numberTextSql } from './profile-details.js';
 import { usedColumns, yearColumns } from '../agent/compile-plan.js';
 import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
@@ -43,9 +44,9 @@ export async function dataColumns(db: DuckDb, signal?: AbortSignal): Promise<Col
   return result.columns.map((name, i) => ({ name, type: result.types[i] ?? 'VARCHAR' }));
 }
 
-// pd.to_numeric of the text with every character but digits, e, E, '.', '+' and '-' removed.
-const numericText = (c: string): string =>
-  `TRY_CAST(regexp_replace(CAST(${c} AS VARCHAR), '[^0-9eE.+-]', '', 'g') AS DOUBLE)`;
+// The numbers the profile read in the text (opsmind_semantic.parse_number_text): "(1,000.00)" is
+// -1000, "12 EUR" is 12, a dash none; not the digits left once every other character is dropped.
+const numericText = (c: string): string => numberTextSql(`CAST(${c} AS VARCHAR)`);
 
 const TIMES = ['', ' %H:%M', ' %H:%M:%S'];
 // A two-digit year's format before the four-digit one: %Y reads "03" as the year 3 (1/2/03 was
