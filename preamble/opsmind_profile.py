@@ -397,6 +397,9 @@ def _warnings(result):
     for label, semantic in (("numbers stored as text in", "numeric_text"), ("dates stored as text in", "datetime")):
         group = [c["name"] for c in columns if c["semantic"] == semantic and c["dtype"] == "object"]
         out += [f"{label}: {_names(group)}"] if group else []
+    dropped = [f"{c['name']} ({m.group(1)})" for c in columns if c["semantic"] == "numeric_text"
+               for m in [next(filter(None, (_NOT_NUMBERS.match(n) for n in c["notes"])), None)] if m]
+    out += [f"values that are not numbers, left out of the numbers of: {_names(dropped)}"] if dropped else []
     mixed = [f"{c['name']} ({m.group(1)})" for c in columns
              for m in [next(filter(None, (_MIXED.match(n) for n in c["notes"])), None)] if m]
     out += [f"numbers in several currencies in: {_names(mixed)}; their sums and means mix them"] if mixed else []
@@ -408,6 +411,7 @@ def _warnings(result):
 
 
 _MIXED = re.compile(r"^in \d+ currencies \(([^)]*)\)")
+_NOT_NUMBERS = re.compile(r"^([\d,]+) values are not numbers$")
 
 
 def future_dates(columns, today=None):

@@ -78,8 +78,14 @@ def _share(strings, pattern):
     return sum(1 for s in strings if pattern.match(s)) / len(strings) if strings else 0.0
 
 
+# A dash standing in for a number ("-", "–", "--"): Excel's accounting format writes zero so, and reports write one
+# for none. Not counted for or against a column of numbers; it parses as none.
+PLACEHOLDER = re.compile(r"^\s*[-–—]{1,2}\s*$")
+
+
 def _number_text_style(strings, name):
     """The numeric_text style of sampled strings, or None when they are not numbers stored as text."""
+    strings = [s for s in strings if not PLACEHOLDER.match(s)]
     found = [m for m in map(NUMBER_TEXT.match, strings) if m]
     if not strings or len(found) < PARSE_SHARE * len(strings):
         return None
@@ -96,13 +102,18 @@ def _number_text_style(strings, name):
 
 def _currencies_of(strings):
     """The currencies sampled numbers are written in ("$", "€", or upper-case codes such as "EUR"), in order of
-    appearance. One is the column's currency; several mean its sums and means add dollars to euros."""
+    appearance, a code and its sign one currency (the first written kept). One is the column's currency; several
+    mean its sums and means add dollars to euros."""
     seen = {}
     for m in map(NUMBER_TEXT.match, strings):
         sign = ((m["cur"] or m["cur2"] or "") if m else "").strip().upper()
         if sign:
-            seen.setdefault(sign, None)
-    return list(seen)
+            seen.setdefault(_SAME_CURRENCY.get(sign, sign), sign)
+    return list(seen.values())
+
+
+# Codes written for the one currency a sign stands for ("12 EUR" beside "€5" is one currency).
+_SAME_CURRENCY = {"EUR": "€", "GBP": "£", "INR": "₹", "USD": "$"}
 
 
 def parse_number_text(strings):

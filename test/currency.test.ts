@@ -43,11 +43,13 @@ const SAMPLES: string[][] = [
   ['£1', '2', '3'],
   ['1', '2'],
   ['USD 4', '$4'],
+  ['CHF 4', '$4', '€1', 'eur 2'],
 ];
 
 void test('the currencies a column is written in: one, several or none, as Python reads them', () => {
   const ours = SAMPLES.map(currenciesOf);
-  assert.deepEqual(ours, [['$'], ['EUR'], ['$', '€'], ['£'], [], ['USD', '$']]);
+  // A code and its sign are one currency, written as first seen.
+  assert.deepEqual(ours, [['$'], ['EUR'], ['$', '€'], ['£'], [], ['USD'], ['CHF', '$', '€']]);
   const python = preamblePython<string[][]>(
     'import json, sys, opsmind_semantic as s\n' +
       'print(json.dumps([s._currencies_of(x) for x in json.load(sys.stdin)]))',
@@ -177,7 +179,15 @@ void test('a decimal-comma file reads "2.217,89 €" and "12,5 %" as money and p
     const euros = (cents / 100).toLocaleString('de-DE', { minimumFractionDigits: 2 });
     // Signs before and after, a plain number among them, and one negative refund.
     const amount =
-      i === 7 ? `-${euros} €` : i % 10 === 3 ? `€ ${euros}` : i % 25 === 4 ? euros : `${euros} €`;
+      i === 7
+        ? `-${euros} €`
+        : i % 10 === 3
+          ? `€ ${euros}`
+          : i % 10 === 5
+            ? `${euros} EUR`
+            : i % 25 === 4
+              ? euros
+              : `${euros} €`;
     if (i === 7) total -= 2 * cents;
     lines.push(
       `${['Nord', 'Süd', 'West'][i % 3]};${amount};${(random() * 30).toFixed(1).replace('.', ',')} %;Lieferung ${i}`,

@@ -119,21 +119,38 @@ export function judgeSample(name: string, sample: readonly string[]): TextSample
 
 /**
  * The currencies sampled numbers are written in, as written ("$", "€") or as upper-case codes
- * ("EUR"), in order of appearance (opsmind_semantic._currencies_of). One is the column's currency;
+ * ("EUR"), in order of appearance, a code and its sign one currency (the first written kept:
+ * opsmind_semantic._currencies_of). One is the column's currency;
  * several mean its sums and means add dollars to euros, an amount of neither.
  */
 export function currenciesOf(strings: readonly string[]): string[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   for (const text of strings) {
     const groups = NUMBER_TEXT.exec(text)?.groups;
     const sign = (groups?.cur || groups?.cur2 || '').trim().toUpperCase();
-    if (sign) seen.add(sign);
+    const same = SAME_CURRENCY[sign] ?? sign;
+    if (sign && !seen.has(same)) seen.set(same, sign);
   }
-  return [...seen];
+  return [...seen.values()];
 }
 
+/** Codes written for the one currency a sign stands for ("12 EUR" beside "€5" is one currency). */
+const SAME_CURRENCY: Readonly<Record<string, string>> = {
+  EUR: '€',
+  GBP: '£',
+  INR: '₹',
+  USD: '$',
+};
+
+/**
+ * A dash standing in for a number ("-", "–", "--"): Excel's accounting format writes zero so, and
+ * reports write one for none. Not counted for or against a column of numbers; it parses as none.
+ */
+const PLACEHOLDER = /^\s*[-–—]{1,2}\s*\n?$/;
+
 /** The numeric_text style of sampled strings, or null when they are not numbers stored as text. */
-export function numberTextStyle(strings: readonly string[], name: string): NumberTextStyle | null {
+export function numberTextStyle(sampled: readonly string[], name: string): NumberTextStyle | null {
+  const strings = sampled.filter((text) => !PLACEHOLDER.test(text));
   const found: Record<string, string | undefined>[] = [];
   for (const text of strings) {
     const groups = NUMBER_TEXT.exec(text)?.groups;

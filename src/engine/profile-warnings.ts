@@ -19,6 +19,13 @@ const STORED_AS_TEXT: readonly [string, ColumnProfile['semantic']][] = [
 
 /** A column's note that its numbers are written in several currencies, the currencies captured. */
 const MIXED = /^in \d+ currencies \(([^)]*)\)/;
+/** A column's note of the values that did not parse as its numbers, their count captured. */
+const NOT_NUMBERS = /^([\d,]+) values are not numbers$/;
+
+/** The first capture of `pattern` among a column's notes. */
+function notesMatching(column: ColumnProfile, pattern: RegExp): string | undefined {
+  return column.notes.map((note) => pattern.exec(note)?.[1]).find(Boolean);
+}
 
 /** The warning that says which figures are approximate, for profiles of more than `limit` rows. */
 export function approximateWarning(limit: number): string {
@@ -45,8 +52,14 @@ export function datasetWarnings(profile: Omit<DataProfile, 'warnings'>): string[
     const group = columns.filter((c) => c.semantic === semantic && c.dtype === 'object');
     if (group.length) out.push(`${label}: ${names(group.map((c) => c.name))}`);
   }
+  const dropped = columns.flatMap((c) => {
+    const found = c.semantic === 'numeric_text' ? notesMatching(c, NOT_NUMBERS) : undefined;
+    return found ? [`${c.name} (${found})`] : [];
+  });
+  if (dropped.length)
+    out.push(`values that are not numbers, left out of the numbers of: ${names(dropped)}`);
   const mixed = columns.flatMap((c) => {
-    const found = c.notes.map((note) => MIXED.exec(note)?.[1]).find(Boolean);
+    const found = notesMatching(c, MIXED);
     return found ? [`${c.name} (${found})`] : [];
   });
   if (mixed.length)
