@@ -50,19 +50,20 @@ function bare(value: string): string {
 }
 
 /** Which decimal a column's values speak for, or null when they are not numbers or fit both. */
-function columnVote(raw: readonly string[]): '.' | ',' | null {
-  const values = raw.map(bare);
+function columnVote(values: readonly string[]): '.' | ',' | null {
   let comma = 0;
   let dot = 0;
   let commaOnly = 0;
   let dotOnly = 0;
   // A vote needs numbers on more than half the values: past that many others, there is none.
   let others = 0;
-  for (const value of values) {
-    // Without a separator a value reads the same either way: one test instead of two.
-    const plain = !SEPARATOR.test(value);
-    const isComma = plain ? WHOLE.test(value) : COMMA_NUMBER.test(value);
-    const isDot = plain ? isComma : DOT_NUMBER.test(value);
+  for (const written of values) {
+    let [isComma, isDot] = readsAs(written);
+    // Only a value that is no number is looked at for a currency or percent sign around one.
+    if (!isComma && !isDot) {
+      const value = bare(written);
+      if (value !== written) [isComma, isDot] = readsAs(value);
+    }
     if (!isComma && !isDot && ++others >= values.length / 2) return null;
     comma += Number(isComma);
     dot += Number(isDot);
@@ -74,14 +75,23 @@ function columnVote(raw: readonly string[]): '.' | ',' | null {
   return null;
 }
 
+/** Whether a value is a number with a decimal comma, and with a decimal point. */
+function readsAs(value: string): [boolean, boolean] {
+  // Without a separator a value reads the same either way: one test instead of two.
+  const plain = !SEPARATOR.test(value);
+  const isComma = plain ? WHOLE.test(value) : COMMA_NUMBER.test(value);
+  return [isComma, plain ? isComma : DOT_NUMBER.test(value)];
+}
+
 /** The grouping character used most among `values` written with `decimal`, or null. */
 function thousandsOf(values: readonly string[], decimal: '.' | ','): string | null {
   const candidates = decimal === ',' ? `.${SPACES}` : `,${SPACES}`;
   const pattern = decimal === ',' ? COMMA_NUMBER : DOT_NUMBER;
   const grouped = decimal === ',' ? POINT_OR_SPACE : COMMA_OR_SPACE;
   const counts = new Map<string, number>();
-  for (const value of values) {
-    if (!grouped.test(value)) continue;
+  for (const written of values) {
+    if (!grouped.test(written)) continue;
+    const value = pattern.test(written) ? written : bare(written);
     const group = pattern.test(value) ? /\d(\D)\d{3}(?!\d)/.exec(value)?.[1] : undefined;
     if (group && candidates.includes(group)) counts.set(group, (counts.get(group) ?? 0) + 1);
   }
@@ -106,7 +116,7 @@ export function decideNumberLocale(
   );
   const decimal =
     comma > dot || (comma === dot && (comma > 0 || ambiguous) && delimiter === ';') ? ',' : '.';
-  const values = columns.flatMap((column) => column.sample.map(bare));
+  const values = columns.flatMap((column) => column.sample);
   return { decimal, thousands: thousandsOf(values, decimal), strong: Math.max(comma, dot) > 0 };
 }
 
