@@ -2,9 +2,8 @@
  * Amounts of money, as both engines' findings write them: a measure whose values are written with
  * one currency ("$1,234.50", "EUR 12", read as numbers: the profile's numeric_text symbol), or a
  * number column whose name gives its currency ("Revenue ($)", "price_usd", "Sales (EUR)",
- * "Cost Total $"). Its
- * sums, means, medians and extremes are said with the currency ("$399,671"); a count of its values
- * is not money, nor is a share or an index.
+ * "Cost Total $"). Its sums, means, medians and extremes are said with the currency ("$399,671");
+ * a count of its values is not money, nor is a share or an index.
  */
 import type { DataProfile } from './profile.js';
 import { semanticsOf } from './semantics.js';
@@ -24,8 +23,8 @@ const CODES = new Set([
   'NOK',
   'DKK',
 ]);
-/** A currency sign anywhere in a name: "Revenue ($)", "€ per unit". */
-const SIGN = /[$€£¥₹]/u;
+/** The currency signs a name may hold: "Revenue ($)", "€ per unit". */
+const SIGNS = /[$€£¥₹]/gu;
 /**
  * Roles whose values, named with a currency, are money: amounts, prices, balances, running totals,
  * and whole amounts read as counts (birdstrikes.csv's "Cost Total $"); not a ratio (an exchange
@@ -35,9 +34,9 @@ const MONEY_ROLES = new Set(['amount', 'count', 'level', 'stock', 'cumulative'])
 
 /** The currency a column's name gives: its sign, or a code as its last word or in brackets ("price_usd", "Sales (EUR)"). */
 export function currencyNamed(name: string): string | null {
-  const signs = new Set(name.match(/[$€£¥₹]/gu) ?? []);
+  const signs = new Set(name.match(SIGNS) ?? []);
+  if (signs.size > 1) return null;
   if (signs.size === 1) return [...signs][0] ?? null;
-  if (SIGN.test(name)) return null;
   const bracketed = /[([]\s*([a-z]{3})\s*[)\]]/iu.exec(name)?.[1]?.toUpperCase();
   if (bracketed && CODES.has(bracketed)) return bracketed;
   const last = name
@@ -57,12 +56,15 @@ export function currencyMeasures(profile: DataProfile): Record<string, string> {
   const roles = new Map(semanticsOf(profile).columns.map((c) => [c.name, c.role]));
   const out: Record<string, string> = {};
   for (const c of profile.column_profiles) {
-    const written = c.numeric_text?.style === 'currency' ? c.numeric_text.symbol : undefined;
+    // Written with a currency: that one, or none when the values mix several (whatever the name says).
+    if (c.numeric_text?.style === 'currency') {
+      if (c.numeric_text.symbol) out[c.name] = c.numeric_text.symbol;
+      continue;
+    }
     const role = roles.get(c.name);
     const named =
       c.semantic === 'numeric' || c.semantic === 'numeric_text' ? currencyNamed(c.name) : null;
-    const currency = written ?? (role && MONEY_ROLES.has(role) ? named : null);
-    if (currency) out[c.name] = currency;
+    if (named && role && MONEY_ROLES.has(role)) out[c.name] = named;
   }
   return out;
 }
