@@ -11,7 +11,8 @@ import { currencyNamed } from '../src/agent/currency.js';
 import { fmtMoney } from '../src/engine/insights-format.js';
 import { currenciesOf } from '../src/engine/profile-semantic.js';
 import { preamblePython, seeded, tempDir } from './helpers/fixtures.js';
-import { analyzeJson } from './helpers/semantics.js';
+import { analyzeJson, duckProfile } from './helpers/semantics.js';
+import { profileText } from '../src/agent/profile-text.js';
 
 const dir = tempDir('opsmind-currency-');
 
@@ -122,7 +123,7 @@ function bothAlike(
   return { texts, duck, pandas };
 }
 
-void test('both engines say dollars as dollars, and neither gives a mixed-currency price one', () => {
+void test('both engines say dollars as dollars, and neither gives a mixed-currency price one', async () => {
   const file = salesFile();
   const { texts, duck, pandas } = bothAlike(file, 'sales');
   assert.deepEqual(
@@ -152,6 +153,10 @@ void test('both engines say dollars as dollars, and neither gives a mixed-curren
     ),
     texts.join('\n'),
   );
+  // A model reading the profile (deep mode, MCP) is told the currency too.
+  const text = profileText(await duckProfile(file));
+  assert.match(text, /- amount \[numeric_text [^\n]*text like currency numbers in \$/);
+  assert.doesNotMatch(text, /- list price[^\n]* in [$€]/);
   const labels = duck.spec.charts.map((c) => c.params.y_label ?? c.params.x_label);
   assert.ok(labels.includes('amount ($)'), JSON.stringify(labels));
   assert.ok(labels.includes('margin (%)'), JSON.stringify(labels));

@@ -73,7 +73,10 @@ function columnLine(c: ColumnProfile, detail: 0 | 1 | 2, role?: ColumnRole): str
     );
   const st = stats(c, role);
   if (st) parts.push(st);
-  if (c.numeric_text) parts.push(`text like ${c.numeric_text.style} numbers`);
+  if (c.numeric_text)
+    parts.push(
+      `text like ${c.numeric_text.style} numbers${c.numeric_text.symbol ? ` in ${c.numeric_text.symbol}` : ''}`,
+    );
   if (
     (c.semantic === 'category' || c.semantic === 'boolean' || c.semantic === 'constant') &&
     c.top.length
