@@ -171,6 +171,43 @@ void test('title lines above the header are skipped with a warning', async () =>
   assert.deepEqual(await values(), ['["North",3]', '["South",4]', '["East",5]']);
 });
 
+void test('title lines that end otherwise than the table (LF over CR LF) are skipped, in both readers', async () => {
+  // A "Data Source" block a script prepended with LF over a table of CR LF lines (a World Bank
+  // export's shape): DuckDB takes one line end for the whole file and refused it as malformed.
+  const years = Array.from({ length: 8 }, (_, i) => 1960 + i);
+  const countries = ['Aruba', 'Angola', 'Albania', 'Andorra', 'Armenia'];
+  const expected = countries.map((name, i) => [
+    name,
+    name.slice(0, 3).toUpperCase(),
+    ...years.map((_, y) => 1000 * i + y),
+  ]);
+  const line = (fields: readonly (string | number)[]) =>
+    `${fields.map((f) => `"${f}"`).join(',')},`;
+  const table = [line(['Country Name', 'Code', ...years]), ...expected.map(line)];
+  const title =
+    '"Data Source","World Development Indicators",\n\n"Last Updated Date","2024-06-28",\n\n';
+  const info = await attach('titled-crlf.csv', `${title}${table.join('\r\n')}\r\n`);
+  assert.equal(info.skippedLines, 2);
+  assert.deepEqual(info.warnings.slice(0, 1), ['skipped 2 line(s) above the header (a title?)']);
+  const [pandasWarnings, pandasColumns, pandasRows] = pandasRead<[string[], string[], unknown[][]]>(
+    join(dir, 'titled-crlf.csv'),
+    'print(json.dumps([w, [str(c) for c in df.columns], df.astype(object).where(df.notna(), None).values.tolist()]))',
+  );
+  assert.deepEqual(pandasWarnings, info.warnings);
+  assert.deepEqual(pandasColumns, Object.keys(await schema()));
+  assert.deepEqual(
+    pandasRows.map((row) => JSON.stringify(row)),
+    await values(),
+  );
+  assert.equal(pandasRows.length, 5 * years.length, 'the year columns melted, one row per year');
+  // A CR title over LF lines, and lines that all end alike, read as before.
+  await attach('titled-cr.csv', 'Sales report\r\rregion,units\nNorth,3\nSouth,4\n');
+  assert.deepEqual(await values(), ['["North",3]', '["South",4]']);
+  await attach('titled-crlf-all.csv', 'Sales report\r\n\r\nregion,units\r\nNorth,3\r\n');
+  assert.deepEqual(await values(), ['["North",3]']);
+  assert.deepEqual(readdirSync(scratchDir), [], 'the copy without the title is removed');
+});
+
 void test('a first row of numbers is data, not names, in both readers; a sparse line above a header of words is a title', async () => {
   const headerless =
     'the first row holds numbers, not names: read as data, the columns named column_1 … column_3';

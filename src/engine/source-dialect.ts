@@ -358,21 +358,38 @@ export function pandasNames(header: readonly string[]): string[] {
 }
 
 /**
- * The text of a file's line ends as DuckDB's sniffer names them, from its first line break
- * outside a quoted field (pandas' quoting: '"', doubled inside one), or from its first of all.
+ * Where the line after the first `skip` lines starts in `text` (breaks outside pandas' quoted
+ * fields, CR LF one break), and how the line before it ends; `end` -1 past the text.
  */
-export function lineEnd(sample: string, quoted = true): string | null {
-  let at = -1;
+function lineBreak(text: string, skip: number, quoted: boolean): { end: number; next: number } {
   let inside = false;
-  for (let i = 0; i < sample.length; i++) {
-    const c = sample[i];
+  let lines = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
     if (c === '"' && quoted) inside = !inside;
     else if ((c === '\n' || c === '\r') && !inside) {
-      at = i;
-      break;
+      const next = c === '\r' && text[i + 1] === '\n' ? i + 2 : i + 1;
+      if (lines++ === skip) return { end: i, next };
+      i = next - 1;
     }
   }
-  if (at < 0) return null;
-  if (sample[at] === '\n') return '\\n';
-  return sample[at + 1] === '\n' ? '\\r\\n' : '\\r';
+  return { end: -1, next: -1 };
+}
+
+/**
+ * The text of a file's line ends as DuckDB's sniffer names them, from its first line break
+ * outside a quoted field (pandas' quoting: '"', doubled inside one), or from its first of all;
+ * `skip`: the first break after that many lines (the title lines above a header, which another
+ * tool may have written with other line ends than the table's).
+ */
+export function lineEnd(sample: string, quoted = true, skip = 0): string | null {
+  const { end, next } = lineBreak(sample, skip, quoted);
+  if (end < 0) return null;
+  if (sample[end] === '\n') return '\\n';
+  return next === end + 2 ? '\\r\\n' : '\\r';
+}
+
+/** Where line `lines` (from 0) starts in `text`, or -1 when the text has fewer lines. */
+export function lineStart(text: string, lines: number, quoted = true): number {
+  return lines === 0 ? 0 : lineBreak(text, lines - 1, quoted).next;
 }

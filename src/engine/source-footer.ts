@@ -4,8 +4,17 @@
  * year of a source line), or turn a column of numbers into text. Found from the file's last
  * lines, the same way as the sandbox's reader finds them (opsmind_data.footer_start), and left out.
  */
-import { closeSync, copyFileSync, openSync, readSync, statSync, truncateSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  openSync,
+  readSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { scratchPath } from './source-common.js';
+import { lineEnd, lineStart } from './source-dialect.js';
 import type { HostContext } from './source-common.js';
 
 /** The end of the file read for its footer. */
@@ -131,4 +140,44 @@ export function withoutFooter(
   copyFileSync(text.readPath, path);
   truncateSync(path, footer.offset);
   return { path, lines: footer.lines };
+}
+
+/** Bytes copied at a time by `withoutTitle`. */
+const COPY_CHUNK = 1024 * 1024;
+
+/**
+ * The file from its header on, when the title lines above the header end otherwise than the
+ * table's lines (a "Data Source" block written with LF over a table of CR LF lines, as a script
+ * that prepends one writes it): DuckDB takes one line end for the whole file, the lines it skips
+ * included, and refuses such a file. A copy in the scratch dir, read with nothing to skip; null
+ * when the lines end alike, nothing is skipped, or the file is compressed.
+ */
+export function withoutTitle(
+  ctx: HostContext,
+  text: { readPath: string; gzip: boolean; sample: string },
+  skipLines: number,
+): string | null {
+  if (skipLines === 0 || text.gzip) return null;
+  const table = lineEnd(text.sample, true, skipLines);
+  if (table === null || table === lineEnd(text.sample, false)) return null;
+  const fd = openSync(text.readPath, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(statSync(text.readPath).size, 1024 * 1024));
+    readSync(fd, head, 0, head.length, 0);
+    // Byte offsets: latin-1 keeps one char per byte, and line breaks and quotes are ASCII.
+    let offset = lineStart(head.toString('latin1'), skipLines, false);
+    if (offset < 0) return null;
+    const path = scratchPath(ctx, '.csv');
+    const out = openSync(path, 'w', 0o600);
+    try {
+      const buffer = Buffer.allocUnsafe(COPY_CHUNK);
+      for (let read; (read = readSync(fd, buffer, 0, COPY_CHUNK, offset)) > 0; offset += read)
+        writeSync(out, buffer, 0, read);
+    } finally {
+      closeSync(out);
+    }
+    return path;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -14,7 +14,7 @@ import {
   emptyTable,
   toBadInput,
 } from './source-common.js';
-import { oneLine, withoutFooter } from './source-footer.js';
+import { oneLine, withoutFooter, withoutTitle } from './source-footer.js';
 import type { HostContext, ReadContext, ReadOutcome, TableColumn } from './source-common.js';
 import {
   createCsvTable,
@@ -160,13 +160,15 @@ export async function planText(ctx: HostContext, detected: DetectedFormat) {
   const text = sniffed === WHITESPACE ? await tabbedText(ctx, prepared) : prepared;
   const delimiter = sniffed === WHITESPACE ? '\t' : sniffed;
   const place = findHeader(text.sample, delimiter, text.cut);
+  const titled = withoutTitle(ctx, text, place.skipLines);
+  const table = titled ? { ...text, readPath: titled } : text;
   const footer =
-    sniffed === WHITESPACE ? null : withoutFooter(ctx, text, delimiter, place.header.length);
+    sniffed === WHITESPACE ? null : withoutFooter(ctx, table, delimiter, place.header.length);
   const plan: CsvPlan = {
-    path: footer?.path ?? text.readPath,
+    path: footer?.path ?? table.readPath,
     gzip: text.gzip,
     delimiter,
-    skip: place.skipLines,
+    skip: titled ? 0 : place.skipLines,
     pandasQuotes: pandasQuoting(text.sample),
     ...(place.headerless ? { headerless: true } : {}),
   };
@@ -180,8 +182,9 @@ export type TextPlan = Awaited<ReturnType<typeof planText>>;
 
 /**
  * The host's plan, and DuckDB's sniffer run on it (the locale sample read beside it, when it can).
- * A sniff that fails where a quoted field breaks a line before the first line ends (lineEnd) is
- * run again told the line end past it: DuckDB guesses line ends from the first break it meets.
+ * A sniff that fails where a quoted field breaks a line before the first line ends (lineEnd), or
+ * where the title lines above the header end otherwise than the table's lines, is run again told
+ * the header's line end: DuckDB guesses line ends from the first break it meets.
  */
 async function planRead(ctx: ReadContext, host: TextPlan) {
   const { text, place } = host;
@@ -190,7 +193,7 @@ async function planRead(ctx: ReadContext, host: TextPlan) {
   const early = earlySample(ctx, host);
   const sniffed = await sniffing.catch(async (error: unknown) => {
     if (ctx.signal?.aborted) throw error;
-    const newLine = plan.pandasQuotes ? lineEnd(text.sample) : null;
+    const newLine = plan.pandasQuotes ? lineEnd(text.sample, true, place.skipLines) : null;
     if (newLine !== null && newLine !== lineEnd(text.sample, false)) {
       plan = { ...plan, newLine };
       const told = await sniffCsv(ctx.db, plan, false, ctx.signal).catch(() => null);
@@ -208,7 +211,7 @@ async function planRead(ctx: ReadContext, host: TextPlan) {
  * per header name. Used only if the sniffer finds that dialect (sampleOf); ~50 ms of every start.
  */
 function earlySample(ctx: ReadContext, { text, place, plan }: TextPlan) {
-  const newLine = plan.pandasQuotes ? lineEnd(text.sample) : null;
+  const newLine = plan.pandasQuotes ? lineEnd(text.sample, true, place.skipLines) : null;
   if (newLine === null || place.header.length === 0) return null;
   const dialect: CsvDialect = {
     quote: '"',
