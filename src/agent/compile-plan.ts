@@ -336,6 +336,22 @@ function countsArg(
 }
 
 /**
+ * The subject of a resampled line's findings in the pandas program (trendLabel), said as the
+ * measure itself when no period of any line holds more than one value (a series of one row per
+ * year: "life_expectancy grew", not "mean life_expectancy grew"); sql-time's findings alike.
+ */
+function oneEachLabel(
+  t: Extract<Transform, { type: 'resample' }>,
+  how: ReturnType<typeof trendHow>,
+  y: string,
+  name: (column: string) => string,
+): string {
+  const label = py(trendLabel(t, y, name));
+  if (countsArg(t, how) === '' || !t.measure) return label;
+  return `(${py(name(y))} if grouped[${py(t.measure)}].count().max() == 1 else ${label})`;
+}
+
+/**
  * What each period of a resampled line holds, for its findings (both engines): a total ("sum",
  * a year is the sum of its periods), a total of a stock ("stock", a year is their average), a
  * level ("mean"), a level on an interval scale ("interval": said as differences), or a share in
@@ -777,7 +793,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100, note: a.why })})`,
         ];
       const how = trendHow(t, grain.scales);
-      const label = py(trendLabel(t, y, name));
+      const label = oneEachLabel(t, how, y, name);
       const trend = r.series
         ? [
             `_insight(${n}, _ins.series_trend_insights(frame, ${py(r.date)}, ${py(r.series)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}${t.measures ? `, word=${py(LINES)}` : ''}${countsArg(t, how)}${moneyArg(t, grain.scales)}))`,

@@ -140,11 +140,15 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   const mixes = Boolean(entity && measure && agg !== 'sum' && agg !== 'count');
   // The lead measure's own line, unless it is one of the lines above.
   const drawn = Boolean(lines && measure && lines.includes(measure));
+  // One row per period at the chart's own spacing: each point is a value, no average of any.
+  const single = !spans && table.grain === 'series' && measure !== undefined;
   if (!mixes && !drawn)
     out.push({
-      title: cap(`${aggWord(agg)}${what} per ${PERIOD_WORD[freq]}`),
+      title: cap(`${single ? '' : aggWord(agg)}${what} per ${PERIOD_WORD[freq]}`),
       chart: 'line',
-      why: `How ${what} moves over time, ${AGG_WORD[agg] ?? agg} per ${PERIOD_WORD[freq]}${entity ? ` over every ${entity.name}` : ''}.${infiniteWhy(measure)}`,
+      why: single
+        ? `How ${what} moves over time, one value per ${PERIOD_WORD[freq]}.${infiniteWhy(measure)}`
+        : `How ${what} moves over time, ${AGG_WORD[agg] ?? agg} per ${PERIOD_WORD[freq]}${entity ? ` over every ${entity.name}` : ''}.${infiniteWhy(measure)}`,
       transform: { type: 'resample', date: date.name, measure: measure?.name ?? null, agg, freq },
     });
   // A panel of many entities: the largest few as lines (the rest of a sum as one "Other" line;
@@ -156,10 +160,12 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   if (series && measure) {
     const top = series === entity ? (entityCut ?? undefined) : undefined;
     const rest = series.distinct - TOP_ENTITIES;
+    // A panel's entity at its own spacing: one row per entity per period, each point its value.
+    const word = series === entity && !spans ? '' : aggWord(agg);
     out.push({
       title: top
-        ? `${cap(`${aggWord(agg)}${measure.name}`)} per ${PERIOD_WORD[freq]}: the top ${top} ${series.name}`
-        : `${cap(`${aggWord(agg)}${measure.name}`)} per ${PERIOD_WORD[freq]} by ${series.name}`,
+        ? `${cap(`${word}${measure.name}`)} per ${PERIOD_WORD[freq]}: the top ${top} ${series.name}`
+        : `${cap(`${word}${measure.name}`)} per ${PERIOD_WORD[freq]} by ${series.name}`,
       chart: 'line',
       why: top
         ? `One line for each of the ${top} ${series.name} with the ${additive ? 'largest total' : 'highest average'} ${measure.name}; ${additive ? `the other ${rest} are summed as one "Other" line` : `the other ${rest} are left out (averaging them together would mix them)`}.`

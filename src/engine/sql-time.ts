@@ -350,8 +350,11 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
   const sql = over(ctx, s.ctes, `SELECT ${d}, ${by}${y}\nFROM series\nORDER BY ${d}`);
   const points = await query(ctx, `${sql}\nLIMIT ${TREND_POINTS + 1}`);
   if (points.rows.length > TREND_POINTS) return [];
-  const label = trendLabel(t, s.y, namedAs(ctx.analysis, ctx.scales ?? NO_SCALES));
+  const named = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES);
   const counts = await periodCounts(ctx, t, s, how);
+  // No period of any line holds more than one value: the points are the values themselves.
+  const oneEach = counts !== null && Math.max(0, ...counts.values()) === 1;
+  const label = oneEach ? named(s.y) : trendLabel(t, s.y, named);
   if (s.series)
     return seriesTrendInsights(
       points.rows.map(([x, series, value]) => {
