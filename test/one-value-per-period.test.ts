@@ -66,3 +66,31 @@ void test('periods of several values each keep their mean, in both engines', () 
   const said = both.duck.findings.join('\n');
   assert.match(said, /mean reading/i, said);
 });
+
+void test('a running total per entity: its lines and its latest values, no distribution or box of it, in both engines', () => {
+  // Cases to date per country and year: never falling, overlapping between countries.
+  const rows = ['Aruba', 'Belgium', 'Chile', 'Denmark'].flatMap((c, k) => {
+    let total = 50 * k;
+    return Array.from({ length: 15 }, (_, i) => {
+      total += 20 + ((i * (k + 3)) % 7) * 9;
+      return `${c},${2000 + i},${total},${total * 2 + (i % 3)}`;
+    });
+  });
+  const path = file('cases.csv', ['country,year,cases,tests', ...rows]);
+  const both = bothEngines(path, dir);
+  assert.deepEqual(both.duck, both.pandas);
+  const { charts, findings } = both.duck;
+  assert.ok(charts.includes('Latest cases by country'), charts.join('\n'));
+  assert.deepEqual(
+    charts.filter((title) => /^(Distribution of|Spread of)| vs /.test(title)),
+    [],
+    'a running total has no distribution, box or scatter',
+  );
+  assert.ok(
+    findings.includes(
+      'Denmark has the highest latest cases (828); Aruba the lowest (678), 1.2× apart.',
+    ),
+    findings.join('\n'),
+  );
+  assert.ok(!findings.some((f) => /skew|IQR|correlation/.test(f)), findings.join('\n'));
+});

@@ -164,6 +164,8 @@ export interface Scales {
   directions?: readonly string[];
   /** Measures whose values are money, each with its currency (currencyMeasures): "$1,234". */
   currencies?: Readonly<Record<string, string>>;
+  /** Running totals (role 'cumulative'): a group's largest value is its latest. */
+  runningTotals?: readonly string[];
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
@@ -192,6 +194,9 @@ export function scalesOf(profile: DataProfile): Scales {
       .columns.filter((c) => c.role === 'direction')
       .map((c) => c.name),
     currencies: currencyMeasures(profile),
+    runningTotals: semanticsOf(profile)
+      .columns.filter((c) => c.role === 'cumulative')
+      .map((c) => c.name),
   };
 }
 
@@ -239,7 +244,8 @@ export function inPercent(
 
 /**
  * The findings' name of a ranking of groups (both engines): "mean price", or "conversion_rate"
- * when each group is one row (a campaign's mean conversion rate is its rate).
+ * when each group is one row (a campaign's mean conversion rate is its rate), or "latest cases"
+ * for the largest value of a running total.
  */
 export function rankingLabel(
   t: Extract<Transform, { type: 'group' }>,
@@ -248,7 +254,10 @@ export function rankingLabel(
   scales: Scales,
 ): string {
   if (isRate(t)) return `share with ${name(t.measure)} = ${rateValue(t.equals)}`;
-  return scales.unique?.includes(t.by) && !t.series ? name(y) : `${t.agg} ${name(y)}`;
+  if (scales.unique?.includes(t.by) && !t.series) return name(y);
+  // A running total's largest value is its latest, as the chart is titled ("Latest cases by country").
+  const latest = t.agg === 'max' && t.measure && scales.runningTotals?.includes(t.measure);
+  return `${latest ? 'latest' : t.agg} ${name(y)}`;
 }
 
 /** The rows and columns of a matrix a heatmap draws (its renderer's cap): the findings read the same. */

@@ -366,7 +366,10 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
 }
 
 function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
-  const out: Analysis[] = r.measures.slice(0, 2).map((m) => {
+  // A running total's values are sums of the earlier ones: their spread says how long each line
+  // ran, and two of them rise together with time. Neither is drawn as a distribution or a pair.
+  const spread = r.measures.filter((m) => roleOf(r.semantics, m.name)?.role !== 'cumulative');
+  const out: Analysis[] = spread.slice(0, 2).map((m) => {
     const skewed = Math.abs(m.numeric?.skew ?? 0) > 2;
     return {
       title: `Distribution of ${m.name}`,
@@ -376,7 +379,7 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
       ...(skewed ? { options: { log_y: true } } : {}),
     };
   });
-  const measure = r.measures[0];
+  const measure = spread[0];
   const by = r.categories.find(
     (c) => c.distinct <= 30 && !repeatedProblem(r.semantics, measure?.name, c.name),
   );
@@ -388,7 +391,7 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
       transform: { type: 'distribution', column: measure.name, by: by.name },
     });
   }
-  const measureNames = new Set(r.measures.map((m) => m.name));
+  const measureNames = new Set(spread.map((m) => m.name));
   // First a pair whose relation the groups of a small category hide (the table facts measured it
   // per group): pooled, penguins' beak length and depth fall together; within each species they rise.
   const hidden = (r.semantics.groupEffects ?? []).find(
