@@ -166,6 +166,8 @@ export interface Scales {
   currencies?: Readonly<Record<string, string>>;
   /** Running totals (role 'cumulative'): a group's largest value is its latest. */
   runningTotals?: readonly string[];
+  /** The quantity the table's one measure holds, said for it (semantics' quantity). */
+  quantity?: { measure: string; value: string };
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
@@ -177,6 +179,7 @@ export function scalesOf(profile: DataProfile): Scales {
     measure,
   }));
   const { grain, entity } = semanticsOf(profile).table;
+  const quantity = semanticsOf(profile).quantity;
   const key = profile.column_profiles.find((c) => c.name === entity);
   const unique =
     grain === 'cross_section' && key && key.missing === 0 && key.distinct === profile.rows
@@ -197,6 +200,7 @@ export function scalesOf(profile: DataProfile): Scales {
     runningTotals: semanticsOf(profile)
       .columns.filter((c) => c.role === 'cumulative')
       .map((c) => c.name),
+    ...(quantity ? { quantity: { measure: quantity.measure, value: quantity.value } } : {}),
   };
 }
 
@@ -326,7 +330,8 @@ export function namedAs(a: Pick<Analysis, 'filters'>, scales: Scales): (name: st
   return (name) => {
     const facet = scales.facets?.find((f) => f.measure === name);
     const kept = facet && a.filters?.find((f) => f.column === facet.column && f.op === '==');
-    return typeof kept?.value === 'string' ? kept.value : name;
+    if (typeof kept?.value === 'string') return kept.value;
+    return scales.quantity?.measure === name ? scales.quantity.value : name;
   };
 }
 

@@ -27,6 +27,7 @@ import { repeatedProblem, roleOf } from './semantics.js';
 import { integral, isNumberColumn, yearValued } from './semantics-evidence.js';
 import {
   byFacet,
+  byQuantity,
   derivedFrom,
   entityTop,
   placeAnalyses,
@@ -489,19 +490,22 @@ function secondHistogram(a: Analysis, all: readonly Analysis[]): boolean {
 
 export function heuristicPlan(profile: DataProfile, question?: string): Plan {
   const r = roles(profile);
-  const candidates = byFacet(
-    [
-      ...(question ? questionAnalysis(question, profile, r) : []),
-      ...timeAnalyses(r, profile),
-      ...placeAnalyses(r),
-      ...compassAnalyses(r, profile),
-      ...rateAnalyses(r, profile),
-      ...categoryAnalyses(r, profile.rows),
-      ...entityRankings(r, profile),
-      ...seasonAnalyses(r),
-      ...distributionAnalyses(r, profile),
-      ...qualityAnalyses(profile, r),
-    ],
+  const candidates = byQuantity(
+    byFacet(
+      [
+        ...(question ? questionAnalysis(question, profile, r) : []),
+        ...timeAnalyses(r, profile),
+        ...placeAnalyses(r),
+        ...compassAnalyses(r, profile),
+        ...rateAnalyses(r, profile),
+        ...categoryAnalyses(r, profile.rows),
+        ...entityRankings(r, profile),
+        ...seasonAnalyses(r),
+        ...distributionAnalyses(r, profile),
+        ...qualityAnalyses(profile, r),
+      ],
+      r,
+    ),
     r,
   );
   if (candidates.length === 0) {

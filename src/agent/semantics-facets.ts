@@ -10,6 +10,7 @@
 import type { DataProfile } from './profile.js';
 import { disjointRanges } from './semantics-derived.js';
 import type { Grained } from './semantics-grain.js';
+import { isNumberColumn } from './semantics-evidence.js';
 import type { Semantics, TableFacts } from './semantics-types.js';
 
 /** At most this many values of the naming column are charted. */
@@ -79,4 +80,35 @@ export function withoutFacet(grained: Grained, facet: Facet, profile: DataProfil
       `${facet.column} names what ${facet.measure} holds (${distinct} values on scales of their own, e.g. ${facet.values.map((v) => JSON.stringify(v)).join(', ')}): charted one ${facet.column} at a time, never pooled`,
     ],
   };
+}
+
+export type Quantity = NonNullable<Semantics['quantity']>;
+
+/**
+ * What the table's one measure holds, when a column of one text throughout says so by its name
+ * (NAMES_QUANTITY): a World Bank file of one indicator, melted into year and value, holds
+ * "Population, total" in every row of "Indicator Name". Null with two measures or more (which
+ * one it names is not known), or no such column.
+ */
+export function quantityOf(
+  profile: DataProfile,
+  keys: readonly string[],
+  time: string | null,
+): Quantity | null {
+  const present = (c: DataProfile['column_profiles'][number]) => c.missing < profile.rows;
+  const measures = profile.column_profiles.filter(
+    (c) => present(c) && isNumberColumn(c) && c.name !== time && !keys.includes(c.name),
+  );
+  const naming = profile.column_profiles.filter(
+    (c) =>
+      c.distinct === 1 &&
+      c.missing === 0 &&
+      /^(object|string)/.test(c.dtype) &&
+      NAMES_QUANTITY.test(c.name.trim()),
+  );
+  const [measure, column] = [measures[0], naming[0]];
+  const value = column?.top[0]?.value;
+  if (measures.length !== 1 || naming.length !== 1 || !measure || !column) return null;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 80) return null;
+  return { column: column.name, measure: measure.name, value: value.trim() };
 }

@@ -95,6 +95,12 @@ export const SemanticsSchema = z.object({
     .array(z.object({ column: z.string(), measure: z.string(), values: z.array(z.string()) }))
     .optional(),
   /**
+   * The one quantity a table's only measure holds, named by a column of one text throughout
+   * ("Indicator Name": "Population, total"): titles and findings say it for the measure
+   * (semantics-facets.ts quantityOf).
+   */
+  quantity: z.object({ column: z.string(), measure: z.string(), value: z.string() }).optional(),
+  /**
    * Categories naming the same groups as another (a code beside its name): charted as `as` only
    * (semantics-aliases.ts).
    */

@@ -13,7 +13,7 @@ import { isNumberColumn } from './semantics-evidence.js';
 import { decideGrain, timeColumn } from './semantics-grain.js';
 import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-roles.js';
 import { rowReferences } from './semantics-references.js';
-import { facetOf, withoutFacet } from './semantics-facets.js';
+import { facetOf, quantityOf, withoutFacet } from './semantics-facets.js';
 import type { Facet } from './semantics-facets.js';
 import { tableTotals } from './semantics-totals.js';
 import type { ColumnRole, Role, Semantics, TableFacts } from './semantics-types.js';
@@ -54,6 +54,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
   const keyed = decideGrain(profile, time, facts);
   const facet = facetOf(profile, keyed, facts, timeName);
   const grained = facet ? withoutFacet(keyed, facet, profile) : keyed;
+  const quantity = facet ? null : quantityOf(profile, grained.keys, timeName);
   const judged = profile.column_profiles.map((c): ColumnRole => {
     const decided =
       c.name === timeName && time?.kind === 'date'
@@ -101,7 +102,12 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
       entity: grained.keys[0] ?? null,
       keys: grained.keys,
       time: time ? { column: time.column.name, freq, kind: time.kind } : null,
-      evidence: grained.evidence,
+      evidence: quantity
+        ? [
+            ...grained.evidence,
+            `${quantity.column} is ${JSON.stringify(quantity.value)} on every row: ${quantity.measure} holds ${quantity.value}`,
+          ]
+        : grained.evidence,
     },
     columns,
     skipped,
@@ -112,6 +118,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
       (d) => !(facet && d.column === facet.column && d.from.includes(facet.measure)),
     ),
     ...(facet ? { facets: [facet] } : {}),
+    ...(quantity ? { quantity } : {}),
     ...(aliases.length ? { aliases } : {}),
     groupEffects: groupEffects(facts),
   };
