@@ -482,32 +482,32 @@ function key(a: Analysis): string {
   return `${a.chart}:${JSON.stringify(a.transform)}:${JSON.stringify(a.filters ?? [])}`;
 }
 
-/** The heuristic plan for a profile (and an optional question, answered first). */
 /** A histogram after the plan's first one. */
 function secondHistogram(a: Analysis, all: readonly Analysis[]): boolean {
   return a.chart === 'histogram' && all.find((x) => x.chart === 'histogram') !== a;
 }
 
+/** Every analysis the data calls for, in the plan's order, one facet at a time, named by its quantity. */
+function candidatesOf(profile: DataProfile, r: Roles, question?: string): Analysis[] {
+  const all = [
+    ...(question ? questionAnalysis(question, profile, r) : []),
+    ...timeAnalyses(r, profile),
+    ...placeAnalyses(r),
+    ...compassAnalyses(r, profile),
+    ...rateAnalyses(r, profile),
+    ...categoryAnalyses(r, profile.rows),
+    ...entityRankings(r, profile),
+    ...seasonAnalyses(r),
+    ...distributionAnalyses(r, profile),
+    ...qualityAnalyses(profile, r),
+  ];
+  return byQuantity(byFacet(all, r), r);
+}
+
+/** The heuristic plan for a profile (and an optional question, answered first). */
 export function heuristicPlan(profile: DataProfile, question?: string): Plan {
   const r = roles(profile);
-  const candidates = byQuantity(
-    byFacet(
-      [
-        ...(question ? questionAnalysis(question, profile, r) : []),
-        ...timeAnalyses(r, profile),
-        ...placeAnalyses(r),
-        ...compassAnalyses(r, profile),
-        ...rateAnalyses(r, profile),
-        ...categoryAnalyses(r, profile.rows),
-        ...entityRankings(r, profile),
-        ...seasonAnalyses(r),
-        ...distributionAnalyses(r, profile),
-        ...qualityAnalyses(profile, r),
-      ],
-      r,
-    ),
-    r,
-  );
+  const candidates = candidatesOf(profile, r, question);
   if (candidates.length === 0) {
     const first = profile.column_profiles.find((c) => c.semantic !== 'empty');
     if (first)

@@ -14,7 +14,7 @@ import { decideGrain, timeColumn } from './semantics-grain.js';
 import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-roles.js';
 import { rowReferences } from './semantics-references.js';
 import { facetOf, quantityOf, withoutFacet } from './semantics-facets.js';
-import type { Facet } from './semantics-facets.js';
+import type { Facet, Quantity } from './semantics-facets.js';
 import { tableTotals } from './semantics-totals.js';
 import type { ColumnRole, Role, Semantics, TableFacts } from './semantics-types.js';
 
@@ -102,12 +102,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
       entity: grained.keys[0] ?? null,
       keys: grained.keys,
       time: time ? { column: time.column.name, freq, kind: time.kind } : null,
-      evidence: quantity
-        ? [
-            ...grained.evidence,
-            `${quantity.column} is ${JSON.stringify(quantity.value)} on every row: ${quantity.measure} holds ${quantity.value}`,
-          ]
-        : grained.evidence,
+      evidence: [...grained.evidence, ...quantityEvidence(quantity)],
     },
     columns,
     skipped,
@@ -122,6 +117,13 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     ...(aliases.length ? { aliases } : {}),
     groupEffects: groupEffects(facts),
   };
+}
+
+/** What says which quantity the table's one measure holds (semantics-facets' quantityOf). */
+function quantityEvidence(quantity: Quantity | null): string[] {
+  if (!quantity) return [];
+  const { column, value, measure } = quantity;
+  return [`${column} is ${JSON.stringify(value)} on every row: ${measure} holds ${value}`];
 }
 
 /** A long table's measure: a level, unsettled (each indicator is averaged, the safe statistic). */
