@@ -87,3 +87,46 @@ void test('aliases: a group of three is charted as its most word-like column', (
     { column: 'code', as: 'common_name' },
   ]);
 });
+
+/** Our World in Data's shape: a code for each country, none for a region, one row per year. */
+function owid(path: string, shared = false): void {
+  const entities = [
+    ['Chile', 'CHL'],
+    ['France', 'FRA'],
+    ['Ghana', 'GHA'],
+    ['India', 'IND'],
+    ['Japan', shared ? 'IND' : 'JPN'],
+    ['Africa', ''],
+    ['Europe', ''],
+  ];
+  const rows = entities.flatMap(([entity, code], k) =>
+    Array.from(
+      { length: 15 },
+      (_, i) => `${entity},${code},${2000 + i},${50 + k * 7 + ((i * (k + 2)) % 9) * 3}.5`,
+    ),
+  );
+  writeFileSync(path, ['Entity,Code,Year,Share (%)', ...rows].join('\n') + '\n');
+}
+
+void test('a code only some groups have (none for regions) is charted as their name, by both engines', async () => {
+  const path = join(dir, 'owid.csv');
+  owid(path);
+  const profile = await duckProfile(path);
+  assert.deepEqual(profile.semantics.aliases, [{ column: 'Code', as: 'Entity' }]);
+  const { duck, pandas } = bothEngines(path, dir);
+  assert.deepEqual(pandas.charts, duck.charts);
+  assert.ok(!duck.charts.some((t) => /\bCode\b/.test(t)), duck.charts.join('\n'));
+  assert.ok(
+    duck.charts.some((t) => /\bEntity\b/.test(t)),
+    duck.charts.join('\n'),
+  );
+  const json = analyzeJson<{ skipped: { column: string }[] }>(path, 'pandas', join(dir, 'o.html'));
+  assert.ok(
+    json.skipped.some((s) => s.column === 'Code'),
+    'the pandas engine measures it too',
+  );
+  // One code for two names is no alias.
+  const shared = join(dir, 'owid-shared.csv');
+  owid(shared, true);
+  assert.equal((await duckProfile(shared)).semantics.aliases, undefined);
+});

@@ -12,18 +12,23 @@ const ALIAS_PAIRS = 12;
 
 /**
  * The pairs of category columns that may be aliases, in column order: as many distinct values as
- * each other (2 or more) and the same number missing.
+ * each other (2 or more) and the same number missing; or, second in the pair, a code that only
+ * some of the first column's groups have (Our World in Data's `Code`, empty for its regions):
+ * fewer values, some missing, where the first has none missing.
  */
 export function aliasCandidates(profile: DataProfile): [string, string][] {
   const categories = profile.column_profiles.filter(
     (c) => c.semantic === 'category' && c.distinct >= 2,
   );
+  const partial = (a: (typeof categories)[number], b: (typeof categories)[number]): boolean =>
+    a.missing === 0 && b.missing > 0 && b.distinct < a.distinct;
   return categories
     .flatMap((a, i) =>
-      categories
-        .slice(i + 1)
-        .filter((b) => b.distinct === a.distinct && b.missing === a.missing)
-        .map((b): [string, string] => [a.name, b.name]),
+      categories.slice(i + 1).flatMap((b): [string, string][] => {
+        if (b.distinct === a.distinct && b.missing === a.missing) return [[a.name, b.name]];
+        if (partial(a, b)) return [[a.name, b.name]];
+        return partial(b, a) ? [[b.name, a.name]] : [];
+      }),
     )
     .slice(0, ALIAS_PAIRS);
 }

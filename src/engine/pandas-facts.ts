@@ -217,9 +217,12 @@ if sp["columns"]:
                 if math.isfinite(part):
                     facts["splits"].append({"column": c, "value": str(v), "measure": m, "part": float(part), "whole": w})
 # Categories that pair their values one to one (profile-facts.ts aliasFacts): as many distinct
-# (a, b) rows, missing ones included, as a has distinct values.
-facts["aliases"] = [[a, b] for a, b in args["aliases"]
-                    if len(df[[a, b]].drop_duplicates()) == len(df[[a]].drop_duplicates())]
+# (a, b) rows, missing ones included, as a has distinct values, and where b is present as many as b has.
+def _one_to_one(a, b):
+    present = df.loc[df[b].notna(), [a, b]]
+    return (len(df[[a, b]].drop_duplicates()) == len(df[[a]].drop_duplicates())
+            and len(present.drop_duplicates()) == len(present[[b]].drop_duplicates()))
+facts["aliases"] = [[a, b] for a, b in args["aliases"] if _one_to_one(a, b)]
 with open("facts.json", "w") as out:
     json.dump(facts, out)
 `;

@@ -72,7 +72,8 @@ export async function tableFacts(
 
 /**
  * The candidate pairs (aliasCandidates) that pair their values one to one: as many distinct
- * (a, b) combinations, missing ones included, as a has distinct values (then b has as many too).
+ * (a, b) combinations, missing ones included, as a has distinct values (each a has one b), and
+ * where b is present as many as b has (each b has one a; b may be missing for some groups of a).
  */
 async function aliasFacts(
   db: DuckDb,
@@ -81,15 +82,15 @@ async function aliasFacts(
 ): Promise<Pick<TableFacts, 'aliases'>> {
   const pairs = aliasCandidates(profile);
   if (pairs.length === 0) return {};
-  const distinct = (names: string[]): string =>
-    `(SELECT count(*) FROM (SELECT DISTINCT ${names.map(ident).join(', ')} FROM ${data}))`;
-  const counts = pairs.map(
-    ([a, b], i) => `${distinct([a, b])} AS p${i}, ${distinct([a])} AS a${i}`,
-  );
+  const distinct = (names: string[], where = ''): string =>
+    `(SELECT count(*) FROM (SELECT DISTINCT ${names.map(ident).join(', ')} FROM ${data}${where}))`;
+  const counts = pairs.map(([a, b], i) => {
+    const present = ` WHERE ${ident(b)} IS NOT NULL`;
+    return `${distinct([a, b])} AS p${i}, ${distinct([a])} AS a${i}, ${distinct([a, b], present)} AS q${i}, ${distinct([b], present)} AS b${i}`;
+  });
   const [row = {}] = await db.objects(`SELECT ${counts.join(', ')}`, signal);
-  return {
-    aliases: pairs.filter((_, i) => Number(row[`p${i}`] ?? -1) === Number(row[`a${i}`] ?? -2)),
-  };
+  const same = (x: string, y: string): boolean => Number(row[x] ?? -1) === Number(row[y] ?? -2);
+  return { aliases: pairs.filter((_, i) => same(`p${i}`, `a${i}`) && same(`q${i}`, `b${i}`)) };
 }
 
 /**
