@@ -78,3 +78,12 @@ void test('a constant column not named as a quantity, or two measures, name noth
     region.charts.join('\n'),
   );
 });
+
+void test('an indicator named in a currency makes its values money, in both engines', () => {
+  const path = worldBank('API_NY.GDP.MKTP.CD.csv', 'GDP (current US$)');
+  const both = bothEngines(path, dir);
+  assert.deepEqual(both.duck, both.pandas);
+  const said = both.duck.findings.join('\n');
+  assert.match(said, /^GDP \(current US\$\) (grew|rose|fell) .*\(\$[\d,]+ → \$[\d,]+\)/m);
+  assert.match(said, /^The median GDP \(current US\$\) is \$[\d,]+;/m);
+});

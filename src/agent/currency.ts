@@ -49,11 +49,16 @@ export function currencyNamed(name: string): string | null {
 
 /**
  * The measures whose values are money, each with its currency: numbers written with one currency
- * (the profile's numeric_text symbol), or number columns named with one whose role is an amount,
+ * (the profile's numeric_text symbol), or number columns named with one (or said as a quantity
+ * named with one: a World Bank file of "GDP (current US$)") whose role is an amount,
  * a whole amount read as a count, a level (a price), a stock or a running total.
  */
 export function currencyMeasures(profile: DataProfile): Record<string, string> {
-  const roles = new Map(semanticsOf(profile).columns.map((c) => [c.name, c.role]));
+  const semantics = semanticsOf(profile);
+  const roles = new Map(semantics.columns.map((c) => [c.name, c.role]));
+  // A measure said as the quantity a column names ("GDP (current US$)") is named by it.
+  const nameOf = (column: string): string =>
+    semantics.quantity?.measure === column ? semantics.quantity.value : column;
   const out: Record<string, string> = {};
   for (const c of profile.column_profiles) {
     // Written with a currency: that one, or none when the values mix several (whatever the name says).
@@ -63,7 +68,9 @@ export function currencyMeasures(profile: DataProfile): Record<string, string> {
     }
     const role = roles.get(c.name);
     const named =
-      c.semantic === 'numeric' || c.semantic === 'numeric_text' ? currencyNamed(c.name) : null;
+      c.semantic === 'numeric' || c.semantic === 'numeric_text'
+        ? currencyNamed(nameOf(c.name))
+        : null;
     if (named && role && MONEY_ROLES.has(role)) out[c.name] = named;
   }
   return out;
