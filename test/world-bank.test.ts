@@ -4,7 +4,7 @@
  * titles and findings, by both engines; with two measures, which one it names is not known.
  */
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { tempDir } from './helpers/fixtures.js';
@@ -14,7 +14,18 @@ const dir = tempDir('opsmind-world-bank-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const YEARS = Array.from({ length: 20 }, (_, i) => 2000 + i);
-const COUNTRIES = ['Aruba', 'Belgium', 'Chile', 'Denmark', 'Estonia', 'Fiji'];
+const COUNTRIES = [
+  'Aruba',
+  'Belgium',
+  'Chile',
+  'Denmark',
+  'Estonia',
+  'Fiji',
+  'Ghana',
+  'Haiti',
+  'India',
+  'Japan',
+];
 
 /** A World Bank CSV of `indicator` (its title block, a trailing comma on every line). */
 function worldBank(name: string, indicator: string): string {
@@ -86,4 +97,15 @@ void test('an indicator named in a currency makes its values money, in both engi
   const said = both.duck.findings.join('\n');
   assert.match(said, /^GDP \(current US\$\) (grew|rose|fell) .*\(\$[\d,]+ → \$[\d,]+\)/m);
   assert.match(said, /^The median GDP \(current US\$\) is \$[\d,]+;/m);
+  // Bars lying on their side carry the measure across: its title on the x axis, not the names'.
+  analyzeJson(path, 'duckdb', join(dir, 'gdp.html'));
+  const spec = JSON.parse(readFileSync(join(dir, 'gdp.json'), 'utf8')) as {
+    spec: { charts: { kind: string; params: Record<string, unknown> }[] };
+  };
+  const bars = spec.spec.charts.filter((c) => c.kind === 'bar' && c.params.orientation === 'h');
+  assert.ok(bars.length > 0, 'a ranking drawn as horizontal bars');
+  for (const bar of bars) {
+    assert.equal(bar.params.x_label, 'GDP (current US$)');
+    assert.equal(bar.params.y_label, undefined);
+  }
 });

@@ -94,6 +94,7 @@ export function groupChartParams(
   const common = { title: a.title, note: a.why };
   if (a.chart === 'pie')
     return { names: t.by, values: y, top_n: t.top_n ?? 6, agg: chartAgg(t.agg), ...common };
+  const label = axisLabel(y, name, !isRate(t) && inPercent(t, scales), moneyFor(t, scales));
   return {
     x: t.by,
     y,
@@ -103,7 +104,8 @@ export function groupChartParams(
     sort: o.sort ?? 'descending',
     orientation: o.orientation,
     log_y: o.log_y,
-    y_label: axisLabel(y, name, !isRate(t) && inPercent(t, scales), moneyFor(t, scales)),
+    // The measure's axis: across, under bars lying on their side.
+    ...(o.orientation === 'h' ? { x_label: label } : { y_label: label }),
     ...common,
   };
 }
