@@ -125,18 +125,21 @@ export function byFacet(analyses: readonly Analysis[], r: Roles): Analysis[] {
 }
 
 /**
- * Titles that name the quantity the table's one measure holds (semantics' quantity): "Population,
- * total per year by Country Name", not "Value per year …". The findings say it too (namedAs).
+ * Titles and notes that name the quantity the table's one measure holds (semantics' quantity):
+ * "Population, total per year by Country Name", not "Value per year …". The findings say it too
+ * (namedAs).
  */
 export function byQuantity(analyses: readonly Analysis[], r: Roles): Analysis[] {
   const quantity = r.semantics.quantity;
   if (!quantity) return [...analyses];
   const escaped = quantity.measure.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const word = new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}(?=$|[^\\p{L}\\p{N}_])`, 'iu');
+  const said = (text: string): string =>
+    text.replace(word, (_, before: string) => `${before}${quantity.value}`);
   return analyses.map((a) => {
-    const title = a.title.replace(word, (_, before: string) => `${before}${quantity.value}`);
-    if (title === a.title) return a;
-    return { ...a, title: `${title.charAt(0).toUpperCase()}${title.slice(1)}`.slice(0, 120) };
+    const [title, why] = [said(a.title), said(a.why).slice(0, 300)];
+    if (title === a.title && why === a.why) return a;
+    return { ...a, title: `${title.charAt(0).toUpperCase()}${title.slice(1)}`.slice(0, 120), why };
   });
 }
 
