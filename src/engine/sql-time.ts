@@ -353,7 +353,10 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
   const named = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES);
   const counts = await periodCounts(ctx, t, s, how);
   // No period of any line holds more than one value: the points are the values themselves.
-  const oneEach = counts !== null && Math.max(0, ...counts.values()) === 1;
+  // (A loop, not Math.max(...): a panel's periods × entities can pass the arguments' limit.)
+  let most = 0;
+  for (const n of counts?.values() ?? []) most = Math.max(most, n);
+  const oneEach = most === 1;
   const label = oneEach ? named(s.y) : trendLabel(t, s.y, named);
   if (s.series)
     return seriesTrendInsights(
