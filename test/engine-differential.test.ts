@@ -156,6 +156,8 @@ const COVERAGE = `[
    ["scatter", {"type": "relationship", "x": "$m", "y": "$m2", "color": "$c"}],
    ["table", {"type": "top_rows", "sort_by": "$m", "n": 5, "ascending": false}],
    ["table", {"type": "top_rows", "sort_by": "$m", "n": 3, "ascending": true}, [["$m", "<=", 100]]],
+   ["table", {"type": "top_rows", "sort_by": "$m", "n": 8, "ascending": false}, [["$c", "not in", ["$t0", "$t1"]]]],
+   ["bar", {"type": "group", "by": "$c", "measure": "$m", "agg": "sum"}, [["$c", "not in", ["$t1"]]]],
    ["heatmap", {"type": "correlation", "columns": ["$m", "$m2", "$m3", "$m4"]}],
    ["table", {"type": "correlation", "columns": ["$m", "$m2"]}],
    ["bar", {"type": "season", "date": "$d", "measure": "$m", "agg": "sum", "cycle": "month"}],

@@ -292,7 +292,7 @@ void test('summary, missing and top rows as pandas describes, counts and ranks t
   );
 });
 
-void test('filters keep what pandas keeps: != keeps missing values, the others drop them', async () => {
+void test('filters keep what pandas keeps: != and not in keep missing values, the others drop them', async () => {
   const rows = (...filters: NonNullable<Analysis['filters']>): More =>
     on('table', top('amount', 10, true), { filters });
   const r = await execute(await table(SALES), [
@@ -303,6 +303,7 @@ void test('filters keep what pandas keeps: != keeps missing values, the others d
       { column: 'kind', op: '==', value: 'x' },
     ),
     rows({ column: 'cat', op: 'notna' }),
+    rows({ column: 'cat', op: 'not in', value: ['a', 'b', 3] }),
   ]);
   assert.deepEqual(
     [0, 1, 2].map((i) => r.frame(i).map((row) => row[i === 1 ? 1 : 0])),
@@ -313,6 +314,11 @@ void test('filters keep what pandas keeps: != keeps missing values, the others d
     ],
   );
   assert.equal(r.frame(3).length, 5);
+  // pandas' ~isin: a missing value is in no list, so it is kept; 3 is no text, so it is in none.
+  assert.deepEqual(
+    r.frame(4).map((row) => row[0]),
+    ['d', null, 'c'],
+  );
 });
 
 void test('numbers and dates stored as text are cleaned as compile-plan.ts cleans them', async () => {

@@ -642,8 +642,8 @@ function filterCode(analysis: Analysis): string {
   const masks = filters.map((f) => {
     const col = `df[${py(f.column)}]`;
     if (f.op === 'notna') return `${col}.notna()`;
-    if (f.op === 'in')
-      return `${col}.isin(${JSON.stringify(Array.isArray(f.value) ? f.value : [f.value])})`;
+    if (f.op === 'in' || f.op === 'not in')
+      return `${f.op === 'in' ? '' : '~'}${col}.isin(${JSON.stringify(Array.isArray(f.value) ? f.value : [f.value])})`;
     const value =
       typeof f.value === 'boolean'
         ? f.value

@@ -112,12 +112,12 @@ export function llmPlanner(model: ChatModel): Planner {
 }
 
 /**
- * A model's plan with the table's total rows left out of every analysis, as the heuristic plan
- * leaves them out (the profile tells the model; a summed chart must not depend on it listening).
+ * A model's plan with the table's total rows and groups left out of every analysis, as the
+ * heuristic plan leaves them out (the profile tells the model; a summed chart must not depend on it listening).
  */
 function withoutTotalRows(plan: Plan, profile: DataProfile): Plan {
   const r = roles(profile);
-  if (r.semantics.totals.length === 0) return plan;
+  if (r.semantics.totals.length + (r.semantics.aggregates?.length ?? 0) === 0) return plan;
   const analyses = plan.analyses.map((a) => withoutTotals(a, r));
   const notes = totalNotes(r.semantics).filter((n) => !plan.notes.includes(n));
   return { ...plan, analyses, notes: [...notes, ...plan.notes].slice(0, 10) };

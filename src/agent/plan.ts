@@ -136,7 +136,7 @@ export type Transform = z.infer<typeof TransformSchema>;
 /** A row filter applied before the transform. */
 export const FilterSchema = z.object({
   column: Column,
-  op: z.enum(['==', '!=', '>', '>=', '<', '<=', 'in', 'notna']),
+  op: z.enum(['==', '!=', '>', '>=', '<', '<=', 'in', 'not in', 'notna']),
   value: z
     .union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))])
     .optional(),

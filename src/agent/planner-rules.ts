@@ -4,20 +4,29 @@
  * its sources, a total row filtered out of every analysis; and where the rows are, when they have
  * coordinates.
  */
+import type { z } from 'zod';
 import { usedColumns } from './compile-plan.js';
-import type { Analysis } from './plan.js';
+import type { Analysis, FilterSchema } from './plan.js';
+import { groupsText } from './semantics-aggregates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { infiniteWhy } from './infinities.js';
 import { aggFor, roleAggFor, timeFrequencyOf } from './roles.js';
 import type { Roles } from './roles.js';
 import { qualityFlags } from './semantics.js';
 
-/** The notes saying which total rows every chart leaves out (withoutTotals). */
+type Filter = z.infer<typeof FilterSchema>;
+
+/** The notes saying which total rows and groups every chart leaves out (withoutTotals). */
 export function totalNotes(sem: Roles['semantics']): string[] {
-  return sem.totals.map(
+  const totals = sem.totals.map(
     (total) =>
       `"${total.value}" in ${total.column} is the total of the other ${total.column} values (its ${total.measure} equals their sum ${total.within === 'table' ? 'over the table' : 'in nearly every period'}): left out of every chart, so nothing is counted twice`,
   );
+  const groups = (sem.aggregates ?? []).map(
+    ({ column, values }) =>
+      `${column} lists groups of its other values beside them (${groupsText(values)}): ${values.length === 1 ? 'it is' : `these ${values.length} are`} left out of every chart, so no ${column} is counted twice or ranked against a group of itself`,
+  );
+  return [...totals, ...groups].map((note) => note.slice(0, 300));
 }
 
 /** Data-quality flags for the plan's notes: what is not charted and why, and the roles assumed. */
@@ -143,14 +152,20 @@ export function byQuantity(analyses: readonly Analysis[], r: Roles): Analysis[] 
   });
 }
 
-/** A total row (a category value that is the sum of the others) left out of an analysis. */
+/**
+ * Total rows (a category value that is the sum of the others) and groups (semantics-aggregates)
+ * left out of an analysis.
+ */
 export function withoutTotals(a: Analysis, r: Roles): Analysis {
-  const totals = r.semantics.totals;
-  if (totals.length === 0 || a.transform.type === 'missing') return a;
+  const { totals, aggregates = [] } = r.semantics;
+  if (totals.length + aggregates.length === 0 || a.transform.type === 'missing') return a;
   const own = a.filters ?? [];
-  const filters = totals
-    .map((t) => ({ column: t.column, op: '!=' as const, value: t.value }))
-    .filter((f) => !own.some((o) => o.column === f.column && o.op === f.op && o.value === f.value));
+  const same = (f: Filter, o: Filter): boolean =>
+    o.column === f.column && o.op === f.op && JSON.stringify(o.value) === JSON.stringify(f.value);
+  const filters: Filter[] = [
+    ...aggregates.map((g) => ({ column: g.column, op: 'not in' as const, value: g.values })),
+    ...totals.map((t) => ({ column: t.column, op: '!=' as const, value: t.value })),
+  ].filter((f) => !own.some((o) => same(f, o)));
   // The totals' filters first: past the plan's five, another filter gives way, never them.
   return filters.length ? { ...a, filters: [...filters, ...own].slice(0, 5) } : a;
 }

@@ -6,6 +6,7 @@
 import { count } from '../util/plural.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import type { ColumnRole, Role, Semantics } from './semantics-types.js';
+import { groupsText } from './semantics-aggregates.js';
 
 /** The default prompt budget for the profile text, in bytes. */
 const PROFILE_TEXT_BUDGET = 8 * 1024;
@@ -122,6 +123,10 @@ function semanticTail(sem: Semantics): string[] {
   for (const t of sem.totals.slice(0, 4))
     out.push(
       `Total rows: ${t.column} = ${JSON.stringify(t.value)} is the total of the others for ${t.measure}; leave it out when summing.`,
+    );
+  for (const g of (sem.aggregates ?? []).slice(0, 2))
+    out.push(
+      `Groups: ${g.column} lists ${g.values.length} groups of its other values (${groupsText(g.values, 6)}); leave them out (filter "not in") when summing or ranking.`,
     );
   for (const d of sem.derived.slice(0, 4))
     out.push(`Derived: ${d.column} = ${d.how} of ${d.from.join(', ')} (${d.evidence}).`);

@@ -166,6 +166,9 @@ const FREQ_CAPTION: Record<string, string> = {
   YS: 'year',
 };
 
+/** A caption names at most this many of a filter's values. */
+const FILTER_VALUES = 6;
+
 function filterText(f: NonNullable<Derivation['filter']>[number]): string {
   const op = {
     '==': '=',
@@ -175,10 +178,14 @@ function filterText(f: NonNullable<Derivation['filter']>[number]): string {
     '<': '<',
     '<=': '≤',
     in: 'in',
+    'not in': 'not in',
     notna: 'present',
   }[f.op];
   if (f.op === 'notna') return `${f.column} present`;
-  return `${f.column} ${op} ${Array.isArray(f.value) ? f.value.join(', ') : JSON.stringify(f.value)}`;
+  if (!Array.isArray(f.value)) return `${f.column} ${op} ${JSON.stringify(f.value)}`;
+  // A long list (the groups of a World Bank file) is said by its first values and its length.
+  const shown = f.value.slice(0, FILTER_VALUES).join(', ');
+  return `${f.column} ${op} ${shown}${f.value.length > FILTER_VALUES ? ` … (${f.value.length} values)` : ''}`;
 }
 
 /** The chart's caption, written from its derivation: what was computed, over which rows. */

@@ -101,6 +101,11 @@ export const SemanticsSchema = z.object({
    */
   quantity: z.object({ column: z.string(), measure: z.string(), value: z.string() }).optional(),
   /**
+   * Values of a category that are groups of its other values ("World", "High income" beside the
+   * countries): left out of every chart, which compares the members (semantics-aggregates.ts).
+   */
+  aggregates: z.array(z.object({ column: z.string(), values: z.array(z.string()) })).optional(),
+  /**
    * Categories naming the same groups as another (a code beside its name): charted as `as` only
    * (semantics-aliases.ts).
    */
@@ -171,6 +176,11 @@ export interface TableFacts {
   repeated?: Repeated[];
   /** Per candidate category, per measure: the [min, max] of the measure in each category value. */
   ranges?: Record<string, Record<string, [number, number][]>>;
+  /**
+   * For the text columns of splitCandidates with NAMES_MIN to NAMES_DISTINCT values: every value
+   * (semantics-aggregates.ts finds the groups among them).
+   */
+  names?: Record<string, string[]>;
   /** Pairs of aliasCandidates with one value of each for every value of the other (one to one). */
   aliases?: [string, string][];
 }

@@ -15,6 +15,7 @@ import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-ro
 import { rowReferences } from './semantics-references.js';
 import { facetOf, quantityOf, withoutFacet } from './semantics-facets.js';
 import type { Facet, Quantity } from './semantics-facets.js';
+import { groupsText, tableAggregates } from './semantics-aggregates.js';
 import { tableTotals } from './semantics-totals.js';
 import type { ColumnRole, Role, Semantics, TableFacts } from './semantics-types.js';
 
@@ -85,6 +86,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
       ? perUnitLevels(attributed, profile.correlations)
       : attributed;
   const aliases = aliasesOf(facts, profile);
+  const groups = tableAggregates(facts.names);
   const skipped = profile.column_profiles.flatMap((c, i) => {
     const alias = aliases.find((a) => a.column === c.name);
     const reason =
@@ -102,7 +104,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
       entity: grained.keys[0] ?? null,
       keys: grained.keys,
       time: time ? { column: time.column.name, freq, kind: time.kind } : null,
-      evidence: [...grained.evidence, ...quantityEvidence(quantity)],
+      evidence: [...grained.evidence, ...quantityEvidence(quantity), ...aggregateEvidence(groups)],
     },
     columns,
     skipped,
@@ -115,8 +117,17 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     ...(facet ? { facets: [facet] } : {}),
     ...(quantity ? { quantity } : {}),
     ...(aliases.length ? { aliases } : {}),
+    ...(groups.length ? { aggregates: groups } : {}),
     groupEffects: groupEffects(facts),
   };
+}
+
+/** What says which values are groups of the others (semantics-aggregates.ts). */
+function aggregateEvidence(groups: NonNullable<Semantics['aggregates']>): string[] {
+  return groups.map(
+    ({ column, values }) =>
+      `${column} lists ${values.length} ${values.length === 1 ? 'group' : 'groups'} of its other values (${groupsText(values)}): left out of every chart, which compares the others`,
+  );
 }
 
 /** What says which quantity the table's one measure holds (semantics-facets' quantityOf). */

@@ -24,6 +24,7 @@ import {
   sumTriples,
   withinCandidates,
 } from '../agent/semantics.js';
+import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { readWorkdirJson } from '../spec/load.js';
@@ -47,6 +48,7 @@ const FactsSchema = z.object({
   totals: z
     .array(z.object({ column: z.string(), value: z.string(), measure: z.string() }))
     .optional(),
+  names: z.record(z.string(), z.array(z.string())).optional(),
   splits: z
     .array(
       z.object({
@@ -206,8 +208,11 @@ if sp["columns"]:
     X = pd.DataFrame({m: pd.to_numeric(df[m], errors="coerce").astype(float) for m in sp["measures"]})
     wholes = {m: float(X[m].sum()) for m in sp["measures"]}
     facts["splits"] = []
+    facts["names"] = {}
     for c in sp["columns"]:
         parts = X.groupby(df[c].astype("string"), sort=True).sum(min_count=1)
+        if NAMES[0] <= len(parts) <= NAMES[1]:
+            facts["names"][c] = [str(v) for v in parts.index]
         for m in sp["measures"]:
             p, w = parts[m], wholes[m]
             if not math.isfinite(w):
@@ -216,6 +221,8 @@ if sp["columns"]:
             for v, part in p[near].items():
                 if math.isfinite(part):
                     facts["splits"].append({"column": c, "value": str(v), "measure": m, "part": float(part), "whole": w})
+    if not facts["names"]:
+        del facts["names"]
 # Categories that pair their values one to one (profile-facts.ts aliasFacts): as many distinct
 # (a, b) rows, missing ones included, as a has distinct values, and where b is present as many as b has.
 def _one_to_one(a, b):
@@ -268,7 +275,7 @@ export async function sandboxFacts(
     splits: splitCandidates(profile),
     aliases: aliasCandidates(profile),
   };
-  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\n${PROGRAM}`;
+  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\n${PROGRAM}`;
   const run = await sandbox.run({
     code,
     scriptName: 'table_facts.py',

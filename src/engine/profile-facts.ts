@@ -22,6 +22,7 @@ import {
   withinCandidates,
 } from '../agent/semantics.js';
 import { rangesOverlap } from '../agent/semantics-derived.js';
+import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
@@ -96,7 +97,8 @@ async function aliasFacts(
 /**
  * For each candidate text column (splitCandidates), the values whose sum of a measure is within
  * LOOSE_SHARE of the sum of the column's other rows (missing values among them): one grouping per
- * column, in one query. semantics-totals.ts decides which of them are totals.
+ * column, in one query. semantics-totals.ts decides which of them are totals. The same grouping
+ * lists the values of a column that has NAMES_MIN to NAMES_DISTINCT (semantics-aggregates.ts).
  */
 async function splitFacts(
   db: DuckDb,
@@ -113,12 +115,20 @@ async function splitFacts(
   const wholes = measures.map((_, j) => `p${j}, sum(p${j}) OVER (PARTITION BY k) AS w${j}`);
   const near = (j: number) =>
     `(p${j} <> 0 AND abs(p${j} - (w${j} - p${j})) <= ${LOOSE_SHARE} * abs(p${j}) + 1e-9)`;
+  const blanks = measures.map((_, j) => `NULL AS p${j}, NULL AS w${j}`);
   const rows = await db.objects(
-    `SELECT * FROM (SELECT k, v, ${wholes.join(', ')} FROM (${groups.join('\nUNION ALL\n')})) WHERE v IS NOT NULL AND (${measures.map((_, j) => near(j)).join(' OR ')}) ORDER BY k, v LIMIT 100`,
+    `WITH grouped AS MATERIALIZED (SELECT k, v, ${wholes.join(', ')} FROM (${groups.join('\nUNION ALL\n')}))
+    SELECT *, NULL AS names FROM (SELECT * FROM grouped WHERE v IS NOT NULL AND (${measures.map((_, j) => near(j)).join(' OR ')}) ORDER BY k, v LIMIT 100)
+    UNION ALL BY NAME
+    SELECT k, NULL AS v, ${blanks.join(', ')}, CAST(to_json(list(v ORDER BY v)) AS VARCHAR) AS names FROM grouped WHERE v IS NOT NULL GROUP BY k HAVING count(*) BETWEEN ${NAMES_MIN} AND ${NAMES_DISTINCT}`,
     signal,
   );
+  const names: Record<string, string[]> = {};
+  for (const row of rows)
+    if (typeof row.names === 'string')
+      names[columns[Number(row.k)] as string] = (JSON.parse(row.names) as unknown[]).map(String);
   const splits = rows.flatMap((row) =>
-    measures.flatMap((measure, j) => {
+    (typeof row.names === 'string' ? [] : measures).flatMap((measure, j) => {
       const [part, whole] = [Number(row[`p${j}`]), Number(row[`w${j}`])];
       const rest = whole - part;
       const near = part !== 0 && Math.abs(part - rest) <= LOOSE_SHARE * Math.abs(part) + 1e-9;
@@ -127,7 +137,7 @@ async function splitFacts(
         : [];
     }),
   );
-  return { splits };
+  return { splits, ...(Object.keys(names).length ? { names } : {}) };
 }
 
 /**

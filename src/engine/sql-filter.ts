@@ -1,7 +1,7 @@
 /**
  * A plan filter as a WHERE condition that keeps exactly the rows pandas'
  * mask keeps: a missing value fails ==, <, > and `in` but passes != (NaN != x
- * is True), a value of another type is never equal, and ordering a column
+ * is True) and `not in`, a value of another type is never equal, and ordering a column
  * against a value of another type is pandas' TypeError.
  */
 import type { z } from 'zod';
@@ -57,6 +57,8 @@ export function filterSql(filter: Filter, column: Column | undefined): string {
   const { op, value } = filter;
   if (op === 'notna') return notMissing(c, column.type);
   if (op === 'in') return membership(c, column.type, value);
+  // pandas' ~isin: a missing value is in no list, so it is kept.
+  if (op === 'not in') return `NOT coalesce(${membership(c, column.type, value)}, FALSE)`;
   if (value === undefined || Array.isArray(value))
     throw new Error(`TypeError: filter ${op} on "${column.name}" needs one value`);
   if (!comparable(column.type, value)) {

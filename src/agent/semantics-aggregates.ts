@@ -1,0 +1,74 @@
+/**
+ * Groups listed beside their members: a World Bank or Our World in Data file holds "World",
+ * regions, continents and income groups as rows of the same column as the countries they add up
+ * (or average). Summed over that column, every country is counted several times (the World Bank's
+ * population file sums to about four times the world's); ranked, "World" has the highest of
+ * everything. Each engine lists the distinct values of the candidate columns (TableFacts.names);
+ * this module decides which of them are groups, from the names the statistics offices give them,
+ * and only where the column also holds more members than groups (a table of continents alone
+ * compares continents, and keeps them).
+ */
+import type { Semantics, TableFacts } from './semantics-types.js';
+
+/** A column's values are listed when it has this many distinct values or fewer (and NAMES_MIN or more). */
+export const NAMES_DISTINCT = 2000;
+/** Fewer distinct values than this: no groups are looked for (a handful of regions are compared). */
+export const NAMES_MIN = 6;
+
+/** Names used only for groups of countries, by the World Bank, the UN, OWID and trade statistics. */
+const GROUP_NAMES = new RegExp(
+  [
+    // The whole world, and the world less a part ("World excl. EU-27").
+    String.raw`^world\b`,
+    // Continents and the World Bank's, the UN's and the IMF's regions.
+    String.raw`^(africa|asia|europe|oceania|americas|antarctica|north america|south america|latin america|central america|caribbean|middle east|north africa|arab world|eurasia|australia and new zealand)$`,
+    // Parts of a continent, but not the country South Africa.
+    String.raw`^(?!south africa$)(east|west|north|south|central|eastern|western|northern|southern|middle|south-eastern|southeastern|south-east|southeast) (africa|asia|europe|america)$`,
+    String.raw`^(sub-saharan africa|middle east (&|and) north africa|east asia (&|and) (the )?pacific|europe (&|and) central asia|latin america (&|and) (the )?caribbean|central europe and the baltics|euro area|european union|asia[- ]pacific)\b`,
+    // Income and lending groups (World Bank: "Upper middle income"; OWID: "High-income countries").
+    String.raw`^(high|low|middle|upper[- ]middle|lower[- ]middle|low (&|and) middle)[- ]income\b`,
+    String.raw`^(ida|ibrd)( |$)`,
+    String.raw`\((ida|ibrd|ida & ibrd)\b[^)]*\)$|\(excl(\.|uding\b)[^)]*\)$`,
+    // Other World Bank and UN groups.
+    String.raw`\bsmall states$|\bdemographic dividend$|^(heavily indebted poor countries|fragile and conflict affected situations|least developed countries|land-?locked developing countries|small island developing states|less developed regions|more developed regions|not classified)\b`,
+    // Clubs of countries.
+    String.raw`^(non-)?oecd\b|^(g7|g8|g20|eu-?2[78]|eu|opec|asean|brics|cis)$`,
+    // OWID's regions as another source draws them: "Africa (UN)", "Asia Pacific (EI)".
+    String.raw`\((un|wb|who|fao|ei|ember|bp|shift|eia|imf|gcp|mpd|bis|27)\)$`,
+  ].join('|'),
+  'i',
+);
+
+/** Whether `name` is one statistics offices give a group of countries. */
+export function groupName(name: string): boolean {
+  return GROUP_NAMES.test(name.trim().replace(/\s+/g, ' '));
+}
+
+/**
+ * The columns' values that are groups of the others: named as groups, and outnumbered by the
+ * values that are not (at least as many members as groups, and NAMES_MIN values in all).
+ */
+export function tableAggregates(names: TableFacts['names']): NonNullable<Semantics['aggregates']> {
+  return Object.entries(names ?? {}).flatMap(([column, values]) => {
+    if (values.length < NAMES_MIN) return [];
+    const groups = values.filter(groupName);
+    const members = values.length - groups.length;
+    return groups.length > 0 && members >= Math.max(3, groups.length)
+      ? [{ column, values: groups.sort(worldFirst) }]
+      : [];
+  });
+}
+
+/** "World" (the group of every other) first, then the others in text order. */
+function worldFirst(a: string, b: string): number {
+  const world = (v: string): number => Number(/^\s*world\s*$/i.test(v));
+  return world(b) - world(a) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** What a group's values are said as, in notes and evidence: "World, High income, … (16 groups)". */
+export function groupsText(values: readonly string[], shown = 4): string {
+  const named = values.slice(0, shown).map((v) => JSON.stringify(v));
+  return values.length > shown
+    ? `${named.join(', ')} and ${values.length - shown} more`
+    : named.join(', ');
+}
