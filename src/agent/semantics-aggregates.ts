@@ -6,7 +6,7 @@
  * everything. Each engine lists the distinct values of the candidate columns (TableFacts.names);
  * this module decides which of them are groups, from the names the statistics offices give them,
  * and only where the column also holds more members than groups (a table of continents alone
- * compares continents, and keeps them).
+ * compares continents, and keeps them); a continent's name only beside an office's own groups.
  */
 import type { Semantics, TableFacts } from './semantics-types.js';
 
@@ -15,33 +15,47 @@ export const NAMES_DISTINCT = 2000;
 /** Fewer distinct values than this: no groups are looked for (a handful of regions are compared). */
 export const NAMES_MIN = 6;
 
-/** Names used only for groups of countries, by the World Bank, the UN, OWID and trade statistics. */
-const GROUP_NAMES = new RegExp(
+/**
+ * Names only statistics offices give groups of countries (the World Bank, the UN, OWID): found in
+ * a column of countries, they are groups of them.
+ */
+const OFFICE_NAMES = new RegExp(
   [
     // The whole world, and the world less a part ("World excl. EU-27").
     String.raw`^world\b`,
-    // Continents and the World Bank's, the UN's and the IMF's regions.
-    String.raw`^(africa|asia|europe|oceania|americas|antarctica|north america|south america|latin america|central america|caribbean|middle east|north africa|arab world|eurasia|australia and new zealand)$`,
-    // Parts of a continent, but not the country South Africa.
-    String.raw`^(?!south africa$)(east|west|north|south|central|eastern|western|northern|southern|middle|south-eastern|southeastern|south-east|southeast) (africa|asia|europe|america)$`,
-    String.raw`^(sub-saharan africa|middle east (&|and) north africa|east asia (&|and) (the )?pacific|europe (&|and) central asia|latin america (&|and) (the )?caribbean|central europe and the baltics|euro area|european union|asia[- ]pacific)\b`,
+    // The World Bank's and the UN's regions.
+    String.raw`^(sub-saharan africa|middle east (&|and) north africa|east asia (&|and) (the )?pacific|europe (&|and) central asia|latin america (&|and) (the )?caribbean|central europe and the baltics|euro area|european union|arab world)\b`,
     // Income and lending groups (World Bank: "Upper middle income"; OWID: "High-income countries").
     String.raw`^(high|low|middle|upper[- ]middle|lower[- ]middle|low (&|and) middle)[- ]income\b`,
     String.raw`^(ida|ibrd)( |$)`,
     String.raw`\((ida|ibrd|ida & ibrd)\b[^)]*\)$|\(excl(\.|uding\b)[^)]*\)$`,
     // Other World Bank and UN groups.
-    String.raw`\bsmall states$|\bdemographic dividend$|^(heavily indebted poor countries|fragile and conflict affected situations|least developed countries|land-?locked developing countries|small island developing states|less developed regions|more developed regions|not classified)\b`,
-    // Clubs of countries.
-    String.raw`^(non-)?oecd\b|^(g7|g8|g20|eu-?2[78]|eu|opec|asean|brics|cis)$`,
+    String.raw`\bsmall states$|\bdemographic dividend$|^(heavily indebted poor countries|fragile and conflict affected situations|least developed countries|land-?locked developing countries|small island developing states|less developed regions|more developed regions|not classified|oecd members|non-oecd)\b`,
     // OWID's regions as another source draws them: "Africa (UN)", "Asia Pacific (EI)".
     String.raw`\((un|wb|who|fao|ei|ember|bp|shift|eia|imf|gcp|mpd|bis|27)\)$`,
   ].join('|'),
   'i',
 );
 
-/** Whether `name` is one statistics offices give a group of countries. */
-export function groupName(name: string): boolean {
-  return GROUP_NAMES.test(name.trim().replace(/\s+/g, ' '));
+/**
+ * Names of continents, their parts and clubs of countries: groups where a statistics office's
+ * groups are listed too, but in a customer's country column "Europe" may be a country left
+ * unnamed, whose sales count once.
+ */
+const PLACE_NAMES = new RegExp(
+  [
+    String.raw`^(africa|asia|europe|oceania|americas|antarctica|north america|south america|latin america|central america|caribbean|middle east|north africa|eurasia|australia and new zealand|asia[- ]pacific)$`,
+    // Parts of a continent, but not the country South Africa.
+    String.raw`^(?!south africa$)(east|west|north|south|central|eastern|western|northern|southern|middle|south-eastern|southeastern|south-east|southeast) (africa|asia|europe|america)$`,
+    String.raw`^(oecd|g7|g8|g20|eu-?2[78]|eu|opec|asean|brics|cis)$`,
+  ].join('|'),
+  'i',
+);
+
+/** Whether `name` is a statistics office's group of countries, a place's that may be one, or neither. */
+export function groupName(name: string): 'office' | 'place' | null {
+  const text = name.trim().replace(/\s+/g, ' ');
+  return OFFICE_NAMES.test(text) ? 'office' : PLACE_NAMES.test(text) ? 'place' : null;
 }
 
 /**
@@ -51,7 +65,10 @@ export function groupName(name: string): boolean {
 export function tableAggregates(names: TableFacts['names']): NonNullable<Semantics['aggregates']> {
   return Object.entries(names ?? {}).flatMap(([column, values]) => {
     if (values.length < NAMES_MIN) return [];
-    const groups = values.filter(groupName);
+    const named = values.map((v) => ({ v, as: groupName(v) }));
+    // Continents count as groups only beside a statistics office's own (World, income groups).
+    const office = named.some((x) => x.as === 'office');
+    const groups = named.filter((x) => x.as === 'office' || (office && x.as)).map((x) => x.v);
     const members = values.length - groups.length;
     return groups.length > 0 && members >= Math.max(3, groups.length)
       ? [{ column, values: groups.sort(worldFirst) }]
