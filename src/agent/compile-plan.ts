@@ -170,6 +170,8 @@ export interface Scales {
   runningTotals?: readonly string[];
   /** The quantity the table's one measure holds, said for it (semantics' quantity). */
   quantity?: { measure: string; value: string };
+  /** A yearly panel unique on entity × year (semantics' latest): one year's value per entity is one row. */
+  latest?: { entity: string; column: string };
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
@@ -181,7 +183,7 @@ export function scalesOf(profile: DataProfile): Scales {
     measure,
   }));
   const { grain, entity } = semanticsOf(profile).table;
-  const quantity = semanticsOf(profile).quantity;
+  const { quantity, latest } = semanticsOf(profile);
   const key = profile.column_profiles.find((c) => c.name === entity);
   const unique =
     grain === 'cross_section' && key && key.missing === 0 && key.distinct === profile.rows
@@ -203,6 +205,7 @@ export function scalesOf(profile: DataProfile): Scales {
       .columns.filter((c) => c.role === 'cumulative')
       .map((c) => c.name),
     ...(quantity ? { quantity: { measure: quantity.measure, value: quantity.value } } : {}),
+    ...(latest ? { latest: { entity: latest.entity, column: latest.column } } : {}),
   };
 }
 
@@ -250,17 +253,27 @@ export function inPercent(
 
 /**
  * The findings' name of a ranking of groups (both engines): "mean price", or "conversion_rate"
- * when each group is one row (a campaign's mean conversion rate is its rate), or "latest cases"
- * for the largest value of a running total.
+ * when each group is one row (a campaign's mean conversion rate is its rate; a country's population
+ * in one year of a panel, "population in 2020"), or "latest cases" for the largest value of a
+ * running total.
  */
 export function rankingLabel(
   t: Extract<Transform, { type: 'group' }>,
   y: string,
   name: (column: string) => string,
   scales: Scales,
+  filters: Analysis['filters'] = [],
 ): string {
   if (isRate(t)) return `share with ${name(t.measure)} = ${rateValue(t.equals)}`;
   if (scales.unique?.includes(t.by) && !t.series) return name(y);
+  const panel = scales.latest;
+  const year =
+    panel && t.by === panel.entity && !t.series
+      ? filters.find(
+          (f) => f.column === panel.column && f.op === '==' && typeof f.value === 'number',
+        )
+      : undefined;
+  if (year) return `${name(y)} in ${String(year.value)}`;
   // A running total's largest value is its latest, as the chart is titled ("Latest cases by country").
   const latest = t.agg === 'max' && t.measure && scales.runningTotals?.includes(t.measure);
   return `${latest ? 'latest' : t.agg} ${name(y)}`;
@@ -610,6 +623,35 @@ export function yearColumns(plan: Plan, profile: DataProfile): Set<string> {
   return resampled ? new Set([time.column]) : new Set();
 }
 
+/**
+ * A filter as it reads a year column both engines turned into timestamps (yearColumns): a whole
+ * year stands for its first day, so `year == 2020` keeps 2020's rows, as on the column as read.
+ */
+export function onYears(
+  filter: NonNullable<Analysis['filters']>[number],
+  years: ReadonlySet<string>,
+): NonNullable<Analysis['filters']>[number] {
+  if (!years.has(filter.column)) return filter;
+  const whole = (v: string | number | boolean): number | null =>
+    typeof v === 'number' && Number.isInteger(v)
+      ? v
+      : typeof v === 'string' && /^\s*\d{4}\s*$/.test(v)
+        ? Number(v)
+        : null;
+  const day = (v: string | number | boolean): string | number | boolean => {
+    const year = whole(v);
+    return year !== null && year >= 1 && year <= 9999
+      ? `${String(year).padStart(4, '0')}-01-01 00:00:00`
+      : v;
+  };
+  const { value } = filter;
+  if (value === undefined) return filter;
+  return {
+    ...filter,
+    value: Array.isArray(value) ? value.map((v) => day(v) as string | number) : day(value),
+  };
+}
+
 function cleaning(plan: Plan, profile: DataProfile, options: CompileOptions): string[] {
   const used = new Set(plan.analyses.flatMap((a) => usedColumns(a.transform)));
   const years = yearColumns(plan, profile);
@@ -636,11 +678,20 @@ function numericText(col: ColumnProfile): string {
   return `df[${py(col.name)}] = _sem.parse_number_text(df[${py(col.name)}].to_numpy(dtype=object))  # numbers stored as text (${style}), read as the profile reads them`;
 }
 
-function filterCode(analysis: Analysis): string {
-  const filters = analysis.filters ?? [];
+function filterCode(analysis: Analysis, years: ReadonlySet<string>): string {
+  const filters = (analysis.filters ?? []).map((f) => onYears(f, years));
   if (filters.length === 0) return 'data = df';
   const masks = filters.map((f) => {
     const col = `df[${py(f.column)}]`;
+    // A year column made timestamps: compared with the timestamps of the years' first days.
+    if (years.has(f.column) && f.op !== 'notna') {
+      const stamp = (v: unknown): string =>
+        typeof v === 'string' ? `pd.Timestamp(${py(v)})` : JSON.stringify(v);
+      const list = Array.isArray(f.value) ? f.value : [f.value];
+      if (f.op === 'in' || f.op === 'not in')
+        return `${f.op === 'in' ? '' : '~'}${col}.isin([${list.map(stamp).join(', ')}])`;
+      return `(${col} ${f.op} ${stamp(f.value)})`;
+    }
     if (f.op === 'notna') return `${col}.notna()`;
     if (f.op === 'in' || f.op === 'not in')
       return `${f.op === 'in' ? '' : '~'}${col}.isin(${JSON.stringify(Array.isArray(f.value) ? f.value : [f.value])})`;
@@ -747,7 +798,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         : [
             additive
               ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}${rowArgs(t)}${moneyArg(t, grain.scales)}))`
-              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : inPercent(t, grain.scales) ? ', points=True' : ''}${spreadArgs(t)}${moneyArg(t, grain.scales)}))`,
+              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales, a.filters))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : inPercent(t, grain.scales) ? ', points=True' : ''}${spreadArgs(t)}${moneyArg(t, grain.scales)}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
     }
@@ -1109,6 +1160,7 @@ export function compilePlan(
   planner: string,
   options: CompileOptions = {},
 ): string {
+  const years = yearColumns(plan, profile);
   const grain = {
     entities: entityKeys(profile),
     events: eventLog(profile),
@@ -1116,7 +1168,7 @@ export function compilePlan(
   };
   const blocks = plan.analyses.map((a, i) => {
     const n = i + 1;
-    const body = [filterCode(a), ...analysisBody(a, n, grain)].map((line) => `    ${line}`);
+    const body = [filterCode(a, years), ...analysisBody(a, n, grain)].map((line) => `    ${line}`);
     return [
       `# ${n}. ${oneLine(a.title)} (${a.chart})`,
       'try:',

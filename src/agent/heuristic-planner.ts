@@ -38,6 +38,7 @@ import {
   TOP_ENTITIES,
   withoutTotals,
 } from './planner-rules.js';
+import { atLatest, withinReported } from './planner-latest.js';
 
 const MAX_ANALYSES = 10;
 
@@ -501,7 +502,10 @@ function candidatesOf(profile: DataProfile, r: Roles, question?: string): Analys
     ...distributionAnalyses(r, profile),
     ...qualityAnalyses(profile, r),
   ];
-  return byQuantity(byFacet(all, r), r);
+  return byQuantity(
+    byFacet(all, r).map((a) => withinReported(atLatest(a, r), r, profile)),
+    r,
+  );
 }
 
 /** The heuristic plan for a profile (and an optional question, answered first). */

@@ -142,7 +142,8 @@ export function byQuantity(analyses: readonly Analysis[], r: Roles): Analysis[] 
   const quantity = r.semantics.quantity;
   if (!quantity) return [...analyses];
   const escaped = quantity.measure.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const word = new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}(?=$|[^\\p{L}\\p{N}_])`, 'iu');
+  const word = new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}(?=$|[^\\p{L}\\p{N}_])`, 'giu');
+  // Every mention: a note may name the measure twice (planner-latest's years).
   const said = (text: string): string =>
     text.replace(word, (_, before: string) => `${before}${quantity.value}`);
   return analyses.map((a) => {

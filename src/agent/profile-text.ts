@@ -128,6 +128,11 @@ function semanticTail(sem: Semantics): string[] {
     out.push(
       `Groups: ${g.column} lists ${g.values.length} groups of its other values (${groupsText(g.values, 6)}); leave them out (filter "not in") when summing or ranking.`,
     );
+  const latest = sem.latest;
+  for (const [m, y] of Object.entries(latest?.years ?? {}).slice(0, 3))
+    out.push(
+      `Reported years: ${m} has a value for nearly every ${latest?.entity ?? ''} from ${y.from} to ${y.to}; rank them as of ${y.latest} (filter ${latest?.column ?? ''} == ${y.latest}), and total them over those years only.`,
+    );
   for (const d of sem.derived.slice(0, 4))
     out.push(`Derived: ${d.column} = ${d.how} of ${d.from.join(', ')} (${d.evidence}).`);
   for (const a of (sem.aliases ?? []).slice(0, 4))

@@ -4,6 +4,11 @@
  */
 import { z } from 'zod';
 
+/** The years a panel's measure is reported in (engine/profile-latest.ts). */
+export const ReportedSchema = z.object({ from: z.number(), to: z.number(), latest: z.number() });
+/** The years a panel's measure is reported in. */
+export type Reported = z.infer<typeof ReportedSchema>;
+
 /** What one row of the table is. */
 export const GRAINS = ['event', 'series', 'panel', 'cross_section'] as const;
 export type Grain = (typeof GRAINS)[number];
@@ -101,6 +106,14 @@ export const SemanticsSchema = z.object({
    */
   quantity: z.object({ column: z.string(), measure: z.string(), value: z.string() }).optional(),
   /**
+   * A yearly panel unique on entity × year: per measure, the first and the last year it is
+   * reported for nearly every entity (TableFacts.reported). Its entities are ranked by the last
+   * year's values; its totals over the entities cover those years only.
+   */
+  latest: z
+    .object({ column: z.string(), entity: z.string(), years: z.record(z.string(), ReportedSchema) })
+    .optional(),
+  /**
    * Values of a category that are groups of its other values ("World", "High income" beside the
    * countries): left out of every chart, which compares the members (semantics-aggregates.ts).
    */
@@ -181,6 +194,14 @@ export interface TableFacts {
    * (semantics-aggregates.ts finds the groups among them).
    */
   names?: Record<string, string[]>;
+  /**
+   * A yearly panel's measures, each with the first and the last year holding at least
+   * REPORTED_SHARE of the values of its fullest year (engine/profile-latest.ts).
+   */
+  reported?: Record<string, Reported>;
   /** Pairs of aliasCandidates with one value of each for every value of the other (one to one). */
   aliases?: [string, string][];
 }
+
+/** A panel's year is reported for a measure with at least this share of its fullest year's values. */
+export const REPORTED_SHARE = 0.9;

@@ -6,11 +6,11 @@
  * role (`aggregationFor`), and `semanticProblems` turns a plan that breaks the rules into errors
  * a model can act on.
  */
-import type { DataProfile } from './profile.js';
+import type { ColumnProfile, DataProfile } from './profile.js';
 import { aliasesOf } from './semantics-aliases.js';
 import { derivedColumns, groupEffects } from './semantics-derived.js';
 import { isNumberColumn } from './semantics-evidence.js';
-import { decideGrain, timeColumn } from './semantics-grain.js';
+import { decideGrain, keyLabel, timeColumn } from './semantics-grain.js';
 import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-roles.js';
 import { rowReferences } from './semantics-references.js';
 import { facetOf, quantityOf, withoutFacet } from './semantics-facets.js';
@@ -118,8 +118,26 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     ...(quantity ? { quantity } : {}),
     ...(aliases.length ? { aliases } : {}),
     ...(groups.length ? { aggregates: groups } : {}),
+    ...latestOf(grained, facts, profile, time?.kind === 'year' ? time.column : null),
     groupEffects: groupEffects(facts),
   };
+}
+
+/**
+ * A yearly panel's reported years (TableFacts.reported), where entity × year is unique on every
+ * row: in one year, each entity's value is one row, not a mean.
+ */
+function latestOf(
+  grained: { grain: string; keys: string[] },
+  facts: TableFacts,
+  profile: DataProfile,
+  year: ColumnProfile | null,
+): Pick<Semantics, 'latest'> {
+  const [entity, ...more] = grained.keys;
+  if (grained.grain !== 'panel' || !entity || more.length || !year || !facts.reported) return {};
+  if (Object.keys(facts.reported).length === 0) return {};
+  const unique = facts.keyDistinct?.[keyLabel([entity])] === profile.rows - year.missing;
+  return unique ? { latest: { column: year.name, entity, years: facts.reported } } : {};
 }
 
 /** What says which values are groups of the others (semantics-aggregates.ts). */

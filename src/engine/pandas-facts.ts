@@ -25,6 +25,7 @@ import {
   withinCandidates,
 } from '../agent/semantics.js';
 import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
+import { REPORTED_SHARE, ReportedSchema } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { readWorkdirJson } from '../spec/load.js';
@@ -49,6 +50,7 @@ const FactsSchema = z.object({
     .array(z.object({ column: z.string(), value: z.string(), measure: z.string() }))
     .optional(),
   names: z.record(z.string(), z.array(z.string())).optional(),
+  reported: z.record(z.string(), ReportedSchema).optional(),
   splits: z
     .array(
       z.object({
@@ -203,6 +205,20 @@ if t is not None:
                     found.append({"column": keys[0], "value": str(g.iloc[0]["k"]), "measure": m})
                     break
             facts["totals"] = found
+        # The years each measure is reported for nearly every entity (profile-latest.ts).
+        if len(keys) == 1 and args["kind"] == "year" and pd.api.types.is_numeric_dtype(df[t]):
+            years = rows["__opsmind_t"].astype("float64")
+            counts = pd.DataFrame({m: pd.to_numeric(rows[m], errors="coerce") for m in measures}).groupby(years).count()
+            sizes = years.groupby(years).size()
+            facts["reported"] = {}
+            for m in measures:
+                n = counts[m]
+                if not len(n):
+                    continue
+                full = (n > 0) & (n >= LATEST * n.max())
+                reported = n[full | ((n > 0) & (n >= LATEST * sizes))].index
+                if len(reported) and full.any():
+                    facts["reported"][m] = {"from": float(reported.min()), "to": float(reported.max()), "latest": float(n[full].index.max())}
 sp = args["splits"]
 if sp["columns"]:
     X = pd.DataFrame({m: pd.to_numeric(df[m], errors="coerce").astype(float) for m in sp["measures"]})
@@ -275,7 +291,7 @@ export async function sandboxFacts(
     splits: splitCandidates(profile),
     aliases: aliasCandidates(profile),
   };
-  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\n${PROGRAM}`;
+  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\nLATEST = ${REPORTED_SHARE}\n${PROGRAM}`;
   const run = await sandbox.run({
     code,
     scriptName: 'table_facts.py',

@@ -27,6 +27,7 @@ import type { TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
 import { finiteOf } from './profile-columns.js';
+import { reportedYears } from './profile-latest.js';
 import { timeExpr } from './sql-rows.js';
 import type { SourceLocale } from './types.js';
 import { DATA_RELATION } from './types.js';
@@ -462,6 +463,12 @@ async function timeFacts(
   facts.typicalStep = measured('r');
   if (grained.keys.length === 1)
     facts.totals = await totalRows(db, grained.keys[0] ?? '', t, measures, signal);
+  if (
+    grained.keys.length === 1 &&
+    time.kind === 'year' &&
+    NUMBER_TYPE.test(types.get(time.column) ?? '')
+  )
+    facts.reported = await reportedYears(db, time.column, measures, signal);
   return facts;
 }
 

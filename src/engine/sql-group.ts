@@ -293,7 +293,7 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
       )
     : rankingInsights(
         rows,
-        rankingLabel(t, s.y, name, ctx.scales ?? NO_SCALES),
+        rankingLabel(t, s.y, name, ctx.scales ?? NO_SCALES, ctx.analysis.filters),
         intervalOf(t, ctx.scales ?? NO_SCALES),
         isRate(t),
         t.by,

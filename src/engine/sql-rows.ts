@@ -6,7 +6,7 @@
  */
 import { quarterSql } from './profile-dates.js';
 import { numberTextSql } from './profile-details.js';
-import { usedColumns, yearColumns } from '../agent/compile-plan.js';
+import { onYears, usedColumns, yearColumns } from '../agent/compile-plan.js';
 import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
 import type { DuckDb } from './duckdb.js';
@@ -36,6 +36,8 @@ export interface Cleaning {
   columns: Column[];
   exprs: Map<string, string>;
   row: string;
+  /** Year columns made timestamps (yearColumns): filters on them read years as their first days. */
+  years?: ReadonlySet<string>;
 }
 
 /** The columns of `data` and their DuckDB types. */
@@ -148,7 +150,7 @@ export function planCleaning(
     '_row',
     data.map((c) => c.name),
   );
-  return { columns, exprs, row };
+  return { columns, exprs, row, years };
 }
 
 function cleanedSelect(cleaning: Cleaning): string {
@@ -163,7 +165,7 @@ export function rowsFor(cleaning: Cleaning, analysis: Analysis): Rows {
   const columns = cleaning.columns;
   const filters = (analysis.filters ?? []).map((f) =>
     filterSql(
-      f,
+      onYears(f, cleaning.years ?? new Set()),
       columns.find((c) => c.name === f.column),
     ),
   );
