@@ -15,7 +15,7 @@ import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
 import { DATA_RELATION } from './types.js';
 
-/** Per measure, the first and the last year with REPORTED_SHARE of its fullest year's values. */
+/** Per measure: the years it is reported in (from, to), and the year to rank in (latest). */
 export async function reportedYears(
   db: DuckDb,
   year: string,
