@@ -9,7 +9,10 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { tempDir } from './helpers/fixtures.js';
+import { llmPlanner } from '../src/agent/llm-planner.js';
 import { profileText } from '../src/agent/profile-text.js';
+import { createChatModel } from '../src/llm/index.js';
+import { completion, startFakeLlm } from './helpers/fake-llm.js';
 import { analyzeJson, bothEngines, duckProfile } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-panel-latest-');
@@ -125,4 +128,43 @@ void test('a panel with two rows for some country and year averages them, over e
   const { duck, pandas } = bothEngines(path, dir);
   assert.deepEqual(duck, pandas);
   assert.ok(!duck.charts.some((c) => / in 20\d\d$/.test(c)), duck.charts.join('\n'));
+});
+
+void test("a model's yearly total of the panel keeps to the reported years, and leaves out the groups", async () => {
+  const rows = COUNTRIES.flatMap((country, k) =>
+    YEARS.map((year, i) =>
+      (i === 0 || i === 21) && k >= 2 ? `${country},${year},` : `${country},${year},${value(k, i)}`,
+    ),
+  );
+  const world = YEARS.map(
+    (year, i) => `World,${year},${COUNTRIES.reduce((sum, _, k) => sum + value(k, i), 0)}`,
+  );
+  const profile = await duckProfile(write('model.csv', [...rows, ...world]));
+  const plan = {
+    notes: [],
+    analyses: [
+      {
+        title: 'Population per year',
+        why: 'How the population grows.',
+        chart: 'line',
+        transform: { type: 'resample', date: 'year', freq: 'Y', measure: 'population', agg: 'sum' },
+      },
+    ],
+  };
+  const fake = await startFakeLlm([
+    { kind: 'json', body: completion({ text: JSON.stringify(plan) }) },
+  ]);
+  try {
+    const model = createChatModel({ baseUrl: fake.baseUrl, model: 'm', apiKey: null });
+    const result = await llmPlanner(model)(profile, undefined, undefined);
+    assert.equal(result.planner, 'llm');
+    assert.deepEqual(result.plan.analyses[0]?.filters, [
+      { column: 'country', op: 'not in', value: ['World'] },
+      { column: 'year', op: '>=', value: 2001 },
+      { column: 'year', op: '<=', value: 2020 },
+    ]);
+    assert.match(result.plan.analyses[0]?.why ?? '', /Only 2001 to 2020: /);
+  } finally {
+    await fake.close();
+  }
 });

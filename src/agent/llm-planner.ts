@@ -12,6 +12,7 @@ import type { PlanResult, Planner } from './fast-pipeline.js';
 import { heuristicPlan } from './heuristic-planner.js';
 import { parsePlan, PlanSchema } from './plan.js';
 import type { Plan } from './plan.js';
+import { withinReported } from './planner-latest.js';
 import { totalNotes, withoutTotals } from './planner-rules.js';
 import type { DataProfile } from './profile.js';
 import { roles } from './roles.js';
@@ -112,13 +113,15 @@ export function llmPlanner(model: ChatModel): Planner {
 }
 
 /**
- * A model's plan with the table's total rows and groups left out of every analysis, as the
- * heuristic plan leaves them out (the profile tells the model; a summed chart must not depend on it listening).
+ * A model's plan with the table's total rows and groups left out of every analysis, and a yearly
+ * panel's lines kept to the years nearly every entity reports, as the heuristic plan does (the
+ * profile tells the model; a summed chart must not depend on it listening).
  */
 function withoutTotalRows(plan: Plan, profile: DataProfile): Plan {
   const r = roles(profile);
-  if (r.semantics.totals.length + (r.semantics.aggregates?.length ?? 0) === 0) return plan;
-  const analyses = plan.analyses.map((a) => withoutTotals(a, r));
+  const { totals, aggregates = [], latest } = r.semantics;
+  if (totals.length + aggregates.length === 0 && !latest) return plan;
+  const analyses = plan.analyses.map((a) => withoutTotals(withinReported(a, r, profile), r));
   const notes = totalNotes(r.semantics).filter((n) => !plan.notes.includes(n));
   return { ...plan, analyses, notes: [...notes, ...plan.notes].slice(0, 10) };
 }

@@ -165,7 +165,10 @@ export function withoutTotals(a: Analysis, r: Roles): Analysis {
     o.column === f.column && o.op === f.op && JSON.stringify(o.value) === JSON.stringify(f.value);
   const filters: Filter[] = [
     ...aggregates.map((g) => ({ column: g.column, op: 'not in' as const, value: g.values })),
-    ...totals.map((t) => ({ column: t.column, op: '!=' as const, value: t.value })),
+    // A total that is also a group ("World") is left out by the group's filter already.
+    ...totals
+      .filter((t) => !aggregates.some((g) => g.column === t.column && g.values.includes(t.value)))
+      .map((t) => ({ column: t.column, op: '!=' as const, value: t.value })),
   ].filter((f) => !own.some((o) => same(f, o)));
   // The totals' filters first: past the plan's five, another filter gives way, never them.
   return filters.length ? { ...a, filters: [...filters, ...own].slice(0, 5) } : a;
