@@ -17,6 +17,7 @@ import { DataProfileSchema } from '../src/agent/profile.js';
 import type { DataProfile } from '../src/agent/profile.js';
 import { outcomeFlag, positiveValue } from '../src/agent/planner-rates.js';
 import { roles } from '../src/agent/roles.js';
+import { describeData } from '../src/agent/semantics.js';
 import { DuckDb, literal } from '../src/engine/duckdb.js';
 import { executePlan } from '../src/engine/execute.js';
 import { attachSource } from '../src/engine/source.js';
@@ -442,8 +443,11 @@ async function bothFrames(
   k: number,
   texts: string[][] = [],
   decls: Declaration[][] = [],
+  described = false,
 ): Promise<string[][][]> {
   const profile = await pythonProfile(data);
+  // With its semantics, as the engines' profiles carry them: a year column is then time.
+  if (described) profile.semantics = describeData(profile);
   const db = await DuckDb.open({ memoryMb: 256, threads: 1, tempDir: join(dir, `spill-c${k}`) });
   try {
     await db.run(`CREATE TABLE data AS SELECT * FROM read_csv(${literal(data)})`);
@@ -642,6 +646,54 @@ void test('a month written alone (2024-01, 2024/3, Jan-2025) is its first day in
   const [pn, dn] = await bothFrames(named, planOf(resample('M', 'amount', 'sum')), 11);
   assert.deepEqual(pn, dn);
   assert.deepEqual(pn?.[0], ['2025-01-01 18', '2025-02-01 22', '2025-03-01 26']);
+});
+
+void test('a filter on a year column read as timestamps keeps the years it names (both engines)', async () => {
+  // Years 2010 to 2019, three countries each: the resample makes the year a timestamp in both.
+  const countries = ['Chile', 'Ghana', 'Peru'];
+  const file = write('years.csv', 'year,country,amount', 30, (i) => {
+    const k = i % 3;
+    return `${2010 + Math.floor(i / 3)},${countries[k]},${100 + 7 * i + 13 * k}`;
+  });
+  const rows = (title: string, filters: object[]): object => ({
+    title,
+    why: 'Why.',
+    chart: 'table',
+    transform: { type: 'group', by: 'country', measure: 'amount', agg: 'sum' },
+    filters,
+  });
+  const plan = planOf(
+    {
+      ...resample('Y', 'amount', 'sum'),
+      transform: { type: 'resample', date: 'year', freq: 'Y', measure: 'amount', agg: 'sum' },
+    },
+    rows('in 2015', [{ column: 'year', op: '==', value: 2015 }]),
+    rows('2012 and 2014', [{ column: 'year', op: 'in', value: [2012, 2014] }]),
+    rows('from 2018, the year as text', [{ column: 'year', op: '>=', value: '2018' }]),
+    rows('not 2010 to 2018', [
+      {
+        column: 'year',
+        op: 'not in',
+        value: [2010, 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018],
+      },
+    ]),
+    rows('not 2011', [{ column: 'year', op: '!=', value: 2011 }]),
+  );
+  const [py, dk] = await bothFrames(file, plan, 12, [], [], true);
+  assert.deepEqual(py, dk);
+  // Each country's amount in a year is one row: 100 + 7 i + 13 k, with i = 3 (year - 2010) + k.
+  const amount = (year: number, k: number): number => 100 + 7 * (3 * (year - 2010) + k) + 13 * k;
+  const sum = (years: number[], k: number): number => years.reduce((t, y) => t + amount(y, k), 0);
+  const table = (years: number[]): string[] =>
+    countries
+      .map((c, k) => ({ c, v: sum(years, k) }))
+      .sort((a, b) => b.v - a.v)
+      .map(({ c, v }) => `${c} ${v}`);
+  assert.deepEqual(py?.[1], table([2015]));
+  assert.deepEqual(py?.[2], table([2012, 2014]));
+  assert.deepEqual(py?.[3], table([2018, 2019]));
+  assert.deepEqual(py?.[4], table([2019]));
+  assert.deepEqual(py?.[5], table([2010, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019]));
 });
 
 void test('a date column named like a cycle (month) still gets its month-of-year profile (both engines)', async () => {

@@ -685,12 +685,13 @@ function filterCode(analysis: Analysis, years: ReadonlySet<string>): string {
     const col = `df[${py(f.column)}]`;
     // A year column made timestamps: compared with the timestamps of the years' first days.
     if (years.has(f.column) && f.op !== 'notna') {
-      const stamp = (v: unknown): string =>
-        typeof v === 'string' ? `pd.Timestamp(${py(v)})` : JSON.stringify(v);
+      const stamp = (v: string | number | boolean | undefined): string =>
+        typeof v === 'string' ? `pd.Timestamp(${py(v)})` : v === undefined ? 'None' : pyValue(v);
       const list = Array.isArray(f.value) ? f.value : [f.value];
       if (f.op === 'in' || f.op === 'not in')
         return `${f.op === 'in' ? '' : '~'}${col}.isin([${list.map(stamp).join(', ')}])`;
-      return `(${col} ${f.op} ${stamp(f.value)})`;
+      const one = Array.isArray(f.value) ? JSON.stringify(f.value) : stamp(f.value);
+      return `(${col} ${f.op} ${one})`;
     }
     if (f.op === 'notna') return `${col}.notna()`;
     if (f.op === 'in' || f.op === 'not in')
