@@ -8,12 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
-import { llmPlanner } from '../src/agent/llm-planner.js';
 import { tableTotals } from '../src/agent/semantics-totals.js';
-import { createChatModel } from '../src/llm/index.js';
-import { completion, startFakeLlm } from './helpers/fake-llm.js';
 import { tempDir } from './helpers/fixtures.js';
-import { analyzeJson, duckProfile } from './helpers/semantics.js';
+import { analyzeJson, duckProfile, modelPlan } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-totals-');
 
@@ -144,16 +141,8 @@ void test("a model's plan that sums the total rows gets them left out, with the 
       },
     ],
   };
-  const fake = await startFakeLlm([
-    { kind: 'json', body: completion({ text: JSON.stringify(plan) }) },
-  ]);
-  try {
-    const model = createChatModel({ baseUrl: fake.baseUrl, model: 'm', apiKey: null });
-    const result = await llmPlanner(model)(profile, undefined, undefined);
-    assert.equal(result.planner, 'llm');
-    assert.ok(excludes(result.plan.analyses[0]?.filters, 'product'));
-    assert.ok(result.plan.notes.some((n) => n.includes('"Total" in product is the total')));
-  } finally {
-    await fake.close();
-  }
+  const result = await modelPlan(profile, plan);
+  assert.equal(result.planner, 'llm');
+  assert.ok(excludes(result.plan.analyses[0]?.filters, 'product'));
+  assert.ok(result.plan.notes.some((n) => n.includes('"Total" in product is the total')));
 });

@@ -9,7 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataProfile } from '../../src/agent/profile.js';
 import type { Semantics } from '../../src/agent/semantics.js';
+import type { PlanResult } from '../../src/agent/fast-pipeline.js';
+import { llmPlanner } from '../../src/agent/llm-planner.js';
 import { DuckDbEngine } from '../../src/engine/duckdb-engine.js';
+import { createChatModel } from '../../src/llm/index.js';
+import { completion, startFakeLlm } from './fake-llm.js';
 import { ROOT, runCli } from './fixtures.js';
 
 /** The DuckDB engine's profile of `file`, with its semantics. */
@@ -65,4 +69,17 @@ export function pandasRead<T>(file: string, code: string): T {
     encoding: 'utf8',
   });
   return JSON.parse(out) as T;
+}
+
+/** The LLM planner's result for `profile` when the model (a fake server on loopback) answers `plan`. */
+export async function modelPlan(profile: DataProfile, plan: object): Promise<PlanResult> {
+  const fake = await startFakeLlm([
+    { kind: 'json', body: completion({ text: JSON.stringify(plan) }) },
+  ]);
+  try {
+    const model = createChatModel({ baseUrl: fake.baseUrl, model: 'm', apiKey: null });
+    return await llmPlanner(model)(profile, undefined, undefined);
+  } finally {
+    await fake.close();
+  }
 }
