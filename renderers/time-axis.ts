@@ -13,8 +13,51 @@ const HALF_MONTH = 15.2 * 86_400_000;
 /** Tick spacings in months, the nicest first fitting ~12 ticks. */
 const NICE_MONTHS = [1, 2, 3, 6, 12, 24, 36, 60, 120, 240, 600, 1200];
 
-/** The axis settings for `xs` when every value starts a month; null for any other axis. */
+/** A day's start as the engines write it: 2024-04-03, 2024-04-03T00:00:00.000. */
+const DAY_START = /^(\d{4}-\d{2}-\d{2})(?:[T ]00:00(?::00(?:\.0+)?)?)?$/;
+
+const DAY = 86_400_000;
+
+/** At most this many days apart, a line of days gets a tick per day or week (past it Plotly's own are days or months). */
+const SHORT_DAYS = 42;
+
+/**
+ * The axis settings for `xs` when every value starts a month (or, over a few weeks, a day); null
+ * for any other axis.
+ */
 export function periodAxis(xs: readonly unknown[]): Record<string, unknown> | null {
+  return monthAxis(xs) ?? dayAxis(xs);
+}
+
+/**
+ * Points that each start a day, over at most SHORT_DAYS: ticked on days (every day, every other,
+ * every week from the first), hovered by day. Left to itself Plotly ticks six daily points at 00:00 and 12:00.
+ */
+function dayAxis(xs: readonly unknown[]): Record<string, unknown> | null {
+  const days = new Set<number>();
+  for (const x of xs) {
+    if (x === null || x === undefined) continue;
+    const m = typeof x === 'string' ? DAY_START.exec(x) : null;
+    if (!m) return null;
+    days.add(Date.parse(`${m[1]}T00:00:00Z`) / DAY);
+  }
+  const sorted = [...days].sort((a, b) => a - b);
+  const [first, last] = [sorted[0], sorted.at(-1)];
+  if (first === undefined || last === undefined || sorted.length < 2) return null;
+  if (last - first > SHORT_DAYS) return null;
+  let step = Infinity;
+  for (let i = 1; i < sorted.length; i++)
+    step = Math.min(step, (sorted[i] ?? 0) - (sorted[i - 1] ?? 0));
+  const every = [1, 2].find((n) => n >= step && n * 12 >= last - first) ?? 7;
+  return {
+    type: 'date',
+    tick0: new Date(first * DAY).toISOString().slice(0, 10),
+    dtick: every * DAY,
+    hoverformat: '%b %-d, %Y',
+  };
+}
+
+function monthAxis(xs: readonly unknown[]): Record<string, unknown> | null {
   const months = new Set<number>();
   for (const x of xs) {
     if (x === null || x === undefined) continue;

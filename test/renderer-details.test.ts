@@ -145,13 +145,45 @@ void test('line: points that each start a month are ticked and hovered by month,
   const frame = { columns: ['t', 'v'], data: months.map((t, i) => [t, i]) };
   const built = line.build(frame, line.schema.parse({ x: 't', y: 'v' }));
   assert.deepEqual(await validateFigure(figure(built) as never), []);
-  // Days, a mid-month date, or numbers: Plotly's own ticks.
+  // Days, a mid-month date, or numbers: not ticked by month.
   for (const other of [
     ['2024-03-01', '2024-03-02'],
     ['2024-03-01', '2024-04-15'],
     [1, 2, 3],
   ])
     assert.equal(axis(other).tickformat, undefined, JSON.stringify(other));
+});
+
+void test('line: a few weeks of days are ticked on days (not at 00:00 and 12:00) and hovered by day', async () => {
+  const axis = (x: unknown[]) => {
+    const frame = { columns: ['t', 'v'], data: x.map((t, i) => [t, i]) };
+    const f = figure(line.build(frame, line.schema.parse({ x: 't', y: 'v' })));
+    return f.layout.xaxis as Record<string, unknown>;
+  };
+  const day = (d: number) => new Date(Date.UTC(2018, 1, d)).toISOString().replace('Z', '');
+  // Six days (earthquakes.json's): a tick on each, from the first.
+  const six = axis([1, 2, 3, 4, 5, 6].map(day));
+  assert.deepEqual(
+    [six.type, six.tick0, six.dtick, six.hoverformat],
+    ['date', '2018-02-01', 86_400_000, '%b %-d, %Y'],
+  );
+  // Three weeks of days: every other day; weekly points, or a month of days: every week.
+  assert.equal(axis(Array.from({ length: 21 }, (_, i) => day(i + 1))).dtick, 2 * 86_400_000);
+  assert.equal(axis([1, 8, 15, 22].map(day)).dtick, 7 * 86_400_000);
+  assert.equal(axis(Array.from({ length: 28 }, (_, i) => day(i + 1))).dtick, 7 * 86_400_000);
+  // Text dates as the pandas engine writes them, a missing x among them.
+  assert.equal(axis(['2018-02-01', null, '2018-02-02']).dtick, 86_400_000);
+  // Longer than six weeks, an hour in a day, one day only, or numbers: Plotly's own ticks.
+  for (const other of [
+    Array.from({ length: 60 }, (_, i) => day(i + 1)),
+    ['2018-02-01T00:00:00', '2018-02-01T12:00:00'],
+    ['2018-02-01'],
+    [1, 2, 3],
+  ])
+    assert.equal(axis(other).dtick, undefined, JSON.stringify(other).slice(0, 60));
+  const frame = { columns: ['t', 'v'], data: [1, 2, 3].map((d, i) => [day(d), i]) };
+  const built = line.build(frame, line.schema.parse({ x: 't', y: 'v' }));
+  assert.deepEqual(await validateFigure(figure(built) as never), []);
 });
 
 void test('a table cell of an infinite value (frames write "∞" and "-∞") is a right-aligned number, not text', () => {
