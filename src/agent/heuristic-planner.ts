@@ -13,6 +13,7 @@ import type { ColumnProfile, DataProfile } from './profile.js';
 import { listed } from '../util/sentence.js';
 import { rateAnalyses } from './planner-rates.js';
 import { questionAnalysis, unanswerable } from './question-analysis.js';
+import { aggWord, rankingAnalysis } from './planner-ranking.js';
 import {
   aggFor,
   measureFrequency,
@@ -254,39 +255,6 @@ function linkPartner(c: ColumnProfile, rankings: readonly ColumnProfile[]): Colu
   return other ? [other] : [];
 }
 
-/**
- * A category with many members ranked: its top 10 (the rest as "Other" for sums and counts).
- * Averaged, only members with at least half a typical member's rows (2 to 30): the highest
- * means of many members are those of a single row (one flight from BGR, delayed 123 minutes).
- * Half, so that a panel's member missing a year or two stays.
- */
-function rankingAnalysis(
-  ranked: ColumnProfile,
-  measure: ColumnProfile | undefined,
-  agg: ReturnType<typeof aggFor>,
-  rows: number,
-): Analysis {
-  const typical = rows / ranked.distinct;
-  const fewest =
-    agg !== 'sum' && agg !== 'count' && typical >= 4
-      ? Math.min(30, Math.round(typical / 2))
-      : undefined;
-  return {
-    title: `Top 10 ${ranked.name} by ${measure ? `${aggWord(agg)}${measure.name}` : 'rows'}`,
-    chart: 'bar',
-    why: `The ${ranked.name} values that ${agg === 'sum' || agg === 'count' ? 'weigh most' : 'rank highest'} among ${ranked.distinct.toLocaleString('en-US')}${fewest ? `, of those with at least ${fewest} ${measure?.name ?? 'rows'} values` : ''}.${infiniteWhy(measure)}`,
-    transform: {
-      type: 'group',
-      by: ranked.name,
-      measure: measure?.name ?? null,
-      agg,
-      top_n: 10,
-      ...(fewest ? { min_rows: fewest } : {}),
-    },
-    options: { sort: 'descending', orientation: 'h' },
-  };
-}
-
 function categoryAnalyses(r: Roles, rows: number): Analysis[] {
   const barred = barMeasures(r);
   const measure = barred[0];
@@ -463,16 +431,6 @@ function qualityAnalyses(profile: DataProfile, r: Roles): Analysis[] {
       transform: { type: 'missing' },
     });
   return out;
-}
-
-function aggWord(agg: string): string {
-  return agg === 'mean'
-    ? 'average '
-    : agg === 'max'
-      ? 'latest '
-      : agg === 'median'
-        ? 'median '
-        : '';
 }
 
 function cap(text: string): string {

@@ -30,7 +30,7 @@ const PANDAS_BOOLEANS = new Set(['True', 'TRUE', 'true', 'False', 'FALSE', 'fals
 const RATE_CHARTS = 3;
 
 /** A discrete number a rate is grouped by: a handful of whole values (a class 1–3, a rating 1–5). */
-function discreteGroups(c: ColumnProfile): boolean {
+export function discreteGroups(c: ColumnProfile): boolean {
   const s = c.numeric;
   return (
     c.semantic === 'numeric' &&

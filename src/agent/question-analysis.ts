@@ -7,8 +7,10 @@ import { aggFor, measureFrequency, PERIOD_WORD, spansTime } from './roles.js';
 import type { Roles } from './roles.js';
 import { ENTITY_LINES, entityTop, scatterColor } from './planner-rules.js';
 import type { Analysis } from './plan.js';
-import { rateQuestion } from './planner-rates.js';
+import { discreteGroups, rateQuestion } from './planner-rates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
+import { namedColumns } from './question-columns.js';
+import { rankingAnalysis } from './planner-ranking.js';
 
 const WORDS = {
   trend:
@@ -20,22 +22,6 @@ const WORDS = {
   growth:
     /\b(gr[eo]w|growth|growing|return|returns|perform|outperform|rebase|rebased|index(ed)?)\b/i,
 };
-
-function mentioned(question: string, columns: readonly ColumnProfile[]): ColumnProfile[] {
-  const q = question.toLowerCase();
-  return columns
-    .map((c) => ({
-      c,
-      at: Math.min(
-        ...[c.name.toLowerCase(), c.name.toLowerCase().replace(/_/g, ' ')].map((n) =>
-          q.includes(n) ? q.indexOf(n) : Infinity,
-        ),
-      ),
-    }))
-    .filter((m) => Number.isFinite(m.at))
-    .sort((a, b) => a.at - b.at)
-    .map((m) => m.c);
-}
 
 function aggOf(
   question: string,
@@ -53,12 +39,14 @@ function aggOf(
 
 /** Zero or one analysis that answers the question, from the columns it names and the words it uses. */
 export function questionAnalysis(question: string, profile: DataProfile, r: Roles): Analysis[] {
-  const named = mentioned(question, profile.column_profiles);
+  const named = namedColumns(question, profile.column_profiles);
   const measure = named.find((c) => r.measures.includes(c)) ?? r.measures[0];
   const second =
     named.filter((c) => r.measures.includes(c))[1] ?? r.measures.find((m) => m !== measure);
   const category =
     named.find((c) => r.categories.includes(c)) ??
+    // A handful of whole numbers it names as groups ("by cluster", "by class").
+    named.find((c) => c !== measure && discreteGroups(c)) ??
     (WORDS.ranking.test(question) || WORDS.share.test(question) ? r.categories[0] : undefined);
   const date =
     named.find((c) => r.dates.includes(c)) ?? (WORDS.trend.test(question) ? r.dates[0] : undefined);
@@ -66,8 +54,15 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
     ? aggOf(question, measure, r, r.semantics.table.grain !== 'cross_section')
     : 'count';
   const title = question.length > 110 ? `${question.slice(0, 107)}…` : question;
-  const why = `Answers the question: "${title}"`;
-  const rate = rateQuestion(question, profile, r, named, { title, why });
+  const asked = `Answers the question: "${title}"`;
+  // A question naming no number column gets the data's first measure, and says so.
+  const guessed =
+    measure && !named.includes(measure)
+      ? ` It names no number column of the data, so this shows ${measure.name}, its first measure.`
+      : '';
+  const why = asked + guessed;
+  const counted = (agg: string): string => (agg === 'count' ? asked : why);
+  const rate = rateQuestion(question, profile, r, named, { title, why: asked });
   if (rate) return [rate];
   const top = Number(/\btop\s+(\d{1,2})\b/i.exec(question)?.[1] ?? 10);
   if (WORDS.relationship.test(question) && measure && second) {
@@ -122,7 +117,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
     return [
       {
         title,
-        why,
+        why: counted(agg),
         chart: 'line',
         transform: {
           type: 'resample',
@@ -149,13 +144,25 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
       },
     ];
   }
+  // A column of many members it names ("delay by origin" of 300 airports): their top ones.
+  const ranked = category ? undefined : named.find((c) => r.rankings.includes(c));
+  if (ranked && measure) {
+    const ranking = rankingAnalysis(
+      ranked,
+      measure,
+      agg,
+      profile.rows,
+      Math.max(2, Math.min(50, top)),
+    );
+    return [{ ...ranking, title, why: `${counted(agg)} ${ranking.why}` }];
+  }
   if (category) {
     const pie =
       WORDS.share.test(question) && category.distinct <= 6 && (agg === 'sum' || agg === 'count');
     return [
       {
         title,
-        why,
+        why: counted(agg),
         chart: pie ? 'pie' : 'bar',
         transform: {
           type: 'group',
@@ -168,7 +175,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
       },
     ];
   }
-  if (measure && named.length > 0)
+  if (measure && named.includes(measure))
     return [
       { title, why, chart: 'histogram', transform: { type: 'distribution', column: measure.name } },
     ];
@@ -182,7 +189,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
  */
 export function unanswerable(question: string, profile: DataProfile): boolean {
   return (
-    mentioned(question, profile.column_profiles).length === 0 &&
+    namedColumns(question, profile.column_profiles).length === 0 &&
     !Object.values(WORDS).some((words) => words.test(question))
   );
 }

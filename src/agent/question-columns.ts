@@ -1,0 +1,85 @@
+/**
+ * Which columns a question names, read word by word: "average height by name" names height and
+ * name, not age (which "average" holds as letters); "median latency per product" names
+ * latency_ms and product; "total cost by phase" names "Cost Total $". A name is matched as its
+ * words, in order (best); as the same words in the plural or singular; by its words left once
+ * units and qualifiers ("ms", "$", "total") are set aside; or by the starts of longer words
+ * ("life_expect" of "life expectancy"). The columns come back in that order of certainty, then
+ * in the order the question names them, so "the highest unit price" is about price (named as
+ * written) before units (named in the singular).
+ */
+import type { ColumnProfile } from './profile.js';
+
+/** Words a column name carries beside what it measures: units, currencies, qualifiers. */
+const ASIDE = new Set([
+  ...['ms', 's', 'sec', 'secs', 'h', 'hr', 'hrs', 'kg', 'g', 'mg', 'lb', 'lbs', 'mm', 'cm', 'km'],
+  ...['m', 'mi', 'ft', 'usd', 'eur', 'gbp', 'pct', 'kwh', 'mwh', 'k', 'mn', 'bn', 'c', 'f'],
+  ...['of', 'the', 'in', 'per', 'and', 'a', 'an', 'total', 'amount', 'value', 'num', 'number'],
+]);
+
+/** The words of a text, lower case: letters and digits of any script; camelCase split. */
+function words(text: string, camel = false): string[] {
+  const spaced = camel ? text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2') : text;
+  return (spaced.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter(Boolean);
+}
+
+/** A word in the singular, roughly: "countries" → "country", "units" → "unit" ("status" stays whole enough). */
+function singular(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+/** Where `phrase` first occurs in `text` as consecutive words (-1: nowhere). */
+function phraseAt(text: readonly string[], phrase: readonly string[]): number {
+  if (phrase.length === 0) return -1;
+  for (let i = 0; i + phrase.length <= text.length; i += 1)
+    if (phrase.every((w, j) => text[i + j] === w)) return i;
+  return -1;
+}
+
+/** Where `word` is in `asked` as the start of a longer word ("expect" of "expectancy"), -1: nowhere. */
+function startAt(asked: readonly string[], word: string, names: ReadonlySet<string>): number {
+  if (word.length < 4) return -1;
+  return asked.findIndex((w) => w.length > word.length && w.startsWith(word) && !names.has(w));
+}
+
+/**
+ * How, and where, the question names a column; null when it does not. `names` holds every
+ * word of every column's name: a word of the question that is one ("country") never names
+ * another column by its start ("count").
+ */
+function naming(
+  asked: readonly string[],
+  column: string,
+  names: ReadonlySet<string>,
+): { rank: number; at: number } | null {
+  const name = words(column, true);
+  const exact = phraseAt(asked, name);
+  if (exact >= 0) return { rank: 0, at: exact };
+  const plain = asked.map(singular);
+  const loose = phraseAt(plain, name.map(singular));
+  if (loose >= 0) return { rank: 1, at: loose };
+  const core = name.filter((w) => !ASIDE.has(w)).map(singular);
+  if (core.length === 0) return null;
+  const at = core.map((w) => plain.indexOf(w));
+  if (core.length < name.length && at.every((i) => i >= 0)) return { rank: 2, at: Math.min(...at) };
+  // An abbreviated name: "life_expect" of "life expectancy", "temp" of "temperature".
+  const started = core.map((w, i) =>
+    (at[i] ?? -1) >= 0 ? (at[i] ?? -1) : startAt(asked, w, names),
+  );
+  return started.every((i) => i >= 0) && started.some((i, k) => i !== at[k])
+    ? { rank: 3, at: Math.min(...started) }
+    : null;
+}
+
+/** The columns `question` names, the surest first, then in the order it names them. */
+export function namedColumns(question: string, columns: readonly ColumnProfile[]): ColumnProfile[] {
+  const asked = words(question, true);
+  const names = new Set(columns.flatMap((c) => words(c.name, true)));
+  return columns
+    .map((c) => ({ c, named: naming(asked, c.name, names) }))
+    .filter((m): m is { c: ColumnProfile; named: { rank: number; at: number } } => !!m.named)
+    .sort((a, b) => a.named.rank - b.named.rank || a.named.at - b.named.at)
+    .map((m) => m.c);
+}
