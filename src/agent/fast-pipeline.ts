@@ -12,6 +12,7 @@ import type { Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
 import { artifactAdded } from './step-record.js';
 import { provenanceOf } from './provenance.js';
+import { findingScope } from './question-values.js';
 import type { Provenance } from './provenance.js';
 
 /** An event and the files to store with it (atomically). */
@@ -154,7 +155,12 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
   const seen = new Set<string>();
   const findings: Finding[] = found.insights
     .filter((i) => !seen.has(i.text) && seen.add(i.text))
-    .map((i) => ({ text: i.text, kind: i.kind, analysis: i.analysis, numbers: i.numbers ?? {} }));
+    .map((i) => ({
+      text: `${findingScope(planned.plan.analyses[i.analysis - 1], profile)}${i.text}`,
+      kind: i.kind,
+      analysis: i.analysis,
+      numbers: i.numbers ?? {},
+    }));
   yield {
     event: { type: 'insights_computed', step: s3, insights: findings, failed: found.failed },
   };

@@ -10,6 +10,7 @@ import type { Analysis } from './plan.js';
 import { discreteGroups, rateQuestion } from './planner-rates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { namedColumns } from './question-columns.js';
+import { filtersSaid, valueFilters } from './question-values.js';
 import { rankingAnalysis } from './planner-ranking.js';
 
 const WORDS = {
@@ -37,19 +38,50 @@ function aggOf(
   return aggFor(measure, r, spans);
 }
 
-/** Zero or one analysis that answers the question, from the columns it names and the words it uses. */
+/** At most this many characters in an analysis' why (AnalysisSchema). */
+const WHY_CHARS = 300;
+
+/**
+ * Zero or one analysis that answers the question, from the columns it names, the values it names
+ * (filters: the rows it asks about) and the words it uses.
+ */
 export function questionAnalysis(question: string, profile: DataProfile, r: Roles): Analysis[] {
+  const filters = valueFilters(question, profile);
+  return answerOf(question, profile, r, filters).map((a) => {
+    const why = `${a.why}${filtersSaid(filters)}`;
+    return {
+      ...a,
+      why: why.length > WHY_CHARS ? `${why.slice(0, WHY_CHARS - 1)}…` : why,
+      ...(filters.length ? { filters: [...filters, ...(a.filters ?? [])].slice(0, 5) } : {}),
+    };
+  });
+}
+
+function answerOf(
+  question: string,
+  profile: DataProfile,
+  r: Roles,
+  filters: readonly { column: string; op: string }[],
+): Analysis[] {
   const named = namedColumns(question, profile.column_profiles);
+  // A column the question sets to one value ("in the West") is no grouping of its answer.
+  const open = (c: ColumnProfile): boolean =>
+    !filters.some((f) => f.column === c.name && f.op === '==');
   const measure = named.find((c) => r.measures.includes(c)) ?? r.measures[0];
   const second =
     named.filter((c) => r.measures.includes(c))[1] ?? r.measures.find((m) => m !== measure);
   const category =
-    named.find((c) => r.categories.includes(c)) ??
+    named.find((c) => r.categories.includes(c) && open(c)) ??
     // A handful of whole numbers it names as groups ("by cluster", "by class").
-    named.find((c) => c !== measure && discreteGroups(c)) ??
-    (WORDS.ranking.test(question) || WORDS.share.test(question) ? r.categories[0] : undefined);
+    named.find((c) => c !== measure && discreteGroups(c) && open(c)) ??
+    (WORDS.ranking.test(question) || WORDS.share.test(question)
+      ? r.categories.find(open)
+      : undefined);
+  // Rows it names and nothing else ("How is the West doing?"): their trend.
+  const only = filters.length > 0 && named.length === 0;
   const date =
-    named.find((c) => r.dates.includes(c)) ?? (WORDS.trend.test(question) ? r.dates[0] : undefined);
+    named.find((c) => r.dates.includes(c)) ??
+    (WORDS.trend.test(question) || only ? r.dates[0] : undefined);
   const agg = measure
     ? aggOf(question, measure, r, r.semantics.table.grain !== 'cross_section')
     : 'count';
@@ -111,7 +143,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
       ];
     }
     const byEntity = profile.column_profiles.find(
-      (c) => c.name === entity && c.distinct <= ENTITY_LINES,
+      (c) => c.name === entity && c.distinct <= ENTITY_LINES && open(c),
     );
     const series = category && category.distinct <= 8 ? category : byEntity;
     return [
@@ -145,7 +177,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
     ];
   }
   // A column of many members it names ("delay by origin" of 300 airports): their top ones.
-  const ranked = category ? undefined : named.find((c) => r.rankings.includes(c));
+  const ranked = category ? undefined : named.find((c) => r.rankings.includes(c) && open(c));
   if (ranked && measure) {
     const ranking = rankingAnalysis(
       ranked,
@@ -175,7 +207,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
       },
     ];
   }
-  if (measure && named.includes(measure))
+  if (measure && (named.includes(measure) || only))
     return [
       { title, why, chart: 'histogram', transform: { type: 'distribution', column: measure.name } },
     ];
@@ -190,6 +222,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
 export function unanswerable(question: string, profile: DataProfile): boolean {
   return (
     namedColumns(question, profile.column_profiles).length === 0 &&
+    valueFilters(question, profile).length === 0 &&
     !Object.values(WORDS).some((words) => words.test(question))
   );
 }

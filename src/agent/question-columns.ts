@@ -18,20 +18,20 @@ const ASIDE = new Set([
 ]);
 
 /** The words of a text, lower case: letters and digits of any script; camelCase split. */
-function words(text: string, camel = false): string[] {
+export function words(text: string, camel = false): string[] {
   const spaced = camel ? text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2') : text;
   return (spaced.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter(Boolean);
 }
 
 /** A word in the singular, roughly: "countries" → "country", "units" → "unit" ("status" stays whole enough). */
-function singular(word: string): string {
+export function singular(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
   return word;
 }
 
 /** Where `phrase` first occurs in `text` as consecutive words (-1: nowhere). */
-function phraseAt(text: readonly string[], phrase: readonly string[]): number {
+export function phraseAt(text: readonly string[], phrase: readonly string[]): number {
   if (phrase.length === 0) return -1;
   for (let i = 0; i + phrase.length <= text.length; i += 1)
     if (phrase.every((w, j) => text[i + j] === w)) return i;
