@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
-import { findingScope, valueFilters } from '../src/agent/question-values.js';
+import { findingScope, valueFilters, yearFilters } from '../src/agent/question-values.js';
 import { runCli, tempDir } from './helpers/fixtures.js';
 import { col, date, profile } from './helpers/profiles.js';
 
@@ -160,4 +160,44 @@ void test('analyze -q with a value: the chart keeps its rows, and both engines s
     pandas.insights.map((i) => i.text),
     duck.insights.map((i) => i.text),
   );
+});
+
+void test('a year a question names keeps that year: whole on a date column, by value on a column of years', () => {
+  // SHOP's dates run 2023-01-01 to 2024-12-31.
+  assert.deepEqual(yearFilters('revenue by region in 2024', date), [
+    { column: 'order_date', op: '>=', value: '2024-01-01 00:00:00' },
+    { column: 'order_date', op: '<', value: '2025-01-01 00:00:00' },
+  ]);
+  assert.deepEqual(yearFilters('revenue since 2024', date), [
+    { column: 'order_date', op: '>=', value: '2024-01-01 00:00:00' },
+  ]);
+  assert.deepEqual(yearFilters('orders before 2024', date), [
+    { column: 'order_date', op: '<', value: '2024-01-01 00:00:00' },
+  ]);
+  // Outside the data, two years, a number that is no year of the rows ("top 2000"): nothing.
+  for (const question of ['revenue in 2019', 'revenue in 2023 and in 2024', 'top 2023 products'])
+    assert.deepEqual(yearFilters(question, date), [], question);
+  const year = col('year', 'numeric', {
+    numeric: { ...col('y', 'numeric').numeric!, min: 1955, max: 2005 },
+  });
+  assert.deepEqual(yearFilters('population by country in 1980', year), [
+    { column: 'year', op: '==', value: 1980 },
+  ]);
+  assert.deepEqual(yearFilters('population by country in 2020', year), []);
+  // The answer keeps the year, says it, and its findings start with it.
+  const plan = heuristicPlan(SHOP, 'revenue by region in 2024').analyses[0];
+  assert.deepEqual(plan?.filters?.slice(0, 2), yearFilters('in 2024', date));
+  assert.match(plan?.why ?? '', /Only rows in 2024\.$/);
+  assert.equal(findingScope(plan, SHOP), 'In 2024: ');
+  const both = heuristicPlan(SHOP, 'revenue by channel in the West in 2024').analyses[0];
+  assert.equal(findingScope(both, SHOP), 'In 2024, where region is West: ');
+  // A member ranked among the rows of one year has few of them: none is left out for it.
+  const panel = profile(
+    [year, col('country', 'category', { distinct: 62 }), col('pop', 'numeric')],
+    {
+      rows: 682,
+    },
+  );
+  const ranked = heuristicPlan(panel, 'average pop by country in 1980').analyses[0];
+  assert.ok(ranked?.transform.type === 'group' && ranked.transform.min_rows === undefined);
 });

@@ -10,7 +10,7 @@ import type { Analysis } from './plan.js';
 import { discreteGroups, rateQuestion } from './planner-rates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { namedColumns } from './question-columns.js';
-import { filtersSaid, valueFilters } from './question-values.js';
+import { filtersSaid, valueFilters, yearFilters } from './question-values.js';
 import { rankingAnalysis } from './planner-ranking.js';
 
 const WORDS = {
@@ -46,7 +46,11 @@ const WHY_CHARS = 300;
  * (filters: the rows it asks about) and the words it uses.
  */
 export function questionAnalysis(question: string, profile: DataProfile, r: Roles): Analysis[] {
-  const filters = valueFilters(question, profile);
+  const time = namedColumns(question, profile.column_profiles).find((c) => r.dates.includes(c));
+  const filters = [
+    ...valueFilters(question, profile),
+    ...yearFilters(question, time ?? r.dates[0]),
+  ];
   return answerOf(question, profile, r, filters).map((a) => {
     const why = `${a.why}${filtersSaid(filters)}`;
     return {
@@ -179,13 +183,10 @@ function answerOf(
   // A column of many members it names ("delay by origin" of 300 airports): their top ones.
   const ranked = category ? undefined : named.find((c) => r.rankings.includes(c) && open(c));
   if (ranked && measure) {
-    const ranking = rankingAnalysis(
-      ranked,
-      measure,
-      agg,
-      profile.rows,
-      Math.max(2, Math.min(50, top)),
-    );
+    // Rows kept by the question's filters: how many a member has among them is unknown (one a
+    // year, in a panel kept to a year), so no member is left out for having few.
+    const rows = filters.length ? 0 : profile.rows;
+    const ranking = rankingAnalysis(ranked, measure, agg, rows, Math.max(2, Math.min(50, top)));
     return [{ ...ranking, title, why: `${counted(agg)} ${ranking.why}` }];
   }
   if (category) {
@@ -223,6 +224,10 @@ export function unanswerable(question: string, profile: DataProfile): boolean {
   return (
     namedColumns(question, profile.column_profiles).length === 0 &&
     valueFilters(question, profile).length === 0 &&
+    yearFilters(
+      question,
+      profile.column_profiles.find((c) => c.semantic === 'datetime'),
+    ).length === 0 &&
     !Object.values(WORDS).some((words) => words.test(question))
   );
 }

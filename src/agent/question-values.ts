@@ -71,9 +71,28 @@ function said(filters: readonly Filter[]): string {
     .join(' and ');
 }
 
-/** The filters said for an analysis' why: " Only rows where region is West." ("" for none). */
+/**
+ * The rows filters keep, said ("in 2024, where region is West"; null for none): the values of
+ * categories they keep (`==`, `in`; not a facet's value, which names the measure itself) and one
+ * whole year of a date column; not the filters of partial periods, totals and groups of
+ * countries (comparisons, `!=`, `not in`), nor a year column's, which the findings name.
+ */
+function scopeOf(filters: readonly Filter[], facets: ReadonlySet<string>): string | null {
+  const kept = filters.filter(
+    (f) =>
+      !facets.has(f.column) &&
+      ((f.op === '==' && typeof f.value === 'string' && !yearStart(f.value)) ||
+        (f.op === 'in' && Array.isArray(f.value) && f.value.every((v) => typeof v === 'string'))),
+  );
+  const year = yearSaid(filters);
+  if (!kept.length) return year ? `in ${year}` : null;
+  return `${year ? `in ${year}, ` : ''}where ${said(kept)}`;
+}
+
+/** The filters said for an analysis' why: " Only rows in 2024, where region is West." ("" for none). */
 export function filtersSaid(filters: readonly Filter[]): string {
-  return filters.length ? ` Only rows where ${said(filters)}.` : '';
+  const scope = scopeOf(filters, new Set());
+  return scope ? ` Only rows ${scope}.` : '';
 }
 
 /**
@@ -87,11 +106,53 @@ export function findingScope(
   profile: DataProfile,
 ): string {
   const facets = new Set((profile.semantics?.facets ?? []).map((f) => f.column));
-  const kept = (analysis?.filters ?? []).filter(
-    (f) =>
-      (f.op === '==' && typeof f.value === 'string') ||
-      (f.op === 'in' && Array.isArray(f.value) && f.value.every((v) => typeof v === 'string')),
+  const scope = scopeOf(analysis?.filters ?? [], facets);
+  return scope ? `${scope.charAt(0).toUpperCase()}${scope.slice(1)}: ` : '';
+}
+
+/** A year a question names for its rows: "in 2024", "for 2023", "since 2020", "before 2019". */
+const YEAR_SAID = /\b(in|for|of|during|since|from|before)\s+(?:the\s+year\s+)?((?:19|20)\d{2})\b/gi;
+
+/**
+ * The time filters for the one year a question names ("revenue by region in 2024": the rows of
+ * 2024; "since 2020", "before 2019"), on the table's time: a date column by its first days of the
+ * years, a column of years by its values. None when it names several years, or one outside the
+ * data's.
+ */
+export function yearFilters(question: string, time: ColumnProfile | undefined): Filter[] {
+  const said = [...question.matchAll(YEAR_SAID)];
+  const years = new Set(said.map((m) => Number(m[2])));
+  const [match] = said;
+  if (!time || years.size !== 1 || !match) return [];
+  const year = Number(match[2]);
+  const how = (match[1] ?? '').toLowerCase();
+  const stamp = (y: number): string => `${y}-01-01 00:00:00`;
+  if (time.datetime) {
+    const [first, last] = [time.datetime.min, time.datetime.max].map((d) => Number(d.slice(0, 4)));
+    if (!(year >= (first ?? NaN) && year <= (last ?? NaN))) return [];
+    if (how === 'since' || how === 'from')
+      return [{ column: time.name, op: '>=', value: stamp(year) }];
+    if (how === 'before') return [{ column: time.name, op: '<', value: stamp(year) }];
+    return [
+      { column: time.name, op: '>=', value: stamp(year) },
+      { column: time.name, op: '<', value: stamp(year + 1) },
+    ];
+  }
+  const range = time.numeric;
+  if (!range || year < range.min || year > range.max) return [];
+  const op = how === 'since' || how === 'from' ? '>=' : how === 'before' ? '<' : '==';
+  return [{ column: time.name, op, value: year }];
+}
+
+/** A text that is a year's first moment, as yearFilters writes it. */
+const yearStart = (value: string): boolean => /^\d{4}-01-01 00:00:00$/.test(value);
+
+/** The year a date column is kept to, whole (>= its first day, < the next year's); null if none. */
+function yearSaid(filters: readonly Filter[]): number | null {
+  const from = filters.find((f) => f.op === '>=' && yearStart(String(f.value)));
+  const year = from ? Number(String(from.value).slice(0, 4)) : NaN;
+  const to = filters.find(
+    (f) => f.column === from?.column && f.op === '<' && f.value === `${year + 1}-01-01 00:00:00`,
   );
-  const scope = kept.filter((f) => !facets.has(f.column));
-  return scope.length ? `Where ${said(scope)}: ` : '';
+  return to ? year : null;
 }
