@@ -9,6 +9,7 @@
  */
 import { infiniteLeftOutWhy, infiniteSummaryWhy, infiniteWhy } from './infinities.js';
 import type { Analysis, Plan } from './plan.js';
+import { MAX_FILTERS } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { listed } from '../util/sentence.js';
 import { rateAnalyses } from './planner-rates.js';
@@ -508,7 +509,7 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
       date && t.type === 'resample' ? partialPeriods(date, t.freq, r, profile.rows) : null;
     if (!edges) return a;
     partial.add(edges.note);
-    return { ...a, filters: [...(a.filters ?? []), ...edges.filters].slice(0, 5) };
+    return { ...a, filters: [...(a.filters ?? []), ...edges.filters].slice(0, MAX_FILTERS) };
   });
   return {
     analyses: full.map((a) => withoutTotals(a, r)),

@@ -142,6 +142,12 @@ export const FilterSchema = z.object({
     .optional(),
 });
 
+/**
+ * At most this many filters on an analysis: a question's values and year, the partial periods left
+ * out and the total rows (withoutTotals puts its own first, so they never give way).
+ */
+export const MAX_FILTERS = 8;
+
 /** One analysis of the plan. */
 export const AnalysisSchema = z.object({
   title: z.string().min(1).max(120),
@@ -149,7 +155,7 @@ export const AnalysisSchema = z.object({
   /** A kind of the renderer registry. */
   chart: z.enum(KINDS),
   transform: TransformSchema,
-  filters: z.array(FilterSchema).max(5).optional(),
+  filters: z.array(FilterSchema).max(MAX_FILTERS).optional(),
   options: z
     .object({
       sort: z.enum(['ascending', 'descending', 'none']),

@@ -6,6 +6,7 @@
  * one row's value.
  */
 import type { Analysis } from './plan.js';
+import { MAX_FILTERS } from './plan.js';
 import type { DataProfile } from './profile.js';
 import type { Roles } from './roles.js';
 import { statsOf } from './semantics-evidence.js';
@@ -42,7 +43,7 @@ export function atLatest(a: Analysis, r: Roles): Analysis {
     filters: [
       { column: latest.column, op: '==' as const, value: year.value },
       ...(a.filters ?? []),
-    ].slice(0, 5),
+    ].slice(0, MAX_FILTERS),
   };
 }
 
@@ -72,5 +73,9 @@ export function withinReported(a: Analysis, r: Roles, profile: DataProfile): Ana
   const [from, to] = [yearOf(first).text, yearOf(last).text];
   const what = measures.length === 1 ? measures[0] : 'these measures';
   const why = `${a.why} Only ${from} to ${to}: in the other years fewer than ${REPORTED_SHARE * 100}% of ${latest.entity} values have ${what}, and a total of some is no total.`;
-  return { ...a, why: why.slice(0, 300), filters: [...filters, ...(a.filters ?? [])].slice(0, 5) };
+  return {
+    ...a,
+    why: why.slice(0, 300),
+    filters: [...filters, ...(a.filters ?? [])].slice(0, MAX_FILTERS),
+  };
 }

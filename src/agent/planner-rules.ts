@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { usedColumns } from './compile-plan.js';
 import type { Analysis, FilterSchema } from './plan.js';
+import { MAX_FILTERS } from './plan.js';
 import { groupsText } from './semantics-aggregates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { infiniteWhy } from './infinities.js';
@@ -171,7 +172,7 @@ export function withoutTotals(a: Analysis, r: Roles): Analysis {
       .map((t) => ({ column: t.column, op: '!=' as const, value: t.value })),
   ].filter((f) => !own.some((o) => same(f, o)));
   // The totals' filters first: past the plan's five, another filter gives way, never them.
-  return filters.length ? { ...a, filters: [...filters, ...own].slice(0, 5) } : a;
+  return filters.length ? { ...a, filters: [...filters, ...own].slice(0, MAX_FILTERS) } : a;
 }
 
 /** A panel's entities get one line each up to this many; past it, only the largest few. */

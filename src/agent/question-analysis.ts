@@ -7,6 +7,7 @@ import { aggFor, measureFrequency, PERIOD_WORD, spansTime } from './roles.js';
 import type { Roles } from './roles.js';
 import { ENTITY_LINES, entityTop, scatterColor } from './planner-rules.js';
 import type { Analysis } from './plan.js';
+import { MAX_FILTERS } from './plan.js';
 import { discreteGroups, rateQuestion } from './planner-rates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { namedColumns } from './question-columns.js';
@@ -46,17 +47,20 @@ const WHY_CHARS = 300;
  * (filters: the rows it asks about) and the words it uses.
  */
 export function questionAnalysis(question: string, profile: DataProfile, r: Roles): Analysis[] {
-  const time = namedColumns(question, profile.column_profiles).find((c) => r.dates.includes(c));
+  const named = namedColumns(question, profile.column_profiles);
+  const time = named.find((c) => r.dates.includes(c));
   const filters = [
     ...valueFilters(question, profile),
     ...yearFilters(question, time ?? r.dates[0]),
   ];
-  return answerOf(question, profile, r, filters).map((a) => {
+  return answerOf(question, profile, r, { named, filters }).map((a) => {
     const why = `${a.why}${filtersSaid(filters)}`;
     return {
       ...a,
       why: why.length > WHY_CHARS ? `${why.slice(0, WHY_CHARS - 1)}…` : why,
-      ...(filters.length ? { filters: [...filters, ...(a.filters ?? [])].slice(0, 5) } : {}),
+      ...(filters.length
+        ? { filters: [...filters, ...(a.filters ?? [])].slice(0, MAX_FILTERS) }
+        : {}),
     };
   });
 }
@@ -65,9 +69,9 @@ function answerOf(
   question: string,
   profile: DataProfile,
   r: Roles,
-  filters: readonly { column: string; op: string }[],
+  reading: { named: ColumnProfile[]; filters: readonly { column: string; op: string }[] },
 ): Analysis[] {
-  const named = namedColumns(question, profile.column_profiles);
+  const { named, filters } = reading;
   // A column the question sets to one value ("in the West") is no grouping of its answer.
   const open = (c: ColumnProfile): boolean =>
     !filters.some((f) => f.column === c.name && f.op === '==');
