@@ -11,13 +11,6 @@ import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
 import { duckdbApi } from './duckdb-api.js';
 import { useIdle } from '../util/idle.js';
 
-import { appendFileSync } from 'node:fs';
-const T0 = performance.now();
-function trace(sql: string, t0: number, kept?: string): void {
-  if (!process.env.TRACE_SQL) return;
-  const t1 = performance.now();
-  appendFileSync(process.env.TRACE_SQL, JSON.stringify({ start: Math.round(t0 - T0), ms: Math.round(t1 - t0), sql, kept }) + '\n');
-}
 /** How an engine database is bounded. */
 export interface DuckDbOptions {
   /** DuckDB's memory limit; beyond it, operators spill to `tempDir` or the query fails. */
@@ -191,9 +184,7 @@ export class DuckDb {
   async run(sql: string, signal?: AbortSignal): Promise<void> {
     this.results.clear();
     await this.guard(signal, async (connection) => {
-      const t0 = performance.now();
       await connection.run(sql);
-      trace(sql, t0);
     });
   }
 
@@ -229,9 +220,7 @@ export class DuckDb {
 
   private async read(sql: string, signal?: AbortSignal): Promise<QueryResult> {
     return this.guard(signal, async (connection) => {
-      const t0 = performance.now();
       const reader = await connection.runAndReadAll(sql);
-      trace(sql, t0);
       return {
         columns: reader.columnNames(),
         types: reader.columnTypes().map(String),
@@ -255,9 +244,7 @@ export class DuckDb {
       );
     const name = ident(`_opsmind_kept_${++this.keptTables}`);
     await this.guard(signal, async (connection) => {
-      const t0 = performance.now();
       await connection.run(`CREATE TABLE ${name} AS ${sql}`);
-      trace(sql, t0, name);
     });
     return name;
   }
