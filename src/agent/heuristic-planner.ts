@@ -13,7 +13,7 @@ import { MAX_FILTERS } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { listed } from '../util/sentence.js';
 import { rateAnalyses } from './planner-rates.js';
-import { questionAnalysis, unanswerable } from './question-analysis.js';
+import { ANSWERS, questionAnalysis, unanswerable } from './question-analysis.js';
 import { aggWord, rankingAnalysis } from './planner-ranking.js';
 import {
   aggFor,
@@ -487,7 +487,10 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
   );
   // Over the limit, what repeats another chart goes first, from the end: a second histogram (the
   // lead measure has its own), then a pie of the bar's sums; then the plan is cut in order.
-  const spare = kept.filter((a) => a.chart === 'pie' || secondHistogram(a, kept));
+  // Never the question's answer (a pie of shares it asks for).
+  const spare = kept.filter(
+    (a) => !a.why.startsWith(ANSWERS) && (a.chart === 'pie' || secondHistogram(a, kept)),
+  );
   spare.sort((a, b) => Number(a.chart === 'pie') - Number(b.chart === 'pie'));
   while (kept.length > MAX_ANALYSES && spare.length) {
     const drop = spare.pop() as Analysis;

@@ -3,7 +3,9 @@
  * whether it asks about a trend, a ranking, a share, a distribution or a
  * relationship. The analysis that answers it goes first in the plan.
  */
-import { aggFor, measureFrequency, PERIOD_WORD, spansTime } from './roles.js';
+import { aggFor, measureFrequency, PERIOD_WORD, spansTime, timeFrequencyOf } from './roles.js';
+import { PERIOD_DAYS, PERIOD_ORDER } from './periods.js';
+import type { Period } from './periods.js';
 import type { Roles } from './roles.js';
 import { ENTITY_LINES, entityTop, scatterColor } from './planner-rules.js';
 import type { Analysis } from './plan.js';
@@ -16,28 +18,63 @@ import { rankingAnalysis } from './planner-ranking.js';
 
 const WORDS = {
   trend:
-    /\b(trend|over time|monthly|weekly|daily|yearly|per (day|week|month|year)|growth|gr[eo]w|grown|season|evolv|change[sd]? over)/i,
+    /\b(trend|over time|hourly|daily|weekly|monthly|quarterly|yearly|annual|(per|by|each) (hour|day|week|month|quarter|year)\b|growth|gr[eo]w|grown|season|evolv|change[sd]? over)/i,
   distribution: /\b(distribution|spread|histogram|typical|range of|outlier)/i,
-  relationship: /\b(correlat|relationship|relate|vs\.?|versus|affect|impact|depend|against)\b/i,
-  share: /\b(share|proportion|percentage|breakdown|split|composition)\b/i,
+  relationship:
+    /\b(correlat\w*|relationships?|relat(e|es|ed)|vs\.?|versus|affect\w*|impact\w*|depend\w*|against)\b/i,
+  share: /\b(shares?|proportions?|percentages?|breakdowns?|split|composition)\b/i,
   ranking: /\b(top|best|worst|largest|highest|lowest|most|least|biggest|rank|leading)\b/i,
   growth:
     /\b(gr[eo]w|growth|growing|return|returns|perform|outperform|rebase|rebased|index(ed)?)\b/i,
 };
+
+/** Words that ask for a line's period ("monthly", "per week", "by year"), the coarsest last. */
+const PERIOD_ASKED: readonly [Period, RegExp][] = [
+  ['H', /\b(hourly|(per|by|each) hour)\b/i],
+  ['D', /\b(daily|(per|by|each) day)\b/i],
+  ['W', /\b(weekly|(per|by|each) week)\b/i],
+  ['M', /\b(monthly|(per|by|each) month)\b/i],
+  ['Q', /\b(quarterly|(per|by|each) quarter)\b/i],
+  ['Y', /\b(yearly|annual(ly)?|(per|by|each) year)\b/i],
+];
+
+/** Words that name two columns measured against each other, not two sets of rows compared. */
+const PAIRED = /\b(correlat\w*|relationships?|relat(e|es|ed)|affect\w*|impact\w*|depend\w*)\b/i;
+
+/**
+ * The period a question asks its line in, if the data can give it: never finer than the data's
+ * own spacing, never more than PERIOD_POINTS points; null for the planner's own.
+ */
+function askedPeriod(question: string, date: ColumnProfile, r: Roles): Period | null {
+  const asked = PERIOD_ASKED.find(([, words]) => words.test(question))?.[0];
+  if (!asked) return null;
+  const own = timeFrequencyOf(date, r);
+  if (own !== null && PERIOD_ORDER.indexOf(asked) < PERIOD_ORDER.indexOf(own)) return null;
+  const span = date.datetime?.span_days ?? 0;
+  return span / PERIOD_DAYS[asked] <= PERIOD_POINTS ? asked : null;
+}
+
+/** The most points a line in the period a question asks may have. */
+const PERIOD_POINTS = 3000;
 
 function aggOf(
   question: string,
   measure: ColumnProfile | undefined,
   r: Roles,
   spans: boolean,
+  named = false,
 ): 'sum' | 'mean' | 'median' | 'count' | 'min' | 'max' {
   if (/\b(average|mean|avg)\b/i.test(question)) return 'mean';
   if (/\bmedian\b/i.test(question)) return 'median';
-  if (/\b(how many|number of|count)\b/i.test(question)) return 'count';
+  // "How many orders": rows; "how many units" (a measure it names): their total.
+  if (/\b(how many|number of|count)\b/i.test(question) && !named) return 'count';
   if (/\b(max|maximum|peak)\b/i.test(question)) return 'max';
   if (/\b(min|minimum)\b/i.test(question)) return 'min';
   return aggFor(measure, r, spans);
 }
+
+/** How the why of the analysis answering a question starts (the plan never drops it for room). */
+export const ANSWERS = 'Answers the question:';
 
 /** At most this many characters in an analysis' why (AnalysisSchema). */
 const WHY_CHARS = 300;
@@ -82,6 +119,8 @@ function answerOf(
     named.find((c) => r.categories.includes(c) && open(c)) ??
     // A handful of whole numbers it names as groups ("by cluster", "by class").
     named.find((c) => c !== measure && discreteGroups(c) && open(c)) ??
+    // Several values of a category it names ("Online vs Retail"): compared side by side.
+    r.categories.find((c) => filters.some((f) => f.column === c.name && f.op === 'in')) ??
     (WORDS.ranking.test(question) || WORDS.share.test(question)
       ? r.categories.find(open)
       : undefined);
@@ -90,11 +129,15 @@ function answerOf(
   const date =
     named.find((c) => r.dates.includes(c)) ??
     (WORDS.trend.test(question) || only ? r.dates[0] : undefined);
+  const isNamed = !!measure && named.includes(measure);
   const agg = measure
-    ? aggOf(question, measure, r, r.semantics.table.grain !== 'cross_section')
+    ? aggOf(question, measure, r, r.semantics.table.grain !== 'cross_section', isNamed)
     : 'count';
+  // A count of rows ("how many orders") counts rows, not the values of some measure.
+  const counts = (a: string): string | null =>
+    a === 'count' && !isNamed ? null : (measure?.name ?? null);
   const title = question.length > 110 ? `${question.slice(0, 107)}…` : question;
-  const asked = `Answers the question: "${title}"`;
+  const asked = `${ANSWERS} "${title}"`;
   // A question naming no number column gets the data's first measure, and says so.
   const guessed =
     measure && !named.includes(measure)
@@ -105,7 +148,13 @@ function answerOf(
   const rate = rateQuestion(question, profile, r, named, { title, why: asked });
   if (rate) return [rate];
   const top = Number(/\btop\s+(\d{1,2})\b/i.exec(question)?.[1] ?? 10);
-  if (WORDS.relationship.test(question) && measure && second) {
+  // Two measures against each other: named both ("price vs revenue"), or one with a word of
+  // pairing ("what affects revenue?"); "Online vs Retail" compares rows, it pairs no columns.
+  const namedMeasures = named.filter((c) => r.measures.includes(c)).length;
+  const paired =
+    WORDS.relationship.test(question) &&
+    (namedMeasures >= 2 || (namedMeasures === 1 && PAIRED.test(question)));
+  if (paired && measure && second) {
     return [
       {
         title,
@@ -122,9 +171,9 @@ function answerOf(
     ];
   }
   if (date) {
-    const freq = measureFrequency(date, measure, r);
+    const freq = askedPeriod(question, date, r) ?? measureFrequency(date, measure, r);
     const entity = r.semantics.table.grain === 'panel' ? r.semantics.table.entity : null;
-    const agg = measure ? aggOf(question, measure, r, spansTime(date, freq, r)) : 'count';
+    const agg = measure ? aggOf(question, measure, r, spansTime(date, freq, r), isNamed) : 'count';
     // Growth of a panel's levels (prices per symbol): each entity as an index from the first
     // period they all share, so the comparison is of growth, not of size.
     const ofEntity = profile.column_profiles.find((c) => c.name === entity);
@@ -162,7 +211,7 @@ function answerOf(
         transform: {
           type: 'resample',
           date: date.name,
-          measure: measure?.name ?? null,
+          measure: counts(agg),
           agg,
           freq,
           ...(series ? { series: series.name } : {}),
@@ -204,7 +253,7 @@ function answerOf(
         transform: {
           type: 'group',
           by: category.name,
-          measure: measure?.name ?? null,
+          measure: counts(agg),
           agg,
           top_n: Math.max(2, Math.min(50, top)),
         },
