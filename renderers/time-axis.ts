@@ -30,24 +30,42 @@ export function periodAxis(xs: readonly unknown[]): Record<string, unknown> | nu
 }
 
 /**
+ * The distinct periods of `xs` in order (each value's number, as `read` gives it; missing values
+ * skipped), the first, the last and the smallest step between two; null when a value is not a
+ * period or fewer than two are.
+ */
+function periodsOf(
+  xs: readonly unknown[],
+  read: (x: string) => number | null,
+): { sorted: number[]; first: number; last: number; step: number } | null {
+  const seen = new Set<number>();
+  for (const x of xs) {
+    if (x === null || x === undefined) continue;
+    const n = typeof x === 'string' ? read(x) : null;
+    if (n === null) return null;
+    seen.add(n);
+  }
+  const sorted = [...seen].sort((a, b) => a - b);
+  const [first, last] = [sorted[0], sorted.at(-1)];
+  if (first === undefined || last === undefined || sorted.length < 2) return null;
+  let step = Infinity;
+  for (let i = 1; i < sorted.length; i++)
+    step = Math.min(step, (sorted[i] ?? 0) - (sorted[i - 1] ?? 0));
+  return { sorted, first, last, step };
+}
+
+/**
  * Points that each start a day, over at most SHORT_DAYS: ticked on days (every day, every other,
  * every week from the first), hovered by day. Left to itself Plotly ticks six daily points at 00:00 and 12:00.
  */
 function dayAxis(xs: readonly unknown[]): Record<string, unknown> | null {
-  const days = new Set<number>();
-  for (const x of xs) {
-    if (x === null || x === undefined) continue;
-    const m = typeof x === 'string' ? DAY_START.exec(x) : null;
-    if (!m) return null;
-    days.add(Date.parse(`${m[1]}T00:00:00Z`) / DAY);
-  }
-  const sorted = [...days].sort((a, b) => a - b);
-  const [first, last] = [sorted[0], sorted.at(-1)];
-  if (first === undefined || last === undefined || sorted.length < 2) return null;
-  if (last - first > SHORT_DAYS) return null;
-  let step = Infinity;
-  for (let i = 1; i < sorted.length; i++)
-    step = Math.min(step, (sorted[i] ?? 0) - (sorted[i - 1] ?? 0));
+  const read = (x: string): number | null => {
+    const m = DAY_START.exec(x);
+    return m ? Date.parse(`${m[1]}T00:00:00Z`) / DAY : null;
+  };
+  const spread = periodsOf(xs, read);
+  if (!spread || spread.last - spread.first > SHORT_DAYS) return null;
+  const { first, last, step } = spread;
   const every = [1, 2].find((n) => n >= step && n * 12 >= last - first) ?? 7;
   return {
     type: 'date',
@@ -58,19 +76,13 @@ function dayAxis(xs: readonly unknown[]): Record<string, unknown> | null {
 }
 
 function monthAxis(xs: readonly unknown[]): Record<string, unknown> | null {
-  const months = new Set<number>();
-  for (const x of xs) {
-    if (x === null || x === undefined) continue;
-    const m = typeof x === 'string' ? MONTH_START.exec(x) : null;
-    if (!m) return null;
-    months.add(Number(m[1]) * 12 + Number(m[2]) - 1);
-  }
-  const sorted = [...months].sort((a, b) => a - b);
-  const [first, last] = [sorted[0], sorted.at(-1)];
-  if (first === undefined || last === undefined || sorted.length < 2) return null;
-  let step = Infinity;
-  for (let i = 1; i < sorted.length; i++)
-    step = Math.min(step, (sorted[i] ?? 0) - (sorted[i - 1] ?? 0));
+  const read = (x: string): number | null => {
+    const m = MONTH_START.exec(x);
+    return m ? Number(m[1]) * 12 + Number(m[2]) - 1 : null;
+  };
+  const spread = periodsOf(xs, read);
+  if (!spread) return null;
+  const { sorted, first, last, step } = spread;
   const yearly = step % 12 === 0 && sorted.every((m) => m % 12 === 0);
   const quarterly = !yearly && step % 3 === 0 && sorted.every((m) => m % 3 === 0);
   const period = yearly ? '%Y' : quarterly ? 'Q%q %Y' : '%b %Y';

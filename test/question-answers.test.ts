@@ -16,13 +16,10 @@ const SHOP = profile([
 const first = (question: string, data = SHOP) => heuristicPlan(data, question).analyses[0];
 
 void test('a line is drawn in the period the question asks, if the data has it', () => {
-  const monthly = first('how much revenue per week');
-  assert.equal(monthly?.transform.type === 'resample' && monthly.transform.freq, 'W');
-  assert.equal(
-    first('quarterly revenue')?.transform.type === 'resample' &&
-      first('quarterly revenue')?.transform.freq,
-    'Q',
-  );
+  const weekly = first('how much revenue per week');
+  assert.equal(weekly?.transform.type === 'resample' && weekly.transform.freq, 'W');
+  const quarterly = first('quarterly revenue');
+  assert.equal(quarterly?.transform.type === 'resample' && quarterly.transform.freq, 'Q');
   // Finer than the data's own spacing (monthly rows asked per day): the planner's own period.
   const months = profile([
     col('month', 'datetime', {
