@@ -201,3 +201,45 @@ void test('a year a question names keeps that year: whole on a date column, by v
   const ranked = heuristicPlan(panel, 'average pop by country in 1980').analyses[0];
   assert.ok(ranked?.transform.type === 'group' && ranked.transform.min_rows === undefined);
 });
+
+void test('a value past the most frequent five is named from every value the engine listed, in both engines', () => {
+  const listed = profile(SHOP.column_profiles, {
+    semantics: { values: { product: ['P02', 'P27', 'New York Deli'] } } as never,
+  });
+  assert.deepEqual(valueFilters('revenue of P27 by channel', listed), [
+    { column: 'product', op: '==', value: 'P27' },
+  ]);
+  assert.deepEqual(valueFilters('revenue of P27 by channel', SHOP), []);
+  // The engines list a column's values (6 to 300 of them) in the profile's semantics, sorted.
+  const dir = tempDir();
+  const file = join(dir, 'shop.csv');
+  const lines = ['product,channel,revenue'];
+  for (let i = 0; i < 300; i += 1)
+    lines.push(
+      `P${String((i * 7) % 20).padStart(2, '0')},${['Online', 'Retail'][i % 2]},${100 + i}`,
+    );
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  for (const engine of ['duckdb', 'pandas']) {
+    const r = runCli(
+      [
+        'analyze',
+        file,
+        '--engine',
+        engine,
+        '--json',
+        '-q',
+        'revenue of P17 by channel',
+        '-o',
+        join(dir, `${engine}.html`),
+      ],
+      { env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as { charts: { derivation: { filter: unknown } }[] };
+    assert.deepEqual(
+      json.charts[0]?.derivation.filter,
+      [{ column: 'product', op: '==', value: 'P17' }],
+      engine,
+    );
+  }
+});

@@ -1,8 +1,8 @@
 /**
  * The values a question names ("top products in the West", "average price of Online orders"):
  * each becomes a filter of its column, so that the chart titled with the question shows the rows
- * it asks about, not every row. Only values the profile lists (a column's most frequent, all of a
- * category of a few), named by their words; a word that questions use for other things ("top",
+ * it asks about, not every row. Only values the profile lists (every value of a column of a few
+ * hundred, Semantics.values; else its most frequent), named by their words; a word that questions use for other things ("top",
  * "other", "total", "yes") or that two columns hold is no value.
  */
 import type { Analysis } from './plan.js';
@@ -41,18 +41,24 @@ const pickable = (c: ColumnProfile): boolean =>
 export function valueFilters(question: string, profile: DataProfile): Filter[] {
   const asked = words(question);
   const plain = asked.map(singular);
-  const found = new Map<string, string[]>();
+  const found = new Map<string, { value: string; at: number }[]>();
   const holders = new Map<string, number>();
+  const listed = profile.semantics?.values ?? {};
   for (const c of profile.column_profiles.filter(pickable))
-    for (const { value } of c.top) {
-      if (namedAt(asked, plain, value) < 0) continue;
-      found.set(c.name, [...(found.get(c.name) ?? []), value]);
+    for (const value of listed[c.name] ?? c.top.map((t) => t.value)) {
+      const at = namedAt(asked, plain, value);
+      if (at < 0) continue;
+      found.set(c.name, [...(found.get(c.name) ?? []), { value, at }]);
       const key = words(value).join(' ');
       holders.set(key, (holders.get(key) ?? 0) + 1);
     }
   const filters: Filter[] = [];
   for (const [column, values] of found) {
-    const clear = values.filter((v) => holders.get(words(v).join(' ')) === 1);
+    // In the order the question names them ("North and South").
+    const clear = values
+      .filter((v) => holders.get(words(v.value).join(' ')) === 1)
+      .sort((a, b) => a.at - b.at)
+      .map((v) => v.value);
     const [one, ...more] = clear;
     if (one !== undefined && more.length === 0) filters.push({ column, op: '==', value: one });
     else if (more.length > 0) filters.push({ column, op: 'in', value: clear });

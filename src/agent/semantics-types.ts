@@ -119,6 +119,11 @@ export const SemanticsSchema = z.object({
    */
   aggregates: z.array(z.object({ column: z.string(), values: z.array(z.string()) })).optional(),
   /**
+   * Every value of a text column of a few hundred values at most (TableFacts.names), for a
+   * question that names one ("revenue of P27": question-values.ts); not in the text for models.
+   */
+  values: z.record(z.string(), z.array(z.string())).optional(),
+  /**
    * Categories naming the same groups as another (a code beside its name): charted as `as` only
    * (semantics-aliases.ts).
    */

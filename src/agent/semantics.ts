@@ -118,9 +118,22 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     ...(quantity ? { quantity } : {}),
     ...(aliases.length ? { aliases } : {}),
     ...(groups.length ? { aggregates: groups } : {}),
+    ...valuesOf(facts.names),
     ...latestOf(grained, facts, profile, time?.kind === 'year' ? time.column : null),
     groupEffects: groupEffects(facts),
   };
+}
+
+/** At most this many values of a column are kept for the questions that name them. */
+const QUESTION_VALUES = 300;
+
+/** The columns' values a question may name (Semantics.values): those of few enough values. */
+function valuesOf(names: TableFacts['names']): Pick<Semantics, 'values'> {
+  // Sorted: each engine lists them in an order of its own.
+  const kept = Object.entries(names ?? {})
+    .filter(([, v]) => v.length <= QUESTION_VALUES)
+    .map(([column, v]) => [column, [...v].sort()] as const);
+  return kept.length ? { values: Object.fromEntries(kept) } : {};
 }
 
 /**
