@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { namedColumns } from '../src/agent/question-columns.js';
-import { runCli, tempDir } from './helpers/fixtures.js';
+import { tempDir } from './helpers/fixtures.js';
+import { analyzeJson } from './helpers/semantics.js';
 import { col, profile, SALES } from './helpers/profiles.js';
 
 const names = (question: string, columns: string[]): string[] =>
@@ -160,16 +161,10 @@ void test('analyze -q answers with the columns the question names, end to end', 
       `p${i},${20 + ((i * 7) % 40)},${150 + ((i * 13) % 50)},${'ABCD'[i % 4]},${10 + ((i * 3) % 17)}`,
     );
   writeFileSync(file, `${lines.join('\n')}\n`);
-  const ask = (question: string) => {
-    const r = runCli(['analyze', file, '--json', '-q', question, '-o', join(dir, 'r.html')], {
-      env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-    });
-    assert.equal(r.status, 0, r.stderr);
-    const json = JSON.parse(r.stdout) as {
+  const ask = (question: string) =>
+    analyzeJson<{
       charts: { title: string; derivation: { measure: string; agg: string; group_by: string[] } }[];
-    };
-    return json.charts[0];
-  };
+    }>(file, 'duckdb', join(dir, 'r.html'), ['-q', question]).charts[0];
   const height = ask('average height by team');
   assert.equal(height?.title, 'average height by team');
   assert.deepEqual(

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { findingScope, valueFilters, yearFilters } from '../src/agent/question-values.js';
-import { runCli, tempDir } from './helpers/fixtures.js';
+import { tempDir } from './helpers/fixtures.js';
+import { analyzeJson } from './helpers/semantics.js';
 import { col, date, profile } from './helpers/profiles.js';
 
 const top = (...values: string[]) => values.map((value) => ({ value, count: 10 }));
@@ -121,27 +122,11 @@ void test('analyze -q with a value: the chart keeps its rows, and both engines s
       `${['North', 'South', 'East', 'West'][i % 4]},${['Online', 'Retail'][i % 2 === 0 ? (i >> 2) % 2 : 1]},P${(i * 7) % 12},${100 + ((i * 37) % 250)}`,
     );
   writeFileSync(file, `${lines.join('\n')}\n`);
-  const run = (engine: string) => {
-    const r = runCli(
-      [
-        'analyze',
-        file,
-        '--engine',
-        engine,
-        '--json',
-        '-q',
-        'top products in the West',
-        '-o',
-        join(dir, `${engine}.html`),
-      ],
-      { env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    return JSON.parse(r.stdout) as {
+  const run = (engine: string) =>
+    analyzeJson<{
       charts: { derivation: { filter: unknown; rows_used: number } }[];
       insights: { text: string; analysis: number }[];
-    };
-  };
+    }>(file, engine, join(dir, `${engine}.html`), ['-q', 'top products in the West']);
   const duck = run('duckdb');
   assert.deepEqual(duck.charts[0]?.derivation.filter, [
     { column: 'region', op: '==', value: 'West' },
@@ -220,22 +205,12 @@ void test('a value past the most frequent five is named from every value the eng
     );
   writeFileSync(file, `${lines.join('\n')}\n`);
   for (const engine of ['duckdb', 'pandas']) {
-    const r = runCli(
-      [
-        'analyze',
-        file,
-        '--engine',
-        engine,
-        '--json',
-        '-q',
-        'revenue of P17 by channel',
-        '-o',
-        join(dir, `${engine}.html`),
-      ],
-      { env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } },
+    const json = analyzeJson<{ charts: { derivation: { filter: unknown } }[] }>(
+      file,
+      engine,
+      join(dir, `${engine}.html`),
+      ['-q', 'revenue of P17 by channel'],
     );
-    assert.equal(r.status, 0, r.stderr);
-    const json = JSON.parse(r.stdout) as { charts: { derivation: { filter: unknown } }[] };
     assert.deepEqual(
       json.charts[0]?.derivation.filter,
       [{ column: 'product', op: '==', value: 'P17' }],

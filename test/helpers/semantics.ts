@@ -36,9 +36,12 @@ export async function duckProfile(
   }
 }
 
-/** What `opsmind analyze file --engine <engine> --json` printed (no model), the report at `out`. */
-export function analyzeJson<T>(file: string, engine: string, out: string): T {
-  const r = runCli(['analyze', file, '--engine', engine, '--json', '-o', out], {
+/**
+ * What `opsmind analyze file --engine <engine> --json` printed (no model), the report at `out`;
+ * `more`: further arguments (`-q`, a question).
+ */
+export function analyzeJson<T>(file: string, engine: string, out: string, more: string[] = []): T {
+  const r = runCli(['analyze', file, '--engine', engine, '--json', '-o', out, ...more], {
     env: { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
   });
   assert.equal(r.status, 0, `${file} ${engine}: ${r.stderr}`);
