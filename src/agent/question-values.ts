@@ -2,8 +2,9 @@
  * The values a question names ("top products in the West", "average price of Online orders"):
  * each becomes a filter of its column, so that the chart titled with the question shows the rows
  * it asks about, not every row. Only values the profile lists (every value of a column of a few
- * hundred, Semantics.values; else its most frequent), named by their words; a word that questions use for other things ("top",
- * "other", "total", "yes") or that two columns hold is no value.
+ * hundred, Semantics.values; else its most frequent), named by their words; a word that
+ * questions use for other things ("top", "other", "total", "yes") or that two columns hold is no
+ * value.
  */
 import type { Analysis } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
