@@ -137,7 +137,7 @@ function answerOf(
   const counts = (a: string): string | null =>
     a === 'count' && !isNamed ? null : (measure?.name ?? null);
   const title = question.length > 110 ? `${question.slice(0, 107)}…` : question;
-  const asked = `${ANSWERS} "${title}"`;
+  const asked = `${ANSWERS} "${title}".`;
   // A question naming no number column gets the data's first measure, and says so.
   const guessed =
     measure && !named.includes(measure)
