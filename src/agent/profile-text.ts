@@ -118,7 +118,10 @@ function grainLine(sem: Semantics): string {
 }
 
 /** Totals and derived columns, which sums must not count twice. */
-function semanticTail(sem: Semantics): string[] {
+function semanticTail(
+  sem: Semantics,
+  dates: DataProfile['column_profiles'][number]['datetime'],
+): string[] {
   const out: string[] = [];
   for (const t of sem.totals.slice(0, 4))
     out.push(
@@ -128,11 +131,7 @@ function semanticTail(sem: Semantics): string[] {
     out.push(
       `Groups: ${g.column} lists ${g.values.length} groups of its other values (${groupsText(g.values, 6)}); leave them out (filter "not in") when summing or ranking.`,
     );
-  const latest = sem.latest;
-  for (const [m, y] of Object.entries(latest?.years ?? {}).slice(0, 3))
-    out.push(
-      `Reported years: ${m} has a value for nearly every ${latest?.entity ?? ''} from ${y.from} to ${y.to}; rank them as of ${y.latest} (filter ${latest?.column ?? ''} == ${y.latest}), and total them over those years only.`,
-    );
+  out.push(...reportedLines(sem, dates));
   for (const d of sem.derived.slice(0, 4))
     out.push(`Derived: ${d.column} = ${d.how} of ${d.from.join(', ')} (${d.evidence}).`);
   for (const a of (sem.aliases ?? []).slice(0, 4))
@@ -140,11 +139,37 @@ function semanticTail(sem: Semantics): string[] {
   return out;
 }
 
+/**
+ * A panel's reported years: where to rank and what to total; a dated panel's periods only when
+ * they leave out its first or last (`dates`: its time column's range).
+ */
+function reportedLines(
+  sem: Semantics,
+  dates: DataProfile['column_profiles'][number]['datetime'],
+): string[] {
+  const latest = sem.latest;
+  if (!latest) return [];
+  const [min, max] = [dates?.min, dates?.max].map((d) => d?.replace('T', ' ').slice(0, 19));
+  return Object.entries(latest.years)
+    .slice(0, 3)
+    .flatMap(([m, y]) => {
+      if (typeof y.from === 'number')
+        return [
+          `Reported years: ${m} has a value for nearly every ${latest.entity} from ${y.from} to ${y.to}; rank them as of ${y.latest} (filter ${latest.column} == ${y.latest}), and total them over those years only.`,
+        ];
+      if (y.from === min && y.to === max) return [];
+      return [
+        `Reported periods: ${m} has a value for nearly every ${latest.entity} from ${y.from} to ${y.to} only; total it over those periods (filter ${latest.column} >= "${y.from}" and <= "${y.to}").`,
+      ];
+    });
+}
+
 /** The profile as text within `budget` bytes. */
 export function profileText(p: DataProfile, budget = PROFILE_TEXT_BUDGET): string {
   const sem = p.semantics;
   const roles = new Map(sem?.columns.map((r) => [r.name, r]) ?? []);
-  const tail: string[] = sem ? semanticTail(sem) : [];
+  const time = p.column_profiles.find((c) => c.name === sem?.latest?.column);
+  const tail: string[] = sem ? semanticTail(sem, time?.datetime ?? null) : [];
   // A compass bearing's r is of a cut circle (359° beside 0°): not offered to a model.
   const linear = p.correlations.filter(
     (c) => roles.get(c.a)?.role !== 'direction' && roles.get(c.b)?.role !== 'direction',

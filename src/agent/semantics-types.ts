@@ -4,9 +4,15 @@
  */
 import { z } from 'zod';
 
-/** The years a panel's measure is reported in (engine/profile-latest.ts). */
-export const ReportedSchema = z.object({ from: z.number(), to: z.number(), latest: z.number() });
-/** The years a panel's measure is reported in. */
+/** A year of a yearly panel, or a period of a dated one as written in filters ("2024-08-01 00:00:00"). */
+const PeriodSchema = z.union([z.number(), z.string()]);
+/** The years (periods) a panel's measure is reported in (engine/profile-latest.ts). */
+export const ReportedSchema = z.object({
+  from: PeriodSchema,
+  to: PeriodSchema,
+  latest: PeriodSchema,
+});
+/** The years (periods) a panel's measure is reported in. */
 export type Reported = z.infer<typeof ReportedSchema>;
 
 /** What one row of the table is. */
@@ -108,7 +114,8 @@ export const SemanticsSchema = z.object({
   /**
    * A yearly panel unique on entity × year: per measure, the first and the last year it is
    * reported for nearly every entity (TableFacts.reported). Its entities are ranked by the last
-   * year's values; its totals over the entities cover those years only.
+   * year's values; its totals over the entities cover those years only. A dated panel (entity ×
+   * date) the same, its periods as dates: its totals keep to them, its ranking is of every period.
    */
   latest: z
     .object({ column: z.string(), entity: z.string(), years: z.record(z.string(), ReportedSchema) })
@@ -210,3 +217,8 @@ export interface TableFacts {
 
 /** A panel's year is reported for a measure with at least this share of its fullest year's values. */
 export const REPORTED_SHARE = 0.9;
+/**
+ * A dated panel's periods are read for the ones its measures are reported in up to this many
+ * (months and days of years; a sensor's minutes are no periods a measure is reported late in).
+ */
+export const REPORTED_PERIODS = 5000;

@@ -119,7 +119,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     ...(aliases.length ? { aliases } : {}),
     ...(groups.length ? { aggregates: groups } : {}),
     ...valuesOf(facts.names),
-    ...latestOf(grained, facts, profile, time?.kind === 'year' ? time.column : null),
+    ...latestOf(grained, facts, profile, time?.column ?? null),
     groupEffects: groupEffects(facts),
   };
 }
@@ -137,8 +137,8 @@ function valuesOf(names: TableFacts['names']): Pick<Semantics, 'values'> {
 }
 
 /**
- * A yearly panel's reported years (TableFacts.reported), where entity × year is unique on every
- * row: in one year, each entity's value is one row, not a mean.
+ * A yearly (or dated) panel's reported years (periods; TableFacts.reported), where entity × year
+ * is unique on every row: in one year, each entity's value is one row, not a mean.
  */
 function latestOf(
   grained: { grain: string; keys: string[] },

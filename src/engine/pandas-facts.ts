@@ -25,7 +25,7 @@ import {
   withinCandidates,
 } from '../agent/semantics.js';
 import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
-import { REPORTED_SHARE, ReportedSchema } from '../agent/semantics.js';
+import { REPORTED_PERIODS, REPORTED_SHARE, ReportedSchema } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { readWorkdirJson } from '../spec/load.js';
@@ -206,8 +206,10 @@ if t is not None:
                     break
             facts["totals"] = found
         # The years each measure is reported for nearly every entity (profile-latest.ts).
-        if len(keys) == 1 and args["kind"] == "year" and pd.api.types.is_numeric_dtype(df[t]):
-            years = rows["__opsmind_t"].astype("float64")
+        dated = args["kind"] == "date"
+        if len(keys) == 1 and (facts["timeDistinct"] <= PERIODS if dated else pd.api.types.is_numeric_dtype(df[t])):
+            # A dated panel's periods by their times as written in filters, in order as text.
+            years = rows["__opsmind_t"].dt.strftime("%Y-%m-%d %H:%M:%S") if dated else rows["__opsmind_t"].astype("float64")
             counts = pd.DataFrame({m: pd.to_numeric(rows[m], errors="coerce") for m in measures}).groupby(years).count()
             sizes = years.groupby(years).size()
             facts["reported"] = {}
@@ -217,8 +219,12 @@ if t is not None:
                     continue
                 full = (n > 0) & (n >= LATEST * n.max())
                 reported = n[full | ((n > 0) & (n >= LATEST * sizes))].index
+                at = n.index.get_indexer(reported)
+                if dated and len(at) and at.max() - at.min() + 1 != len(at):
+                    continue
                 if len(reported) and full.any():
-                    facts["reported"][m] = {"from": float(reported.min()), "to": float(reported.max()), "latest": float(n[full].index.max())}
+                    as_of = str if dated else float
+                    facts["reported"][m] = {"from": as_of(reported.min()), "to": as_of(reported.max()), "latest": as_of(n[full].index.max())}
 sp = args["splits"]
 if sp["columns"]:
     X = pd.DataFrame({m: pd.to_numeric(df[m], errors="coerce").astype(float) for m in sp["measures"]})
@@ -291,7 +297,7 @@ export async function sandboxFacts(
     splits: splitCandidates(profile),
     aliases: aliasCandidates(profile),
   };
-  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\nLATEST = ${REPORTED_SHARE}\n${PROGRAM}`;
+  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\nLATEST = ${REPORTED_SHARE}\nPERIODS = ${REPORTED_PERIODS}\n${PROGRAM}`;
   const run = await sandbox.run({
     code,
     scriptName: 'table_facts.py',

@@ -17,6 +17,7 @@ import {
   measurePairs,
   LOOSE_SHARE,
   REPEATED_GROUPS,
+  REPORTED_PERIODS,
   splitCandidates,
   sumTriples,
   withinCandidates,
@@ -463,12 +464,16 @@ async function timeFacts(
   facts.typicalStep = measured('r');
   if (grained.keys.length === 1)
     facts.totals = await totalRows(db, grained.keys[0] ?? '', t, measures, signal);
+  if (grained.keys.length === 1 && time.kind === 'year')
+    if (NUMBER_TYPE.test(types.get(time.column) ?? ''))
+      facts.reported = await reportedYears(db, time.column, measures, signal);
+  // A dated panel's periods too (one row per store and month): by its times as read.
   if (
     grained.keys.length === 1 &&
-    time.kind === 'year' &&
-    NUMBER_TYPE.test(types.get(time.column) ?? '')
+    time.kind === 'date' &&
+    (facts.timeDistinct ?? 0) <= REPORTED_PERIODS
   )
-    facts.reported = await reportedYears(db, time.column, measures, signal);
+    facts.reported = await reportedYears(db, t, measures, signal, true);
   return facts;
 }
 

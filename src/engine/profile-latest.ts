@@ -7,7 +7,10 @@
  * year with fewer rows but a value on each, no disaster of a kind that year, misses nothing).
  * `latest` is the last year with REPORTED_SHARE of the fullest year's values, rows or not: the
  * year a ranking of the entities compares (semantics' latest). The pandas engine's facts pick the
- * same.
+ * same. A dated panel (one row per store and month) is read the same way, its periods by their
+ * dates: `from`, `to` and `latest` are then the periods' times as written in filters
+ * ("2024-08-01 00:00:00"): a month in which three stores of eight have revenue yet is no total.
+ * Its measures missing inside the span too are sparse, not reported late: none of them is listed.
  */
 import { REPORTED_SHARE } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
@@ -15,34 +18,53 @@ import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
 import { DATA_RELATION } from './types.js';
 
-/** Per measure: the years it is reported in (from, to), and the year to rank in (latest). */
+/**
+ * Per measure: the years it is reported in (from, to), and the year to rank in (latest); `dated`:
+ * the periods of `time`, a TIMESTAMP expression, instead of a column of years.
+ */
 export async function reportedYears(
   db: DuckDb,
-  year: string,
+  time: string,
   measures: readonly string[],
   signal?: AbortSignal,
+  dated = false,
 ): Promise<NonNullable<TableFacts['reported']>> {
-  const y = `CAST(${ident(year)} AS DOUBLE)`;
+  const y = dated ? time : `CAST(${ident(time)} AS DOUBLE)`;
+  const known = dated ? `${y} IS NOT NULL` : `${y} IS NOT NULL AND NOT isnan(${y})`;
+  const key = dated ? `strftime(${y}, '%Y-%m-%d %H:%M:%S')` : y;
   // A NaN is no value (pandas' count skips it), as the profile counts.
   const counts = measures.map(
     (m, i) => `count(nullif(CAST(${ident(m)} AS DOUBLE), CAST('nan' AS DOUBLE))) AS c${i}`,
   );
   const rows = await db.objects(
-    `SELECT ${y} AS y, count(*) AS r, ${counts.join(', ')} FROM ${ident(DATA_RELATION)} WHERE ${y} IS NOT NULL AND NOT isnan(${y}) GROUP BY 1 ORDER BY 1`,
+    `SELECT ${key} AS y, count(*) AS r, ${counts.join(', ')} FROM ${ident(DATA_RELATION)} WHERE ${known} GROUP BY 1 ORDER BY 1`,
     signal,
   );
   return Object.fromEntries(
     measures.flatMap((m, i) => {
       const years = rows.map((row) => ({
-        year: Number(row.y),
+        year: dated ? String(row.y) : Number(row.y),
         rows: Number(row.r ?? 0),
         n: Number(row[`c${i}`] ?? 0),
       }));
-      const fullest = Math.max(0, ...years.map((x) => x.n));
-      const full = years.filter((x) => x.n > 0 && x.n >= REPORTED_SHARE * fullest);
-      const whole = years.filter((x) => x.n > 0 && x.n >= REPORTED_SHARE * x.rows);
-      const reported = years.filter((x) => full.includes(x) || whole.includes(x));
-      const [from, to, latest] = [reported[0]?.year, reported.at(-1)?.year, full.at(-1)?.year];
+      let fullest = 0;
+      for (const x of years) fullest = Math.max(fullest, x.n);
+      const isFull = (x: (typeof years)[number]): boolean =>
+        x.n > 0 && x.n >= REPORTED_SHARE * fullest;
+      const full = years.filter(isFull);
+      const at = years.flatMap((x, index) =>
+        isFull(x) || (x.n > 0 && x.n >= REPORTED_SHARE * x.rows) ? [index] : [],
+      );
+      const [first, last] = [at[0], at.at(-1)];
+      // A dated panel's measure missing here and there inside its span (a discount on some
+      // orders) is sparse, not reported late or early: nothing to keep to.
+      if (dated && first !== undefined && last !== undefined && last - first + 1 !== at.length)
+        return [];
+      const [from, to, latest] = [
+        years[first ?? -1]?.year,
+        years[last ?? -1]?.year,
+        full.at(-1)?.year,
+      ];
       return from === undefined || to === undefined || latest === undefined
         ? []
         : [[m, { from, to, latest }]];
