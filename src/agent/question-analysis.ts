@@ -13,7 +13,8 @@ import { MAX_FILTERS } from './plan.js';
 import { discreteGroups, rateQuestion } from './planner-rates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { namedColumns } from './question-columns.js';
-import { filtersSaid, valueFilters, yearFilters } from './question-values.js';
+import { filtersSaid, valueFilters } from './question-values.js';
+import { alignedTo, timeReading } from './question-times.js';
 import { rankingAnalysis } from './planner-ranking.js';
 
 const WORDS = {
@@ -86,18 +87,17 @@ const WHY_CHARS = 300;
 export function questionAnalysis(question: string, profile: DataProfile, r: Roles): Analysis[] {
   const named = namedColumns(question, profile.column_profiles);
   const time = named.find((c) => r.dates.includes(c));
-  const filters = [
-    ...valueFilters(question, profile),
-    ...yearFilters(question, time ?? r.dates[0]),
-  ];
+  const when = timeReading(question, time ?? r.dates[0]);
+  const filters = [...valueFilters(question, profile), ...when.filters];
   return answerOf(question, profile, r, { named, filters }).map((a) => {
-    const why = `${a.why}${filtersSaid(filters)}`;
+    const why = `${a.why}${filtersSaid(filters, when.said)}`;
+    // A line's rows in whole periods of its own (a week from its Monday).
+    const t = a.transform;
+    const kept = t.type === 'resample' ? alignedTo(filters, t.date, t.freq) : filters;
     return {
       ...a,
       why: why.length > WHY_CHARS ? `${why.slice(0, WHY_CHARS - 1)}…` : why,
-      ...(filters.length
-        ? { filters: [...filters, ...(a.filters ?? [])].slice(0, MAX_FILTERS) }
-        : {}),
+      ...(kept.length ? { filters: [...kept, ...(a.filters ?? [])].slice(0, MAX_FILTERS) } : {}),
     };
   });
 }
@@ -277,10 +277,10 @@ export function unanswerable(question: string, profile: DataProfile): boolean {
   return (
     namedColumns(question, profile.column_profiles).length === 0 &&
     valueFilters(question, profile).length === 0 &&
-    yearFilters(
+    timeReading(
       question,
       profile.column_profiles.find((c) => c.semantic === 'datetime'),
-    ).length === 0 &&
+    ).filters.length === 0 &&
     !Object.values(WORDS).some((words) => words.test(question))
   );
 }

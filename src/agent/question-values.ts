@@ -81,25 +81,40 @@ function said(filters: readonly Filter[]): string {
 /**
  * The rows filters keep, said ("in 2024, where region is West"; null for none): the values of
  * categories they keep (`==`, `in`; not a facet's value, which names the measure itself) and one
- * whole year of a date column; not the filters of partial periods, totals and groups of
- * countries (comparisons, `!=`, `not in`), nor a year column's, which the findings name.
+ * whole year, quarter or month of a date column (with `ranges`, whole years from one to another);
+ * not the filters of partial periods, totals and groups of countries (comparisons, `!=`, `not
+ * in`), nor a year column's, which the findings name.
  */
-function scopeOf(filters: readonly Filter[], facets: ReadonlySet<string>): string | null {
+function scopeOf(
+  filters: readonly Filter[],
+  facets: ReadonlySet<string>,
+  ranges = false,
+): string | null {
   const kept = filters.filter(
     (f) =>
       !facets.has(f.column) &&
       ((f.op === '==' && typeof f.value === 'string' && !yearStart(f.value)) ||
         (f.op === 'in' && Array.isArray(f.value) && f.value.every((v) => typeof v === 'string'))),
   );
-  const year = yearSaid(filters);
-  if (!kept.length) return year ? `in ${year}` : null;
-  return `${year ? `in ${year}, ` : ''}where ${said(kept)}`;
+  const span = spanSaid(filters, ranges);
+  const when = span === null ? null : span.includes(' to ') ? `from ${span}` : `in ${span}`;
+  if (!kept.length) return when;
+  return `${when ? `${when}, ` : ''}where ${said(kept)}`;
 }
 
-/** The filters said for an analysis' why: " Only rows in 2024, where region is West." ("" for none). */
-export function filtersSaid(filters: readonly Filter[]): string {
+/**
+ * The filters said for an analysis' why: " Only rows in 2024, where region is West." ("" for
+ * none); `time`: how the question's time is said when it is more than one year ("from 2019 to
+ * 2021").
+ */
+export function filtersSaid(filters: readonly Filter[], time: string | null = null): string {
   const scope = scopeOf(filters, new Set());
-  return scope ? ` Only rows ${scope}.` : '';
+  if (!time) return scope ? ` Only rows ${scope}.` : '';
+  const values = scopeOf(
+    filters.filter((f) => f.op === '==' || f.op === 'in'),
+    new Set(),
+  );
+  return ` Only rows ${time}${values ? `, ${values}` : ''}.`;
 }
 
 /**
@@ -109,11 +124,13 @@ export function filtersSaid(filters: readonly Filter[]): string {
  * itself, nor the filters of time, totals and groups of countries (comparisons, `!=`, `not in`).
  */
 export function findingScope(
-  analysis: Pick<Analysis, 'filters'> | undefined,
+  analysis: (Pick<Analysis, 'filters'> & Partial<Pick<Analysis, 'transform'>>) | undefined,
   profile: DataProfile,
 ): string {
   const facets = new Set((profile.semantics?.facets ?? []).map((f) => f.column));
-  const scope = scopeOf(analysis?.filters ?? [], facets);
+  // A line's findings say their own span of years ("from 2019 to 2021"); a bar's do not.
+  const ranges = analysis?.transform?.type !== 'resample';
+  const scope = scopeOf(analysis?.filters ?? [], facets, ranges);
   return scope ? `${scope.charAt(0).toUpperCase()}${scope.slice(1)}: ` : '';
 }
 
@@ -154,12 +171,33 @@ export function yearFilters(question: string, time: ColumnProfile | undefined): 
 /** A text that is a year's first moment, as yearFilters writes it. */
 const yearStart = (value: string): boolean => /^\d{4}-01-01 00:00:00$/.test(value);
 
-/** The year a date column is kept to, whole (>= its first day, < the next year's); null if none. */
-function yearSaid(filters: readonly Filter[]): number | null {
-  const from = filters.find((f) => f.op === '>=' && yearStart(String(f.value)));
-  const year = from ? Number(String(from.value).slice(0, 4)) : NaN;
-  const to = filters.find(
-    (f) => f.column === from?.column && f.op === '<' && f.value === `${year + 1}-01-01 00:00:00`,
-  );
-  return to ? year : null;
+/** A text that is a month's first moment: its year and month (0-11); null for any other. */
+function monthStart(value: unknown): { year: number; month: number } | null {
+  const m = /^(\d{4})-(\d{2})-01 00:00:00$/.exec(String(value));
+  return m ? { year: Number(m[1]), month: Number(m[2]) - 1 } : null;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * The whole year, quarter or month a date column is kept to (>= its first moment, < the next's):
+ * "2024", "Q3 2024", "Mar 2024"; with `ranges`, whole years or months too ("2019 to 2021", "Nov
+ * 2024 to Dec 2024"). Null if none.
+ */
+function spanSaid(filters: readonly Filter[], ranges: boolean): string | null {
+  const from = filters.find((f) => f.op === '>=' && monthStart(f.value));
+  const start = monthStart(from?.value);
+  const to = filters.find((f) => f.column === from?.column && f.op === '<' && monthStart(f.value));
+  const end = monthStart(to?.value);
+  if (!start || !end) return null;
+  const months = (end.year - start.year) * 12 + end.month - start.month;
+  if (start.month === 0 && months === 12) return String(start.year);
+  if (start.month === 0 && months % 12 === 0 && months > 12 && ranges)
+    return `${start.year} to ${end.year - 1}`;
+  if (start.month % 3 === 0 && months === 3) return `Q${start.month / 3 + 1} ${start.year}`;
+  const month = (m: { year: number; month: number }): string =>
+    `${MONTHS[m.month] ?? ''} ${m.year}`;
+  if (months === 1) return month(start);
+  const last = { year: end.year - (end.month === 0 ? 1 : 0), month: (end.month + 11) % 12 };
+  return ranges && months > 1 && months <= 24 ? `${month(start)} to ${month(last)}` : null;
 }
