@@ -1,11 +1,11 @@
 /** Which columns a question names: word by word, never letters inside another word. */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
-import { namedColumns } from '../src/agent/question-columns.js';
-import { tempDir } from './helpers/fixtures.js';
+import { namedColumns, namedFamily } from '../src/agent/question-columns.js';
+import { ROOT, tempDir } from './helpers/fixtures.js';
 import { analyzeJson } from './helpers/semantics.js';
 import { col, profile, SALES } from './helpers/profiles.js';
 
@@ -58,11 +58,14 @@ void test('named as written first, then in the singular or plural, then by its w
     'host',
     'responseTimeMs',
   ]);
-  // Two columns that differ by what is left (min, max) are named only by it.
+  // Two columns that differ by what is left (min, max) are both named by the rest, last; the
+  // one whose statistic is named too comes first.
   assert.deepEqual(names('average temp by weather', ['temp_min', 'temp_max', 'weather']), [
     'weather',
+    'temp_min',
+    'temp_max',
   ]);
-  assert.deepEqual(names('highest temp max', ['temp_min', 'temp_max']), ['temp_max']);
+  assert.deepEqual(names('highest temp max', ['temp_min', 'temp_max']), ['temp_max', 'temp_min']);
   // Abbreviated names, by the start of a longer word, last; never by a word that names another column.
   assert.deepEqual(names('life expectancy by year', ['life_expect', 'year']), [
     'year',
@@ -175,5 +178,47 @@ void test('analyze -q answers with the columns the question names, end to end', 
   assert.deepEqual(
     [latency?.derivation.measure, latency?.derivation.agg],
     ['latency_ms', 'median'],
+  );
+});
+
+void test('a quantity named without its statistic names each column of it: temp of temp_max and temp_min', () => {
+  const weather = ['date', 'precipitation', 'temp_max', 'temp_min', 'wind'];
+  // Its words in another order name it, surest first.
+  assert.deepEqual(names('max temp by month', weather), ['temp_max', 'temp_min']);
+  assert.deepEqual(names('average temp by month', weather), ['temp_max', 'temp_min']);
+  const cols = weather.map((c) => col(c, 'numeric'));
+  const all = (): boolean => true;
+  assert.deepEqual(
+    namedFamily('average temp by month', cols, all).map((c) => c.name),
+    ['temp_max', 'temp_min'],
+  );
+  // A column named whole is no family's; neither is one named by its statistic too.
+  assert.deepEqual(namedFamily('average temp_max by month', cols, all), []);
+  assert.deepEqual(namedFamily('max temp by month', cols, all), []);
+  assert.deepEqual(namedFamily('average wind by month', cols, all), []);
+});
+
+void test('analyze -q of a quantity in two columns draws both, or says which it shows', () => {
+  const dir = tempDir('opsmind-family-');
+  const file = join(ROOT, 'node_modules', 'vega-datasets', 'data', 'seattle-weather.csv');
+  type Json = {
+    charts: { derivation: { measure: string | null; measures?: string[] } }[];
+    insights: { text: string; analysis: number }[];
+  };
+  const run = (engine: string, q: string) =>
+    analyzeJson<Json>(file, engine, join(dir, `${engine}.html`), ['-q', q]);
+  const duck = run('duckdb', 'average temp by month');
+  assert.deepEqual(duck.charts[0]?.derivation.measures, ['temp_max', 'temp_min']);
+  const first = (j: Json) => j.insights.filter((i) => i.analysis === 1).map((i) => i.text);
+  assert.match(first(duck)[0] ?? '', /both lines rose: temp_max the most/);
+  assert.deepEqual(first(run('pandas', 'average temp by month')), first(duck));
+  const bar = run('duckdb', 'temp by weather');
+  assert.equal(bar.charts[0]?.derivation.measure, 'temp_max');
+  const note = JSON.parse(readFileSync(join(dir, 'duckdb.json'), 'utf8')) as {
+    spec: { charts: { params: { note?: string } }[] };
+  };
+  assert.match(
+    note.spec.charts[0]?.params.note ?? '',
+    /Its words name temp_max and temp_min alike; this shows temp_max\.$/,
   );
 });

@@ -12,7 +12,7 @@ import type { Analysis } from './plan.js';
 import { MAX_FILTERS } from './plan.js';
 import { discreteGroups, rateQuestion } from './planner-rates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
-import { namedColumns } from './question-columns.js';
+import { namedColumns, namedFamily, withFamily } from './question-columns.js';
 import { filtersSaid, valueFilters } from './question-values.js';
 import { alignedTo, timeReading } from './question-times.js';
 import { rankingAnalysis } from './planner-ranking.js';
@@ -89,7 +89,9 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
   const time = named.find((c) => r.dates.includes(c));
   const when = timeReading(question, time ?? r.dates[0]);
   const filters = [...valueFilters(question, profile), ...when.filters];
-  return answerOf(question, profile, r, { named, filters }).map((a) => {
+  const family = namedFamily(question, profile.column_profiles, (c) => r.measures.includes(c));
+  return answerOf(question, profile, r, { named, filters }).map((answer) => {
+    const a = withFamily(answer, family);
     const why = `${a.why}${filtersSaid(filters, when.said)}`;
     // A line's rows in whole periods of its own (a week from its Monday).
     const t = a.transform;

@@ -8,7 +8,10 @@
  * in the order the question names them, so "the highest unit price" is about price (named as
  * written) before units (named in the singular).
  */
+import type { Analysis } from './plan.js';
+import { MAX_MEASURES } from './plan.js';
 import type { ColumnProfile } from './profile.js';
+import { listed } from '../util/sentence.js';
 
 /** Words a column name carries beside what it measures: units, currencies, qualifiers. */
 const ASIDE = new Set([
@@ -63,14 +66,46 @@ function naming(
   const core = name.filter((w) => !ASIDE.has(w)).map(singular);
   if (core.length === 0) return null;
   const at = core.map((w) => plain.indexOf(w));
-  if (core.length < name.length && at.every((i) => i >= 0)) return { rank: 2, at: Math.min(...at) };
+  // Its words in another order too: "max temp" of temp_max, "price per unit" of unit_price.
+  if (at.every((i) => i >= 0)) return { rank: 2, at: Math.min(...at) };
   // An abbreviated name: "life_expect" of "life expectancy", "temp" of "temperature".
   const started = core.map((w, i) =>
     (at[i] ?? -1) >= 0 ? (at[i] ?? -1) : startAt(asked, w, names),
   );
-  return started.every((i) => i >= 0) && started.some((i, k) => i !== at[k])
-    ? { rank: 3, at: Math.min(...started) }
+  if (started.every((i) => i >= 0)) return { rank: 3, at: Math.min(...started) };
+  // All but its statistic: "temp" of temp_max and temp_min (FAMILY).
+  const kept = core.filter((w) => !STATISTIC.has(w));
+  const found = started.filter((i, k) => i >= 0 && !STATISTIC.has(core[k] ?? ''));
+  return kept.length > 0 && kept.length < core.length && found.length === kept.length
+    ? { rank: FAMILY, at: Math.min(...found) }
     : null;
+}
+
+/** Words a name carries for which statistic of a quantity it holds: temp_max, price_low. */
+const STATISTIC = new Set(
+  'min max minimum maximum mean avg average median low high lo hi first last open close'.split(' '),
+);
+
+/** The rank of a column named by all its words but its statistic ("temp" of temp_max). */
+const FAMILY = 4;
+
+/**
+ * The columns a question names by all their words but a statistic, when its best-named column
+ * `among` some (the measures) is one of them: "temp" names temp_max and temp_min alike, so an answer shows both (or says which
+ * one it shows), never a third column as if none were named. Fewer than two: none.
+ */
+export function namedFamily(
+  question: string,
+  columns: readonly ColumnProfile[],
+  among: (c: ColumnProfile) => boolean,
+): ColumnProfile[] {
+  const asked = words(question, true);
+  const names = new Set(columns.flatMap((c) => words(c.name, true)));
+  const ranked = columns.filter(among).map((c) => ({ c, named: naming(asked, c.name, names) }));
+  const best = Math.min(...ranked.map((m) => m.named?.rank ?? Infinity));
+  if (best !== FAMILY) return [];
+  const family = ranked.filter((m) => m.named?.rank === FAMILY).map((m) => m.c);
+  return family.length >= 2 ? family : [];
 }
 
 /** The columns `question` names, the surest first, then in the order it names them. */
@@ -82,4 +117,24 @@ export function namedColumns(question: string, columns: readonly ColumnProfile[]
     .filter((m): m is { c: ColumnProfile; named: { rank: number; at: number } } => !!m.named)
     .sort((a, b) => a.named.rank - b.named.rank || a.named.at - b.named.at)
     .map((m) => m.c);
+}
+
+/**
+ * `a` answering with the first of a family of measures the question names alike (namedFamily):
+ * a line of it becomes a line of each ("average temp by month": temp_max and temp_min), and any
+ * other answer says which one it shows.
+ */
+export function withFamily(a: Analysis, family: readonly ColumnProfile[]): Analysis {
+  const [first] = family;
+  const t = a.transform;
+  if (!first || family.length < 2 || !('measure' in t) || t.measure !== first.name) return a;
+  const names = family.map((c) => c.name).slice(0, MAX_MEASURES);
+  const alike = `Its words name ${listed(names)} alike`;
+  if (t.type === 'resample' && !t.series && !t.rebase && t.equals === undefined)
+    return {
+      ...a,
+      why: `${a.why} ${alike}: a line each.`.slice(0, 300),
+      transform: { ...t, measure: null, measures: names },
+    };
+  return { ...a, why: `${a.why} ${alike}; this shows ${first.name}.`.slice(0, 300) };
 }
