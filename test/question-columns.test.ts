@@ -222,3 +222,44 @@ void test('analyze -q of a quantity in two columns draws both, or says which it 
     /Its words name temp_max and temp_min alike; this shows temp_max\.$/,
   );
 });
+
+void test('a name of three words or more is named by its initials, and one of several by its last word', () => {
+  const cars = ['Miles_per_Gallon', 'Displacement', 'Origin', 'Year'];
+  assert.deepEqual(names('average mpg by origin', cars), ['Origin', 'Miles_per_Gallon']);
+  // Initials of two words are too many other words ("in" of Item Number) and are not read.
+  assert.deepEqual(names('sales in the north', ['Item Number', 'sales']), ['sales']);
+  const movies = ['Major_Genre', 'IMDB Rating', 'Rotten Tomatoes Rating', 'Release Date'];
+  assert.deepEqual(names('average rotten tomatoes rating by genre', movies), [
+    'Rotten Tomatoes Rating',
+    'Major_Genre',
+  ]);
+  // A last word two names end with names neither; nor do words questions use for time.
+  assert.deepEqual(names('rating by genre', movies), ['Major_Genre']);
+  assert.deepEqual(names('revenue over time by date', ['Order Date', 'revenue']), ['revenue']);
+});
+
+void test('analyze -q: values compared in a panel are a line each; a span of time for a measure alone is its line', () => {
+  const dir = tempDir('opsmind-versus-');
+  const vega = join(ROOT, 'node_modules', 'vega-datasets', 'data');
+  type Json = {
+    charts: { kind: string; derivation: { group_by: string[]; time: { freq: string } | null } }[];
+    insights: { text: string; analysis: number }[];
+  };
+  const run = (file: string, engine: string, q: string) =>
+    analyzeJson<Json>(join(vega, file), engine, join(dir, `${engine}.html`), ['-q', q]);
+  const first = (j: Json) => j.insights.filter((i) => i.analysis === 1).map((i) => i.text);
+  const versus = run('gapminder.json', 'duckdb', 'life expectancy of Japan vs China');
+  assert.equal(versus.charts[0]?.kind, 'line');
+  assert.deepEqual(versus.charts[0]?.derivation.group_by, ['country']);
+  assert.match(first(versus)[0] ?? '', /grew in both country lines: the most in China/);
+  assert.deepEqual(
+    first(run('gapminder.json', 'pandas', 'life expectancy of Japan vs China')),
+    first(versus),
+  );
+  const price = run('stocks.csv', 'duckdb', 'price of AAPL in the last 2 years');
+  assert.equal(price.charts[0]?.kind, 'line');
+  assert.match(
+    first(price)[0] ?? '',
+    /^Where symbol is AAPL: Price grew [\d.]+% from Jan 2009 to Mar 2010/,
+  );
+});

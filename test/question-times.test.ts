@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
-import { alignedTo, timeReading } from '../src/agent/question-times.js';
+import { alignedTo, narrowed, timeReading } from '../src/agent/question-times.js';
 import { findingScope } from '../src/agent/question-values.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
 import { analyzeJson } from './helpers/semantics.js';
@@ -141,4 +141,18 @@ void test('the latest weeks of the example, end to end, in both engines', () => 
     quarter.length > 0 && quarter.every((f) => f.startsWith('In Q4 2024: ')),
     quarter.join('\n'),
   );
+});
+
+void test("a line of a question's span is drawn in periods that suit the span", () => {
+  // Two years of days, kept to their last 3 months: seen as 3 months of days (weeks), not two years.
+  const span = narrowed(date, timeReading('revenue in the last 3 months', date).filters);
+  assert.equal(span.datetime?.min, '2024-10-01 00:00:00');
+  assert.equal(span.datetime?.max, '2024-12-31 00:00:00');
+  assert.ok(Math.abs((span.datetime?.span_days ?? 0) - 91) < 1e-6);
+  assert.equal(span.distinct, Math.round((730 * 91) / 730));
+  const plan = heuristicPlan(SALES, 'revenue in the last 3 months').analyses[0];
+  assert.equal(plan?.chart, 'line');
+  assert.equal(plan?.transform.type === 'resample' && plan.transform.freq, 'W');
+  // Filters of no time leave it as it was.
+  assert.equal(narrowed(date, []), date);
 });

@@ -14,7 +14,7 @@ import { discreteGroups, rateQuestion } from './planner-rates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { namedColumns, namedFamily, withFamily } from './question-columns.js';
 import { filtersSaid, valueFilters } from './question-values.js';
-import { alignedTo, timeReading } from './question-times.js';
+import { alignedTo, narrowed, timeReading } from './question-times.js';
 import { rankingAnalysis } from './planner-ranking.js';
 
 const WORDS = {
@@ -108,7 +108,7 @@ function answerOf(
   question: string,
   profile: DataProfile,
   r: Roles,
-  reading: { named: ColumnProfile[]; filters: readonly { column: string; op: string }[] },
+  reading: { named: ColumnProfile[]; filters: NonNullable<Analysis['filters']> },
 ): Analysis[] {
   const { named, filters } = reading;
   // A column the question sets to one value ("in the West") is no grouping of its answer.
@@ -126,11 +126,21 @@ function answerOf(
     (WORDS.ranking.test(question) || WORDS.share.test(question)
       ? r.categories.find(open)
       : undefined);
-  // Rows it names and nothing else ("How is the West doing?"): their trend.
+  // Rows it names and nothing else ("How is the West doing?"): their trend; so too a span of
+  // time it names for a measure alone ("price of AAPL in the last 2 years"), and values it
+  // compares of a panel or a series ("life expectancy of Japan vs China"): a line each.
   const only = filters.length > 0 && named.length === 0;
+  const grouped = category !== undefined || named.some((c) => r.rankings.includes(c));
+  const timed = !grouped && filters.some((f) => r.dates.some((d) => d.name === f.column));
+  const grain = r.semantics.table.grain;
+  const versus = profile.column_profiles.find((c) =>
+    filters.some((f) => f.column === c.name && f.op === 'in'),
+  );
+  const compared =
+    versus && (grain === 'panel' || grain === 'series') && (!grouped || category === versus);
   const date =
     named.find((c) => r.dates.includes(c)) ??
-    (WORDS.trend.test(question) || only ? r.dates[0] : undefined);
+    (WORDS.trend.test(question) || only || timed || compared ? r.dates[0] : undefined);
   const isNamed = !!measure && named.includes(measure);
   const agg = measure
     ? aggOf(question, measure, r, r.semantics.table.grain !== 'cross_section', isNamed)
@@ -173,7 +183,9 @@ function answerOf(
     ];
   }
   if (date) {
-    const freq = askedPeriod(question, date, r) ?? measureFrequency(date, measure, r);
+    // Periods that suit the span it keeps ("the last 3 months": weeks, not months).
+    const span = narrowed(date, filters);
+    const freq = askedPeriod(question, span, r) ?? measureFrequency(span, measure, r);
     const entity = r.semantics.table.grain === 'panel' ? r.semantics.table.entity : null;
     const agg = measure ? aggOf(question, measure, r, spansTime(date, freq, r), isNamed) : 'count';
     // Growth of a panel's levels (prices per symbol): each entity as an index from the first
@@ -204,7 +216,7 @@ function answerOf(
     const byEntity = profile.column_profiles.find(
       (c) => c.name === entity && c.distinct <= ENTITY_LINES && open(c),
     );
-    const series = category && category.distinct <= 8 ? category : byEntity;
+    const series = category && category.distinct <= 8 ? category : (versus ?? byEntity);
     return [
       {
         title,

@@ -73,6 +73,10 @@ function naming(
     (at[i] ?? -1) >= 0 ? (at[i] ?? -1) : startAt(asked, w, names),
   );
   if (started.every((i) => i >= 0)) return { rank: 3, at: Math.min(...started) };
+  // Its initials, of three words or more: "mpg" of Miles_per_Gallon, "gdp".
+  const initials = name.map((w) => w.charAt(0)).join('');
+  const said = name.length >= 3 ? asked.indexOf(initials) : -1;
+  if (said >= 0 && !INITIALS_NOT.has(initials)) return { rank: 3, at: said };
   // All but its statistic: "temp" of temp_max and temp_min (FAMILY).
   const kept = core.filter((w) => !STATISTIC.has(w));
   const found = started.filter((i, k) => i >= 0 && !STATISTIC.has(core[k] ?? ''));
@@ -80,6 +84,9 @@ function naming(
     ? { rank: FAMILY, at: Math.min(...found) }
     : null;
 }
+
+/** Words that are no initials of a column's name, whatever its words: "per", "the". */
+const INITIALS_NOT = new Set('the and for per all any are was how who why top not'.split(' '));
 
 /** Words a name carries for which statistic of a quantity it holds: temp_max, price_low. */
 const STATISTIC = new Set(
@@ -108,12 +115,40 @@ export function namedFamily(
   return family.length >= 2 ? family : [];
 }
 
+/**
+ * The last word of a name of several ("genre" of Major_Genre, "type" of Creative_Type), when it
+ * ends no other column's name and the question says it: the column is named by it, last of all.
+ */
+function headNamed(
+  asked: readonly string[],
+  columns: readonly ColumnProfile[],
+): Map<string, { rank: number; at: number }> {
+  const heads = new Map<string, string[]>();
+  for (const c of columns) {
+    const name = words(c.name, true).filter((w) => !ASIDE.has(w));
+    const head = name.length >= 2 ? singular(name[name.length - 1] ?? '') : '';
+    if (head.length >= 3) heads.set(head, [...(heads.get(head) ?? []), c.name]);
+  }
+  const plain = asked.map(singular);
+  const found = new Map<string, { rank: number; at: number }>();
+  for (const [head, owners] of heads) {
+    const at = plain.indexOf(head);
+    if (at >= 0 && owners.length === 1 && !STATISTIC.has(head) && !QUESTION_HEADS.has(head))
+      found.set(owners[0] ?? '', { rank: FAMILY + 1, at });
+  }
+  return found;
+}
+
+/** Last words of names that questions say for other things: "by type of chart", "over time". */
+const QUESTION_HEADS = new Set('time date day week month year total count number rate'.split(' '));
+
 /** The columns `question` names, the surest first, then in the order it names them. */
 export function namedColumns(question: string, columns: readonly ColumnProfile[]): ColumnProfile[] {
   const asked = words(question, true);
   const names = new Set(columns.flatMap((c) => words(c.name, true)));
+  const heads = headNamed(asked, columns);
   return columns
-    .map((c) => ({ c, named: naming(asked, c.name, names) }))
+    .map((c) => ({ c, named: naming(asked, c.name, names) ?? heads.get(c.name) ?? null }))
     .filter((m): m is { c: ColumnProfile; named: { rank: number; at: number } } => !!m.named)
     .sort((a, b) => a.named.rank - b.named.rank || a.named.at - b.named.at)
     .map((m) => m.c);

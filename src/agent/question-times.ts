@@ -228,3 +228,29 @@ export function alignedTo(filters: readonly Filter[], column: string, freq: stri
   const to = moved.find((f) => f.column === column && f.op === '<');
   return from && to && String(from.value) >= String(to.value) ? [...filters] : moved;
 }
+
+/**
+ * `date` as the rows a question's time filters keep see it: its first and last times and its
+ * span moved in to them, its distinct times in proportion, so that a line of "the last 3 months"
+ * of a file of two years is drawn per week, as a file of three months is.
+ */
+export function narrowed(date: ColumnProfile, filters: readonly Filter[]): ColumnProfile {
+  const dates = date.datetime;
+  if (!dates) return date;
+  const [min, max] = [parse(dates.min), parse(dates.max)];
+  let [from, to] = [min, max];
+  for (const f of filters) {
+    const t = f.column === date.name && typeof f.value === 'string' ? parse(f.value) : NaN;
+    if (!Number.isFinite(t)) continue;
+    if (f.op === '>=' || f.op === '>') from = Math.max(from, t);
+    if (f.op === '<' || f.op === '<=') to = Math.min(to, f.op === '<' ? t - 1000 : t);
+  }
+  if ((from === min && to === max) || !(from <= to)) return date;
+  const days = (to - from) / 86_400_000;
+  const share = dates.span_days > 0 ? Math.min(1, days / dates.span_days) : 1;
+  return {
+    ...date,
+    distinct: Math.max(1, Math.round(date.distinct * share)),
+    datetime: { ...dates, min: stamp(from), max: stamp(to), span_days: days },
+  };
+}
