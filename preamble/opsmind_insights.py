@@ -536,7 +536,7 @@ def ranking_insights(frame, category, value, label=None, interval=False, percent
     margin of 17.9%), said as `percent`'s but tested as any mean; `money`: the values' currency (fmt_money)."""
     data = frame[[category, value]].copy()
     data[value] = pd.to_numeric(data[value], errors="coerce")
-    data = data[data[value].notna() & ~data[category].map(_is_other)]
+    data = data[data[value].notna() & data[category].notna() & ~data[category].map(_is_other)]
     if len(data) < 2 or data[value].nunique() < 2:
         return []
     # In the frame's order, as the host sums them.
@@ -950,7 +950,7 @@ def share_insights(frame, category, value, label=None, keys=None, values=None, m
         return []
     label, total = "rows" if str(label or value) == "count" else str(label or value), float(totals.sum())
     ranked = totals.iloc[np.argsort(-totals.to_numpy(), kind="stable")]
-    ranked = ranked[[not _is_other(n) for n in ranked.index]]
+    ranked = ranked[[not _is_other(n) and n != "(missing)" for n in ranked.index]]
     if ranked.empty:
         return []
     out, top = [], float(ranked.iloc[0])

@@ -342,6 +342,22 @@ void test('share: a leader beside groups under 1% of the total is stated by its 
   assert.ok(kinds.top3_share?.text.includes('(USA, Palau, N Mariana Islands)'));
 });
 
+void test('rows without a category count in the total but lead no share or ranking', () => {
+  const directors = [null, 'Spielberg', 'Cameron', 'Zemeckis', null].map((category, i) => ({
+    category,
+    value: [400, 300, 200, 100, 100][i],
+  }));
+  const kinds = byKind(shareInsights(directors, 'gross'));
+  assert.equal(kinds.top_share?.text, 'Spielberg accounts for 27.3% of gross (300 of 1,100).');
+  assert.ok(kinds.top3_share?.text.includes('(Spielberg, Cameron, Zemeckis)'));
+  const means = directors.map((d, i) => ({ ...d, value: [900, 300, 200, 100, 1][i] }));
+  assert.ok(
+    rankingInsights(means, 'gross')[0]?.text.startsWith(
+      'Spielberg has the highest gross (300); Zemeckis the lowest (100)',
+    ),
+  );
+});
+
 void test('share: a numeric group is named with its column, a text one as it is', () => {
   const fares = [18177.4, 3801.8, 6714.7, 1000];
   const classes = [1, 2, 3, 4].map((category, i) => ({ category, value: fares[i] }));

@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from opsmind_insights import (box_insights, correlation_insights, distribution_insights, fmt_date, fmt_number,  # noqa: E402
-                              fmt_pct, share_insights, trend_insights, ROWS_LABEL)
+                              fmt_pct, ranking_insights, share_insights, trend_insights, ROWS_LABEL)
 
 
 def by_kind(insights):
@@ -178,6 +178,15 @@ class ShareTests(unittest.TestCase):
         kinds = by_kind(share_insights(more, "country", "count"))
         self.assertIn("the rows of Palau", kinds["top_vs_second"]["text"])
         self.assertIn("(USA, Palau, N Mariana Islands)", kinds["top3_share"]["text"])
+
+    def test_rows_without_a_category_count_in_the_total_but_lead_no_ranking(self):
+        frame = pd.DataFrame({"director": [None, "Spielberg", "Cameron", "Zemeckis", None],
+                              "gross": [400.0, 300, 200, 100, 100]})
+        kinds = by_kind(share_insights(frame, "director", "gross"))
+        self.assertEqual(kinds["top_share"]["text"], "Spielberg accounts for 27.3% of gross (300 of 1,100).")
+        self.assertIn("(Spielberg, Cameron, Zemeckis)", kinds["top3_share"]["text"])
+        means = by_kind(ranking_insights(frame.assign(gross=[900.0, 300, 200, 100, 1]), "director", "gross"))
+        self.assertTrue(means["ranking"]["text"].startswith("Spielberg has the highest gross (300); Zemeckis the lowest (100)"))
 
     def test_a_numeric_group_is_named_with_its_column(self):
         frame = pd.DataFrame({"Pclass": [1, 2, 3, 4], "Fare": [18177.4, 3801.8, 6714.7, 1000]})

@@ -15,6 +15,7 @@ import type { ColumnProfile, DataProfile } from './profile.js';
 import { namedColumns, namedFamily, withFamily } from './question-columns.js';
 import { filtersSaid, valueFilters } from './question-values.js';
 import { alignedTo, narrowed, timeReading } from './question-times.js';
+import { cycleAnswer, cycleAsked } from './question-cycles.js';
 import { rankingAnalysis } from './planner-ranking.js';
 
 const WORDS = {
@@ -123,7 +124,9 @@ function answerOf(
     named.find((c) => c !== measure && discreteGroups(c) && open(c)) ??
     // Several values of a category it names ("Online vs Retail"): compared side by side.
     r.categories.find((c) => filters.some((f) => f.column === c.name && f.op === 'in')) ??
-    (WORDS.ranking.test(question) || WORDS.share.test(question)
+    // Ranking words without a column to rank: the data's first category ("top sellers").
+    ((WORDS.ranking.test(question) || WORDS.share.test(question)) &&
+    !named.some((c) => r.rankings.includes(c) && open(c))
       ? r.categories.find(open)
       : undefined);
   // Rows it names and nothing else ("How is the West doing?"): their trend; so too a span of
@@ -182,6 +185,13 @@ function answerOf(
       },
     ];
   }
+  const cycleDate = date ?? r.dates[0];
+  const cycle = !grouped && cycleDate ? cycleAsked(question, cycleDate, r) : null;
+  const cycleAgg = measure ? aggOf(question, measure, r, true, isNamed) : 'count';
+  if (cycle && cycleDate && (grain !== 'panel' || cycleAgg === 'sum' || cycleAgg === 'count'))
+    return [
+      cycleAnswer({ title, why: counted(cycleAgg) }, cycleDate, cycle, counts(cycleAgg), cycleAgg),
+    ];
   if (date) {
     // Periods that suit the span it keeps ("the last 3 months": weeks, not months).
     const span = narrowed(date, filters);

@@ -5,7 +5,14 @@
 import type { CategoryValue } from './insights.js';
 import { fmtMoney, fmtNumber, fmtRatio } from './insights-format.js';
 import { descendingOrder } from './insights-sort.js';
-import { groupName, insight, isOther, neverThrows, toNumber } from './insights-values.js';
+import {
+  groupName,
+  insight,
+  isMissing,
+  isOther,
+  neverThrows,
+  toNumber,
+} from './insights-values.js';
 import type { Insight } from './insights-values.js';
 import { gapByChance, welchAnova } from './insights-welch.js';
 import type { BlockedTest } from './insights-welch.js';
@@ -65,7 +72,10 @@ export const rankingInsights = neverThrows(
     const named = (c: unknown): string => groupName(c, by);
     const data = rows
       .map((row) => ({ category: row.category, value: toNumber(row.value) }))
-      .filter((row) => !Number.isNaN(row.value) && !isOther(row.category));
+      // Rows without a category are no group to rank ("(missing) has the highest …").
+      .filter(
+        (row) => !Number.isNaN(row.value) && !isOther(row.category) && !isMissing(row.category),
+      );
     if (data.length < 2 || new Set(data.map((row) => row.value)).size < 2) return [];
     const order = descendingOrder(data.map((row) => row.value));
     const top = data[order[0] ?? 0];

@@ -10,13 +10,16 @@ import type { Insight } from './insights-values.js';
 import { listed } from '../util/sentence.js';
 import type { CategoryValue } from './insights.js';
 
+/** The name of the rows without a category. */
+const MISSING = '(missing)';
+
 /** Sums per category name in order of first appearance, with pandas' groupby (Kahan) summation. */
 function groupTotals(rows: readonly CategoryValue[], by?: string): Total[] {
   const totals = new Map<string, { sum: number; compensation: number; category: unknown }>();
   for (const row of rows) {
     const value = measure(row.value);
     if (!Number.isFinite(value)) continue;
-    const name = isMissing(row.category) ? '(missing)' : groupName(row.category, by);
+    const name = isMissing(row.category) ? MISSING : groupName(row.category, by);
     const group = totals.get(name) ?? { sum: 0, compensation: 0, category: row.category };
     const y = value - group.compensation;
     const t = group.sum + y;
@@ -114,8 +117,8 @@ function topSentences(
 /**
  * Share of total of the top category, top vs second, and the top-3 share,
  * for additive values (share_insights). Rows with the same category are
- * summed; a null category is "(missing)"; non-finite values are dropped;
- * "Other"-like names never count as top. Label "count" reads as "rows".
+ * summed; a null category is "(missing)", counted in the total but never
+ * ranked; non-finite values are dropped; "Other"-like names never count as top. Label "count" reads as "rows".
  * Given a sum's row `counts`, a leader whose rows each hold less than the
  * second's is said to lead by its rows (perRowReversal). `money`: the values' currency (fmtMoney).
  */
@@ -142,7 +145,8 @@ export const shareInsights = neverThrows(
     const ranked = totals
       .map((g, i) => ({ ...g, i }))
       .sort((a, b) => b.value - a.value || a.i - b.i)
-      .filter((g) => !isOther(g.name));
+      // Rows without a category hold part of the total but lead no ranking: no member of it.
+      .filter((g) => !isOther(g.name) && g.name !== MISSING);
     if (ranked.length === 0) return [];
     const out = topSentences(ranked, name, total, counts, money);
     if (totals.length > 3 && ranked.length >= 3 && !dwarfed(ranked[1]?.value ?? 0, total)) {
