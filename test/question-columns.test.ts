@@ -6,8 +6,11 @@ import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { namedColumns, namedFamily } from '../src/agent/question-columns.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
-import { analyzeJson } from './helpers/semantics.js';
+import { analyzeJson, asked } from './helpers/semantics.js';
 import { col, profile, SALES } from './helpers/profiles.js';
+
+/** vega-datasets' files. */
+const VEGA = join(ROOT, 'node_modules', 'vega-datasets', 'data');
 
 const names = (question: string, columns: string[]): string[] =>
   namedColumns(
@@ -200,19 +203,12 @@ void test('a quantity named without its statistic names each column of it: temp 
 
 void test('analyze -q of a quantity in two columns draws both, or says which it shows', () => {
   const dir = tempDir('opsmind-family-');
-  const file = join(ROOT, 'node_modules', 'vega-datasets', 'data', 'seattle-weather.csv');
-  type Json = {
-    charts: { derivation: { measure: string | null; measures?: string[] } }[];
-    insights: { text: string; analysis: number }[];
-  };
-  const run = (engine: string, q: string) =>
-    analyzeJson<Json>(file, engine, join(dir, `${engine}.html`), ['-q', q]);
-  const duck = run('duckdb', 'average temp by month');
+  const file = join(VEGA, 'seattle-weather.csv');
+  const duck = asked(file, 'duckdb', dir, 'average temp by month');
   assert.deepEqual(duck.charts[0]?.derivation.measures, ['temp_max', 'temp_min']);
-  const first = (j: Json) => j.insights.filter((i) => i.analysis === 1).map((i) => i.text);
-  assert.match(first(duck)[0] ?? '', /both lines rose: temp_max the most/);
-  assert.deepEqual(first(run('pandas', 'average temp by month')), first(duck));
-  const bar = run('duckdb', 'temp by weather');
+  assert.match(duck.answer[0] ?? '', /both lines rose: temp_max the most/);
+  assert.deepEqual(asked(file, 'pandas', dir, 'average temp by month').answer, duck.answer);
+  const bar = asked(file, 'duckdb', dir, 'temp by weather');
   assert.equal(bar.charts[0]?.derivation.measure, 'temp_max');
   const note = JSON.parse(readFileSync(join(dir, 'duckdb.json'), 'utf8')) as {
     spec: { charts: { params: { note?: string } }[] };
@@ -240,26 +236,16 @@ void test('a name of three words or more is named by its initials, and one of se
 
 void test('analyze -q: values compared in a panel are a line each; a span of time for a measure alone is its line', () => {
   const dir = tempDir('opsmind-versus-');
-  const vega = join(ROOT, 'node_modules', 'vega-datasets', 'data');
-  type Json = {
-    charts: { kind: string; derivation: { group_by: string[]; time: { freq: string } | null } }[];
-    insights: { text: string; analysis: number }[];
-  };
-  const run = (file: string, engine: string, q: string) =>
-    analyzeJson<Json>(join(vega, file), engine, join(dir, `${engine}.html`), ['-q', q]);
-  const first = (j: Json) => j.insights.filter((i) => i.analysis === 1).map((i) => i.text);
-  const versus = run('gapminder.json', 'duckdb', 'life expectancy of Japan vs China');
+  const [gapminder, q] = [join(VEGA, 'gapminder.json'), 'life expectancy of Japan vs China'];
+  const versus = asked(gapminder, 'duckdb', dir, q);
   assert.equal(versus.charts[0]?.kind, 'line');
   assert.deepEqual(versus.charts[0]?.derivation.group_by, ['country']);
-  assert.match(first(versus)[0] ?? '', /grew in both country lines: the most in China/);
-  assert.deepEqual(
-    first(run('gapminder.json', 'pandas', 'life expectancy of Japan vs China')),
-    first(versus),
-  );
-  const price = run('stocks.csv', 'duckdb', 'price of AAPL in the last 2 years');
+  assert.match(versus.answer[0] ?? '', /grew in both country lines: the most in China/);
+  assert.deepEqual(asked(gapminder, 'pandas', dir, q).answer, versus.answer);
+  const price = asked(join(VEGA, 'stocks.csv'), 'duckdb', dir, 'price of AAPL in the last 2 years');
   assert.equal(price.charts[0]?.kind, 'line');
   assert.match(
-    first(price)[0] ?? '',
+    price.answer[0] ?? '',
     /^Where symbol is AAPL: Price grew [\d.]+% from Jan 2009 to Mar 2010/,
   );
 });

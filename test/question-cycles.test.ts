@@ -11,7 +11,7 @@ import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { cycleAsked } from '../src/agent/question-cycles.js';
 import { describeData } from '../src/agent/semantics.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
-import { analyzeJson } from './helpers/semantics.js';
+import { asked } from './helpers/semantics.js';
 import { col, date, SALES } from './helpers/profiles.js';
 
 const r = { semantics: describeData(SALES) };
@@ -40,22 +40,16 @@ void test('the cycle a question asks for, where the data can give it', () => {
 void test('analyze -q: delays by hour of the day, and the directors a question ranks, in both engines', () => {
   const dir = tempDir('opsmind-cycles-');
   const vega = join(ROOT, 'node_modules', 'vega-datasets', 'data');
-  type Json = {
-    charts: { kind: string; derivation: { group_by: string[] } }[];
-    insights: { text: string; analysis: number }[];
-  };
-  const run = (file: string, engine: string, q: string) =>
-    analyzeJson<Json>(join(vega, file), engine, join(dir, `${engine}.html`), ['-q', q]);
-  const first = (j: Json) => j.insights.filter((i) => i.analysis === 1).map((i) => i.text);
-  const hours = run('flights-20k.json', 'duckdb', 'average delay by hour');
+  const [flights, movies] = [join(vega, 'flights-20k.json'), join(vega, 'movies.json')];
+  const hours = asked(flights, 'duckdb', dir, 'average delay by hour');
   assert.equal(hours.charts[0]?.kind, 'bar');
   assert.deepEqual(hours.charts[0]?.derivation.group_by, ['hour of day']);
-  assert.match(first(hours)[0] ?? '', /^hour \d+ has the highest mean delay/);
-  assert.deepEqual(first(run('flights-20k.json', 'pandas', 'average delay by hour')), first(hours));
+  assert.match(hours.answer[0] ?? '', /^hour \d+ has the highest mean delay/);
+  assert.deepEqual(asked(flights, 'pandas', dir, 'average delay by hour').answer, hours.answer);
   // Director is named: it is ranked (not Major Genre), and its missing values lead nothing.
   const q = 'which director has the highest worldwide gross';
-  const directors = run('movies.json', 'duckdb', q);
+  const directors = asked(movies, 'duckdb', dir, q);
   assert.deepEqual(directors.charts[0]?.derivation.group_by, ['Director']);
-  assert.match(first(directors)[0] ?? '', /^Steven Spielberg accounts for /);
-  assert.deepEqual(first(run('movies.json', 'pandas', q)), first(directors));
+  assert.match(directors.answer[0] ?? '', /^Steven Spielberg accounts for /);
+  assert.deepEqual(asked(movies, 'pandas', dir, q).answer, directors.answer);
 });

@@ -11,7 +11,7 @@ import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { alignedTo, narrowed, timeReading } from '../src/agent/question-times.js';
 import { findingScope } from '../src/agent/question-values.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
-import { analyzeJson } from './helpers/semantics.js';
+import { asked } from './helpers/semantics.js';
 import { col, date, SALES } from './helpers/profiles.js';
 
 const span = (from: string, to: string) => [
@@ -127,16 +127,14 @@ void test('the findings say the quarter, month or years their rows are of', () =
 void test('the latest weeks of the example, end to end, in both engines', () => {
   const dir = tempDir('opsmind-question-times-');
   const file = join(ROOT, 'examples', 'sales.csv');
-  type Json = { insights: { text: string; analysis: number }[] };
-  const run = (engine: string, q: string) =>
-    analyzeJson<Json>(file, engine, join(dir, `${engine}.html`), ['-q', q])
-      .insights.filter((i) => i.analysis === 1)
-      .map((i) => i.text);
-  const weeks = run('duckdb', 'revenue per week in the last 3 months');
+  const weeks = asked(file, 'duckdb', dir, 'revenue per week in the last 3 months').answer;
   // The example ends on Dec 31, 2024: its last 3 months from the first whole week, Oct 7–13.
   assert.match(weeks[0] ?? '', /^Revenue (grew|fell) [\d.]+% from Oct 13, 2024 to Dec 29, 2024 /);
-  assert.deepEqual(run('pandas', 'revenue per week in the last 3 months'), weeks);
-  const quarter = run('duckdb', 'top products in the last quarter');
+  assert.deepEqual(
+    asked(file, 'pandas', dir, 'revenue per week in the last 3 months').answer,
+    weeks,
+  );
+  const quarter = asked(file, 'duckdb', dir, 'top products in the last quarter').answer;
   assert.ok(
     quarter.length > 0 && quarter.every((f) => f.startsWith('In Q4 2024: ')),
     quarter.join('\n'),

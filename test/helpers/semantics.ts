@@ -48,6 +48,32 @@ export function analyzeJson<T>(file: string, engine: string, out: string, more: 
   return JSON.parse(r.stdout) as T;
 }
 
+/** What `analyze --json -q` prints that the question's tests read: charts and findings. */
+export interface Answered {
+  charts: {
+    kind: string;
+    derivation: {
+      measure: string | null;
+      measures?: string[];
+      group_by: string[];
+      time: { freq: string } | null;
+    };
+  }[];
+  insights: { text: string; analysis: number }[];
+}
+
+/** `analyze file -q question` with `engine` (its report in `dir`), and the answer's own findings. */
+export function asked(
+  file: string,
+  engine: string,
+  dir: string,
+  question: string,
+): Answered & { answer: string[] } {
+  const json = analyzeJson<Answered>(file, engine, join(dir, `${engine}.html`), ['-q', question]);
+  const answer = json.insights.filter((i) => i.analysis === 1).map((i) => i.text);
+  return { ...json, answer };
+}
+
 /** The chart titles and findings of `analyze --json` on `file` with each engine (reports in `dir`). */
 export function bothEngines(
   file: string,
