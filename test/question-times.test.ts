@@ -154,3 +154,14 @@ void test("a line of a question's span is drawn in periods that suit the span", 
   // Filters of no time leave it as it was.
   assert.equal(narrowed(date, []), date);
 });
+
+void test('a time the rows cannot be kept to is said, not passed over', () => {
+  const note =
+    'The time it names is not one the rows can be kept to (order_date runs from 2023-01-01 to 2024-12-31): every row is shown.';
+  for (const q of ['revenue in 2019', 'revenue by channel in 2022 and 2024', 'revenue in Q1 2020'])
+    assert.equal(timeReading(q, date).note, note, q);
+  for (const q of ['top 2000 products', 'revenue in 2024', 'revenue by region'])
+    assert.equal(timeReading(q, date).note, undefined, q);
+  const why = heuristicPlan(SALES, 'revenue by region in 2019').analyses[0]?.why ?? '';
+  assert.ok(why.endsWith(note), why);
+});

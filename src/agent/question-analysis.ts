@@ -93,7 +93,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
   const family = namedFamily(question, profile.column_profiles, (c) => r.measures.includes(c));
   return answerOf(question, profile, r, { named, filters }).map((answer) => {
     const a = withFamily(answer, family);
-    const why = `${a.why}${filtersSaid(filters, when.said)}`;
+    const why = `${a.why}${filtersSaid(filters, when.said)}${when.note ? ` ${when.note}` : ''}`;
     // A line's rows in whole periods of its own (a week from its Monday).
     const t = a.transform;
     const kept = t.type === 'resample' ? alignedTo(filters, t.date, t.freq) : filters;

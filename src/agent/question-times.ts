@@ -16,6 +16,8 @@ export interface TimeReading {
   filters: Filter[];
   /** "from 2019 to 2021", "in Q3 2024", "in the last 3 months of the data (…)"; null: none. */
   said: string | null;
+  /** Why no rows are kept for a time it names (one outside the data, years apart). */
+  note?: string;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -190,8 +192,29 @@ export function timeReading(question: string, time: ColumnProfile | undefined): 
     yearList(question, time) ??
     (time.datetime ? periodNamed(question, time) : null) ??
     latestPeriods(question, time);
-  if (found) return found;
-  return { filters: yearFilters(question, time), said: null };
+  const reading = found ?? { filters: yearFilters(question, time), said: null };
+  if (reading.filters.length > 0 || !TIME_SAID.some((words) => words.test(question)))
+    return reading;
+  return { ...reading, note: unkept(time) };
+}
+
+/** A year, a range, a quarter or a month a question says (not "top 2000 products"). */
+const TIME_SAID = [
+  /\b(in|for|of|during|since|from|before|between|and|to)\s+(the\s+year\s+)?(19|20)\d{2}\b/i,
+  YEARS,
+  QUARTER,
+  MONTH,
+];
+
+/** The note for a time a question names that no filter of the data keeps. */
+function unkept(time: ColumnProfile): string {
+  const span = time.datetime
+    ? `${time.datetime.min.slice(0, 10)} to ${time.datetime.max.slice(0, 10)}`
+    : time.numeric
+      ? `${time.numeric.min} to ${time.numeric.max}`
+      : null;
+  const runs = span ? ` (${time.name} runs from ${span})` : '';
+  return `The time it names is not one the rows can be kept to${runs}: every row is shown.`;
 }
 
 const FREQ_UNIT: Readonly<Record<string, Unit>> = {
