@@ -410,6 +410,33 @@ def apply_day_first(frame):
     return frame
 
 
+_OFFSET_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*[+-]\d{2}(?::?\d{2})?$")
+_OFFSET = r"\s*[+-]\d{2}(?::?\d{2})?$"
+_ZERO_OFFSET = re.compile(r"^[+-]00(?::?00)?$")
+
+
+def wall_times(frame):
+    """Text columns of times written with a UTC offset ("2023-01-01T00:00:00+02:00") read as the times
+    they write, the offsets set aside, as the host's engine reads them (source-offsets.ts): a day, a month,
+    an hour of the day are the file's own. Only a column whose every value is such a time, not all in UTC."""
+    warnings = []
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype != object:
+            continue
+        text = column.dropna().astype(str).str.strip()
+        if text.empty or not text.map(lambda v: bool(_OFFSET_TIME.match(v))).all():
+            continue
+        offsets = text.str.extract(r"([+-]\d{2}(?::?\d{2})?)$", expand=False)
+        if offsets.map(lambda o: bool(_ZERO_OFFSET.match(o))).all():
+            continue
+        frame[name] = pd.to_datetime(column.astype("string").str.strip().str.replace(_OFFSET, "", regex=True), errors="coerce")
+        seen = list(dict.fromkeys(offsets.head(5000)))
+        shown = ", ".join(seen[:3]) + (", …" if len(seen) > 3 else "")
+        warnings.append(f'read "{name}" as the times it writes, its UTC offsets ({shown}) set aside: days, months and hours are the file\'s own')
+    return frame, warnings
+
+
 def _read_delimited(path, extension, numbers=None):
     try:
         with _open_bytes(path) as handle:
@@ -431,7 +458,8 @@ def _read_delimited(path, extension, numbers=None):
     frame = apply_number_locale(frame, numbers)
     if (numbers or {}).get("dates") == "DMY":
         frame = apply_day_first(frame)
-    return frame, info, warnings
+    frame, walls = wall_times(frame)
+    return frame, info, warnings + walls
 
 
 ROW_NAMES_WARNING = ("the first column holds row names (the header names one column fewer): left out of the columns, "

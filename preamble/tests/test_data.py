@@ -329,3 +329,23 @@ class NumberLocaleTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WallTimesTest(unittest.TestCase):
+    """Times written with a UTC offset are the times they write (source-offsets.ts reads them alike)."""
+
+    def test_offsets_are_set_aside_across_a_change_of_summer_time(self):
+        frame = pd.DataFrame({"at": ["2024-03-09T19:00:00-05:00", "2024-03-11 20:30:00-04:00", None],
+                              "n": [1, 2, 3]})
+        frame, warnings = opsmind_data.wall_times(frame)
+        self.assertEqual(list(frame["at"].dt.strftime("%Y-%m-%d %H:%M").fillna("")),
+                         ["2024-03-09 19:00", "2024-03-11 20:30", ""])
+        self.assertEqual(warnings, ['read "at" as the times it writes, its UTC offsets (-05:00, -04:00) set aside: '
+                                    "days, months and hours are the file's own"])
+
+    def test_times_in_utc_and_text_that_is_no_time_are_left_as_they_are(self):
+        frame = pd.DataFrame({"z": ["2024-03-09T19:00:00+00:00", "2024-03-10T19:00:00+00:00"],
+                              "mixed": ["2024-03-09T19:00:00+02:00", "soon"]})
+        kept, warnings = opsmind_data.wall_times(frame.copy())
+        assert_frame_equal(kept, frame)
+        self.assertEqual(warnings, [])

@@ -27,6 +27,7 @@ import {
 } from './source-csv.js';
 import type { CsvDialect, CsvNulls, CsvPlan } from './source-csv.js';
 import { sampleDayFirst, settleDates } from './source-dates.js';
+import { offsetColumns, wallTimes } from './source-offsets.js';
 import { findHeader, lineEnd, pandasNames, parseRows, sniffDelimiter } from './source-dialect.js';
 import type { HeaderPlace } from './source-dialect.js';
 import { convertLocaleNumbers, decideNumberLocale, pointGroupedDoubles } from './source-locale.js';
@@ -313,9 +314,11 @@ async function readPlanned(
     sample: samples[i] ?? [],
   }));
   const numbers = decideNumberLocale(columns, plan.delimiter);
-  const asText = new Set([...pointGroupedDoubles(columns, numbers), ...textBooleans(columns)]);
+  const [offsets, points] = [offsetColumns(columns), pointGroupedDoubles(columns, numbers)];
+  const asText = new Set([...points, ...textBooleans(columns), ...offsets]);
   const nulls = nullsFor(typesFor(typed, asText), withNa, withNone);
   const dialect = await materialise(ctx, plan, typed, names, asText, nulls);
+  const walls = await wallTimes(ctx.db, offsets, columns, ctx.signal);
   const { locale, warnings } = await applyLocale(ctx, samples, numbers, dialect);
   if (place.rowNames) await dropRowNames(ctx.db, names[0] ?? '', ctx.signal);
   const title = place.warnings;
@@ -325,7 +328,7 @@ async function readPlanned(
         `left out ${footer.length} line(s) below the data (a footer: ${shown.slice(0, 2).join(', ')}${footer.length > 2 ? ', …' : ''})`,
       ]
     : [];
-  return csvOutcome(planned, detected, locale, [...title, ...below, ...warnings]);
+  return csvOutcome(planned, detected, locale, [...title, ...below, ...walls, ...warnings]);
 }
 
 /** What a read of a delimited file found: its dialect, and the text's warnings before `warnings`. */
