@@ -40,6 +40,9 @@ function spacedFrequency(spanDays: number, observed: string | null): Period {
 }
 
 export type Period = 'H' | 'D' | 'W' | 'M' | 'Q' | 'Y';
+/** The months as titles and findings say them ("Aug 2024"). */
+export const MONTH_NAMES: readonly string[] =
+  'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
 /** Periods from the finest to the coarsest. */
 export const PERIOD_ORDER: readonly Period[] = ['H', 'D', 'W', 'M', 'Q', 'Y'];
 /** Each period in words, for titles, notes and validation messages. */

@@ -12,6 +12,7 @@ import type { Roles } from './roles.js';
 import { statsOf } from './semantics-evidence.js';
 import { REPORTED_SHARE } from './semantics-types.js';
 import type { Reported } from './semantics-types.js';
+import { MONTH_NAMES } from './periods.js';
 
 /** The year as a filter's value and as said ("2020"). */
 function yearOf(value: number): { value: number; text: string } {
@@ -132,8 +133,6 @@ function periodText(value: number | string, unit: string): string {
   const [year, month] = [value.slice(0, 4), Number(value.slice(5, 7))];
   if (unit === 'years') return year;
   if (unit === 'quarters') return `Q${Math.floor((month - 1) / 3) + 1} ${year}`;
-  if (unit === 'months') return `${MONTHS[month - 1] ?? ''} ${year}`;
+  if (unit === 'months') return `${MONTH_NAMES[month - 1] ?? ''} ${year}`;
   return value.endsWith(' 00:00:00') ? value.slice(0, 10) : value.slice(0, 16);
 }
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

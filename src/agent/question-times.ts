@@ -8,6 +8,7 @@
 import type { Analysis } from './plan.js';
 import type { ColumnProfile } from './profile.js';
 import { yearFilters } from './question-values.js';
+import { MONTH_NAMES } from './periods.js';
 
 type Filter = NonNullable<Analysis['filters']>[number];
 
@@ -20,7 +21,6 @@ export interface TimeReading {
   note?: string;
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTH_WORDS =
   'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const YEAR = '((?:19|20)\\d{2})';
@@ -67,7 +67,7 @@ function unitStart(t: number, unit: Unit, back = 0): number {
 /** A day as said: "Sep 15, 2024". */
 const daySaid = (t: number): string => {
   const d = new Date(t);
-  return `${MONTHS[d.getUTCMonth()] ?? ''} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
+  return `${MONTH_NAMES[d.getUTCMonth()] ?? ''} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
 };
 
 /** [start, end) of the date column as filters, when it overlaps the data's span; else none. */
@@ -139,10 +139,12 @@ function periodNamed(question: string, time: ColumnProfile): TimeReading | null 
   }
   const month = MONTH.exec(question);
   if (!month) return null;
-  const index = MONTHS.findIndex((m) => (month[1] ?? '').toLowerCase().startsWith(m.toLowerCase()));
+  const index = MONTH_NAMES.findIndex((m) =>
+    (month[1] ?? '').toLowerCase().startsWith(m.toLowerCase()),
+  );
   const year = Number(month[2]);
   const start = Date.UTC(year, index, 1);
-  return dateSpan(time, start, Date.UTC(year, index + 1, 1), `in ${MONTHS[index]} ${year}`);
+  return dateSpan(time, start, Date.UTC(year, index + 1, 1), `in ${MONTH_NAMES[index]} ${year}`);
 }
 
 /**
@@ -165,7 +167,7 @@ function latestPeriods(question: string, time: ColumnProfile): TimeReading | nul
       unit === 'year'
         ? String(from.getUTCFullYear())
         : unit === 'month' || unit === 'quarter'
-          ? `${MONTHS[from.getUTCMonth()] ?? ''} ${from.getUTCFullYear()}`
+          ? `${MONTH_NAMES[from.getUTCMonth()] ?? ''} ${from.getUTCFullYear()}`
           : daySaid(start);
     const said = `in the last ${periods} of the data (from ${first}; its latest date is ${daySaid(latest)})`;
     // To the end of the period the latest time falls in: whole periods, said as such ("Q4 2024").

@@ -9,6 +9,7 @@
 import type { Analysis } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { phraseAt, singular, words } from './question-columns.js';
+import { MONTH_NAMES } from './periods.js';
 
 type Filter = NonNullable<Analysis['filters']>[number];
 
@@ -177,8 +178,6 @@ function monthStart(value: unknown): { year: number; month: number } | null {
   return m ? { year: Number(m[1]), month: Number(m[2]) - 1 } : null;
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 /**
  * The whole year, quarter or month a date column is kept to (>= its first moment, < the next's):
  * "2024", "Q3 2024", "Mar 2024"; with `ranges`, whole years or months too ("2019 to 2021", "Nov
@@ -196,7 +195,7 @@ function spanSaid(filters: readonly Filter[], ranges: boolean): string | null {
     return `${start.year} to ${end.year - 1}`;
   if (start.month % 3 === 0 && months === 3) return `Q${start.month / 3 + 1} ${start.year}`;
   const month = (m: { year: number; month: number }): string =>
-    `${MONTHS[m.month] ?? ''} ${m.year}`;
+    `${MONTH_NAMES[m.month] ?? ''} ${m.year}`;
   if (months === 1) return month(start);
   const last = { year: end.year - (end.month === 0 ? 1 : 0), month: (end.month + 11) % 12 };
   return ranges && months > 1 && months <= 24 ? `${month(start)} to ${month(last)}` : null;
