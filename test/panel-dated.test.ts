@@ -109,7 +109,7 @@ void test('a store with no rows before it opened misses nothing: every month is 
   for (const c of json.charts) assert.equal(c.derivation.filter, null, c.title);
 });
 
-void test('a measure missing here and there inside the span is sparse, not reported late', async () => {
+void test('a measure missing here and there inside the span is sparse, not reported late: its gaps', async () => {
   // units: blank on a fifth of the rows throughout (by a fixed pattern), and in the last months.
   const rows = STORES.flatMap((store, k) =>
     MONTHS.map((month, i) => {
@@ -121,7 +121,25 @@ void test('a measure missing here and there inside the span is sparse, not repor
   const path = join(dir, 'sparse.csv');
   writeFileSync(path, `${['month,store,revenue,units', ...rows].join('\n')}\n`);
   const profile = await duckProfile(path);
-  assert.deepEqual(Object.keys(profile.semantics.latest?.years ?? {}), ['revenue']);
+  const years = profile.semantics.latest?.years ?? {};
+  // revenue is reported late, not sparse: no gaps inside Jan 2023 to Aug 2024.
+  assert.deepEqual(years.revenue, {
+    from: '2023-01-01 00:00:00',
+    to: '2024-08-01 00:00:00',
+    latest: '2024-08-01 00:00:00',
+  });
+  // units' span is every month it has a value in (to Sep 2024), its blanks inside it its gaps:
+  // one or two stores of eight a month, two first in Jan 2023.
+  let cells = 0;
+  for (let i = 0; i <= 20; i += 1)
+    for (let k = 0; k < STORES.length; k += 1) if ((i * 7 + k * 3) % 5 === 0) cells += 1;
+  assert.deepEqual(years.units, {
+    from: '2023-01-01 00:00:00',
+    to: '2024-09-01 00:00:00',
+    // Sep 2024: six values of eight, the fullest months seven: the last full month is August.
+    latest: '2024-08-01 00:00:00',
+    gaps: { cells, periods: 21, at: '2023-01-01 00:00:00', missing: 2, rows: 8 },
+  });
   const both = bothEngines(path, dir);
   assert.deepEqual(both.duck, both.pandas);
 });

@@ -41,6 +41,7 @@ import {
   withoutTotals,
 } from './planner-rules.js';
 import { atLatest, withinReported } from './planner-latest.js';
+import { overGaps, totalAsked } from './planner-gaps.js';
 
 const MAX_ANALYSES = 10;
 
@@ -461,8 +462,11 @@ function candidatesOf(profile: DataProfile, r: Roles, question?: string): Analys
     ...distributionAnalyses(r, profile),
     ...qualityAnalyses(profile, r),
   ];
+  const total = totalAsked(question);
   return byQuantity(
-    byFacet(all, r).map((a) => withinReported(atLatest(a, r), r, profile)),
+    byFacet(all, r).map((a) =>
+      overGaps(withinReported(atLatest(a, r), r, profile), r, total && a.why.startsWith(ANSWERS)),
+    ),
     r,
   );
 }

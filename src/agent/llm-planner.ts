@@ -13,6 +13,7 @@ import { heuristicPlan } from './heuristic-planner.js';
 import { parsePlan, PlanSchema } from './plan.js';
 import type { Plan } from './plan.js';
 import { withinReported } from './planner-latest.js';
+import { overGaps, totalAsked } from './planner-gaps.js';
 import { totalNotes, withoutTotals } from './planner-rules.js';
 import type { DataProfile } from './profile.js';
 import { roles } from './roles.js';
@@ -83,7 +84,7 @@ export function llmPlanner(model: ChatModel): Planner {
         const parsed = parsePlan(extractJson(text), profile);
         if (parsed.ok)
           return {
-            plan: withoutTotalRows(parsed.plan, profile),
+            plan: withoutTotalRows(parsed.plan, profile, question),
             planner: 'llm',
             model: model.model,
             attempts: attempt,
@@ -117,11 +118,15 @@ export function llmPlanner(model: ChatModel): Planner {
  * panel's lines kept to the years nearly every entity reports, as the heuristic plan does (the
  * profile tells the model; a summed chart must not depend on it listening).
  */
-function withoutTotalRows(plan: Plan, profile: DataProfile): Plan {
+function withoutTotalRows(plan: Plan, profile: DataProfile, question?: string): Plan {
   const r = roles(profile);
   const { totals, aggregates = [], latest } = r.semantics;
   if (totals.length + aggregates.length === 0 && !latest) return plan;
-  const analyses = plan.analyses.map((a) => withoutTotals(withinReported(a, r, profile), r));
+  // The model's first analysis answers the question (the prompt says so): a total it asks stays.
+  const total = totalAsked(question);
+  const analyses = plan.analyses.map((a, i) =>
+    overGaps(withoutTotals(withinReported(a, r, profile), r), r, total && i === 0),
+  );
   const notes = totalNotes(r.semantics).filter((n) => !plan.notes.includes(n));
   return { ...plan, analyses, notes: [...notes, ...plan.notes].slice(0, 10) };
 }

@@ -122,13 +122,13 @@ function reportedSpan(
 }
 
 /** A dated panel's periods in words, by its own spacing (pandas' alias): "months". */
-function periodsWord(freq: string | undefined): string {
+export function periodsWord(freq: string | undefined): string {
   const word: Record<string, string> = { MS: 'months', QS: 'quarters', YS: 'years', D: 'days' };
   return word[freq ?? ''] ?? (freq?.startsWith('W') ? 'weeks' : 'periods');
 }
 
 /** A year as said ("2020"), or a period's time as its spacing says it ("Aug 2024", "2024-08-05"). */
-function periodText(value: number | string, unit: string): string {
+export function periodText(value: number | string, unit: string): string {
   if (typeof value === 'number') return yearOf(value).text;
   const [year, month] = [value.slice(0, 4), Number(value.slice(5, 7))];
   if (unit === 'years') return year;

@@ -153,13 +153,20 @@ function reportedLines(
   return Object.entries(latest.years)
     .slice(0, 3)
     .flatMap(([m, y]) => {
+      const gaps = y.gaps
+        ? [
+            `Gaps: ${m} is missing on ${y.gaps.cells} rows inside those ${typeof y.from === 'number' ? 'years' : 'periods'} (${y.gaps.missing} of ${y.gaps.rows} ${latest.entity} values at ${y.gaps.at}): average it per ${latest.entity} (agg mean) rather than total it across them, or each total dips where one is missing.`,
+          ]
+        : [];
       if (typeof y.from === 'number')
         return [
           `Reported years: ${m} has a value for nearly every ${latest.entity} from ${y.from} to ${y.to}; rank them as of ${y.latest} (filter ${latest.column} == ${y.latest}), and total them over those years only.`,
+          ...gaps,
         ];
-      if (y.from === min && y.to === max) return [];
+      if (y.from === min && y.to === max) return gaps;
       return [
-        `Reported periods: ${m} has a value for nearly every ${latest.entity} from ${y.from} to ${y.to} only; total it over those periods (filter ${latest.column} >= "${y.from}" and <= "${y.to}").`,
+        `Reported periods: ${m} has ${y.gaps ? 'values' : `a value for nearly every ${latest.entity}`} from ${y.from} to ${y.to} only; total it over those periods (filter ${latest.column} >= "${y.from}" and <= "${y.to}").`,
+        ...gaps,
       ];
     });
 }

@@ -11,6 +11,21 @@ export const ReportedSchema = z.object({
   from: PeriodSchema,
   to: PeriodSchema,
   latest: PeriodSchema,
+  /**
+   * Rows inside from..to without the measure, where some period misses it on more than GAP_SHARE
+   * of its rows (a store's blank month): `cells` of them in all, over `periods` such periods, and
+   * the period missing the largest share (`at`: `missing` of its `rows`). A total across the
+   * entities dips wherever one is missing.
+   */
+  gaps: z
+    .object({
+      cells: z.number().int(),
+      periods: z.number().int(),
+      at: PeriodSchema,
+      missing: z.number().int(),
+      rows: z.number().int(),
+    })
+    .optional(),
 });
 /** The years (periods) a panel's measure is reported in. */
 export type Reported = z.infer<typeof ReportedSchema>;
@@ -217,6 +232,8 @@ export interface TableFacts {
 
 /** A panel's year is reported for a measure with at least this share of its fullest year's values. */
 export const REPORTED_SHARE = 0.9;
+/** A panel's period misses its measure (Reported.gaps) on more than this share of its rows. */
+export const GAP_SHARE = 0.01;
 /**
  * A dated panel's periods are read for the ones its measures are reported in up to this many
  * (months and days of years; a sensor's minutes are no periods a measure is reported late in).

@@ -25,7 +25,7 @@ import {
   withinCandidates,
 } from '../agent/semantics.js';
 import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
-import { REPORTED_PERIODS, REPORTED_SHARE, ReportedSchema } from '../agent/semantics.js';
+import { GAP_SHARE, REPORTED_PERIODS, REPORTED_SHARE, ReportedSchema } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { readWorkdirJson } from '../spec/load.js';
@@ -220,11 +220,19 @@ if t is not None:
                 full = (n > 0) & (n >= LATEST * n.max())
                 reported = n[full | ((n > 0) & (n >= LATEST * sizes))].index
                 at = n.index.get_indexer(reported)
+                # A measure missing here and there (sparse): its span is every period with a value.
                 if dated and len(at) and at.max() - at.min() + 1 != len(at):
-                    continue
+                    reported = n[n > 0].index
                 if len(reported) and full.any():
                     as_of = str if dated else float
                     facts["reported"][m] = {"from": as_of(reported.min()), "to": as_of(reported.max()), "latest": as_of(n[full].index.max())}
+                    # Gaps: rows in the span without the measure (profile-latest.ts gapsOf).
+                    size = sizes.reindex(n.index)[(n.index >= reported.min()) & (n.index <= reported.max())]
+                    miss = size - n.reindex(size.index)
+                    gap = miss[miss > GAP * size]
+                    if len(gap):
+                        worst = (gap / size.reindex(gap.index)).idxmax()
+                        facts["reported"][m]["gaps"] = {"cells": int(miss.sum()), "periods": len(gap), "at": as_of(worst), "missing": int(gap[worst]), "rows": int(size[worst])}
 sp = args["splits"]
 if sp["columns"]:
     X = pd.DataFrame({m: pd.to_numeric(df[m], errors="coerce").astype(float) for m in sp["measures"]})
@@ -297,7 +305,7 @@ export async function sandboxFacts(
     splits: splitCandidates(profile),
     aliases: aliasCandidates(profile),
   };
-  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\nLATEST = ${REPORTED_SHARE}\nPERIODS = ${REPORTED_PERIODS}\n${PROGRAM}`;
+  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\nLATEST = ${REPORTED_SHARE}\nPERIODS = ${REPORTED_PERIODS}\nGAP = ${GAP_SHARE}\n${PROGRAM}`;
   const run = await sandbox.run({
     code,
     scriptName: 'table_facts.py',

@@ -10,10 +10,12 @@
  * same. A dated panel (one row per store and month) is read the same way, its periods by their
  * dates: `from`, `to` and `latest` are then the periods' times as written in filters
  * ("2024-08-01 00:00:00"): a month in which three stores of eight have revenue yet is no total.
- * Its measures missing inside the span too are sparse, not reported late: none of them is listed.
+ * Its measures missing inside the span too are sparse, not reported late: their span is every
+ * period they have a value in. Either kind lists its gaps: the rows inside its span without it,
+ * where a period misses it on more than GAP_SHARE of its rows (a store's blank month).
  */
-import { REPORTED_SHARE } from '../agent/semantics.js';
-import type { TableFacts } from '../agent/semantics.js';
+import { GAP_SHARE, REPORTED_SHARE } from '../agent/semantics.js';
+import type { Reported, TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
 import { DATA_RELATION } from './types.js';
@@ -55,19 +57,42 @@ export async function reportedYears(
       const at = years.flatMap((x, index) =>
         isFull(x) || (x.n > 0 && x.n >= REPORTED_SHARE * x.rows) ? [index] : [],
       );
-      const [first, last] = [at[0], at.at(-1)];
+      let [first, last] = [at[0], at.at(-1)];
       // A dated panel's measure missing here and there inside its span (a discount on some
-      // orders) is sparse, not reported late or early: nothing to keep to.
-      if (dated && first !== undefined && last !== undefined && last - first + 1 !== at.length)
-        return [];
+      // orders) is sparse, not reported late or early: nothing to keep to but its values' span.
+      if (dated && first !== undefined && last !== undefined && last - first + 1 !== at.length) {
+        const valued = years.flatMap((x, index) => (x.n > 0 ? [index] : []));
+        [first, last] = [valued[0], valued.at(-1)];
+      }
       const [from, to, latest] = [
         years[first ?? -1]?.year,
         years[last ?? -1]?.year,
         full.at(-1)?.year,
       ];
-      return from === undefined || to === undefined || latest === undefined
-        ? []
-        : [[m, { from, to, latest }]];
+      if (from === undefined || to === undefined || latest === undefined) return [];
+      const gaps = gapsOf(years.slice(first, (last ?? -1) + 1));
+      return [[m, { from, to, latest, ...(gaps ? { gaps } : {}) }]];
     }),
   );
+}
+
+/**
+ * The rows of `span`'s periods without the measure, when a period misses it on more than
+ * GAP_SHARE of its rows; `at` the first that misses the largest share (the pandas facts the same).
+ */
+function gapsOf(
+  span: readonly { year: number | string; rows: number; n: number }[],
+): Reported['gaps'] {
+  let [cells, periods] = [0, 0];
+  let worst: { at: number | string; missing: number; rows: number } | undefined;
+  for (const x of span) {
+    const missing = x.rows - x.n;
+    cells += missing;
+    if (missing <= GAP_SHARE * x.rows) continue;
+    periods += 1;
+    // Shares compared as whole numbers crossed (missing / rows), as the pandas facts compare them.
+    if (!worst || missing * worst.rows > worst.missing * x.rows)
+      worst = { at: x.year, missing, rows: x.rows };
+  }
+  return worst ? { cells, periods, ...worst } : undefined;
 }
