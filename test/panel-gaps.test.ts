@@ -30,14 +30,18 @@ const revenue = (k: number, i: number): number =>
 const blank = (k: number, i: number): boolean =>
   (i === 7 && k < 3) || (i === 13 && k === 3) || (i === 21 && k === 1);
 
-/** The panel as a CSV (`time`: the month's date, or its year for a yearly panel of 24 years). */
-function panel(name: string, yearly = false): string {
+/**
+ * The panel as a CSV (`yearly`: its years instead of months, 2000 to 2023; `exported`: revenue
+ * written as an export writes it, "1,160" in quotes and "-" for a blank).
+ */
+function panel(name: string, yearly = false, exported = false): string {
   const head = yearly ? 'year,country,revenue' : 'month,store,revenue';
+  const written = (k: number, i: number): string => {
+    if (!exported) return blank(k, i) ? '' : String(revenue(k, i));
+    return blank(k, i) ? '-' : `"${revenue(k, i).toLocaleString('en-US')}"`;
+  };
   const rows = STORES.flatMap((store, k) =>
-    MONTHS.map((month, i) => {
-      const when = yearly ? String(2000 + i) : month;
-      return `${when},${store},${blank(k, i) ? '' : revenue(k, i)}`;
-    }),
+    MONTHS.map((month, i) => `${yearly ? String(2000 + i) : month},${store},${written(k, i)}`),
   );
   const path = join(dir, name);
   writeFileSync(path, `${[head, ...rows].join('\n')}\n`);
@@ -104,6 +108,21 @@ void test('lines and rankings average per store where a total would sum the blan
   assert.ok(
     notes['Share of revenue by store']?.includes(`Shares of the revenue reported: ${said}`),
     notes['Share of revenue by store'],
+  );
+});
+
+void test('numbers written as an export writes them ("1,160", "-") have the same gaps', () => {
+  const both = bothEngines(panel('exported.csv', false, true), dir);
+  assert.deepEqual(both.duck, both.pandas);
+  const plain = bothEngines(panel('plain.csv'), dir).duck;
+  assert.deepEqual(both.duck.charts, plain.charts);
+  // The same findings, and the warnings' two (numbers as text, "-" left out) besides.
+  assert.deepEqual(
+    both.duck.findings.filter((f) => !plain.findings.includes(f)),
+    [
+      'numbers stored as text in: revenue',
+      'values that are not numbers, left out of the numbers of: revenue (5)',
+    ],
   );
 });
 

@@ -5,7 +5,6 @@
  * that is the sum of the others in every period — so both engines describe a table alike and
  * plan the same charts.
  */
-import { z } from 'zod';
 import type { DataProfile } from '../agent/profile.js';
 import {
   aliasCandidates,
@@ -20,63 +19,16 @@ import {
   measurePairs,
   REPEATED_GROUPS,
   splitCandidates,
-  RepeatedSchema,
   sumTriples,
   withinCandidates,
 } from '../agent/semantics.js';
 import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
-import { GAP_SHARE, REPORTED_PERIODS, REPORTED_SHARE, ReportedSchema } from '../agent/semantics.js';
+import { GAP_SHARE, REPORTED_PERIODS, REPORTED_SHARE } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { readWorkdirJson } from '../spec/load.js';
 import { ExitCode, OpsmindError } from '../shared/exit-codes.js';
-
-/** A range's end: a number, or an infinity the program spells as text (JSON has none). */
-const Bound = z.union([
-  z.number(),
-  z.literal('inf').transform(() => Infinity),
-  z.literal('-inf').transform(() => -Infinity),
-]);
-
-const FactsSchema = z.object({
-  timeDistinct: z.number().int().nonnegative().optional(),
-  keyDistinct: z.record(z.string(), z.number().int().nonnegative()).optional(),
-  sums: z.array(z.object({ total: z.string(), parts: z.tuple([z.string(), z.string()]) })),
-  repeated: z.array(RepeatedSchema),
-  ranges: z.record(z.string(), z.record(z.string(), z.array(z.tuple([Bound, Bound])))),
-  nonDecreasing: z.record(z.string(), z.number()).optional(),
-  typicalStep: z.record(z.string(), z.number()).optional(),
-  totals: z
-    .array(z.object({ column: z.string(), value: z.string(), measure: z.string() }))
-    .optional(),
-  names: z.record(z.string(), z.array(z.string())).optional(),
-  reported: z.record(z.string(), ReportedSchema).optional(),
-  splits: z
-    .array(
-      z.object({
-        column: z.string(),
-        value: z.string(),
-        measure: z.string(),
-        part: z.number(),
-        whole: z.number(),
-      }),
-    )
-    .optional(),
-  aliases: z.array(z.tuple([z.string(), z.string()])),
-  groupPairs: z
-    .object({
-      by: z.string(),
-      pairs: z.array(
-        z.object({
-          a: z.string(),
-          b: z.string(),
-          overall: z.number().nullable(),
-          groups: z.array(z.object({ n: z.number().int(), r: z.number().nullable() })),
-        }),
-      ),
-    })
-    .optional(),
-});
+import { FactsSchema } from './pandas-facts-schema.js';
 
 /** The same measures profile-facts.ts checks: numbers, not the time, at most 12. */
 const CHECKED_MEASURES = 12;
@@ -145,6 +97,9 @@ if gp is not None and derived["pairs"]:
         out.append({"a": a, "b": b, "overall": finite(pooled.at[a, b]), "groups": groups})
     facts["groupPairs"] = {"by": gp, "pairs": out}
 t = args["time"]
+if t is not None and args["texts"]:
+    import opsmind_semantic
+    df = df.assign(**{c: opsmind_semantic.parse_number_text(df[c].to_numpy(dtype=object)) for c in args["texts"]})
 if t is not None:
     if args["kind"] == "year":
         when = pd.to_numeric(df[t], errors="coerce")
@@ -278,11 +233,15 @@ export async function sandboxFacts(
   const measures = profile.column_profiles
     .filter(
       (c) =>
-        (c.semantic === 'numeric' || c.semantic === 'numeric_text') &&
         c.name !== time?.column &&
-        /^(u?int|float)/i.test(c.dtype),
+        ((c.semantic === 'numeric' && /^(u?int|float)/i.test(c.dtype)) ||
+          c.semantic === 'numeric_text'),
     )
     .map((c) => c.name);
+  // Numbers stored as text read as the cleaning reads them (profile-facts.ts numberValue).
+  const texts = profile.column_profiles.flatMap((c) =>
+    c.semantic === 'numeric_text' && !/^(u?int|float)/i.test(c.dtype) ? [c.name] : [],
+  );
   const args = {
     time: time?.column ?? null,
     kind: time?.kind ?? null,
@@ -302,6 +261,7 @@ export async function sandboxFacts(
     keys: candidateKeys(profile).map((key) => [keyLabel(key), key]),
     distinct: Object.fromEntries(profile.column_profiles.map((c) => [c.name, c.distinct])),
     measures,
+    texts,
     splits: splitCandidates(profile),
     aliases: aliasCandidates(profile),
   };

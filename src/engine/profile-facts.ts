@@ -28,6 +28,7 @@ import type { TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
 import { finiteOf } from './profile-columns.js';
+import { numberTextSql } from './profile-details.js';
 import { reportedYears } from './profile-latest.js';
 import { timeExpr } from './sql-rows.js';
 import type { SourceLocale } from './types.js';
@@ -418,22 +419,15 @@ async function timeFacts(
   };
   const grained = describeData(profile, facts).table;
   if (grained.grain !== 'panel' && grained.grain !== 'series') return facts;
-  const measures = profile.column_profiles
-    .filter(
-      (c) =>
-        (c.semantic === 'numeric' || c.semantic === 'numeric_text') &&
-        c.name !== time.column &&
-        !grained.keys.includes(c.name) &&
-        NUMBER_TYPE.test(types.get(c.name) ?? ''),
-    )
-    .slice(0, CHECKED_MEASURES)
-    .map((c) => c.name);
+  const values = factMeasures(profile, types, [time.column, ...grained.keys]);
+  const measures = [...values.keys()];
+  const value = (m: string): string => values.get(m) ?? ident(m);
   if (measures.length === 0) return facts;
   const partition = grained.keys.length
     ? `PARTITION BY ${grained.keys.map(ident).join(', ')} `
     : '';
   const lags = measures.map(
-    (m, i) => `${ident(m)} AS v${i}, lag(${ident(m)}) OVER (${partition}ORDER BY ${t}) AS p${i}`,
+    (m, i) => `${value(m)} AS v${i}, lag(${value(m)}) OVER (${partition}ORDER BY ${t}) AS p${i}`,
   );
   const shares = measures.flatMap((_, i) => {
     const [v, p] = [`CAST(v${i} AS DOUBLE)`, `CAST(p${i} AS DOUBLE)`];
@@ -463,18 +457,46 @@ async function timeFacts(
   facts.nonDecreasing = measured('s');
   facts.typicalStep = measured('r');
   if (grained.keys.length === 1)
-    facts.totals = await totalRows(db, grained.keys[0] ?? '', t, measures, signal);
+    facts.totals = await totalRows(db, grained.keys[0] ?? '', t, measures, value, signal);
   if (grained.keys.length === 1 && time.kind === 'year')
     if (NUMBER_TYPE.test(types.get(time.column) ?? ''))
-      facts.reported = await reportedYears(db, time.column, measures, signal);
+      facts.reported = await reportedYears(db, time.column, measures, value, signal);
   // A dated panel's periods too (one row per store and month): by its times as read.
   if (
     grained.keys.length === 1 &&
     time.kind === 'date' &&
     (facts.timeDistinct ?? 0) <= REPORTED_PERIODS
   )
-    facts.reported = await reportedYears(db, t, measures, signal, true);
+    facts.reported = await reportedYears(db, t, measures, value, signal, true);
   return facts;
+}
+
+/**
+ * The measures the time facts check, but `skip` (the time, the keys), at most CHECKED_MEASURES:
+ * each as SQL of its numbers, numbers stored as text ("1,085.56", "-" for none) read as the
+ * cleaning reads them.
+ */
+function factMeasures(
+  profile: DataProfile,
+  types: ReadonlyMap<string, string>,
+  skip: readonly string[],
+): Map<string, string> {
+  const checked = profile.column_profiles.filter(
+    (c) =>
+      !skip.includes(c.name) &&
+      ((c.semantic === 'numeric' && NUMBER_TYPE.test(types.get(c.name) ?? '')) ||
+        c.semantic === 'numeric_text'),
+  );
+  return new Map(
+    checked
+      .slice(0, CHECKED_MEASURES)
+      .map((c) => [c.name, numberValue(c.name, types.get(c.name) ?? '')]),
+  );
+}
+
+/** A measure's numbers: its own, or its text read as numbers (numeric_text, as the cleaning reads it). */
+function numberValue(name: string, type: string): string {
+  return NUMBER_TYPE.test(type) ? ident(name) : numberTextSql(`CAST(${ident(name)} AS VARCHAR)`);
 }
 
 /**
@@ -486,11 +508,12 @@ async function totalRows(
   entity: string,
   t: string,
   measures: readonly string[],
+  value: (m: string) => string,
   signal?: AbortSignal,
 ): Promise<NonNullable<TableFacts['totals']>> {
   const found: NonNullable<TableFacts['totals']> = [];
   for (const measure of measures.slice(0, 4)) {
-    const m = ident(measure);
+    const m = value(measure);
     const rows = await db.objects(
       `WITH p AS (SELECT CAST(${ident(entity)} AS VARCHAR) AS k, ${t} AS t, sum(${m}) AS m FROM ${data} WHERE ${t} IS NOT NULL AND ${m} IS NOT NULL GROUP BY ALL),
         tot AS (SELECT t, sum(m) AS s, count(*) AS n FROM p GROUP BY t)

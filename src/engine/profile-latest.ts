@@ -21,13 +21,15 @@ import { ident } from './duckdb.js';
 import { DATA_RELATION } from './types.js';
 
 /**
- * Per measure: the years it is reported in (from, to), and the year to rank in (latest); `dated`:
+ * Per measure: the years it is reported in (from, to), and the year to rank in (latest); `value`:
+ * a measure's numbers as SQL (numbers stored as text read as numbers); `dated`:
  * the periods of `time`, a TIMESTAMP expression, instead of a column of years.
  */
 export async function reportedYears(
   db: DuckDb,
   time: string,
   measures: readonly string[],
+  value: (m: string) => string,
   signal?: AbortSignal,
   dated = false,
 ): Promise<NonNullable<TableFacts['reported']>> {
@@ -36,7 +38,7 @@ export async function reportedYears(
   const key = dated ? `strftime(${y}, '%Y-%m-%d %H:%M:%S')` : y;
   // A NaN is no value (pandas' count skips it), as the profile counts.
   const counts = measures.map(
-    (m, i) => `count(nullif(CAST(${ident(m)} AS DOUBLE), CAST('nan' AS DOUBLE))) AS c${i}`,
+    (m, i) => `count(nullif(CAST(${value(m)} AS DOUBLE), CAST('nan' AS DOUBLE))) AS c${i}`,
   );
   const rows = await db.objects(
     `SELECT ${key} AS y, count(*) AS r, ${counts.join(', ')} FROM ${ident(DATA_RELATION)} WHERE ${known} GROUP BY 1 ORDER BY 1`,
