@@ -433,7 +433,9 @@ def wall_times(frame):
         frame[name] = pd.to_datetime(column.astype("string").str.strip().str.replace(_OFFSET, "", regex=True), errors="coerce")
         seen = list(dict.fromkeys(offsets.head(5000)))
         shown = ", ".join(seen[:3]) + (", …" if len(seen) > 3 else "")
-        warnings.append(f'read "{name}" as the times it writes, its UTC offsets ({shown}) set aside: days, months and hours are the file\'s own')
+        # The name quoted as the host's engine quotes it (JSON.stringify).
+        warnings.append(f"read {json.dumps(str(name), ensure_ascii=False)} as the times it writes, its UTC offsets ({shown}) set aside: "
+                        "days, months and hours are the file's own")
     return frame, warnings
 
 
@@ -640,6 +642,13 @@ def _read_json(path, lines, records=None):
         raise DataLoadError(f"not a JSON {'lines' if lines else 'records'} file: {error}") from error
     frame = _nested_as_text(_spread_objects(frame))
     return frame, {"format": "jsonl" if lines else "json", "encoding": "utf-8", "delimiter": None}, []
+
+
+def _with_wall_times(frame, info, warnings):
+    """A JSON file's times written with a UTC offset as the times they write, as the host's reader reads
+    them (source-offsets.ts jsonWallTimes), with its warning."""
+    frame, walls = wall_times(frame)
+    return frame, info, warnings + walls
 
 
 # An object column is spread into at most this many columns, objects followed this deep (as the DuckDB engine).
@@ -933,9 +942,9 @@ def _read_dataset(path, numbers=None):
         raise DataLoadError("the file is empty")
     extension = os.path.splitext(path)[1].lower()
     if extension == ".json":
-        return _read_json(path, False, (numbers or {}).get("records"))
+        return _with_wall_times(*_read_json(path, False, (numbers or {}).get("records")))
     if extension in (".jsonl", ".ndjson"):
-        return _read_json(path, True)
+        return _with_wall_times(*_read_json(path, True))
     if extension in (".xlsx", ".xlsm", ".xls"):
         _require_engine(["openpyxl"] if extension != ".xls" else ["xlrd"], extension, "python3-openpyxl")
         return pd.read_excel(path), {"format": "excel", "encoding": None, "delimiter": None}, []

@@ -93,3 +93,39 @@ void test('times in UTC are left as they are', () => {
   assert.ok(!duck.warnings.some((w) => w.includes('UTC offsets')), duck.warnings.join('\n'));
   assert.match(duck.columns[0]?.evidence ?? '', /\+00:00/);
 });
+
+void test('JSON records and JSON lines are read as the times they write too, in both engines', () => {
+  // A name with a quote and a comma: the second read names its columns in SQL.
+  const name = 'month "local", start';
+  const records = Array.from({ length: 24 }, (_, i) => {
+    const [y, m] = [2023 + Math.floor(i / 12), (i % 12) + 1];
+    const at = `${y}-${String(m).padStart(2, '0')}-01T00:30:00+02:00`;
+    return { [name]: at, revenue: 1000 + 10 * i + (i % 3) * 25 };
+  });
+  const files = {
+    'months.json': JSON.stringify(records),
+    'months.jsonl': `${records.map((r) => JSON.stringify(r)).join('\n')}\n`,
+  };
+  const warning = `read ${JSON.stringify(name)} as the times it writes, its UTC offsets (+02:00) set aside: days, months and hours are the file's own`;
+  for (const [file, text] of Object.entries(files)) {
+    const path = join(dir, file);
+    writeFileSync(path, text);
+    const read = (engine: string) =>
+      analyzeJson<Json>(path, engine, join(dir, `${file}-${engine}.html`));
+    const [duck, pandas] = [read('duckdb'), read('pandas')];
+    const texts = duck.insights.map((i) => i.text);
+    assert.deepEqual(
+      texts,
+      pandas.insights.map((i) => i.text),
+      file,
+    );
+    assert.ok(texts.some((t) => /Jan 2023/.test(t)) && !texts.some((t) => /2022/.test(t)), file);
+    assert.ok(duck.warnings.includes(warning), `${file}: ${duck.warnings.join('\n')}`);
+    assert.ok(pandas.warnings.includes(warning), `${file}: ${pandas.warnings.join('\n')}`);
+    assert.match(
+      duck.columns.find((c) => c.name === name)?.evidence ?? '',
+      /from 2023-01-01T00:30:00 to 2024-12-01T00:30:00/,
+      file,
+    );
+  }
+});

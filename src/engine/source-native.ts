@@ -5,6 +5,7 @@
 import { ident, literal } from './duckdb.js';
 import type { DuckDb } from './duckdb.js';
 import { DATA_RELATION } from './types.js';
+import { jsonWallTimes } from './source-offsets.js';
 import { asBadInput, badInput, DEFAULT_LOCALE, describeData, toBadInput } from './source-common.js';
 import type { ReadContext, ReadOutcome } from './source-common.js';
 import type { DetectedFormat } from './source-sniff.js';
@@ -20,23 +21,29 @@ const NESTED = /^(STRUCT|MAP|UNION)\(|\[\d*\]$/;
 
 type JsonLayout = 'array' | 'newline_delimited';
 
-/** Creates `data` from a JSON file; every record is sampled so no key seen late is dropped. */
+/**
+ * Creates `data` from a JSON file; every record is sampled so no key seen late is dropped. Times
+ * written with an offset are the times they write (jsonWallTimes): its warnings.
+ */
 async function createJsonTable(
   db: DuckDb,
   path: string,
   gzip: boolean,
   layout: JsonLayout,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<string[]> {
   const options = [
     `format=${literal(layout)}`,
     'sample_size=-1',
     `compression=${gzip ? "'gzip'" : "'uncompressed'"}`,
   ];
+  const source = (more: string[] = []): string =>
+    `read_json(${literal(path)}, ${[...options, ...more].join(', ')})`;
   await db.run(
-    `CREATE OR REPLACE TABLE ${ident(DATA_RELATION)} AS SELECT * FROM read_json(${literal(path)}, ${options.join(', ')})`,
+    `CREATE OR REPLACE TABLE ${ident(DATA_RELATION)} AS SELECT * FROM ${source()}`,
     signal,
   );
+  return jsonWallTimes(db, (columns) => source([`columns=${columns}`]), signal);
 }
 
 /** Reads JSON as `format` says; a .json file that is not one array is retried as JSON lines (as pandas does). */
@@ -45,18 +52,17 @@ async function readJsonLayout(
   path: string,
   gzip: boolean,
   format: 'json' | 'jsonl',
-): Promise<'json' | 'jsonl'> {
+): Promise<{ format: 'json' | 'jsonl'; warnings: string[] }> {
   const prefix = `not a JSON ${format === 'json' ? 'records' : 'lines'} file`;
   const layout: JsonLayout = format === 'json' ? 'array' : 'newline_delimited';
   try {
-    await createJsonTable(ctx.db, path, gzip, layout, ctx.signal);
-    return format;
+    return { format, warnings: await createJsonTable(ctx.db, path, gzip, layout, ctx.signal) };
   } catch (error) {
     const mapped = toBadInput(prefix, ctx.signal, error);
     if (format === 'jsonl' || mapped === error) throw mapped;
     try {
-      await createJsonTable(ctx.db, path, gzip, 'newline_delimited', ctx.signal);
-      return 'jsonl';
+      const warnings = await createJsonTable(ctx.db, path, gzip, 'newline_delimited', ctx.signal);
+      return { format: 'jsonl', warnings };
     } catch {
       throw mapped;
     }
@@ -72,10 +78,10 @@ async function readJsonText(
   ctx: ReadContext,
   text: { readPath: string; gzip: boolean; sample: string },
   format: 'json' | 'jsonl',
-): Promise<{ format: 'json' | 'jsonl'; warning?: string }> {
+): Promise<{ format: 'json' | 'jsonl'; warning?: string; walls: string[] }> {
   const object = (): JsonObjectFile | null =>
     format === 'json' && !text.gzip ? jsonObjectFile(text.readPath, text.sample) : null;
-  let read: 'json' | 'jsonl';
+  let read: { format: 'json' | 'jsonl'; warnings: string[] };
   try {
     read = await readJsonLayout(ctx, text.readPath, text.gzip, format);
   } catch (error) {
@@ -91,7 +97,7 @@ async function readJsonText(
     const file = Number(rows.rows[0]?.[0] ?? 0) === 1 ? object() : null;
     if (file) return unwrap(ctx, text.readPath, file);
   }
-  return { format: read };
+  return { format: read.format, walls: read.warnings };
 }
 
 /**
@@ -102,10 +108,10 @@ async function unwrap(
   ctx: ReadContext,
   path: string,
   file: JsonObjectFile,
-): Promise<{ format: 'json'; warning: string }> {
+): Promise<{ format: 'json'; warning: string; walls: string[] }> {
   const key = recordsOf(file, ctx.records);
-  await readJsonLayout(ctx, await wrappedLines(ctx, path, key), false, 'jsonl');
-  return { format: 'json', warning: unwrapWarning(file, key) };
+  const read = await readJsonLayout(ctx, await wrappedLines(ctx, path, key), false, 'jsonl');
+  return { format: 'json', warning: unwrapWarning(file, key), walls: read.warnings };
 }
 
 /** What --records on a file that is no wrapper of records does. */
@@ -121,7 +127,11 @@ export async function readJson(ctx: ReadContext, detected: DetectedFormat): Prom
       ? await featureLines(ctx, text.readPath, statSync(text.readPath).size)
       : null;
   const read = geo
-    ? { format: await readJsonLayout(ctx, geo.path, false, 'jsonl').then(() => 'json' as const) }
+    ? {
+        format: 'json' as const,
+        walls: (await readJsonLayout(ctx, geo.path, false, 'jsonl')).warnings,
+        warning: undefined,
+      }
     : await readJsonText(ctx, text, format);
   if (geo)
     text.warnings.push(
@@ -129,6 +139,7 @@ export async function readJson(ctx: ReadContext, detected: DetectedFormat): Prom
     );
   if (read.warning) text.warnings.push(read.warning);
   else if (ctx.records !== undefined) text.warnings.push(RECORDS_IGNORED);
+  text.warnings.push(...read.walls);
   const columns = await describeData(ctx.db, ctx.signal);
   const rows = await ctx.db.all(`SELECT count(*) FROM ${ident(DATA_RELATION)}`, ctx.signal);
   const count = Number(rows.rows[0]?.[0] ?? 0);

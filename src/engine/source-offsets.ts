@@ -5,7 +5,8 @@
  * shown in UTC, which put each month-start row in the month before ("Dec 2022" for a file that
  * starts in January) and an evening's orders in the next day; the pandas engine reads them the
  * same way (opsmind_data.wall_times). Times in UTC ("…Z") are UTC's own wall times and stay as
- * they are.
+ * they are. DuckDB's JSON reader reads them as instants too: a JSON table's time columns are
+ * checked the same way, and read again as text when they write offsets (jsonWallTimes).
  */
 import { ident, literal } from './duckdb.js';
 import type { DuckDb } from './duckdb.js';
@@ -55,4 +56,54 @@ export async function wallTimes(
     );
   }
   return warnings;
+}
+
+/** The rows of a JSON file whose time values are checked for offsets (the CSV sniffer's sample). */
+const JSON_SAMPLE = 1000;
+
+/**
+ * A JSON table's time columns whose values write an offset, not all zero, read again as text and
+ * made the times they write (wallTimes): DuckDB's JSON reader reads "2023-01-01T00:30:00+02:00"
+ * as the instant, in UTC (Dec 31, 22:30), as its CSV sniffer does. `source` is the table's
+ * read_json call with its columns given as `columns` (a DuckDB struct of names and types).
+ * Warnings as wallTimes'; none, the table as it was, when the second read fails.
+ */
+export async function jsonWallTimes(
+  db: DuckDb,
+  source: (columns: string) => string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const described = (await db.all(`DESCRIBE ${ident(DATA_RELATION)}`, signal)).rows.map((r) => ({
+    name: String(r[0]),
+    type: String(r[1]),
+  }));
+  const timed = described.filter((c) => /^TIMESTAMP( WITH TIME ZONE)?$/.test(c.type));
+  if (timed.length === 0) return [];
+  const spec = (columns: readonly { name: string; type: string }[]): string =>
+    `{${columns.map((c) => `${literal(c.name)}: ${literal(c.type)}`).join(', ')}}`;
+  const asText = spec(timed.map((c) => ({ name: c.name, type: 'VARCHAR' })));
+  const rows = await db.objects(
+    `SELECT ${timed.map((c, i) => `${ident(c.name)} AS c${i}`).join(', ')} FROM ${source(asText)} LIMIT ${JSON_SAMPLE}`,
+    signal,
+  );
+  // Typed as instants by the reader, as offsetColumns asks of the CSV sniffer's columns.
+  const columns = timed.map((c, i) => ({
+    name: c.name,
+    type: 'TIMESTAMP WITH TIME ZONE',
+    sample: rows.flatMap((r) => (typeof r[`c${i}`] === 'string' ? [String(r[`c${i}`])] : [])),
+  }));
+  const indexes = offsetColumns(columns);
+  if (indexes.length === 0) return [];
+  const text = new Set(indexes.map((i) => columns[i]?.name));
+  const typed = described.map((c) => ({ ...c, type: text.has(c.name) ? 'VARCHAR' : c.type }));
+  try {
+    await db.run(
+      `CREATE OR REPLACE TABLE ${ident(DATA_RELATION)} AS SELECT * FROM ${source(spec(typed))}`,
+      signal,
+    );
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return [];
+  }
+  return wallTimes(db, indexes, columns, signal);
 }
