@@ -391,7 +391,7 @@ export function trendHow(
   scales: Scales,
 ): 'sum' | 'mean' | 'stock' | 'interval' | 'share' {
   // A share in % changes by points: 5% to 7.5% is "rose by 2.5 percentage points", not "grew 50%".
-  if (isRate(t)) return 'share';
+  if (isRate(t) || t.share) return 'share';
   const measures = measuresOf(t);
   // A column of percentages averaged (a rebased line is an index, not its percentages).
   const percent = (m: string): boolean => inPercent({ measure: m, agg: t.agg }, scales);
@@ -535,6 +535,7 @@ export function trendLabel(
   name: (column: string) => string = (c) => c,
 ): string {
   if (isRate(t)) return `% with ${name(t.measure)} = ${rateValue(t.equals)}`;
+  if (t.share) return `the share of ${t.measure ? name(t.measure) : 'rows'}`;
   // Each line is named by its measure: the sentence's subject is what they all hold.
   if (t.measures) return t.agg === 'count' ? 'the number of values' : 'the value';
   if (t.agg === 'count')
@@ -557,6 +558,7 @@ export function rebaseLabel(
     const money = moneyFor(t, scales);
     return money && !what.toUpperCase().includes(money) ? `${what} (${money})` : what;
   }
+  if (t.share && t.series) return `share of ${t.measure ? name(y) : 'rows'} (%)`;
   if (!t.rebase || !t.series)
     return axisLabel(y, name, !isRate(t) && inPercent(t, scales), moneyFor(t, scales));
   return `${name(y)}, index (100 = the first ${PERIOD_WORD[t.freq]} every ${t.series} has a value)`;
@@ -855,6 +857,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         );
       if (r.series && r.rebase)
         lines.push(`frame = _rebase(frame, ${py(r.date)}, ${py(r.series)}, ${py(y)})`);
+      if (r.series && r.share) lines.push(`frame = _share(frame, ${py(r.date)}, ${py(y)})`);
       if (a.chart === 'table')
         return [
           ...lines,
@@ -1087,6 +1090,14 @@ def _rebase(frame, date, series, y):
     out = frame[frame[date] >= start].copy()
     out[y] = 100.0 * out[y].astype(float) / out[series].map(base)
     return out.reset_index(drop=True)
+
+
+def _share(frame, date, y):
+    # Each series' part (%) of its period's total over them all, "Other" too; no total, no part.
+    whole = frame.groupby(date)[y].transform("sum")
+    out = frame.copy()
+    out[y] = 100.0 * out[y].astype(float) / whole.where(whole != 0)
+    return out
 
 
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -14,6 +14,7 @@ import { infiniteAggProblem } from './infinities.js';
 import { compassProblems } from './plan-compass.js';
 import { repeatedProblem, roleOf, semanticsOf, sumProblem } from './semantics.js';
 import type { Semantics } from './semantics.js';
+import { statsOf } from './semantics-evidence.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
 
@@ -94,6 +95,12 @@ export const TransformSchema = z.discriminatedUnion('type', [
         .optional()
         .describe(
           'a rate: with agg "mean", the share (%) of rows per period whose measure equals this value; rows without a measure are left out',
+        ),
+      share: z
+        .boolean()
+        .optional()
+        .describe(
+          "with series and agg sum or count: each series as its share (%) of the period's total over every series (what part of each year's generation is renewables)",
         ),
     })
     .describe('a time series at a frequency; line, area, bar or table'),
@@ -355,12 +362,7 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
     const problem = sumProblem(measure, spans);
     if (problem) problems.push(problem);
   }
-  if (t.type === 'resample' && t.top && !t.series)
-    problems.push('top keeps the largest of several series: it needs series');
-  if (t.type === 'resample' && t.rebase && !t.series)
-    problems.push('rebase compares series from a common start: it needs series');
-  if (t.type === 'resample' && t.rebase && t.agg === 'count')
-    problems.push('rebase compares levels or amounts: not a count');
+  if (t.type === 'resample') problems.push(...seriesProblems(t, profile));
   if (t.type === 'resample' && date) {
     const own = timeFrequencyOf(date, { semantics: sem });
     if (own && PERIOD_ORDER.indexOf(t.freq) < PERIOD_ORDER.indexOf(own))
@@ -386,6 +388,40 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   return problems;
 }
 
+/** A resample's series kept to the largest (top), rebased or made shares of their total. */
+function seriesProblems(
+  t: Extract<Transform, { type: 'resample' }>,
+  profile: DataProfile,
+): string[] {
+  const problems: string[] = [];
+  if (t.top && !t.series) problems.push('top keeps the largest of several series: it needs series');
+  if (t.rebase && !t.series)
+    problems.push('rebase compares series from a common start: it needs series');
+  if (t.rebase && t.agg === 'count')
+    problems.push('rebase compares levels or amounts: not a count');
+  return t.share ? [...problems, ...shareProblems(t, profile)] : problems;
+}
+
+/** A resample of shares (%): parts of a whole, each period's total over its series. */
+function shareProblems(
+  t: Extract<Transform, { type: 'resample' }>,
+  profile: DataProfile,
+): string[] {
+  const problems: string[] = [];
+  if (!t.series) problems.push("share is of a series' total per period: it needs series");
+  if (t.agg !== 'sum' && t.agg !== 'count')
+    problems.push(`share is of a total: agg sum or count, not ${t.agg}`);
+  if (t.rebase || t.equals !== undefined)
+    problems.push("share is a part of each period's total: not with rebase or equals");
+  const measure = profile.column_profiles.find((c) => c.name === t.measure);
+  const min = measure ? statsOf(measure)?.min : undefined;
+  if (t.agg === 'sum' && min !== undefined && min < 0)
+    problems.push(
+      `"${t.measure}" has negative values (down to ${min}): a share of a total of them is no part of a whole`,
+    );
+  return problems;
+}
+
 /**
  * A resample of several measures: each line is checked as the resample of its one measure (no
  * sum of a level, no panel mixed), and the lines are one set: no series, top, rate or repeat.
@@ -405,6 +441,8 @@ function measuresProblems(
   if (t.top) problems.push('top keeps the largest of several series: not with measures');
   if (t.equals !== undefined)
     problems.push('equals counts a value of one measure: not with measures');
+  if (t.share)
+    problems.push("share is of a series' total per period: it needs series, not measures");
   if (t.rebase && t.agg === 'count')
     problems.push('rebase compares levels or amounts: not a count');
   const twice = measures.find((m, i) => measures.indexOf(m) !== i);

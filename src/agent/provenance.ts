@@ -46,6 +46,8 @@ export interface Derivation {
   top?: number;
   /** Each series as an index, 100 at the first period every series has a value. */
   rebased?: true;
+  /** Each series as its share (%) of the period's total over every series. */
+  shares?: true;
   /** A rate: the share (%) of the rows with a measure whose measure is this value. */
   equals?: string;
   /** Groups with fewer values of the measure (rows, counting) left out. */
@@ -82,6 +84,7 @@ export function derivationOf(a: Analysis, decl?: Declaration, rowsUsed?: number)
         ...(t.measure && t.equals !== undefined ? { equals: rateValue(t.equals) } : {}),
         ...(t.series && t.top ? { top: t.top } : {}),
         ...(t.series && t.rebase ? { rebased: true as const } : {}),
+        ...(t.series && t.share ? { shares: true as const } : {}),
       };
     case 'season':
       return {
@@ -193,6 +196,7 @@ export function captionOf(d: Derivation): string {
   const parts = [d.cycle ? cycleHead(d) : head(d)].filter(Boolean);
   if (d.top) parts.push(`the ${d.top} largest ${d.group_by[0] ?? 'series'}`);
   if (d.rebased) parts.push('as an index, 100 at the first period every series has a value');
+  if (d.shares) parts.push(`each ${d.group_by[0] ?? 'series'}'s share (%) of the period's total`);
   if (d.filter) parts.push(`rows where ${d.filter.map(filterText).join(' and ')}`);
   if (d.rows_used !== null) parts.push(`${d.rows_used.toLocaleString('en-US')} rows used`);
   parts.push(d.sampled ? 'sampled for drawing' : 'all rows');

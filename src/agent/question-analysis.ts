@@ -16,6 +16,7 @@ import { namedColumns, namedFamily, withFamily } from './question-columns.js';
 import { filtersSaid, valueFilters } from './question-values.js';
 import { alignedTo, narrowed, timeReading } from './question-times.js';
 import { cycleAnswer, cycleAsked } from './question-cycles.js';
+import { shareAnswer, shareCategory, shareFilters } from './question-shares.js';
 import { rankingAnalysis } from './planner-ranking.js';
 
 const WORDS = {
@@ -93,10 +94,11 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
   const family = namedFamily(question, profile.column_profiles, (c) => r.measures.includes(c));
   return answerOf(question, profile, r, { named, filters }).map((answer) => {
     const a = withFamily(answer, family);
-    const why = `${a.why}${filtersSaid(filters, when.said)}${when.note ? ` ${when.note}` : ''}`;
+    const own = shareFilters(a, filters);
+    const why = `${a.why}${filtersSaid(own, when.said)}${when.note ? ` ${when.note}` : ''}`;
     // A line's rows in whole periods of its own (a week from its Monday).
     const t = a.transform;
-    const kept = t.type === 'resample' ? alignedTo(filters, t.date, t.freq) : filters;
+    const kept = t.type === 'resample' ? alignedTo(own, t.date, t.freq) : own;
     return {
       ...a,
       why: why.length > WHY_CHARS ? `${why.slice(0, WHY_CHARS - 1)}…` : why,
@@ -198,6 +200,9 @@ function answerOf(
     const freq = askedPeriod(question, span, r) ?? measureFrequency(span, measure, r);
     const entity = r.semantics.table.grain === 'panel' ? r.semantics.table.entity : null;
     const agg = measure ? aggOf(question, measure, r, spansTime(date, freq, r), isNamed) : 'count';
+    const parted = shareCategory(question, r, category ? [category] : named, filters);
+    if (parted)
+      return [shareAnswer({ title, why }, { date, category: parted, measure, agg, freq })];
     // Growth of a panel's levels (prices per symbol): each entity as an index from the first
     // period they all share, so the comparison is of growth, not of size.
     const ofEntity = profile.column_profiles.find((c) => c.name === entity);
@@ -266,7 +271,10 @@ function answerOf(
     const ranking = rankingAnalysis(ranked, measure, agg, rows, Math.max(2, Math.min(50, top)));
     return [{ ...ranking, title, why: `${counted(agg)} ${ranking.why}` }];
   }
-  if (category) {
+  // A share of the value it names ("what share of generation is renewables"): of its category.
+  const parts = category ?? shareCategory(question, r, named, filters);
+  if (parts) {
+    const category = parts;
     const pie =
       WORDS.share.test(question) && category.distinct <= 6 && (agg === 'sum' || agg === 'count');
     return [

@@ -202,6 +202,17 @@ function shape(ctx: Ctx, plan: Resample): Shape {
       ctes[last] = ['unbased', ctes[last]?.[1] ?? 'SELECT * FROM filled'];
       ctes.push(...rebased(d, s as string, ident(y)));
     }
+    if (t.share) {
+      // Each series' part (%) of its period's total over them all, "Other" too (_share).
+      const last = ctes.findIndex(([name]) => name === 'series');
+      ctes[last] = ['parts', ctes[last]?.[1] ?? 'SELECT * FROM filled'];
+      const whole = `sum(${ident(y)}) OVER (PARTITION BY ${d})`;
+      ctes.push([
+        'series',
+        `SELECT ${d}, ${s as string}, 100.0 * ${ident(y)} / nullif(${whole}, 0) AS ${ident(y)}
+FROM parts`,
+      ]);
+    }
   }
   return { date, series, y, ctes };
 }
