@@ -17,6 +17,7 @@ const dir = tempDir('opsmind-question-shares-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const IOWA = join(ROOT, 'node_modules/vega-datasets/data/iowa-electricity.csv');
+const SALES = join(ROOT, 'examples/sales.csv');
 
 /** Renewables' share (%) of each year's net generation, from the file itself. */
 function renewablesShare(): Map<number, number> {
@@ -66,6 +67,20 @@ void test('"what share of net generation is renewables" is a pie of every source
     assert.equal(chart.kind, 'pie', engine);
     assert.equal(chart.derivation.filter, null, engine);
     assert.deepEqual(chart.derivation.group_by, ['source'], engine);
+  }
+});
+
+void test("a share of a value it names is of that value's column, and a rate is no total", () => {
+  for (const engine of ['duckdb', 'pandas']) {
+    const share = asked(SALES, engine, dir, 'what percentage of revenue comes from Online');
+    const pie = share.charts[0] as unknown as Derived;
+    assert.equal(pie.kind, 'pie', engine);
+    assert.deepEqual(pie.derivation.group_by, ['channel'], engine);
+    assert.equal(pie.derivation.filter, null, engine);
+    // "Return rate": returns per row of each product, not their total titled as a rate.
+    const rate = asked(SALES, engine, dir, 'return rate by product');
+    const bar = rate.charts[0] as unknown as Derived & { derivation: { agg: string } };
+    assert.deepEqual([bar.derivation.agg, bar.derivation.group_by], ['mean', ['product']], engine);
   }
 });
 

@@ -69,6 +69,13 @@ function aggOf(
 ): 'sum' | 'mean' | 'median' | 'count' | 'min' | 'max' {
   if (/\b(average|mean|avg)\b/i.test(question)) return 'mean';
   if (/\bmedian\b/i.test(question)) return 'median';
+  // "Return rate by product": returns per row, not their total titled as a rate.
+  if (
+    /\brates?\b/i.test(question) &&
+    !/\b(gr[eo]w\w*|growth)\b/i.test(question) &&
+    measure?.numeric
+  )
+    return 'mean';
   // "How many orders": rows; "how many units" (a measure it names): their total.
   if (/\b(how many|number of|count)\b/i.test(question) && !named) return 'count';
   if (/\b(max|maximum|peak)\b/i.test(question)) return 'max';
@@ -126,6 +133,8 @@ function answerOf(
     named.find((c) => c !== measure && discreteGroups(c) && open(c)) ??
     // Several values of a category it names ("Online vs Retail"): compared side by side.
     r.categories.find((c) => filters.some((f) => f.column === c.name && f.op === 'in')) ??
+    // A share of a value it names ("what percentage of revenue comes from Online"): of its column.
+    shareCategory(question, r, [], filters) ??
     // Ranking words without a column to rank: the data's first category ("top sellers").
     ((WORDS.ranking.test(question) || WORDS.share.test(question)) &&
     !named.some((c) => r.rankings.includes(c) && open(c))
@@ -271,10 +280,7 @@ function answerOf(
     const ranking = rankingAnalysis(ranked, measure, agg, rows, Math.max(2, Math.min(50, top)));
     return [{ ...ranking, title, why: `${counted(agg)} ${ranking.why}` }];
   }
-  // A share of the value it names ("what share of generation is renewables"): of its category.
-  const parts = category ?? shareCategory(question, r, named, filters);
-  if (parts) {
-    const category = parts;
+  if (category) {
     const pie =
       WORDS.share.test(question) && category.distinct <= 6 && (agg === 'sum' || agg === 'count');
     return [
