@@ -114,6 +114,33 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
   });
 }
 
+/** The category a question groups its answer by, if any. */
+function askedCategory(
+  question: string,
+  r: Roles,
+  reading: { named: ColumnProfile[]; filters: NonNullable<Analysis['filters']> },
+  measure: ColumnProfile | undefined,
+): ColumnProfile | undefined {
+  const { named, filters } = reading;
+  // A column the question sets to one value ("in the West") is no grouping of its answer.
+  const open = (c: ColumnProfile): boolean =>
+    !filters.some((f) => f.column === c.name && f.op === '==');
+  return (
+    named.find((c) => r.categories.includes(c) && open(c)) ??
+    // A handful of whole numbers it names as groups ("by cluster", "by class").
+    named.find((c) => c !== measure && discreteGroups(c) && open(c)) ??
+    // Several values of a category it names ("Online vs Retail"): compared side by side.
+    r.categories.find((c) => filters.some((f) => f.column === c.name && f.op === 'in')) ??
+    // A share of a value it names ("what percentage of revenue comes from Online"): of its column.
+    shareCategory(question, r, [], filters) ??
+    // Ranking words without a column to rank: the data's first category ("top sellers").
+    ((WORDS.ranking.test(question) || WORDS.share.test(question)) &&
+    !named.some((c) => r.rankings.includes(c) && open(c))
+      ? r.categories.find(open)
+      : undefined)
+  );
+}
+
 function answerOf(
   question: string,
   profile: DataProfile,
@@ -127,19 +154,7 @@ function answerOf(
   const measure = named.find((c) => r.measures.includes(c)) ?? r.measures[0];
   const second =
     named.filter((c) => r.measures.includes(c))[1] ?? r.measures.find((m) => m !== measure);
-  const category =
-    named.find((c) => r.categories.includes(c) && open(c)) ??
-    // A handful of whole numbers it names as groups ("by cluster", "by class").
-    named.find((c) => c !== measure && discreteGroups(c) && open(c)) ??
-    // Several values of a category it names ("Online vs Retail"): compared side by side.
-    r.categories.find((c) => filters.some((f) => f.column === c.name && f.op === 'in')) ??
-    // A share of a value it names ("what percentage of revenue comes from Online"): of its column.
-    shareCategory(question, r, [], filters) ??
-    // Ranking words without a column to rank: the data's first category ("top sellers").
-    ((WORDS.ranking.test(question) || WORDS.share.test(question)) &&
-    !named.some((c) => r.rankings.includes(c) && open(c))
-      ? r.categories.find(open)
-      : undefined);
+  const category = askedCategory(question, r, reading, measure);
   // Rows it names and nothing else ("How is the West doing?"): their trend; so too a span of
   // time it names for a measure alone ("price of AAPL in the last 2 years"), and values it
   // compares of a panel or a series ("life expectancy of Japan vs China"): a line each.
