@@ -77,6 +77,17 @@ void test("a share of a value it names is of that value's column, and a rate is 
     assert.equal(pie.kind, 'pie', engine);
     assert.deepEqual(pie.derivation.group_by, ['channel'], engine);
     assert.equal(pie.derivation.filter, null, engine);
+    // "Share of customers": of the rows (a customer each), not of the first measure's total.
+    const rows = asked(
+      join(ROOT, 'examples/customers-churn.csv'),
+      engine,
+      dir,
+      'share of customers by contract',
+    );
+    assert.ok(
+      rows.answer[0]?.startsWith('Month-to-month accounts for 54.5% of rows (1,090 of 2,000)'),
+      rows.answer.join('\n'),
+    );
     // "Return rate": returns per row of each product, not their total titled as a rate.
     const rate = asked(SALES, engine, dir, 'return rate by product');
     const bar = rate.charts[0] as unknown as Derived & { derivation: { agg: string } };

@@ -16,7 +16,7 @@ import { namedColumns, namedFamily, withFamily } from './question-columns.js';
 import { filtersSaid, valueFilters } from './question-values.js';
 import { alignedTo, narrowed, timeReading } from './question-times.js';
 import { cycleAnswer, cycleAsked } from './question-cycles.js';
-import { shareAnswer, shareCategory, shareFilters } from './question-shares.js';
+import { shareAnswer, shareCategory, shareFilters, sharedRows } from './question-shares.js';
 import { rankingAnalysis } from './planner-ranking.js';
 
 const WORDS = {
@@ -171,8 +171,10 @@ function answerOf(
     named.find((c) => r.dates.includes(c)) ??
     (WORDS.trend.test(question) || only || timed || compared ? r.dates[0] : undefined);
   const isNamed = !!measure && named.includes(measure);
-  const agg = measure
-    ? aggOf(question, measure, r, r.semantics.table.grain !== 'cross_section', isNamed)
+  // "Share of customers by contract": of the rows, not of the first measure.
+  const valued = isNamed || !sharedRows(question, filters) ? measure : undefined;
+  const agg = valued
+    ? aggOf(question, valued, r, r.semantics.table.grain !== 'cross_section', isNamed)
     : 'count';
   // A count of rows ("how many orders") counts rows, not the values of some measure.
   const counts = (a: string): string | null =>
@@ -213,7 +215,7 @@ function answerOf(
   }
   const cycleDate = date ?? r.dates[0];
   const cycle = !grouped && cycleDate ? cycleAsked(question, cycleDate, r) : null;
-  const cycleAgg = measure ? aggOf(question, measure, r, true, isNamed) : 'count';
+  const cycleAgg = valued ? aggOf(question, valued, r, true, isNamed) : 'count';
   if (cycle && cycleDate && (grain !== 'panel' || cycleAgg === 'sum' || cycleAgg === 'count'))
     return [
       cycleAnswer({ title, why: counted(cycleAgg) }, cycleDate, cycle, counts(cycleAgg), cycleAgg),
@@ -223,7 +225,7 @@ function answerOf(
     const span = narrowed(date, filters);
     const freq = askedPeriod(question, span, r) ?? measureFrequency(span, measure, r);
     const entity = r.semantics.table.grain === 'panel' ? r.semantics.table.entity : null;
-    const agg = measure ? aggOf(question, measure, r, spansTime(date, freq, r), isNamed) : 'count';
+    const agg = valued ? aggOf(question, valued, r, spansTime(date, freq, r), isNamed) : 'count';
     const parted = shareCategory(question, r, category ? [category] : named, filters);
     if (parted)
       return [shareAnswer({ title, why }, { date, category: parted, measure, agg, freq })];

@@ -30,6 +30,24 @@ export function shareCategory(
   );
 }
 
+/** What a question asks the share of: "share of customers" → "customers". */
+const SHARE_OF =
+  /\b(?:shares?|proportions?|percentages?|percent|fractions?)\s+of\s+(?:the\s+|all\s+)?([\p{L}\d_-]+)/iu;
+
+/**
+ * Whether a question asks the share of its rows: "share of customers by contract" (customers are
+ * the rows; its first measure, support tickets, is not asked), not of a value it names ("share of
+ * renewables": of the measure's total). The caller has found no measure named.
+ */
+export function sharedRows(question: string, filters: readonly Filter[]): boolean {
+  const word = SHARE_OF.exec(question)?.[1]?.toLowerCase();
+  if (!word) return false;
+  const values = filters.flatMap((f) => (Array.isArray(f.value) ? f.value : [f.value]));
+  return !values.some(
+    (v) => typeof v === 'string' && v.toLowerCase().startsWith(word.replace(/s$/, '')),
+  );
+}
+
 /**
  * The line of each member's share of `category` per period (`freq`) of `date`: of the measure's
  * total, or of the rows when the measure is no amount to total (a sum it is not asked as).
