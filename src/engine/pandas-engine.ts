@@ -100,7 +100,8 @@ export class PandasEngine implements AnalysisEngine {
     // measured by pandas as the DuckDB engine measures them in SQL.
     const sandbox = await this.sandbox();
     const { profile: measured } = await sandboxProfile(sandbox, sourceName, signal);
-    // pandas reads dates month first here, as this engine's own program does (compilePlan without dayFirst).
+    // Day-first dates are dates in df already (the session's reading); other text dates are read
+    // month first, as this engine's own program reads them (compilePlan without dayFirst).
     const facts = await sandboxFacts(sandbox, measured, false, signal);
     const profile = { ...measured, semantics: describeData(measured, facts) };
     return { profile, text: JSON.stringify(profile) };

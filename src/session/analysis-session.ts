@@ -267,8 +267,8 @@ export class AnalysisSession {
 
   /**
    * How the data file writes its numbers and numeric dates, when not the plain way: the engine's
-   * reading, else a sniff. Day-first dates are parsed in `df` too, except for the pandas engine,
-   * which reads the file as pandas does (its program parses dates as compile-plan.ts writes).
+   * reading, else a sniff. Day-first dates are parsed in `df` too, the pandas engine's as well: a
+   * German export's `31.01.2024` is a date in both engines' reports, not text in one of them.
    */
   private async numberLocale(): Promise<SandboxNumbers | null> {
     const engine = this.openedEngine;
@@ -286,7 +286,7 @@ export class AnalysisSession {
     }
     const records = this.settings.records;
     if (!locale) return records === undefined ? null : { decimal: '.', thousands: null, records };
-    const dayFirst = locale.dayFirst && this.settings.engine?.name !== 'pandas';
+    const dayFirst = locale.dayFirst;
     if (locale.decimal === '.' && locale.thousands === null && !dayFirst && records === undefined)
       return null;
     return {
