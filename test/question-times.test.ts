@@ -165,3 +165,19 @@ void test('a time the rows cannot be kept to is said, not passed over', () => {
   const why = heuristicPlan(SALES, 'revenue by region in 2019').analyses[0]?.why ?? '';
   assert.ok(why.endsWith(note), why);
 });
+
+void test('a German question asks its period in German: "Umsatz pro Monat", "monatlicher Umsatz"', () => {
+  const dir = tempDir('opsmind-question-times-de-');
+  const file = join(ROOT, 'examples/umsatz-filialen.csv');
+  for (const [engine, q] of [
+    ['duckdb', 'Umsatz pro Monat'],
+    ['pandas', 'monatlicher Umsatz'],
+    ['duckdb', 'Kunden je Woche'],
+  ] as const) {
+    const answer = asked(file, engine, dir, q);
+    const chart = answer.charts[0];
+    assert.equal(chart?.kind, 'line', `${engine} ${q}`);
+    assert.equal(chart?.derivation.time?.freq, q.includes('Woche') ? 'W' : 'MS', `${engine} ${q}`);
+    assert.equal(chart?.derivation.measure, q.includes('Kunden') ? 'Kunden' : 'Umsatz (EUR)', q);
+  }
+});

@@ -21,7 +21,7 @@ import { rankingAnalysis } from './planner-ranking.js';
 
 const WORDS = {
   trend:
-    /\b(trend|over time|hourly|daily|weekly|monthly|quarterly|yearly|annual|(per|by|each) (hour|day|week|month|quarter|year)\b|growth|gr[eo]w|grown|season|evolv|change[sd]? over)/i,
+    /\b(trend|over time|hourly|daily|weekly|monthly|quarterly|yearly|annual|(per|by|each) (hour|day|week|month|quarter|year)\b|growth|gr[eo]w|grown|season|evolv|change[sd]? over|verlauf|entwicklung|(pro|je) (stunde|tag|woche|monat|quartal|jahr)\b|täglich|wöchentlich|monatlich|quartalsweise|jährlich)/i,
   distribution: /\b(distribution|spread|histogram|typical|range of|outlier)/i,
   relationship:
     /\b(correlat\w*|relationships?|relat(e|es|ed)|vs\.?|versus|affect\w*|impact\w*|depend\w*|against)\b/i,
@@ -33,12 +33,12 @@ const WORDS = {
 
 /** Words that ask for a line's period ("monthly", "per week", "by year"), the coarsest last. */
 const PERIOD_ASKED: readonly [Period, RegExp][] = [
-  ['H', /\b(hourly|(per|by|each) hour)\b/i],
-  ['D', /\b(daily|(per|by|each) day)\b/i],
-  ['W', /\b(weekly|(per|by|each) week)\b/i],
-  ['M', /\b(monthly|(per|by|each) month)\b/i],
-  ['Q', /\b(quarterly|(per|by|each) quarter)\b/i],
-  ['Y', /\b(yearly|annual(ly)?|(per|by|each) year)\b/i],
+  ['H', /\b(hourly|(per|by|each) hour|stündlich\w*|(pro|je) stunde)\b/i],
+  ['D', /\b(daily|(per|by|each) day|täglich\w*|(pro|je) tag)\b/i],
+  ['W', /\b(weekly|(per|by|each) week|wöchentlich\w*|(pro|je) woche)\b/i],
+  ['M', /\b(monthly|(per|by|each) month|monatlich\w*|(pro|je) monat)\b/i],
+  ['Q', /\b(quarterly|(per|by|each) quarter|quartalsweise|(pro|je) quartal)\b/i],
+  ['Y', /\b(yearly|annual(ly)?|(per|by|each) year|jährlich\w*|(pro|je) jahr)\b/i],
 ];
 
 /** Words that name two columns measured against each other, not two sets of rows compared. */
