@@ -936,10 +936,11 @@ def _per_row_reversal(top, second, counts):
 
 
 @never_raises
-def share_insights(frame, category, value, label=None, keys=None, values=None, money=None):
+def share_insights(frame, category, value, label=None, keys=None, values=None, money=None, named=None):
     """Share of total of the top category, top vs second, top-3 share ("Other" never counts as a top category).
     Given a sum's rows (each row's group, `keys`, and value, `values`), a leader whose rows each hold less than
-    the second's is said to lead by its rows. `money`: the values' currency (fmt_money)."""
+    the second's is said to lead by its rows. `money`: the values' currency (fmt_money). `named`: a member the
+    question asks about, its share said first when it is not the leader."""
     if frame is None or category not in frame.columns or value not in frame.columns or len(frame) == 0:
         return []
     sums = numbers(frame[value])
@@ -954,6 +955,10 @@ def share_insights(frame, category, value, label=None, keys=None, values=None, m
     if ranked.empty:
         return []
     out, top = [], float(ranked.iloc[0])
+    if named is not None and str(named) in ranked.index and float(ranked[str(named)]) != top:
+        part = float(ranked[str(named)])
+        out.append(_insight(f"{named} accounts for {fmt_pct(part / total)} of {label} ({fmt_money(part, money)} of {fmt_money(total, money)}).",
+                            "named_share", share_pct=part / total * 100, value=part, total=total))
     leaders = [str(n) for n, v in ranked.items() if v == top]
     if len(leaders) > 1:
         out.append(_insight(f"{', '.join(leaders[:-1])} and {leaders[-1]} tie for the largest share of {label}: "

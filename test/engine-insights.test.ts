@@ -324,6 +324,23 @@ void test('share: top share, ratio and top 3 match the data', () => {
   assert.ok(kinds.top3_share?.text.includes('(West, North, East)'));
 });
 
+void test('share: the member asked about is said first, unless it leads (as the preamble)', () => {
+  const named = shareInsights(REGIONS, 'revenue', undefined, undefined, null, 'East');
+  assert.deepEqual(
+    named.slice(0, 2).map((i) => [i.kind, i.text]),
+    [
+      ['named_share', 'East accounts for 15.0% of revenue (200 of 1,332).'],
+      ['top_share', 'West accounts for 23.4% of revenue (312 of 1,332).'],
+    ],
+  );
+  for (const other of ['West', 'Nowhere'])
+    assert.ok(
+      !shareInsights(REGIONS, 'revenue', undefined, undefined, null, other).some(
+        (i) => i.kind === 'named_share',
+      ),
+    );
+});
+
 void test('share: a leader beside groups under 1% of the total is stated by its share alone', () => {
   const countries = [
     { category: 'USA', value: 3372 },

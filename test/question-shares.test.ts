@@ -62,7 +62,17 @@ void test('"share of renewables by year" is each source\'s share of each year, i
 
 void test('"what share of net generation is renewables" is a pie of every source', () => {
   for (const engine of ['duckdb', 'pandas']) {
-    const { charts } = asked(IOWA, engine, dir, 'what share of net generation is renewables');
+    const { charts, answer } = asked(
+      IOWA,
+      engine,
+      dir,
+      'what share of net generation is renewables',
+    );
+    // The member asked about first, then the largest.
+    assert.deepEqual(answer.slice(0, 2), [
+      'Renewables accounts for 19.0% of net_generation (164,220 of 864,452).',
+      'Fossil Fuels accounts for 71.7% of net_generation (620,129 of 864,452).',
+    ]);
     const chart = charts[0] as unknown as Derived;
     assert.equal(chart.kind, 'pie', engine);
     assert.equal(chart.derivation.filter, null, engine);
@@ -73,6 +83,7 @@ void test('"what share of net generation is renewables" is a pie of every source
 void test("a share of a value it names is of that value's column, and a rate is no total", () => {
   for (const engine of ['duckdb', 'pandas']) {
     const share = asked(SALES, engine, dir, 'what percentage of revenue comes from Online');
+    assert.equal(share.answer[0], 'Online accounts for 33.3% of revenue (476,040 of 1,429,705).');
     const pie = share.charts[0] as unknown as Derived;
     assert.equal(pie.kind, 'pie', engine);
     assert.deepEqual(pie.derivation.group_by, ['channel'], engine);

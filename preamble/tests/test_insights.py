@@ -169,6 +169,15 @@ class ShareTests(unittest.TestCase):
         self.assertAlmostEqual(kinds["top3_share"]["numbers"]["share_pct"], (312 + 220 + 200) / total * 100)
         self.assertIn("(West, North, East)", kinds["top3_share"]["text"])
 
+    def test_the_member_asked_about_is_said_first_unless_it_leads(self):
+        named = share_insights(self.FRAME, "region", "revenue", named="East")
+        self.assertEqual(named[0]["kind"], "named_share")
+        self.assertEqual(named[0]["text"], "East accounts for 15.0% of revenue (200 of 1,332).")
+        self.assertEqual(named[1]["kind"], "top_share")
+        leader = share_insights(self.FRAME, "region", "revenue", named="West")
+        self.assertNotIn("named_share", [f["kind"] for f in leader])
+        self.assertNotIn("named_share", [f["kind"] for f in share_insights(self.FRAME, "region", "revenue", named="Nowhere")])
+
     def test_a_leader_beside_groups_under_one_percent_is_stated_by_its_share_alone(self):
         frame = pd.DataFrame({"country": ["USA", "Federated States of Micronesia", "N Mariana Islands", "Guam"],
                               "count": [3372, 1, 2, 1]})

@@ -800,7 +800,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         ? []
         : [
             additive
-              ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}${rowArgs(t)}${moneyArg(t, grain.scales)}))`
+              ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}${rowArgs(t)}${moneyArg(t, grain.scales)}${t.named === undefined ? '' : `, named=${py(String(t.named))}`}))`
               : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales, a.filters))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : inPercent(t, grain.scales) ? ', points=True' : ''}${spreadArgs(t)}${moneyArg(t, grain.scales)}))`,
           ];
       return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];

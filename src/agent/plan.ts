@@ -57,6 +57,12 @@ export const TransformSchema = z.discriminatedUnion('type', [
         .describe(
           'groups with fewer values of the measure (rows, when counting) are left out: a mean of a few rows ranks by chance',
         ),
+      named: z
+        .union([z.string(), z.number()])
+        .optional()
+        .describe(
+          'with a sum or count: a value of `by` the question asks about ("what share is renewables"), whose share of the total is said first',
+        ),
     })
     .describe('one row per category of `by` (and `series`): agg of measure; bar, pie or table'),
   z

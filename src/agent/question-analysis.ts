@@ -298,8 +298,11 @@ function answerOf(
     return [{ ...ranking, title, why: `${counted(agg)} ${ranking.why}` }];
   }
   if (category) {
-    const pie =
-      WORDS.share.test(question) && category.distinct <= 6 && (agg === 'sum' || agg === 'count');
+    const additive = agg === 'sum' || agg === 'count';
+    const pie = WORDS.share.test(question) && category.distinct <= 6 && additive;
+    // The member a share asks about ("… is renewables"): its share said first.
+    const member = filters.find((f) => f.column === category.name && f.op === '==')?.value;
+    const asks = additive && (typeof member === 'string' || typeof member === 'number');
     return [
       {
         title,
@@ -311,6 +314,7 @@ function answerOf(
           measure: counts(agg),
           agg,
           top_n: Math.max(2, Math.min(50, top)),
+          ...(asks ? { named: member } : {}),
         },
         ...(pie ? {} : { options: { sort: 'descending' as const } }),
       },

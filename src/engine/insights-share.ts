@@ -115,12 +115,38 @@ function topSentences(
 }
 
 /**
+ * The share of the member a question asks about (`named`), when it is not the leader the next
+ * sentence names: "Renewables accounts for 19.0% of net_generation (164,220 of 864,452)."
+ */
+function namedShare(
+  ranked: readonly Total[],
+  named: string | number | undefined,
+  label: string,
+  total: number,
+  money?: string | null,
+): Insight[] {
+  if (named === undefined) return [];
+  const member = ranked.find((g) => g.name === String(named));
+  if (!member || member.value === ranked[0]?.value) return [];
+  const fmt = (x: number): string => fmtMoney(x, money);
+  const text = `${member.name} accounts for ${fmtPct(member.value / total)} of ${label} (${fmt(member.value)} of ${fmt(total)}).`;
+  return [
+    insight(text, 'named_share', {
+      share_pct: (member.value / total) * 100,
+      value: member.value,
+      total,
+    }),
+  ];
+}
+
+/**
  * Share of total of the top category, top vs second, and the top-3 share,
  * for additive values (share_insights). Rows with the same category are
  * summed; a null category is "(missing)", counted in the total but never
  * ranked; non-finite values are dropped; "Other"-like names never count as top. Label "count" reads as "rows".
  * Given a sum's row `counts`, a leader whose rows each hold less than the
  * second's is said to lead by its rows (perRowReversal). `money`: the values' currency (fmtMoney).
+ * `named`: a member the question asks about, its share said first (namedShare).
  */
 export const shareInsights = neverThrows(
   (
@@ -129,6 +155,7 @@ export const shareInsights = neverThrows(
     by?: string,
     counts?: RowCounts,
     money?: string | null,
+    named?: string | number,
   ): Insight[] => {
     const totals = groupTotals(rows, by);
     const values = totals.map((g) => g.value);
@@ -148,7 +175,10 @@ export const shareInsights = neverThrows(
       // Rows without a category hold part of the total but lead no ranking: no member of it.
       .filter((g) => !isOther(g.name) && g.name !== MISSING);
     if (ranked.length === 0) return [];
-    const out = topSentences(ranked, name, total, counts, money);
+    const out = [
+      ...namedShare(ranked, named, name, total, money),
+      ...topSentences(ranked, name, total, counts, money),
+    ];
     if (totals.length > 3 && ranked.length >= 3 && !dwarfed(ranked[1]?.value ?? 0, total)) {
       const top3 = pairwiseSum(ranked.slice(0, 3).map((g) => g.value));
       const names = ranked.slice(0, 3).map((g) => g.name);

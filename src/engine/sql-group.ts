@@ -290,6 +290,7 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
         t.by,
         await rowCounts(ctx, t),
         moneyFor(t, ctx.scales ?? NO_SCALES),
+        t.named,
       )
     : rankingInsights(
         rows,
