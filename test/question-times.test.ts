@@ -86,6 +86,29 @@ void test("'the last 3 months' are the data's latest months, whole, and the note
   ]);
 });
 
+void test("'this year', 'year to date', 'this month' are the data's latest year or month", () => {
+  for (const q of [
+    'revenue by region this year',
+    'revenue by region year to date',
+    'YTD revenue',
+  ]) {
+    const reading = timeReading(q, date);
+    assert.deepEqual(reading.filters, span('2024-01-01', '2025-01-01'), q);
+    assert.equal(
+      reading.said,
+      'in the latest year of the data (from 2024; its latest date is Dec 31, 2024)',
+      q,
+    );
+  }
+  assert.deepEqual(
+    timeReading('orders this month', date).filters,
+    span('2024-12-01', '2025-01-01'),
+  );
+  assert.deepEqual(timeReading('population this year', years).filters, [
+    { column: 'year', op: '>=', value: 2005 },
+  ]);
+});
+
 void test("a line's rows start and end on whole periods of its own", () => {
   // Oct 1, 2024 is a Tuesday and Jan 1, 2025 a Wednesday: weeks from Oct 7 to Dec 29.
   assert.deepEqual(

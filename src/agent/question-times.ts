@@ -42,6 +42,10 @@ const COUNTS: Readonly<Record<string, number>> = {
   ten: 10,
   twelve: 12,
 };
+/** "This year", "this month", "year to date", "YTD": the period the data's latest time falls in. */
+const CURRENT =
+  /\b(?:this|current)\s+(year|quarter|month|week)\b|\b(?:year[\s-]to[\s-]date|ytd)\b/i;
+
 const LATEST = new RegExp(
   `\\b(?:last|past|latest|most\\s+recent)\\s+(?:(\\d{1,3}|${Object.keys(COUNTS).join('|')})\\s+)?(year|quarter|month|week|day)s?\\b`,
   'i',
@@ -153,10 +157,14 @@ function periodNamed(question: string, time: ColumnProfile): TimeReading | null 
  * years: its latest `n` years.
  */
 function latestPeriods(question: string, time: ColumnProfile): TimeReading | null {
-  const match = LATEST.exec(question);
+  // "This year", "year to date": the data's latest year so far (its latest month, quarter, week).
+  const current = CURRENT.exec(question);
+  const match = LATEST.exec(question) ?? current;
   if (!match) return null;
-  const count = match[1] ? (COUNTS[match[1].toLowerCase()] ?? Number(match[1])) : 1;
-  const unit = (match[2] ?? 'year').toLowerCase() as Unit;
+  const [counted, named] = match === current ? [undefined, match[1]] : [match[1], match[2]];
+  const count = counted ? (COUNTS[counted.toLowerCase()] ?? Number(counted)) : 1;
+  const unit = (named ?? 'year').toLowerCase() as Unit;
+  const word = match === current ? 'latest' : 'last';
   const periods = `${count === 1 ? '' : `${count} `}${unit}${count === 1 ? '' : 's'}`;
   if (!(count >= 1)) return null;
   if (time.datetime) {
@@ -169,7 +177,7 @@ function latestPeriods(question: string, time: ColumnProfile): TimeReading | nul
         : unit === 'month' || unit === 'quarter'
           ? `${MONTH_NAMES[from.getUTCMonth()] ?? ''} ${from.getUTCFullYear()}`
           : daySaid(start);
-    const said = `in the last ${periods} of the data (from ${first}; its latest date is ${daySaid(latest)})`;
+    const said = `in the ${word} ${periods} of the data (from ${first}; its latest date is ${daySaid(latest)})`;
     // To the end of the period the latest time falls in: whole periods, said as such ("Q4 2024").
     return dateSpan(time, start, unitStart(latest, unit, -1), said);
   }
@@ -178,7 +186,7 @@ function latestPeriods(question: string, time: ColumnProfile): TimeReading | nul
   const first = range.max - count + 1;
   return {
     filters: [{ column: time.name, op: '>=', value: first }],
-    said: `in the last ${periods} of the data (${first} to ${range.max})`,
+    said: `in the ${word} ${periods} of the data (${first} to ${range.max})`,
   };
 }
 
