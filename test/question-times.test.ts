@@ -109,6 +109,13 @@ void test("'this year', 'year to date', 'this month' are the data's latest year 
   ]);
 });
 
+void test('a season it names keeps every row, and the note says so', () => {
+  const reading = timeReading('average pm25 by city in winter', date);
+  assert.deepEqual(reading.filters, []);
+  assert.match(reading.note ?? '', /^The time it names is not one the rows can be kept to \(/);
+  assert.equal(timeReading('average pm25 by city', date).note, undefined);
+});
+
 void test("a line's rows start and end on whole periods of its own", () => {
   // Oct 1, 2024 is a Tuesday and Jan 1, 2025 a Wednesday: weeks from Oct 7 to Dec 29.
   assert.deepEqual(

@@ -208,9 +208,11 @@ export function timeReading(question: string, time: ColumnProfile | undefined): 
   return { ...reading, note: unkept(time) };
 }
 
-/** A year, a range, a quarter or a month a question says (not "top 2000 products"). */
+/** A year, a range, a quarter, a month or a season a question says (not "top 2000 products"). */
 const TIME_SAID = [
   /\b(in|for|of|during|since|from|before|between|and|to)\s+(the\s+year\s+)?(19|20)\d{2}\b/i,
+  // A season: months of every year, which no range of dates keeps.
+  /\b(in|during|over|for)\s+(the\s+)?(winters?|summers?|spring|springtime|autumns?|fall)\b/i,
   YEARS,
   QUARTER,
   MONTH,
