@@ -211,3 +211,14 @@ void test('a German question asks its period in German: "Umsatz pro Monat", "mon
     assert.equal(chart?.derivation.measure, q.includes('Kunden') ? 'Kunden' : 'Umsatz (EUR)', q);
   }
 });
+
+void test("a period finer than the data's times is said, not silently coarsened", () => {
+  const a = heuristicPlan(SALES, 'revenue per hour').analyses[0];
+  assert.equal(a?.transform.type, 'resample');
+  assert.match(
+    a?.why ?? '',
+    /It asks per hour, finer than the data's own times: this is per \w+\.$/,
+  );
+  // A period the data holds is said nothing of.
+  assert.doesNotMatch(heuristicPlan(SALES, 'revenue per month').analyses[0]?.why ?? '', /asks per/);
+});

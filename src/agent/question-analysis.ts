@@ -57,6 +57,18 @@ function askedPeriod(question: string, date: ColumnProfile, r: Roles): Period | 
   return span / PERIOD_DAYS[asked] <= PERIOD_POINTS ? asked : null;
 }
 
+/**
+ * What a line's note says when the question asks a finer period than the line has ("by hour" of
+ * a table of days): the data holds none finer.
+ */
+function periodNote(question: string, a: Analysis): string {
+  const t = a.transform;
+  if (t.type !== 'resample') return '';
+  const asked = PERIOD_ASKED.find(([, words]) => words.test(question))?.[0];
+  if (!asked || PERIOD_ORDER.indexOf(asked) >= PERIOD_ORDER.indexOf(t.freq)) return '';
+  return ` It asks per ${PERIOD_WORD[asked]}, finer than the data's own times: this is per ${PERIOD_WORD[t.freq]}.`;
+}
+
 /** The most points a line in the period a question asks may have. */
 const PERIOD_POINTS = 3000;
 
@@ -102,7 +114,7 @@ export function questionAnalysis(question: string, profile: DataProfile, r: Role
   return answerOf(question, profile, r, { named, filters }).map((answer) => {
     const a = withFamily(answer, family);
     const own = shareFilters(a, filters);
-    const why = `${a.why}${filtersSaid(own, when.said)}${when.note ? ` ${when.note}` : ''}`;
+    const why = `${a.why}${filtersSaid(own, when.said)}${when.note ? ` ${when.note}` : ''}${periodNote(question, a)}`;
     // A line's rows in whole periods of its own (a week from its Monday).
     const t = a.transform;
     const kept = t.type === 'resample' ? alignedTo(own, t.date, t.freq) : own;
