@@ -222,3 +222,9 @@ void test("a period finer than the data's times is said, not silently coarsened"
   // A period the data holds is said nothing of.
   assert.doesNotMatch(heuristicPlan(SALES, 'revenue per month').analyses[0]?.why ?? '', /asks per/);
 });
+
+void test("'year to date' names a time, not the date column: totals of the latest year by region", () => {
+  const a = heuristicPlan(SALES, 'revenue year to date by region').analyses[0];
+  assert.equal(a?.chart, 'bar');
+  assert.deepEqual(a?.filters?.slice(0, 2), span('2024-01-01', '2025-01-01'));
+});

@@ -106,7 +106,11 @@ const WHY_CHARS = 300;
  * (filters: the rows it asks about) and the words it uses.
  */
 export function questionAnalysis(question: string, profile: DataProfile, r: Roles): Analysis[] {
-  const named = namedColumns(question, profile.column_profiles);
+  // "Year to date" names a time, not the column "date".
+  const named = namedColumns(
+    question.replace(/\b(year|quarter|month)[\s-]to[\s-]date\b/gi, ' '),
+    profile.column_profiles,
+  );
   const time = named.find((c) => r.dates.includes(c));
   const when = timeReading(question, time ?? r.dates[0]);
   const filters = [...valueFilters(question, profile), ...when.filters];
