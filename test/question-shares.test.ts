@@ -106,6 +106,19 @@ void test("a share of a value it names is of that value's column, and a rate is 
   }
 });
 
+void test('a share by a handful of whole numbers ("by cluster") is of them too', () => {
+  const file = join(ROOT, 'node_modules/vega-datasets/data/gapminder.json');
+  const q = 'share of pop by cluster per year';
+  const duck = asked(file, 'duckdb', dir, q);
+  assert.deepEqual(asked(file, 'pandas', dir, q).answer, duck.answer);
+  const chart = duck.charts[0] as unknown as Derived;
+  assert.deepEqual([chart.derivation.group_by, chart.derivation.shares], [['cluster'], true]);
+  assert.match(
+    duck.answer[0] ?? '',
+    /^The share of pop rose the most in cluster \d, by [\d.]+ percentage points/,
+  );
+});
+
 void test('more members than lines: the largest eight and "Other", shares of the whole', () => {
   // Ten channels over 24 months, their sales overlapping (no channel is a range of sales).
   const rows = Array.from({ length: 24 }, (_, i) =>

@@ -242,7 +242,7 @@ function answerOf(
     const freq = askedPeriod(question, span, r) ?? measureFrequency(span, measure, r);
     const entity = r.semantics.table.grain === 'panel' ? r.semantics.table.entity : null;
     const agg = valued ? aggOf(question, valued, r, spansTime(date, freq, r), isNamed) : 'count';
-    const parted = shareCategory(question, r, category ? [category] : named, filters);
+    const parted = shareCategory(question, r, named, filters, category);
     if (parted)
       return [shareAnswer({ title, why }, { date, category: parted, measure, agg, freq })];
     // Growth of a panel's levels (prices per symbol): each entity as an index from the first

@@ -16,15 +16,20 @@ const SHARE_LINES = 8;
 
 type Filter = NonNullable<Analysis['filters']>[number];
 
-/** The category whose members' shares a question asks: one it names, or the one of a value it names. */
+/**
+ * The category whose members' shares a question asks: the grouping it asks (`grouped`: "by
+ * cluster", a handful of whole numbers too), one it names, or the one of a value it names.
+ */
 export function shareCategory(
   question: string,
   r: Roles,
   named: readonly ColumnProfile[],
   filters: readonly Filter[],
+  grouped?: ColumnProfile,
 ): ColumnProfile | undefined {
   if (!SHARE.test(question)) return undefined;
   return (
+    grouped ??
     named.find((c) => r.categories.includes(c)) ??
     r.categories.find((c) => filters.some((f) => f.column === c.name && f.op !== 'notna'))
   );
