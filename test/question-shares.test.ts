@@ -119,6 +119,19 @@ void test('a share by a handful of whole numbers ("by cluster") is of them too',
   );
 });
 
+void test('a share of a value it names without a time is no trend: "what share of movies are comedies"', () => {
+  const file = join(ROOT, 'node_modules/vega-datasets/data/movies.json');
+  const q = 'what share of movies are comedies';
+  const duck = asked(file, 'duckdb', dir, q);
+  assert.deepEqual(asked(file, 'pandas', dir, q).answer, duck.answer);
+  const chart = duck.charts[0] as unknown as Derived;
+  assert.deepEqual(
+    [chart.kind, chart.derivation.group_by, chart.derivation.filter],
+    ['bar', ['Major Genre'], null],
+  );
+  assert.equal(duck.answer[0], 'Comedy accounts for 21.1% of rows (675 of 3,201).');
+});
+
 void test('more members than lines: the largest eight and "Other", shares of the whole', () => {
   // Ten channels over 24 months, their sales overlapping (no channel is a range of sales).
   const rows = Array.from({ length: 24 }, (_, i) =>

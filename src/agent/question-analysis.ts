@@ -174,7 +174,8 @@ function answerOf(
   // Rows it names and nothing else ("How is the West doing?"): their trend; so too a span of
   // time it names for a measure alone ("price of AAPL in the last 2 years"), and values it
   // compares of a panel or a series ("life expectancy of Japan vs China"): a line each.
-  const only = filters.length > 0 && named.length === 0;
+  // A share of the value it names ("what share of movies are comedies") is no trend of its rows.
+  const only = filters.length > 0 && named.length === 0 && !shareCategory(question, r, [], filters);
   const grouped = category !== undefined || named.some((c) => r.rankings.includes(c));
   const timed = !grouped && filters.some((f) => r.dates.some((d) => d.name === f.column));
   const grain = r.semantics.table.grain;
