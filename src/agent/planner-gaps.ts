@@ -28,26 +28,21 @@ export function overGaps(a: Analysis, r: Roles, keepTotal = false): Analysis {
   // Each entity's own line has its blanks as breaks: nothing summed over them.
   if (t.type !== 'season' && t.series === latest.entity) return a;
   if (t.type !== 'group' && t.date !== latest.column) return a;
-  const measures = t.type === 'resample' && t.measures ? t.measures : [t.measure];
-  const gapped = measures.flatMap((m) => {
-    const gaps = latest.years[m]?.gaps;
-    return gaps ? [{ measure: m, gaps }] : [];
-  });
-  const [first] = gapped;
-  if (!first) return a;
-  const units =
-    typeof first.gaps.at === 'number' ? 'years' : periodsWord(r.semantics.table.time?.freq);
+  // One measure (a line of several, `measures`, has none of its own: left as it is).
+  const gaps = latest.years[t.measure]?.gaps;
+  if (!gaps) return a;
+  const units = typeof gaps.at === 'number' ? 'years' : periodsWord(r.semantics.table.time?.freq);
   const unit = units.replace(/s$/, '');
-  const said = gapsSaid(first.measure, first.gaps, latest.entity, unit, units);
+  const said = gapsSaid(t.measure, gaps, latest.entity, unit, units);
   if (keepTotal || a.chart === 'pie') {
     const total =
       a.chart === 'pie'
-        ? `Shares of the ${first.measure} reported: ${said}, which lowers the share of those they belong to.`
+        ? `Shares of the ${t.measure} reported: ${said}, which lowers the share of those they belong to.`
         : `${said}: the totals of those ${units} are of the others.`;
     return { ...a, why: `${a.why} ${total}`.slice(0, WHY_CHARS) };
   }
   // The average's own why (the total's said "summed"), after a question's answer's.
-  const why = `${a.why.startsWith(ANSWERS) ? `${a.why} ` : ''}${averageWhy(a, latest.entity, first.measure, units)}: ${said}, and a total would ${t.type === 'group' ? `favour the ${latest.entity} values with fewer of them` : 'dip wherever one is missing'}.`;
+  const why = `${a.why.startsWith(ANSWERS) ? `${a.why} ` : ''}${averageWhy(a, latest.entity, t.measure, units)}: ${said}, and a total would ${t.type === 'group' ? `favour the ${latest.entity} values with fewer of them` : 'dip wherever one is missing'}.`;
   return {
     ...a,
     title: averageTitle(a, latest.entity, unit).slice(0, TITLE_CHARS),
@@ -94,7 +89,7 @@ function gapsSaid(
 function averageTitle(a: Analysis, entity: string, unit: string): string {
   const t = a.transform;
   if (t.type === 'resample') {
-    const what = t.measures ? `${t.measures.join(', ')}` : (t.measure ?? '');
+    const what = t.measure ?? '';
     const period = PERIOD_WORD[t.freq];
     const per =
       period === unit ? `per ${entity} per ${period}` : `per ${entity} and ${unit}, by ${period}`;

@@ -49,12 +49,17 @@ const PAIRED = /\b(correlat\w*|relationships?|relat(e|es|ed)|affect\w*|impact\w*
  * own spacing, never more than PERIOD_POINTS points; null for the planner's own.
  */
 function askedPeriod(question: string, date: ColumnProfile, r: Roles): Period | null {
-  const asked = PERIOD_ASKED.find(([, words]) => words.test(question))?.[0];
+  const asked = periodWords(question);
   if (!asked) return null;
   const own = timeFrequencyOf(date, r);
   if (own !== null && PERIOD_ORDER.indexOf(asked) < PERIOD_ORDER.indexOf(own)) return null;
   const span = date.datetime?.span_days ?? 0;
   return span / PERIOD_DAYS[asked] <= PERIOD_POINTS ? asked : null;
+}
+
+/** The period a question's words ask ("monthly", "per week", "pro Monat"), if any. */
+function periodWords(question: string): Period | undefined {
+  return PERIOD_ASKED.find(([, words]) => words.test(question))?.[0];
 }
 
 /**
@@ -64,7 +69,7 @@ function askedPeriod(question: string, date: ColumnProfile, r: Roles): Period | 
 function periodNote(question: string, a: Analysis): string {
   const t = a.transform;
   if (t.type !== 'resample') return '';
-  const asked = PERIOD_ASKED.find(([, words]) => words.test(question))?.[0];
+  const asked = periodWords(question);
   if (!asked || PERIOD_ORDER.indexOf(asked) >= PERIOD_ORDER.indexOf(t.freq)) return '';
   return ` It asks per ${PERIOD_WORD[asked]}, finer than the data's own times: this is per ${PERIOD_WORD[t.freq]}.`;
 }
