@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { offsetColumns } from '../src/engine/source-offsets.js';
 import { tempDir } from './helpers/fixtures.js';
-import { analyzeJson, asked } from './helpers/semantics.js';
+import { analyzeJson, askedAlike } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-offsets-');
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,12 +74,11 @@ void test("evening orders at -05:00 and -04:00 stay in the evening: the hours of
   const path = join(dir, 'orders.csv');
   writeFileSync(path, `created_at,total\n${rows.join('\n')}\n`);
   const q = 'average total by hour of day';
-  const duck = asked(path, 'duckdb', dir, q);
+  const duck = askedAlike(path, dir, q);
   assert.match(
     duck.answer[0] ?? '',
     /^hour 20 has the highest mean total \([\d.]+\); hour 19 the lowest/,
   );
-  assert.deepEqual(asked(path, 'pandas', dir, q).answer, duck.answer);
 });
 
 void test('times in UTC are left as they are', () => {

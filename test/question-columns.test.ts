@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { namedColumns, namedFamily } from '../src/agent/question-columns.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
-import { analyzeJson, asked } from './helpers/semantics.js';
+import { analyzeJson, asked, askedAlike } from './helpers/semantics.js';
 import { col, profile, SALES } from './helpers/profiles.js';
 
 /** vega-datasets' files. */
@@ -204,10 +204,9 @@ void test('a quantity named without its statistic names each column of it: temp 
 void test('analyze -q of a quantity in two columns draws both, or says which it shows', () => {
   const dir = tempDir('opsmind-family-');
   const file = join(VEGA, 'seattle-weather.csv');
-  const duck = asked(file, 'duckdb', dir, 'average temp by month');
+  const duck = askedAlike(file, dir, 'average temp by month');
   assert.deepEqual(duck.charts[0]?.derivation.measures, ['temp_max', 'temp_min']);
   assert.match(duck.answer[0] ?? '', /both lines rose: temp_max the most/);
-  assert.deepEqual(asked(file, 'pandas', dir, 'average temp by month').answer, duck.answer);
   const bar = asked(file, 'duckdb', dir, 'temp by weather');
   assert.equal(bar.charts[0]?.derivation.measure, 'temp_max');
   const note = JSON.parse(readFileSync(join(dir, 'duckdb.json'), 'utf8')) as {
@@ -237,11 +236,10 @@ void test('a name of three words or more is named by its initials, and one of se
 void test('analyze -q: values compared in a panel are a line each; a span of time for a measure alone is its line', () => {
   const dir = tempDir('opsmind-versus-');
   const [gapminder, q] = [join(VEGA, 'gapminder.json'), 'life expectancy of Japan vs China'];
-  const versus = asked(gapminder, 'duckdb', dir, q);
+  const versus = askedAlike(gapminder, dir, q);
   assert.equal(versus.charts[0]?.kind, 'line');
   assert.deepEqual(versus.charts[0]?.derivation.group_by, ['country']);
   assert.match(versus.answer[0] ?? '', /grew in both country lines: the most in China/);
-  assert.deepEqual(asked(gapminder, 'pandas', dir, q).answer, versus.answer);
   const price = asked(join(VEGA, 'stocks.csv'), 'duckdb', dir, 'price of AAPL in the last 2 years');
   assert.equal(price.charts[0]?.kind, 'line');
   assert.match(

@@ -11,7 +11,7 @@ import { heuristicPlan } from '../src/agent/heuristic-planner.js';
 import { cycleAsked } from '../src/agent/question-cycles.js';
 import { describeData } from '../src/agent/semantics.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
-import { asked } from './helpers/semantics.js';
+import { askedAlike } from './helpers/semantics.js';
 import { col, date, SALES } from './helpers/profiles.js';
 
 const r = { semantics: describeData(SALES) };
@@ -41,15 +41,13 @@ void test('analyze -q: delays by hour of the day, and the directors a question r
   const dir = tempDir('opsmind-cycles-');
   const vega = join(ROOT, 'node_modules', 'vega-datasets', 'data');
   const [flights, movies] = [join(vega, 'flights-20k.json'), join(vega, 'movies.json')];
-  const hours = asked(flights, 'duckdb', dir, 'average delay by hour');
+  const hours = askedAlike(flights, dir, 'average delay by hour');
   assert.equal(hours.charts[0]?.kind, 'bar');
   assert.deepEqual(hours.charts[0]?.derivation.group_by, ['hour of day']);
   assert.match(hours.answer[0] ?? '', /^hour \d+ has the highest mean delay/);
-  assert.deepEqual(asked(flights, 'pandas', dir, 'average delay by hour').answer, hours.answer);
   // Director is named: it is ranked (not Major Genre), and its missing values lead nothing.
   const q = 'which director has the highest worldwide gross';
-  const directors = asked(movies, 'duckdb', dir, q);
+  const directors = askedAlike(movies, dir, q);
   assert.deepEqual(directors.charts[0]?.derivation.group_by, ['Director']);
   assert.match(directors.answer[0] ?? '', /^Steven Spielberg accounts for /);
-  assert.deepEqual(asked(movies, 'pandas', dir, q).answer, directors.answer);
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { parsePlan } from '../src/agent/plan.js';
 import { ROOT, tempDir } from './helpers/fixtures.js';
-import { analyzeJson, asked, duckProfile } from './helpers/semantics.js';
+import { analyzeJson, asked, askedAlike, duckProfile } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-question-shares-');
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,8 +36,7 @@ type Derived = { kind: string; derivation: { filter: unknown; group_by: string[]
 
 void test('"share of renewables by year" is each source\'s share of each year, in both engines', () => {
   const q = 'share of renewables by year';
-  const duck = asked(IOWA, 'duckdb', dir, q);
-  assert.deepEqual(asked(IOWA, 'pandas', dir, q).answer, duck.answer);
+  const duck = askedAlike(IOWA, dir, q);
   const chart = duck.charts[0] as unknown as Derived;
   assert.equal(chart.kind, 'line');
   assert.deepEqual(chart.derivation.group_by, ['source']);
@@ -109,8 +108,7 @@ void test("a share of a value it names is of that value's column, and a rate is 
 void test('a share by a handful of whole numbers ("by cluster") is of them too', () => {
   const file = join(ROOT, 'node_modules/vega-datasets/data/gapminder.json');
   const q = 'share of pop by cluster per year';
-  const duck = asked(file, 'duckdb', dir, q);
-  assert.deepEqual(asked(file, 'pandas', dir, q).answer, duck.answer);
+  const duck = askedAlike(file, dir, q);
   const chart = duck.charts[0] as unknown as Derived;
   assert.deepEqual([chart.derivation.group_by, chart.derivation.shares], [['cluster'], true]);
   assert.match(
@@ -122,8 +120,7 @@ void test('a share by a handful of whole numbers ("by cluster") is of them too',
 void test('a share of a value it names without a time is no trend: "what share of movies are comedies"', () => {
   const file = join(ROOT, 'node_modules/vega-datasets/data/movies.json');
   const q = 'what share of movies are comedies';
-  const duck = asked(file, 'duckdb', dir, q);
-  assert.deepEqual(asked(file, 'pandas', dir, q).answer, duck.answer);
+  const duck = askedAlike(file, dir, q);
   const chart = duck.charts[0] as unknown as Derived;
   assert.deepEqual(
     [chart.kind, chart.derivation.group_by, chart.derivation.filter],
@@ -143,8 +140,7 @@ void test('more members than lines: the largest eight and "Other", shares of the
   const path = join(dir, 'channels.csv');
   writeFileSync(path, `month,channel,sales\n${rows.join('\n')}\n`);
   const q = 'share of sales by channel per month';
-  const duck = asked(path, 'duckdb', dir, q);
-  assert.deepEqual(asked(path, 'pandas', dir, q).answer, duck.answer);
+  const duck = askedAlike(path, dir, q);
   assert.match(duck.answer.join('\n'), /percentage points/);
   const json = analyzeJson<{ charts: { derivation: { top?: number; shares?: true } }[] }>(
     path,

@@ -74,6 +74,20 @@ export function asked(
   return { ...json, answer };
 }
 
+/**
+ * `asked` with the DuckDB engine, its answer's findings checked to be the pandas engine's word for
+ * word: the DuckDB engine's answer.
+ */
+export function askedAlike(
+  file: string,
+  dir: string,
+  question: string,
+): Answered & { answer: string[] } {
+  const duck = asked(file, 'duckdb', dir, question);
+  assert.deepEqual(asked(file, 'pandas', dir, question).answer, duck.answer, question);
+  return duck;
+}
+
 /** The chart titles and findings of `analyze --json` on `file` with each engine (reports in `dir`). */
 export function bothEngines(
   file: string,
