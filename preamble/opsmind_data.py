@@ -720,17 +720,41 @@ def _number_column(frame, pattern):
     return None
 
 
+# A quarter written as text beside its year (the host's QUARTER_TEXT): "Q1", "q3", "Qtr 2", "3".
+QUARTER_TEXT = re.compile(r"^(?:[Qq]|[Qq][Tt][Rr])? ?([1-4])$")
+
+
+def _quarter_text(frame):
+    """The first column named as a quarter when it holds text (or False): its values are read by QUARTER_TEXT."""
+    for name in frame.columns:
+        if isinstance(name, str) and QUARTER_NAME.match(name):
+            series = frame[name]
+            text = series.dtype == object or pd.api.types.is_string_dtype(series.dtype)
+            return name if text and all(isinstance(v, str) for v in series.dropna()) else False
+    return False
+
+
 def _add_period(frame):
     """(frame, warning): a year and a month column (whole years in pandas' range, months 1–12), or else
     a year and a quarter column (quarters 1–4), made one date, "period", the first of each month or
     quarter (the host's source-period.ts does the same)."""
     year, month = _number_column(frame, YEAR_NAME), _number_column(frame, MONTH_NAME)
     part = month if month is not None else _number_column(frame, QUARTER_NAME)
+    written = month is None and part is None and _quarter_text(frame)
+    if written:
+        part = written
     taken = any(str(c).lower() == PERIOD or DATE_NAME.search(str(c)) for c in frame.columns)
     if year is None or part is None or taken:
         return frame, None
     last = 12 if month is not None else 4
-    y, m = frame[year].astype(float), frame[part].astype(float)
+    y = frame[year].astype(float)
+    if written:
+        text = frame[part].map(lambda v: QUARTER_TEXT.match(v.strip(" ")) if isinstance(v, str) else None)
+        m = text.map(lambda found: float(found.group(1)) if found else np.nan)
+        if bool((frame[part].notna() & m.isna()).any()):
+            return frame, None
+    else:
+        m = frame[part].astype(float)
     both = y.notna() & m.notna()
     whole = bool(((y[both] % 1 == 0) & (m[both] % 1 == 0)).all())
     if int(both.sum()) < 2 or not whole or m[both].nunique() < 2:
@@ -917,6 +941,49 @@ def _read_epochs(frame):
     return frame, warnings
 
 
+# Quarters written as labels (the host's source-quarters.ts): "Q1 2022", "Q4-23", "Qtr 2 2024", then
+# "2022 Q1", "2022/Q1"; pandas reads 1974Q1 and 1974-q3 itself.
+QUARTER_FIRST = re.compile(r"^(?:[Qq]|[Qq][Tt][Rr]) ?([1-4]) *[-/.' ] *'?([0-9]{4}|[0-9]{2})$")
+YEAR_FIRST = re.compile(r"^([0-9]{4}) *[-/. ]? *(?:[Qq]|[Qq][Tt][Rr]) ?([1-4])$")
+PANDAS_QUARTER = re.compile(r"^[0-9]{4}-?[Qq][1-4]$")
+
+
+def _quarter_start(label):
+    """The first day of the quarter a label writes (a two-digit year as %y reads it), or None."""
+    first = QUARTER_FIRST.match(label)
+    match = first or YEAR_FIRST.match(label)
+    if not match:
+        return None
+    quarter, year = (match.group(1), match.group(2)) if first else (match.group(2), match.group(1))
+    number = int(year)
+    if len(year) == 2:
+        number += 2000 if number < 69 else 1900
+    return pd.Timestamp(year=number, month=(int(quarter) - 1) * 3 + 1, day=1)
+
+
+def _read_quarters(frame):
+    """(frame, warnings): each text column whose every value is a quarter label pandas does not read
+    ("Q1 2022", "2022 Q3") read as dates, the first day of each quarter, in place."""
+    warnings = []
+    for column in list(frame.columns):
+        values = frame[column]
+        if not (values.dtype == object or pd.api.types.is_string_dtype(values.dtype)):
+            continue
+        present = values.dropna()
+        if present.empty or not all(isinstance(v, str) for v in present):
+            continue
+        labels = present.str.strip(" ")
+        if not labels.map(lambda v: bool(QUARTER_FIRST.match(v) or YEAR_FIRST.match(v))).all():
+            continue
+        if labels.map(lambda v: bool(PANDAS_QUARTER.match(v))).all():
+            continue
+        starts = values.map(lambda v: _quarter_start(v.strip(" ")) if isinstance(v, str) else None)
+        frame = frame.assign(**{column: pd.to_datetime(starts).astype("datetime64[ns]")})
+        name = json.dumps(str(column), ensure_ascii=False)
+        warnings.append(f"read {name} as dates: each quarter (such as {json.dumps(min(labels), ensure_ascii=False)}) as its first day")
+    return frame, warnings
+
+
 def read_dataset(path, numbers=None):
     """The file as read (_read_dataset); one column per year melted into rows (_melt_years), a year
     and a month column made one date, "period", and times written as numbers since 1970 read as dates."""
@@ -925,8 +992,9 @@ def read_dataset(path, numbers=None):
     if melted is None:
         frame, melted = _melt_months(frame)
     frame, added = _add_period(frame)
+    frame, quarters = _read_quarters(frame)
     frame, epochs = _read_epochs(frame)
-    return frame, info, warnings + [w for w in (melted, added) if w] + epochs
+    return frame, info, warnings + [w for w in (melted, added) if w] + quarters + epochs
 
 
 def _read_dataset(path, numbers=None):

@@ -1,0 +1,181 @@
+/**
+ * Quarters written as spreadsheet and BI exports write them ("Q1 2022", "2022 Q3", "Q4-23", a
+ * "Q1".."Q4" column beside the year) are read as dates by both readers, the first day of each
+ * quarter, and a quarterly export is charted over time with the numbers pandas computes.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { attachSource } from '../src/engine/source.js';
+import { tableRows, tableSchema, testDatabase } from './helpers/data-table.js';
+import { tempDir } from './helpers/fixtures.js';
+import { analyzeJson, pandasRead } from './helpers/semantics.js';
+
+const dir = tempDir('opsmind-quarters-');
+const database = testDatabase(dir);
+
+/** Both readers' warnings and the column's values (dates as YYYY-MM-DD) of `text` as `name`. */
+async function readBoth(name: string, text: string, column: string) {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  const db = database();
+  const info = await attachSource(db, path, { scratchDir: join(dir, 'scratch') });
+  const type = (await tableSchema(db))[column];
+  const duck = (await tableRows(db)).map((row) => {
+    const value = row[column];
+    return typeof value === 'string' ? value.slice(0, type === 'VARCHAR' ? undefined : 10) : null;
+  });
+  const [warnings, dtype, values] = pandasRead<[string[], string, (string | null)[]]>(
+    path,
+    `c = df[${JSON.stringify(column)}]\nprint(json.dumps([w, str(c.dtype), [None if v is None or v != v else (str(v)[:10] if str(c.dtype).startswith("datetime") else v) for v in c.astype(object)]]))`,
+  );
+  return {
+    duck: { warnings: info.warnings, type, values: duck },
+    pandas: { warnings, dtype, values },
+  };
+}
+
+const said = (column: string, example: string): string =>
+  `read "${column}" as dates: each quarter (such as "${example}") as its first day`;
+
+void test('a column of quarter labels pandas does not read becomes the first day of each quarter, in both readers', async () => {
+  const cases: [string, string, string[], string][] = [
+    [
+      'q-first.csv',
+      'Q1 2022\nQ2 2022\nQ3 2022\nQ4 2022\nQ1 2023',
+      ['2022-01-01', '2022-04-01', '2022-07-01', '2022-10-01', '2023-01-01'],
+      'Q1 2022',
+    ],
+    [
+      'year-first.csv',
+      '2023 Q4\n2024 Q1\n2024/Q2',
+      ['2023-10-01', '2024-01-01', '2024-04-01'],
+      '2023 Q4',
+    ],
+    // Two-digit years as strptime's %y reads them: 69–99 are the 1900s.
+    [
+      'short.csv',
+      "Q4-99\nQ1-00\nQ2 '24\nQ3'68",
+      ['1999-10-01', '2000-01-01', '2024-04-01', '2068-07-01'],
+      'Q1-00',
+    ],
+    [
+      'qtr.csv',
+      'Qtr 1 2024\nqtr 2 2024\n q3 2024 ',
+      ['2024-01-01', '2024-04-01', '2024-07-01'],
+      'Qtr 1 2024',
+    ],
+  ];
+  for (const [name, labels, dates, example] of cases) {
+    const text = `when,sales\n${labels
+      .split('\n')
+      .map((label, i) => `${label},${10 + i}`)
+      .join('\n')}\n`;
+    const { duck, pandas } = await readBoth(name, text, 'when');
+    assert.deepEqual(
+      duck,
+      { warnings: [said('when', example)], type: 'TIMESTAMP', values: dates },
+      name,
+    );
+    assert.deepEqual(
+      pandas,
+      { warnings: [said('when', example)], dtype: 'datetime64[ns]', values: dates },
+      name,
+    );
+  }
+});
+
+void test('blanks stay blank; a label among other text, a fifth quarter, or only the forms pandas reads leave the column as it is', async () => {
+  const blanks = await readBoth('blank.csv', 'q,v\nQ1 2024,1\n,2\nQ3 2024,3\n', 'q');
+  assert.deepEqual(blanks.duck.values, ['2024-01-01', null, '2024-07-01']);
+  assert.deepEqual(blanks.pandas.values, ['2024-01-01', null, '2024-07-01']);
+  const kept: [string, string, string[]][] = [
+    ['total.csv', 'q,v\nQ1 2024,1\nQ2 2024,2\nTotal,3\n', ['Q1 2024', 'Q2 2024', 'Total']],
+    ['q5.csv', 'q,v\nQ4 2024,1\nQ5 2024,2\n', ['Q4 2024', 'Q5 2024']],
+    // pandas reads 1974Q1 and 1974-q3 itself, as the profile does: text, parsed where dates are.
+    ['pandas.csv', 'q,v\n1974Q1,1\n1974-q3,2\n', ['1974Q1', '1974-q3']],
+  ];
+  for (const [name, text, values] of kept) {
+    const { duck, pandas } = await readBoth(name, text, 'q');
+    assert.deepEqual(duck, { warnings: [], type: 'VARCHAR', values }, name);
+    assert.deepEqual([pandas.warnings, pandas.values], [[], values], name);
+  }
+});
+
+void test('a "Q1".."Q4" quarter column beside the year makes "period", as a numbered one does; "Q5" or other text never', async () => {
+  const rows = (f: (i: number) => string) => Array.from({ length: 8 }, (_, i) => f(i)).join('\n');
+  const added =
+    'added the column "period": Year and Quarter as one date (the first of each quarter), so the rows are charted over time';
+  const cases: [string, string, string[]][] = [
+    [
+      'yq-text.csv',
+      `Year,Quarter,v\n${rows((i) => `${2020 + Math.floor(i / 4)},Q${(i % 4) + 1},${i}`)}\n`,
+      [added],
+    ],
+    [
+      'yq-qtr.csv',
+      `Year,Quarter,v\n${rows((i) => `${2020 + Math.floor(i / 4)},Qtr ${(i % 4) + 1},${i}`)}\n`,
+      [added],
+    ],
+    [
+      'yq-q5.csv',
+      `Year,Quarter,v\n${rows((i) => `${2020 + Math.floor(i / 4)},Q${(i % 5) + 1},${i}`)}\n`,
+      [],
+    ],
+    [
+      'yq-h1.csv',
+      `Year,Quarter,v\n${rows((i) => `${2020 + Math.floor(i / 4)},${i % 2 ? 'H1' : 'Q1'},${i}`)}\n`,
+      [],
+    ],
+  ];
+  for (const [name, text, warnings] of cases) {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    const db = database();
+    const info = await attachSource(db, path, { scratchDir: join(dir, 'scratch') });
+    const [pandasWarnings, periods] = pandasRead<[string[], string[]]>(
+      path,
+      `print(json.dumps([w, [str(v)[:10] for v in df["period"]] if "period" in df else []]))`,
+    );
+    assert.deepEqual([info.warnings, pandasWarnings], [warnings, warnings], name);
+    if (!warnings.length) continue;
+    const duck = (await tableRows(db)).map((row) => String(row.period).slice(0, 10));
+    const firsts = ['2020-01-01', '2020-04-01', '2020-07-01', '2020-10-01', '2021-01-01'];
+    assert.deepEqual([duck.slice(0, 5), periods.slice(0, 5)], [firsts, firsts], name);
+  }
+});
+
+void test('a quarterly export is charted per quarter with the totals pandas computes, the same in both engines', () => {
+  const regions = ['North', 'South'];
+  // A season, not a running total: each year's quarters rise and fall.
+  const SEASON = [300, 100, 400, 200];
+  const lines = ['Quarter,Region,Revenue'];
+  for (const year of [2023, 2024])
+    for (const q of [1, 2, 3, 4])
+      for (const [r, region] of regions.entries())
+        lines.push(
+          `Q${q} ${year},${region},"$${(1000 + (SEASON[q - 1] ?? 0) + 37 * r + (year - 2023) * 400).toLocaleString('en-US')}"`,
+        );
+  const file = join(dir, 'export.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  type Summary = {
+    warnings: string[];
+    charts: { title: string; derivation: { time: { column: string; freq: string } | null } }[];
+    insights: { text: string }[];
+  };
+  const duck = analyzeJson<Summary>(file, 'duckdb', join(dir, 'duck.html'));
+  const pandas = analyzeJson<Summary>(file, 'pandas', join(dir, 'pandas.html'));
+  assert.deepEqual(duck.warnings, [said('Quarter', 'Q1 2023')]);
+  assert.deepEqual(duck.charts[0]?.title, 'Revenue per quarter');
+  assert.deepEqual(duck.charts[0]?.derivation.time, { column: 'Quarter', freq: 'QS' });
+  // 2023: 8 rows of 1000 + season + 37r = 8,000 + 2·1,000 + 37·4 = 10,148; 2024 adds 400 a row.
+  assert.ok(
+    duck.insights.some((i) => i.text.includes('$13,348 vs $10,148')),
+    duck.insights.map((i) => i.text).join('\n'),
+  );
+  assert.deepEqual(
+    [pandas.warnings, pandas.charts.map((c) => c.title), pandas.insights.map((i) => i.text)],
+    [duck.warnings, duck.charts.map((c) => c.title), duck.insights.map((i) => i.text)],
+  );
+});
