@@ -468,6 +468,26 @@ ROW_NAMES_WARNING = ("the first column holds row names (the header names one col
                      "as pandas keeps them in its index")
 
 
+# A month written MM.YYYY with its leading zero ("01.2024"): text to the host's engine, which reads a number with
+# a leading zero as text; a float to pandas ("10.2020" would be 10.202), so read as text here too.
+DOTTED_MONTH = re.compile(r"^(0?[1-9]|1[0-2])\.(?:1[89]|2[01])[0-9]{2}$")
+
+
+def _dotted_months(sample, delimiter, skipped, cut):
+    """{header name: str} for the columns whose every sampled value is a month written MM.YYYY, one at least
+    with its leading zero, so read_csv keeps their text (read as months by _read_text_labels)."""
+    rows = _sample_rows(sample, delimiter, cut) or []
+    if len(rows) < skipped + 2:
+        return {}
+    header, body = rows[skipped][2], [row[2] for row in rows[skipped + 1:]]
+    texts = {}
+    for i, name in enumerate(header):
+        values = [row[i].strip() for row in body if i < len(row) and row[i].strip()]
+        if values and all(DOTTED_MONTH.match(v) for v in values) and any(v.startswith("0") for v in values):
+            texts[name] = str
+    return texts
+
+
 def _parse_delimited(path, extension, head, encoding, warning):
     sample = head.decode(encoding, errors="ignore")
     delimiter = sniff_delimiter(sample, "\t" if extension in (".tsv", ".tab") else ",")
@@ -494,10 +514,11 @@ def _parse_delimited(path, extension, head, encoding, warning):
         with open(path, "rb") as handle:
             source = io.BytesIO(handle.read(footer[0]))
         warnings.append(_footer_warning(footer[1]))
+    texts = {} if names else _dotted_months(sample, split, skipped, cut)
     try:
         frame = pd.read_csv(
             source, sep=delimiter, encoding=encoding, memory_map=not footer, skiprows=skip_lines or None,
-            **({"header": None, "names": names} if names else {}),
+            **({"header": None, "names": names} if names else {}), **({"dtype": texts} if texts else {}),
         )
     except pd.errors.EmptyDataError as error:
         raise DataLoadError("the file has no columns to read") from error
@@ -941,29 +962,49 @@ def _read_epochs(frame):
     return frame, warnings
 
 
-# Quarters written as labels (the host's source-quarters.ts): "Q1 2022", "Q4-23", "Qtr 2 2024", then
-# "2022 Q1", "2022/Q1"; pandas reads 1974Q1 and 1974-q3 itself.
-QUARTER_FIRST = re.compile(r"^(?:[Qq]|[Qq][Tt][Rr]) ?([1-4]) *[-/.' ] *'?([0-9]{4}|[0-9]{2})$")
-YEAR_FIRST = re.compile(r"^([0-9]{4}) *[-/. ]? *(?:[Qq]|[Qq][Tt][Rr]) ?([1-4])$")
-PANDAS_QUARTER = re.compile(r"^[0-9]{4}-?[Qq][1-4]$")
+# Periods written as labels (the host's source-labels.ts): quarters ("Q1 2022", "Q4-23", "Qtr 2 2024", then
+# "2022 Q1", "2022/Q1") and months ("Jan-23", "01/2024"); pandas reads 1974Q1 and 1974-q3 itself.
+QUARTER_FIRST = re.compile(r"^(?:[Qq]|[Qq][Tt][Rr]) ?([1-4]) *[-/.' ] *'?((?:1[89]|2[01])[0-9]{2}|[0-9]{2})$")
+YEAR_FIRST = re.compile(r"^((?:1[89]|2[01])[0-9]{2}) *[-/. ]? *(?:[Qq]|[Qq][Tt][Rr]) ?([1-4])$")
+MONTH_NAMED = re.compile(r"(?i)^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july"
+                         r"|august|september|october|november|december)\.?(?:-|'|-'| ')([0-9]{2})$")
+MONTH_NUMBERED = re.compile(r"^(0?[1-9]|1[0-2])[-/.]((?:1[89]|2[01])[0-9]{2})$")
+SCREEN_ROWS = 100
+MONTH_WORDS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+# Each kind: its unit, its forms (pattern, year group, part group, the part's first month), pandas' own forms.
+LABEL_KINDS = [
+    ("quarter", [(QUARTER_FIRST, 2, 1, lambda q: (int(q) - 1) * 3 + 1), (YEAR_FIRST, 1, 2, lambda q: (int(q) - 1) * 3 + 1)],
+     re.compile(r"^[0-9]{4}-?[Qq][1-4]$")),
+    ("month", [(MONTH_NAMED, 2, 1, lambda m: MONTH_WORDS.index(m[:3].lower()) + 1), (MONTH_NUMBERED, 2, 1, int)], None),
+]
+MONTH_NUMBER_NAME = re.compile(r"(^|[^a-z])(month|period|yyyymm|yearmonth|monat|periode)([^a-z]|$)|month$", re.IGNORECASE)
 
 
-def _quarter_start(label):
-    """The first day of the quarter a label writes (a two-digit year as %y reads it), or None."""
-    first = QUARTER_FIRST.match(label)
-    match = first or YEAR_FIRST.match(label)
-    if not match:
-        return None
-    quarter, year = (match.group(1), match.group(2)) if first else (match.group(2), match.group(1))
-    number = int(year)
-    if len(year) == 2:
-        number += 2000 if number < 69 else 1900
-    return pd.Timestamp(year=number, month=(int(quarter) - 1) * 3 + 1, day=1)
+def _label_start(forms, label):
+    """The first day of the period a label writes (a two-digit year as %y reads it), or None."""
+    for pattern, year_group, part_group, month in forms:
+        match = pattern.match(label)
+        if match:
+            year = match.group(year_group)
+            number = int(year) + ((2000 if int(year) < 69 else 1900) if len(year) == 2 else 0)
+            return pd.Timestamp(year=number, month=month(match.group(part_group)), day=1)
+    return None
 
 
-def _read_quarters(frame):
-    """(frame, warnings): each text column whose every value is a quarter label pandas does not read
-    ("Q1 2022", "2022 Q3") read as dates, the first day of each quarter, in place."""
+def _label_kind(labels):
+    """The unit and forms of the kind every label is written in (and not all in pandas' own forms), or None."""
+    for unit, forms, pandas_reads in LABEL_KINDS:
+        if not labels.map(lambda v: any(p.match(v) for p, *_ in forms)).all():
+            continue
+        if pandas_reads is not None and labels.map(lambda v: bool(pandas_reads.match(v))).all():
+            return None
+        return unit, forms
+    return None
+
+
+def _read_text_labels(frame):
+    """(frame, warnings): each text column whose every value is a period label pandas does not read
+    ("Q1 2022", "2022 Q3", "Jan-23", "01/2024") read as dates, the first day of each period, in place."""
     warnings = []
     for column in list(frame.columns):
         values = frame[column]
@@ -972,16 +1013,49 @@ def _read_quarters(frame):
         present = values.dropna()
         if present.empty or not all(isinstance(v, str) for v in present):
             continue
+        # Screened on the first rows first (the host's SCREEN_ROWS), as a file may have thousands of columns.
+        head = values.head(SCREEN_ROWS).dropna()
+        head = head[head.str.strip(" ") != ""].str.strip(" ")
+        if head.empty or not any(head.map(lambda v: any(p.match(v) for p, *_ in forms)).all() for _, forms, _ in LABEL_KINDS):
+            continue
         labels = present.str.strip(" ")
-        if not labels.map(lambda v: bool(QUARTER_FIRST.match(v) or YEAR_FIRST.match(v))).all():
+        kind = _label_kind(labels)
+        if kind is None:
             continue
-        if labels.map(lambda v: bool(PANDAS_QUARTER.match(v))).all():
-            continue
-        starts = values.map(lambda v: _quarter_start(v.strip(" ")) if isinstance(v, str) else None)
+        unit, forms = kind
+        starts = values.map(lambda v: _label_start(forms, v.strip(" ")) if isinstance(v, str) else None)
         frame = frame.assign(**{column: pd.to_datetime(starts).astype("datetime64[ns]")})
         name = json.dumps(str(column), ensure_ascii=False)
-        warnings.append(f"read {name} as dates: each quarter (such as {json.dumps(min(labels), ensure_ascii=False)}) as its first day")
+        warnings.append(f"read {name} as dates: each {unit} (such as {json.dumps(min(labels), ensure_ascii=False)}) as its first day")
     return frame, warnings
+
+
+def _read_month_numbers(frame):
+    """(frame, warnings): each column named as a month or period whose every value is a whole number writing
+    a month as YYYYMM (190001–210012), two at least, read as the first day of that month."""
+    warnings = []
+    for column in list(frame.columns):
+        values = frame[column]
+        if not MONTH_NUMBER_NAME.search(str(column)):
+            continue
+        if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        present = values.dropna().astype(float)
+        months = (present % 1 == 0) & (present >= 190001) & (present <= 210012) & ((present % 100).between(1, 12))
+        if present.empty or not bool(months.all()) or present.nunique() < 2:
+            continue
+        whole = values.astype(float)
+        parts = pd.DataFrame({"year": whole // 100, "month": whole % 100, "day": 1.0})
+        frame = frame.assign(**{column: pd.to_datetime(parts, errors="coerce").astype("datetime64[ns]")})
+        warnings.append(f"read {json.dumps(str(column), ensure_ascii=False)} as dates: its numbers write each month as YYYYMM")
+    return frame, warnings
+
+
+def _read_labels(frame):
+    """(frame, warnings): period labels read as dates, text labels then YYYYMM numbers (the host's readLabels)."""
+    frame, texts = _read_text_labels(frame)
+    frame, numbers = _read_month_numbers(frame)
+    return frame, texts + numbers
 
 
 def read_dataset(path, numbers=None):
@@ -992,9 +1066,9 @@ def read_dataset(path, numbers=None):
     if melted is None:
         frame, melted = _melt_months(frame)
     frame, added = _add_period(frame)
-    frame, quarters = _read_quarters(frame)
+    frame, labels = _read_labels(frame)
     frame, epochs = _read_epochs(frame)
-    return frame, info, warnings + [w for w in (melted, added) if w] + quarters + epochs
+    return frame, info, warnings + [w for w in (melted, added) if w] + labels + epochs
 
 
 def _read_dataset(path, numbers=None):

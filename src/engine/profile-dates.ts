@@ -129,17 +129,8 @@ const LENIENT_DATES = [
   ...['%b', '%B'].flatMap((m) => [`%Y ${m} %d`, `%a, %d ${m} %Y`, `%A, ${m} %d, %Y`]),
 ];
 const LENIENT_TIMES = ['', ' %H:%M', ' %H:%M:%S', ' %H:%M:%S.%f', ' %I:%M %p', ' %I:%M:%S %p'];
-const LENIENT_PARTS = [
-  '%Y-%m',
-  '%Y/%m',
-  '%b-%y',
-  '%b %Y',
-  '%B %Y',
-  '%b-%Y',
-  '%B-%Y',
-  '%H:%M',
-  '%H:%M:%S',
-];
+// Not '%b-%y': pandas reads "Jan-23" as no date (a column of them only is read as months, source-labels.ts).
+const LENIENT_PARTS = ['%Y-%m', '%Y/%m', '%b %Y', '%B %Y', '%b-%Y', '%B-%Y', '%H:%M', '%H:%M:%S'];
 const LENIENT_FORMATS = [
   ...LENIENT_DATES.flatMap((date) => LENIENT_TIMES.map((time) => date + time)),
   ...LENIENT_PARTS,

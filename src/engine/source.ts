@@ -15,7 +15,7 @@ import { readExcel } from './source-excel.js';
 import { flattenNested, readJson, readParquet, RECORDS_IGNORED } from './source-native.js';
 import { addPeriod } from './source-period.js';
 import { readEpochs } from './source-epoch.js';
-import { readQuarters } from './source-quarters.js';
+import { readLabels } from './source-labels.js';
 import { meltMonths, meltYears } from './source-wide.js';
 import { detectFormat, readHead } from './source-sniff.js';
 import type { DetectedFormat } from './source-sniff.js';
@@ -170,7 +170,7 @@ async function readOnce(
   if (wide) outcome.warnings.push(wide);
   const period = await addPeriod(db, signal);
   if (period) outcome.warnings.push(period);
-  outcome.warnings.push(...(await readQuarters(db, signal)));
+  outcome.warnings.push(...(await readLabels(db, signal)));
   outcome.warnings.push(...(await readEpochs(db, signal)));
   const described = await describeData(db, signal);
   refuseRowid(described.map((c) => c.name));

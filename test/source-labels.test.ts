@@ -36,38 +36,64 @@ async function readBoth(name: string, text: string, column: string) {
   };
 }
 
-const said = (column: string, example: string): string =>
-  `read "${column}" as dates: each quarter (such as "${example}") as its first day`;
+const said = (column: string, example: string, unit = 'quarter'): string =>
+  `read "${column}" as dates: each ${unit} (such as "${example}") as its first day`;
 
-void test('a column of quarter labels pandas does not read becomes the first day of each quarter, in both readers', async () => {
-  const cases: [string, string, string[], string][] = [
-    [
-      'q-first.csv',
-      'Q1 2022\nQ2 2022\nQ3 2022\nQ4 2022\nQ1 2023',
-      ['2022-01-01', '2022-04-01', '2022-07-01', '2022-10-01', '2023-01-01'],
-      'Q1 2022',
-    ],
-    [
-      'year-first.csv',
-      '2023 Q4\n2024 Q1\n2024/Q2',
-      ['2023-10-01', '2024-01-01', '2024-04-01'],
-      '2023 Q4',
-    ],
-    // Two-digit years as strptime's %y reads them: 69–99 are the 1900s.
-    [
-      'short.csv',
-      "Q4-99\nQ1-00\nQ2 '24\nQ3'68",
-      ['1999-10-01', '2000-01-01', '2024-04-01', '2068-07-01'],
-      'Q1-00',
-    ],
-    [
-      'qtr.csv',
-      'Qtr 1 2024\nqtr 2 2024\n q3 2024 ',
-      ['2024-01-01', '2024-04-01', '2024-07-01'],
-      'Qtr 1 2024',
-    ],
-  ];
-  for (const [name, labels, dates, example] of cases) {
+/** Labels written one per row, the dates both readers make of them, the warning's example and unit. */
+const LABELS: [string, string, string[], string, string?][] = [
+  [
+    'q-first.csv',
+    'Q1 2022\nQ2 2022\nQ3 2022\nQ4 2022\nQ1 2023',
+    ['2022-01-01', '2022-04-01', '2022-07-01', '2022-10-01', '2023-01-01'],
+    'Q1 2022',
+  ],
+  [
+    'year-first.csv',
+    '2023 Q4\n2024 Q1\n2024/Q2',
+    ['2023-10-01', '2024-01-01', '2024-04-01'],
+    '2023 Q4',
+  ],
+  // Two-digit years as strptime's %y reads them: 69–99 are the 1900s.
+  [
+    'short.csv',
+    "Q4-99\nQ1-00\nQ2 '24\nQ3'68",
+    ['1999-10-01', '2000-01-01', '2024-04-01', '2068-07-01'],
+    'Q1-00',
+  ],
+  [
+    'qtr.csv',
+    'Qtr 1 2024\nqtr 2 2024\n q3 2024 ',
+    ['2024-01-01', '2024-04-01', '2024-07-01'],
+    'Qtr 1 2024',
+  ],
+  // Excel's mmm-yy: "Jan-23" is January 2023 (a day of January it writes "23-Jan").
+  [
+    'mmm-yy.csv',
+    "Dec-23\nJan-24\nsept'24\nOct. '99",
+    ['2023-12-01', '2024-01-01', '2024-09-01', '1999-10-01'],
+    'Dec-23',
+    'month',
+  ],
+  [
+    'mm-yyyy.csv',
+    '11/2023\n12/2023\n1/2024',
+    ['2023-11-01', '2023-12-01', '2024-01-01'],
+    '1/2024',
+    'month',
+  ],
+  // With its leading zero "01.2024" is text to DuckDB's sniffer and a float to pandas (10.2020
+  // would be 10.202): both read it as the month.
+  [
+    'dotted.csv',
+    '11.2023\n12.2023\n01.2024\n10.2020',
+    ['2023-11-01', '2023-12-01', '2024-01-01', '2020-10-01'],
+    '01.2024',
+    'month',
+  ],
+];
+
+void test('a column of quarter or month labels pandas does not read becomes the first day of each period, in both readers', async () => {
+  for (const [name, labels, dates, example, unit] of LABELS) {
     const text = `when,sales\n${labels
       .split('\n')
       .map((label, i) => `${label},${10 + i}`)
@@ -75,12 +101,12 @@ void test('a column of quarter labels pandas does not read becomes the first day
     const { duck, pandas } = await readBoth(name, text, 'when');
     assert.deepEqual(
       duck,
-      { warnings: [said('when', example)], type: 'TIMESTAMP', values: dates },
+      { warnings: [said('when', example, unit)], type: 'TIMESTAMP', values: dates },
       name,
     );
     assert.deepEqual(
       pandas,
-      { warnings: [said('when', example)], dtype: 'datetime64[ns]', values: dates },
+      { warnings: [said('when', example, unit)], dtype: 'datetime64[ns]', values: dates },
       name,
     );
   }
@@ -95,11 +121,51 @@ void test('blanks stay blank; a label among other text, a fifth quarter, or only
     ['q5.csv', 'q,v\nQ4 2024,1\nQ5 2024,2\n', ['Q4 2024', 'Q5 2024']],
     // pandas reads 1974Q1 and 1974-q3 itself, as the profile does: text, parsed where dates are.
     ['pandas.csv', 'q,v\n1974Q1,1\n1974-q3,2\n', ['1974Q1', '1974-q3']],
+    // "Jan 23" with a space may be January 23rd; month 13 is none.
+    ['spaced.csv', 'q,v\nJan 23,1\nFeb 23,2\n', ['Jan 23', 'Feb 23']],
+    ['month13.csv', 'q,v\n12/2023,1\n13/2023,2\n', ['12/2023', '13/2023']],
+    ['mixed.csv', 'q,v\nJan-23,1\nQ1 2023,2\n', ['Jan-23', 'Q1 2023']],
   ];
   for (const [name, text, values] of kept) {
     const { duck, pandas } = await readBoth(name, text, 'q');
     assert.deepEqual(duck, { warnings: [], type: 'VARCHAR', values }, name);
     assert.deepEqual([pandas.warnings, pandas.values], [[], values], name);
+  }
+});
+
+void test('whole numbers writing months as YYYYMM are months in a column named as a month or period, in both readers; not elsewhere', async () => {
+  const yyyymm = 'read "Month" as dates: its numbers write each month as YYYYMM';
+  const cases: [string, string, string, string[], (string | number)[]][] = [
+    [
+      'ym.csv',
+      'Month,v\n202311,1\n202312,2\n202401,3\n',
+      'Month',
+      [yyyymm],
+      ['2023-11-01', '2023-12-01', '2024-01-01'],
+    ],
+    ['ym13.csv', 'Month,v\n202312,1\n202313,2\n', 'Month', [], [202312, 202313]],
+    ['ym-code.csv', 'code,v\n202311,1\n202312,2\n', 'code', [], [202311, 202312]],
+    ['ym-small.csv', 'period,v\n1,1\n12,2\n', 'period', [], [1, 12]],
+  ];
+  for (const [name, text, column, warnings, values] of cases) {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    const db = database();
+    const info = await attachSource(db, path, { scratchDir: join(dir, 'scratch') });
+    const duck = (await tableRows(db)).map((row) => {
+      const value = row[column];
+      return typeof value === 'string' ? value.slice(0, 10) : Number(value);
+    });
+    const [pandasWarnings, pandasValues] = pandasRead<[string[], (string | number)[]]>(
+      path,
+      `c = df[${JSON.stringify(column)}]\nprint(json.dumps([w, [str(v)[:10] if str(c.dtype).startswith("datetime") else int(v) for v in c]]))`,
+    );
+    assert.deepEqual([info.warnings, duck], [warnings, values], name);
+    assert.deepEqual(
+      [pandasWarnings, pandasValues],
+      [warnings, values],
+      `${name}: the sandbox's reader`,
+    );
   }
 });
 
