@@ -345,13 +345,20 @@ def apply_number_locale(frame, numbers):
         return frame
     group = _GROUPS[thousands] if thousands and thousands != decimal else None
     whole = rf"\d{{1,3}}(?:{group}\d{{3}})+|\d+" if group else r"\d+"
-    pattern = rf"^[+-]?(?:{whole})(?:{re.escape(decimal)}\d+)?$"
-    for name, column, _ in _text_columns_matching(frame, pattern):
-        plain = column.astype("string").str.strip()
+    # Signed before, or with a minus after as SAP and other ledgers write a negative ("1.234,56-"): the host's numberCore.
+    number = rf"(?:{whole})(?:{re.escape(decimal)}\d+)?"
+    core = rf"(?:[+-]?{number}|{number}-)"
+    for name, column, _ in _text_columns_matching(frame, rf"^{core}$"):
+        plain = _minus_first(column.astype("string").str.strip())
         if group:
             plain = plain.str.replace(thousands, "", regex=False)
         frame[name] = pd.to_numeric(plain.str.replace(decimal, ".", regex=False), errors="coerce")
-    return _rewrite_locale_money(frame, decimal, thousands, rf"[+-]?(?:{whole})(?:{re.escape(decimal)}\d+)?")
+    return _rewrite_locale_money(frame, decimal, thousands, core)
+
+
+def _minus_first(text):
+    """Text numbers with a minus after them ("1.234,56-") written with it before."""
+    return text.where(~text.str.endswith("-", na=False), "-" + text.str.rstrip("-"))
 
 
 _CURRENCY = r"(?:[$€£¥₹]|" + CODES + ")"
@@ -381,6 +388,7 @@ def _rewrite_locale_money(frame, decimal, thousands, core):
 
         def rewrite(value):
             text = value.strip()
+            text = "-" + text.rstrip("-") if text.endswith("-") else text
             text = drop.sub("", text) if drop else text
             return text.replace(",", ".") if decimal == "," else text
         frame[name] = column.map(lambda v: rewrite(str(v)) if isinstance(v, str) else v)

@@ -10,14 +10,14 @@ export const LEVEL_WORDS = words(
   'price prices preis prix precio wage wages unit rate rates ratio temp temperature humidity pressure speed latency duration age score rating sig significance magnitude intensity level concentration avg average mean median min max minimum maximum dmin dmax rms density margin index weight height length width depth mass size displacement horsepower acceleration mpg miles gallon expect expectancy fertility pm25 pm10 aqi wind lat lon runtime running per capita percapita durchschnitt moyenne promedio',
 );
 export const ADDITIVE_WORDS = words(
-  'revenue revenues sales turnover income profit amount spend gmv units qty quantity volume orders visits deaths cases count number generation production consumption births total sum people population pop employment employed jobs headcount flights passengers votes sessions clicks impressions pageviews views downloads installs signups conversions transactions bookings purchases shipments trips rides calls tickets cost costs expense expenses expenditure expenditures spending budget budgets payroll payments donations kwh mwh gwh twh rainfall snowfall umsatz erlös erloes menge anzahl kunden betrag ventes chiffre ventas ingresos importe cantidad',
+  'revenue revenues sales turnover income profit amount spend gmv units qty quantity volume orders visits deaths cases count number generation production consumption births total sum people population pop employment employed jobs headcount flights passengers votes sessions clicks impressions pageviews views downloads installs signups conversions transactions bookings purchases shipments trips rides calls tickets cost costs expense expenses expenditure expenditures spending budget budgets payroll payments donations kwh mwh gwh twh rainfall snowfall umsatz erlös erloes menge anzahl kunden betrag kosten ausgaben gewinn montant recettes depenses dépenses ventes chiffre ventas ingresos importe cantidad importo fatturato ricavi bedrag omzet',
 );
 /**
  * Words that name money, and nothing but money (not sales or amount, which also count things):
  * money is never written as the whole numbers 1 to k, each used many times (bracketRole).
  */
 export const MONEY_WORDS = words(
-  'income incomes revenue revenues profit profits cost costs expense expenses expenditure expenditures spend spending budget budgets payroll salary salaries earnings gmv donations payments umsatz erlös erloes betrag ingresos importe',
+  'income incomes revenue revenues profit profits cost costs expense expenses expenditure expenditures spend spending budget budgets payroll salary salaries earnings gmv donations payments umsatz erlös erloes betrag kosten ausgaben gewinn montant recettes depenses dépenses ingresos importe importo fatturato ricavi bedrag omzet',
 );
 /** Words of a temperature: a level whose zero is not "none" (°C, °F), said as differences. */
 export const TEMPERATURE_WORDS = words(

@@ -19,16 +19,16 @@ export interface NumberLocale {
 }
 
 const SPACES = ' \u00a0\u202f';
-/** A number written with a decimal comma ("12,5", "1.234,56", "1 234 567"). */
-const COMMA_NUMBER = new RegExp(`^[+-]?(?:\\d{1,3}(?:[.${SPACES}]\\d{3})+|\\d+)(?:,\\d+)?$`);
-/** A number written with a decimal point ("1.5", "1,234,567.5"). */
-const DOT_NUMBER = new RegExp(`^[+-]?(?:\\d{1,3}(?:[,${SPACES}]\\d{3})+|\\d+)(?:\\.\\d+)?$`);
+/** A number written with a decimal comma ("12,5", "1.234,56", "1 234 567"; "1.234,56-" as SAP writes a negative). */
+const COMMA_NUMBER = new RegExp(`^[+-]?(?:\\d{1,3}(?:[.${SPACES}]\\d{3})+|\\d+)(?:,\\d+)?-?$`);
+/** A number written with a decimal point ("1.5", "1,234,567.5", "1,234.50-"). */
+const DOT_NUMBER = new RegExp(`^[+-]?(?:\\d{1,3}(?:[,${SPACES}]\\d{3})+|\\d+)(?:\\.\\d+)?-?$`);
 /** A number that reads either way ("1,234" is 1.234 or 1234). */
 const COMMA_GROUP = /^[+-]?[1-9]\d{0,2},\d{3}$/;
 /** Any character that separates digits in some locale. */
 const SEPARATOR = new RegExp(`[.,${SPACES}]`);
 /** A whole number written without separators. */
-const WHOLE = /^[+-]?\d+$/;
+const WHOLE = /^[+-]?\d+-?$/;
 /** A value holding a possible grouping character, with a decimal comma or point. */
 const POINT_OR_SPACE = new RegExp(`[.${SPACES}]`);
 const COMMA_OR_SPACE = new RegExp(`[,${SPACES}]`);
@@ -135,12 +135,16 @@ export function pointGroupedDoubles(
   );
 }
 
-/** A number in `locale`, unanchored (JS and DuckDB's RE2 alike). */
+/**
+ * A number in `locale`, unanchored (JS and DuckDB's RE2 alike): signed before it, or with a minus
+ * after it, as SAP and other ledgers write a negative ("1.234,56-").
+ */
 function numberCore(locale: NumberLocale): string {
   const decimal = locale.decimal === ',' ? ',' : '\\.';
   const group = groupClass(locale.thousands);
   const whole = group ? `(?:\\d{1,3}(?:${group}\\d{3})+|\\d+)` : '\\d+';
-  return `[+-]?${whole}(?:${decimal}\\d+)?`;
+  const number = `${whole}(?:${decimal}\\d+)?`;
+  return `(?:[+-]?${number}|${number}-)`;
 }
 
 /** The pattern (JS and DuckDB's RE2 alike) a number in `locale` matches. */
@@ -166,10 +170,11 @@ function groupClass(thousands: string | null): string | null {
   return thousands === ',' ? ',' : `[${SPACES}]`;
 }
 
-/** SQL turning a matching value of `column` into text DuckDB casts to a number. */
+/** SQL turning a matching value of `column` into text DuckDB casts to a number (a minus after it put before). */
 function plainNumber(column: string, locale: NumberLocale): string {
   const group = groupClass(locale.thousands);
-  let text = `trim(${column})`;
+  const trimmed = `trim(${column})`;
+  let text = `CASE WHEN ends_with(${trimmed}, '-') THEN '-' || rtrim(${trimmed}, '-') ELSE ${trimmed} END`;
   if (group) text = `regexp_replace(${text}, ${literal(group)}, '', 'g')`;
   return locale.decimal === ',' ? `replace(${text}, ',', '.')` : text;
 }
