@@ -12,8 +12,10 @@ import type { Semantics, TableFacts } from './semantics-types.js';
 
 /** A column's values are listed when it has this many distinct values or fewer (and NAMES_MIN or more). */
 export const NAMES_DISTINCT = 2000;
-/** Fewer distinct values than this: no groups are looked for (a handful of regions are compared). */
-export const NAMES_MIN = 6;
+/** A column's values are listed from this many distinct values (a pivot's one group, its subtotal and the grand total). */
+export const NAMES_MIN = 3;
+/** Fewer distinct values than this: no office groups are looked for (a handful of regions are compared). */
+export const GROUPS_MIN = 6;
 
 /**
  * Names only statistics offices give groups of countries (the World Bank, the UN, OWID): found in
@@ -60,11 +62,11 @@ export function groupName(name: string): 'office' | 'place' | null {
 
 /**
  * The columns' values that are groups of the others: named as groups, and outnumbered by the
- * values that are not (at least as many members as groups, and NAMES_MIN values in all).
+ * values that are not (at least as many members as groups, and GROUPS_MIN values in all).
  */
 export function tableAggregates(names: TableFacts['names']): NonNullable<Semantics['aggregates']> {
   return Object.entries(names ?? {}).flatMap(([column, values]) => {
-    if (values.length < NAMES_MIN) return [];
+    if (values.length < GROUPS_MIN) return [];
     const named = values.map((v) => ({ v, as: groupName(v) }));
     // Continents count as groups only beside a statistics office's own (World, income groups).
     const office = named.some((x) => x.as === 'office');
@@ -73,6 +75,38 @@ export function tableAggregates(names: TableFacts['names']): NonNullable<Semanti
     return groups.length > 0 && members >= Math.max(3, groups.length)
       ? [{ column, values: groups.sort(worldFirst) }]
       : [];
+  });
+}
+
+/**
+ * A pivot table's subtotal as spreadsheets label it, with the group it totals: "North Total"
+ * (Excel), "North Ergebnis" (German Excel), "North Totaal" (Dutch), "Total North" (French and
+ * Spanish Excel), "Subtotal North".
+ */
+const SUBTOTAL =
+  /^(.+?)\s+(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe)\s+(.+)$/i;
+/** The grand total beside a pivot's subtotals: "Grand Total", "Gesamtergebnis", "Total général", "Eindtotaal". */
+const GRAND_TOTAL =
+  /^(?:grand\s+total|gesamtergebnis|gesamtsumme|total\s+g[ée]n[ée]ral|totale\s+(?:complessivo|generale)|eindtotaal|(?:sub-?)?totals?|summe|gesamt|insgesamt)$/i;
+
+/**
+ * A pivot table's total rows: the values labelled as a subtotal of another value of the column
+ * ("North Total" beside "North"), and the grand total beside them. Summed with the rest, each
+ * posting counts two or three times ("Grand Total accounts for 33.3% of Sales"). A label alone
+ * never says so: the group it totals must be a value of the column too.
+ */
+export function subtotalGroups(names: TableFacts['names']): NonNullable<Semantics['aggregates']> {
+  return Object.entries(names ?? {}).flatMap(([column, values]) => {
+    const trimmed = values.map((v) => v.trim().replace(/\s+/g, ' '));
+    const present = new Set(trimmed.map((v) => v.toLowerCase()));
+    const subtotals = values.filter((_, i) => {
+      const found = SUBTOTAL.exec(trimmed[i] ?? '');
+      const stem = (found?.[1] ?? found?.[2] ?? '').toLowerCase();
+      return stem !== '' && present.has(stem) && !GRAND_TOTAL.test(trimmed[i] ?? '');
+    });
+    if (subtotals.length === 0) return [];
+    const grand = values.filter((_, i) => GRAND_TOTAL.test(trimmed[i] ?? ''));
+    return [{ column, values: [...grand, ...subtotals].sort() }];
   });
 }
 

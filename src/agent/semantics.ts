@@ -15,7 +15,7 @@ import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-ro
 import { rowReferences } from './semantics-references.js';
 import { facetOf, quantityOf, withoutFacet } from './semantics-facets.js';
 import type { Facet, Quantity } from './semantics-facets.js';
-import { groupsText, tableAggregates } from './semantics-aggregates.js';
+import { groupsText, subtotalGroups, tableAggregates } from './semantics-aggregates.js';
 import { tableTotals } from './semantics-totals.js';
 import type { ColumnRole, Role, Semantics, TableFacts } from './semantics-types.js';
 
@@ -86,7 +86,11 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
       ? perUnitLevels(attributed, profile.correlations)
       : attributed;
   const aliases = aliasesOf(facts, profile);
-  const groups = tableAggregates(facts.names);
+  const office = tableAggregates(facts.names);
+  const groups = [
+    ...office,
+    ...subtotalGroups(facts.names).filter((g) => !office.some((o) => o.column === g.column)),
+  ];
   const skipped = profile.column_profiles.flatMap((c, i) => {
     const alias = aliases.find((a) => a.column === c.name);
     const reason =

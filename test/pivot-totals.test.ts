@@ -1,0 +1,86 @@
+/**
+ * A pivot table exported with its subtotals and grand total ("North Total", "Grand Total";
+ * "Nord Ergebnis", "Gesamtergebnis"; "Total Nord", "Total général"): those rows are left out of
+ * every chart in both engines, so each sale counts once — not three times, with "Grand Total" the
+ * largest region.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { subtotalGroups } from '../src/agent/semantics-aggregates.js';
+import { tempDir } from './helpers/fixtures.js';
+import { analyzeJson } from './helpers/semantics.js';
+
+const dir = tempDir('opsmind-pivot-');
+
+void test('subtotals are labelled values whose group is a value of the column too; the grand total beside them', () => {
+  const cases: [string[], string[]][] = [
+    [
+      ['East', 'East Total', 'Grand Total', 'North', 'North Total'],
+      ['East Total', 'Grand Total', 'North Total'],
+    ],
+    [
+      ['Gesamtergebnis', 'Nord', 'Nord Ergebnis', 'Süd', 'Süd Ergebnis'],
+      ['Gesamtergebnis', 'Nord Ergebnis', 'Süd Ergebnis'],
+    ],
+    [
+      ['Nord', 'Sud', 'Total Nord', 'Total Sud', 'Total général'],
+      ['Total Nord', 'Total Sud', 'Total général'],
+    ],
+    [
+      ['noord', 'Noord Totaal', 'Eindtotaal', 'zuid'],
+      ['Eindtotaal', 'Noord Totaal'],
+    ],
+    // A product named with "Total" is no subtotal: no value is its group.
+    [['Protein Total', 'Vitamin C', 'Zinc'], []],
+    // A lone "Total" is the splits' to judge (semantics-totals.ts), by its sums.
+    [['Total', 'North', 'South'], []],
+  ];
+  for (const [values, groups] of cases) {
+    const found = subtotalGroups({ Region: values });
+    assert.deepEqual(
+      found,
+      groups.length ? [{ column: 'Region', values: groups }] : [],
+      values.join(),
+    );
+  }
+});
+
+void test('a pivot export with subtotals and a grand total is charted without them, in both engines alike', () => {
+  const regions = ['North', 'South', 'East'];
+  const products = ['Alpha', 'Beta', 'Gamma', 'Delta'];
+  const lines = ['Region,Product,Sales'];
+  let grand = 0;
+  const byProduct = new Map<string, number>();
+  for (const [r, region] of regions.entries()) {
+    let sub = 0;
+    for (const [p, product] of products.entries()) {
+      const sales = 1_000 + (((r * 4 + p) * 7_919) % 9_000);
+      lines.push(`${region},${product},${sales}`);
+      sub += sales;
+      byProduct.set(product, (byProduct.get(product) ?? 0) + sales);
+    }
+    lines.push(`${region} Total,,${sub}`);
+    grand += sub;
+  }
+  lines.push(`Grand Total,,${grand}`);
+  const file = join(dir, 'pivot.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  type Summary = { insights: { text: string }[]; charts: { title: string }[] };
+  const duck = analyzeJson<Summary>(file, 'duckdb', join(dir, 'duck.html'));
+  const pandas = analyzeJson<Summary>(file, 'pandas', join(dir, 'pandas.html'));
+  const texts = duck.insights.map((i) => i.text);
+  assert.ok(!texts.some((t) => t.includes('Total')), texts.join('\n'));
+  const [top, sales] = [...byProduct].sort((a, b) => b[1] - a[1])[0] as [string, number];
+  const share = ((100 * sales) / grand).toFixed(1);
+  const said = (n: number) => n.toLocaleString('en-US');
+  assert.ok(
+    texts.includes(`${top} accounts for ${share}% of Sales (${said(sales)} of ${said(grand)}).`),
+    texts.join('\n'),
+  );
+  assert.deepEqual(
+    pandas.insights.map((i) => i.text),
+    texts,
+  );
+});
