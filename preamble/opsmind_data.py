@@ -978,12 +978,16 @@ MONTH_NAMED = re.compile(r"(?i)^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|no
                          r"|august|september|october|november|december)\.?(?:-|'|-'| ')([0-9]{2})$")
 MONTH_NUMBERED = re.compile(r"^(0?[1-9]|1[0-2])[-/.]((?:1[89]|2[01])[0-9]{2})$")
 SCREEN_ROWS = 100
+WEEK_YEAR_FIRST = re.compile(r"^((?:1[89]|2[01])[0-9]{2}) ?-? ?[Ww](0?[1-9]|[1-4][0-9]|5[0-3])$")
+WEEK_FIRST = re.compile(r"^(?:[Ww]|[Kk][Ww]) ?(0?[1-9]|[1-4][0-9]|5[0-3]) *[-/ ] *((?:1[89]|2[01])[0-9]{2})$")
 MONTH_WORDS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 # Each kind: its unit, its forms (pattern, year group, part group, the part's first month), pandas' own forms.
 LABEL_KINDS = [
     ("quarter", [(QUARTER_FIRST, 2, 1, lambda q: (int(q) - 1) * 3 + 1), (YEAR_FIRST, 1, 2, lambda q: (int(q) - 1) * 3 + 1)],
      re.compile(r"^[0-9]{4}-?[Qq][1-4]$")),
     ("month", [(MONTH_NAMED, 2, 1, lambda m: MONTH_WORDS.index(m[:3].lower()) + 1), (MONTH_NUMBERED, 2, 1, int)], None),
+    # An ISO week: no month, its Monday.
+    ("week", [(WEEK_YEAR_FIRST, 1, 2, None), (WEEK_FIRST, 2, 1, None)], None),
 ]
 MONTH_NUMBER_NAME = re.compile(r"(^|[^a-z])(month|period|yyyymm|yearmonth|monat|periode)([^a-z]|$)|month$", re.IGNORECASE)
 
@@ -995,6 +999,9 @@ def _label_start(forms, label):
         if match:
             year = match.group(year_group)
             number = int(year) + ((2000 if int(year) < 69 else 1900) if len(year) == 2 else 0)
+            if month is None:  # the Monday of ISO week `part` (week 1 holds January 4th), as the host's isoWeekSql
+                jan4 = pd.Timestamp(year=number, month=1, day=4)
+                return jan4 - pd.Timedelta(days=jan4.isoweekday() - 1) + pd.Timedelta(weeks=int(match.group(part_group)) - 1)
             return pd.Timestamp(year=number, month=month(match.group(part_group)), day=1)
     return None
 
@@ -1034,7 +1041,8 @@ def _read_text_labels(frame):
         starts = values.map(lambda v: _label_start(forms, v.strip(" ")) if isinstance(v, str) else None)
         frame = frame.assign(**{column: pd.to_datetime(starts).astype("datetime64[ns]")})
         name = json.dumps(str(column), ensure_ascii=False)
-        warnings.append(f"read {name} as dates: each {unit} (such as {json.dumps(min(labels), ensure_ascii=False)}) as its first day")
+        warnings.append(f"read {name} as dates: each {unit} (such as {json.dumps(min(labels), ensure_ascii=False)}) "
+                        f"as its {'Monday' if unit == 'week' else 'first day'}")
     return frame, warnings
 
 

@@ -37,7 +37,7 @@ async function readBoth(name: string, text: string, column: string) {
 }
 
 const said = (column: string, example: string, unit = 'quarter'): string =>
-  `read "${column}" as dates: each ${unit} (such as "${example}") as its first day`;
+  `read "${column}" as dates: each ${unit} (such as "${example}") as its ${unit === 'week' ? 'Monday' : 'first day'}`;
 
 /** Labels written one per row, the dates both readers make of them, the warning's example and unit. */
 const LABELS: [string, string, string[], string, string?][] = [
@@ -89,6 +89,22 @@ const LABELS: [string, string, string[], string, string?][] = [
     ['2023-11-01', '2023-12-01', '2024-01-01', '2020-10-01'],
     '01.2024',
     'month',
+  ],
+  // ISO weeks, as their Mondays: 2024's week 1 starts on January 1st, 2021's on January 4th, 2026's
+  // on December 29th, 2025.
+  [
+    'weeks.csv',
+    '2024-W01\n2024W02\n2021-w1\n2026 W01',
+    ['2024-01-01', '2024-01-08', '2021-01-04', '2025-12-29'],
+    '2021-w1',
+    'week',
+  ],
+  [
+    'kw.csv',
+    'KW 05/2024\nW52 2024\nkw1-2025',
+    ['2024-01-29', '2024-12-23', '2024-12-30'],
+    'KW 05/2024',
+    'week',
   ],
 ];
 

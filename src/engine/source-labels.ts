@@ -1,7 +1,7 @@
 /**
  * Periods written as labels, the way spreadsheet and BI exports write them and pandas does not
- * read: quarters ("Q1 2022", "2022 Q3", "Q4-23", "Qtr 2 2024") and months ("Jan-23", Excel's
- * mmm-yy; "01/2024", "1.2024"). A text column whose every value is one kind is read as dates, the
+ * read: quarters ("Q1 2022", "2022 Q3", "Q4-23", "Qtr 2 2024"), months ("Jan-23", Excel's
+ * mmm-yy; "01/2024", "1.2024") and ISO weeks ("2024-W05", "KW 05/2024", read as their Mondays). A text column whose every value is one kind is read as dates, the
  * first day of each period, in place — else a quarterly or monthly export is a column of
  * categories, charted by value rather than over time. The forms pandas reads itself ("2022Q1",
  * "Jan-2023") stay text, parsed as the profile parses dates. A two-digit year is read as
@@ -25,6 +25,11 @@ export const MONTH_NAMED =
   "(?i)^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december)\\.?(?:-|'|-'| ')([0-9]{2})$";
 /** "01/2024", "1-2024", "12.2024": a month's number, then its year. */
 export const MONTH_NUMBERED = '^(0?[1-9]|1[0-2])[-/.]((?:1[89]|2[01])[0-9]{2})$';
+/** "2024-W05", "2024W05", "2024 w5": a year, then its ISO week. */
+export const WEEK_YEAR_FIRST = '^((?:1[89]|2[01])[0-9]{2}) ?-? ?[Ww](0?[1-9]|[1-4][0-9]|5[0-3])$';
+/** "W05 2024", "KW 05/2024" (German Kalenderwoche): an ISO week, then its year. */
+export const WEEK_FIRST =
+  '^(?:[Ww]|[Kk][Ww]) ?(0?[1-9]|[1-4][0-9]|5[0-3]) *[-/ ] *((?:1[89]|2[01])[0-9]{2})$';
 /** A name that says its numbers are months or periods (YYYYMM). */
 export const MONTH_NUMBER_NAME =
   /(^|[^a-z])(month|period|yyyymm|yearmonth|monat|periode)([^a-z]|$)|month$/i;
@@ -37,12 +42,13 @@ interface LabelForm {
   pattern: string;
   year: number;
   part: number;
-  month: (part: string) => string;
+  /** The part's first month; none when the part is an ISO week (its Monday). */
+  month?: (part: string) => string;
 }
 
 /** A kind of period label: its forms, and the forms pandas reads itself (left as text). */
 interface LabelKind {
-  unit: 'quarter' | 'month';
+  unit: 'quarter' | 'month' | 'week';
   forms: LabelForm[];
   pandasReads: string | null;
 }
@@ -71,7 +77,21 @@ const KINDS: readonly LabelKind[] = [
     ],
     pandasReads: null,
   },
+  {
+    unit: 'week',
+    forms: [
+      { pattern: WEEK_YEAR_FIRST, year: 1, part: 2 },
+      { pattern: WEEK_FIRST, year: 2, part: 1 },
+    ],
+    pandasReads: null,
+  },
 ];
+
+/** The Monday of ISO week `week` of `year` (SQL): week 1 holds January 4th. */
+function isoWeekSql(year: string, week: string): string {
+  const jan4 = `make_date(${year}, 1, 4)`;
+  return `CAST(${jan4} - CAST(isodow(${jan4}) - 1 AS INTEGER) + (CAST(${week} AS INTEGER) - 1) * 7 AS TIMESTAMP)`;
+}
 
 /** The year of a label's year digits: four as written, two as %y reads them. */
 function yearSql(digits: string): string {
@@ -86,7 +106,9 @@ const labelSql = (kind: LabelKind, text: string): string =>
 function startSql(kind: LabelKind, text: string): string {
   const cases = kind.forms.map(({ pattern, year, part, month }) => {
     const group = (n: number) => `regexp_extract(${text}, ${literal(pattern)}, ${n})`;
-    const start = `make_timestamp(${yearSql(group(year))}, ${month(group(part))}, 1, 0, 0, 0)`;
+    const start = month
+      ? `make_timestamp(${yearSql(group(year))}, ${month(group(part))}, 1, 0, 0, 0)`
+      : isoWeekSql(yearSql(group(year)), group(part));
     return `WHEN regexp_full_match(${text}, ${literal(pattern)}) THEN ${start}`;
   });
   return `CASE ${cases.join(' ')} END`;
@@ -164,7 +186,7 @@ async function readTextLabels(db: DuckDb, signal?: AbortSignal): Promise<string[
     const first = row[k * 4 + 3];
     const example = JSON.stringify(typeof first === 'string' ? first : '');
     warnings.push(
-      `read ${JSON.stringify(column.name)} as dates: each ${kind.unit} (such as ${example}) as its first day`,
+      `read ${JSON.stringify(column.name)} as dates: each ${kind.unit} (such as ${example}) as its ${kind.unit === 'week' ? 'Monday' : 'first day'}`,
     );
   }
   return warnings;
