@@ -1074,6 +1074,39 @@ def _read_labels(frame):
     return frame, texts + numbers
 
 
+# A subtotal's label and the group it totals (the host's SUBTOTAL_LABEL, source-pivot.ts).
+SUBTOTAL_LABEL = re.compile(r"(?i)^(.+?) +(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe) +(.+)$")
+PIVOT_COLUMNS = 10
+
+
+def _subtotal_stem(value):
+    """The lower-case group a subtotal's label totals ("North Total" → "north"), or None."""
+    match = SUBTOTAL_LABEL.match(value.strip(" ")) if isinstance(value, str) else None
+    return (match.group(1) or match.group(2)).lower() if match else None
+
+
+def _fill_pivot_labels(frame):
+    """(frame, warnings): a compact pivot's blank label cells — between a label and its own subtotal, in file
+    order — filled with the label, in the leftmost text columns (the host's fillPivotLabels)."""
+    warnings = []
+    texts = [c for c in frame.columns if frame[c].dtype == object][:PIVOT_COLUMNS]
+    for column in texts:
+        values = frame[column]
+        blank = values.isna()
+        if not blank.any() or not values[~blank].map(_subtotal_stem).notna().any():
+            continue
+        before, after = values.ffill().shift(1), values.bfill().shift(-1)
+        fill = blank & before.notna() & (after.map(_subtotal_stem) == before.map(
+            lambda v: v.strip(" ").lower() if isinstance(v, str) else None))
+        if not fill.any():
+            continue
+        frame = frame.assign(**{column: values.where(~fill, before)})
+        example = json.dumps(str(min(before[fill])), ensure_ascii=False)
+        warnings.append(f"filled {int(fill.sum())} blank {json.dumps(str(column), ensure_ascii=False)} cell(s) with the group label above "
+                        f"them, as a pivot table's compact layout leaves them blank down to the group's subtotal (such as {example})")
+    return frame, warnings
+
+
 def read_dataset(path, numbers=None):
     """The file as read (_read_dataset); one column per year melted into rows (_melt_years), a year
     and a month column made one date, "period", and times written as numbers since 1970 read as dates."""
@@ -1081,10 +1114,11 @@ def read_dataset(path, numbers=None):
     frame, melted = _melt_years(frame)
     if melted is None:
         frame, melted = _melt_months(frame)
+    frame, pivot = _fill_pivot_labels(frame)
     frame, added = _add_period(frame)
     frame, labels = _read_labels(frame)
     frame, epochs = _read_epochs(frame)
-    return frame, info, warnings + [w for w in (melted, added) if w] + labels + epochs
+    return frame, info, warnings + [w for w in [melted] if w] + pivot + [w for w in [added] if w] + labels + epochs
 
 
 def _read_dataset(path, numbers=None):

@@ -2,17 +2,20 @@
  * A pivot table exported with its subtotals and grand total ("North Total", "Grand Total";
  * "Nord Ergebnis", "Gesamtergebnis"; "Total Nord", "Total général"): those rows are left out of
  * every chart in both engines, so each sale counts once — not three times, with "Grand Total" the
- * largest region.
+ * largest region; in its compact layout, the blank label cells under a group are the group's.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { subtotalGroups } from '../src/agent/semantics-aggregates.js';
+import { attachSource } from '../src/engine/source.js';
+import { tableRows, testDatabase } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
-import { analyzeJson } from './helpers/semantics.js';
+import { analyzeJson, pandasRead } from './helpers/semantics.js';
 
 const dir = tempDir('opsmind-pivot-');
+const database = testDatabase(dir);
 
 void test('subtotals are labelled values whose group is a value of the column too; the grand total beside them', () => {
   const cases: [string[], string[]][] = [
@@ -79,6 +82,56 @@ void test('a pivot export with subtotals and a grand total is charted without th
     texts.includes(`${top} accounts for ${share}% of Sales (${said(sales)} of ${said(grand)}).`),
     texts.join('\n'),
   );
+  assert.deepEqual(
+    pandas.insights.map((i) => i.text),
+    texts,
+  );
+});
+
+void test("a compact pivot's blank labels are filled down to their own subtotal, in both readers; other blanks stay", async () => {
+  // Excel's compact layout: each region's label once, blank below it down to "North Total".
+  const text = [
+    'Region,Product,Sales',
+    'North,A,100',
+    ',B,250',
+    'North Total,,350',
+    'South,A,300',
+    ',B,120',
+    ',C,5',
+    'South Total,,425',
+    // A blank under East before West's subtotal is no cell of either.
+    'West,A,7',
+    'East,B,8',
+    ',C,9',
+    'West Total,,24',
+    'Grand Total,,799',
+  ].join('\n');
+  const file = join(dir, 'compact.csv');
+  writeFileSync(file, `${text}\n`);
+  const db = database();
+  const info = await attachSource(db, file, { scratchDir: join(dir, 'scratch') });
+  const warning =
+    'filled 3 blank "Region" cell(s) with the group label above them, as a pivot table\'s compact layout leaves them blank down to the group\'s subtotal (such as "North")';
+  const regions = (await tableRows(db)).map((row) => row.Region ?? null);
+  const filled = ['North', 'North', 'North Total', 'South', 'South', 'South', 'South Total'];
+  assert.deepEqual(
+    [info.warnings, regions],
+    [[warning], [...filled, 'West', 'East', null, 'West Total', 'Grand Total']],
+  );
+  const [w, pandasRegions] = pandasRead<[string[], (string | null)[]]>(
+    file,
+    'print(json.dumps([w, [None if v != v else v for v in df["Region"]]]))',
+  );
+  assert.deepEqual([w, pandasRegions], [info.warnings, regions]);
+  type Summary = { insights: { text: string }[] };
+  const duck = analyzeJson<Summary>(file, 'duckdb', join(dir, 'compact-duck.html'));
+  const texts = duck.insights.map((i) => i.text);
+  // South's three rows (300 + 120 + 5), of every row but the totals (799).
+  assert.ok(
+    texts.some((t) => t.startsWith('South accounts for 53.2% of Sales (425 of 799)')),
+    texts.join('\n'),
+  );
+  const pandas = analyzeJson<Summary>(file, 'pandas', join(dir, 'compact-pandas.html'));
   assert.deepEqual(
     pandas.insights.map((i) => i.text),
     texts,

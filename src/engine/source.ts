@@ -16,6 +16,7 @@ import { flattenNested, readJson, readParquet, RECORDS_IGNORED } from './source-
 import { addPeriod } from './source-period.js';
 import { readEpochs } from './source-epoch.js';
 import { readLabels } from './source-labels.js';
+import { fillPivotLabels } from './source-pivot.js';
 import { meltMonths, meltYears } from './source-wide.js';
 import { detectFormat, readHead } from './source-sniff.js';
 import type { DetectedFormat } from './source-sniff.js';
@@ -168,6 +169,7 @@ async function readOnce(
   await flattenNested(db, signal);
   const wide = (await meltYears(db, signal)) ?? (await meltMonths(db, signal));
   if (wide) outcome.warnings.push(wide);
+  outcome.warnings.push(...(await fillPivotLabels(db, signal)));
   const period = await addPeriod(db, signal);
   if (period) outcome.warnings.push(period);
   outcome.warnings.push(...(await readLabels(db, signal)));

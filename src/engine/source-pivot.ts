@@ -1,0 +1,55 @@
+/**
+ * A pivot table exported in its compact layout writes each group's label once, on its first row,
+ * and leaves the cells below it blank down to the group's subtotal ("North", "", "", "North
+ * Total"). Those blanks are the group's: filled with its label, in file order, so every row is
+ * charted with its group — not as a blank group beside a region that lost its rows. Only a blank
+ * between a label and that label's own subtotal is filled. The sandbox's reader fills the same
+ * cells (opsmind_data._fill_pivot_labels).
+ */
+import { ident, literal } from './duckdb.js';
+import type { DuckDb } from './duckdb.js';
+import { describeData } from './source-common.js';
+import { DATA_RELATION } from './types.js';
+
+/** A subtotal's label and the group it totals (group 1 or 2), as semantics-aggregates.ts reads it (RE2 and Python alike). */
+export const SUBTOTAL_LABEL =
+  '(?i)^(.+?) +(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe) +(.+)$';
+/** The leftmost text columns looked at: a pivot's row labels come first. */
+const PIVOT_COLUMNS = 10;
+
+/** Fills each compact pivot's blank label cells with their group's label; one warning per column. */
+export async function fillPivotLabels(db: DuckDb, signal?: AbortSignal): Promise<string[]> {
+  const texts = (await describeData(db, signal))
+    .filter((column) => column.type === 'VARCHAR')
+    .slice(0, PIVOT_COLUMNS);
+  if (texts.length === 0) return [];
+  const label = literal(SUBTOTAL_LABEL);
+  const data = ident(DATA_RELATION);
+  const checks = texts.map(
+    (c) =>
+      `count(*) FILTER (WHERE ${ident(c.name)} IS NULL), count(*) FILTER (WHERE regexp_full_match(trim(${ident(c.name)}), ${label}))`,
+  );
+  const [row = []] = (await db.all(`SELECT ${checks.join(', ')} FROM ${data}`, signal)).rows;
+  const warnings: string[] = [];
+  for (const [i, column] of texts.entries()) {
+    if (!(Number(row[2 * i]) > 0 && Number(row[2 * i + 1]) > 0)) continue;
+    const c = ident(column.name);
+    const stem = (text: string) =>
+      `lower(coalesce(nullif(regexp_extract(trim(${text}), ${label}, 1), ''), nullif(regexp_extract(trim(${text}), ${label}, 2), '')))`;
+    const around = `SELECT rowid AS r, last_value(${c} IGNORE NULLS) OVER (ORDER BY rowid ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev, first_value(${c} IGNORE NULLS) OVER (ORDER BY rowid ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS next FROM ${data}`;
+    const [filled = {}] = await db.objects(
+      `WITH f AS (${around}) SELECT count(*) AS n, min(prev) AS example FROM f JOIN ${data} ON ${data}.rowid = f.r WHERE ${data}.${c} IS NULL AND ${stem('next')} = lower(trim(prev))`,
+      signal,
+    );
+    const n = Number(filled.n);
+    if (!(n > 0)) continue;
+    await db.run(
+      `UPDATE ${data} SET ${c} = f.prev FROM (${around}) AS f WHERE ${data}.rowid = f.r AND ${data}.${c} IS NULL AND ${stem('f.next')} = lower(trim(f.prev))`,
+      signal,
+    );
+    warnings.push(
+      `filled ${n} blank ${JSON.stringify(column.name)} cell(s) with the group label above them, as a pivot table's compact layout leaves them blank down to the group's subtotal (such as ${JSON.stringify(String(filled.example))})`,
+    );
+  }
+  return warnings;
+}
