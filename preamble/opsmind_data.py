@@ -1074,7 +1074,7 @@ def _read_labels(frame):
     return frame, texts + numbers
 
 
-# A subtotal's label and the group it totals (the host's SUBTOTAL_LABEL, source-pivot.ts).
+# A subtotal's label and the group it totals (the host's SUBTOTAL_LABEL, semantics-aggregates.ts).
 SUBTOTAL_LABEL = re.compile(r"(?i)^(.+?) +(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe) +(.+)$")
 PIVOT_COLUMNS = 10
 

@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { SUBTOTAL_LABEL } from '../src/agent/semantics-aggregates.js';
 import { attachSource } from '../src/engine/source.js';
+import {
+  MONTH_NAMED,
+  MONTH_NUMBERED,
+  QUARTER_FIRST,
+  WEEK_FIRST,
+  WEEK_YEAR_FIRST,
+  YEAR_FIRST,
+} from '../src/engine/source-labels.js';
 import { tableRows, tableSchema, testDatabase } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
 import { analyzeJson, pandasRead } from './helpers/semantics.js';
@@ -260,4 +269,23 @@ void test('a quarterly export is charted per quarter with the totals pandas comp
     [pandas.warnings, pandas.charts.map((c) => c.title), pandas.insights.map((i) => i.text)],
     [duck.warnings, duck.charts.map((c) => c.title), duck.insights.map((i) => i.text)],
   );
+});
+
+void test("the sandbox's reader matches labels with the host's own patterns", () => {
+  const host = {
+    QUARTER_FIRST,
+    YEAR_FIRST,
+    MONTH_NAMED,
+    MONTH_NUMBERED,
+    WEEK_YEAR_FIRST,
+    WEEK_FIRST,
+    SUBTOTAL_LABEL,
+  };
+  const names = Object.keys(host);
+  writeFileSync(join(dir, 'patterns.csv'), 'a\n1\n');
+  const sandbox = pandasRead<Record<string, string>>(
+    join(dir, 'patterns.csv'),
+    `print(json.dumps({k: getattr(d, k).pattern for k in ${JSON.stringify(names)}}))`,
+  );
+  assert.deepEqual(sandbox, host);
 });

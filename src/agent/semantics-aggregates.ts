@@ -79,12 +79,14 @@ export function tableAggregates(names: TableFacts['names']): NonNullable<Semanti
 }
 
 /**
- * A pivot table's subtotal as spreadsheets label it, with the group it totals: "North Total"
- * (Excel), "North Ergebnis" (German Excel), "North Totaal" (Dutch), "Total North" (French and
- * Spanish Excel), "Subtotal North".
+ * A pivot table's subtotal as spreadsheets label it, with the group it totals (group 1 or 2):
+ * "North Total" (Excel), "North Ergebnis" (German Excel), "North Totaal" (Dutch), "Total North"
+ * (French and Spanish Excel), "Subtotal North". RE2 and Python alike (source-pivot.ts, the
+ * sandbox's reader); matched here on text whose spaces are single.
  */
-const SUBTOTAL =
-  /^(.+?)\s+(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe)\s+(.+)$/i;
+export const SUBTOTAL_LABEL =
+  '(?i)^(.+?) +(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe) +(.+)$';
+const SUBTOTAL = new RegExp(SUBTOTAL_LABEL.slice('(?i)'.length), 'i');
 /** The grand total beside a pivot's subtotals: "Grand Total", "Gesamtergebnis", "Total général", "Eindtotaal". */
 const GRAND_TOTAL =
   /^(?:grand\s+total|gesamtergebnis|gesamtsumme|total\s+g[ée]n[ée]ral|totale\s+(?:complessivo|generale)|eindtotaal|(?:sub-?)?totals?|summe|gesamt|insgesamt)$/i;

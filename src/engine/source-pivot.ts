@@ -10,10 +10,8 @@ import { ident, literal } from './duckdb.js';
 import type { DuckDb } from './duckdb.js';
 import { describeData } from './source-common.js';
 import { DATA_RELATION } from './types.js';
+import { SUBTOTAL_LABEL } from '../agent/semantics-aggregates.js';
 
-/** A subtotal's label and the group it totals (group 1 or 2), as semantics-aggregates.ts reads it (RE2 and Python alike). */
-export const SUBTOTAL_LABEL =
-  '(?i)^(.+?) +(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe) +(.+)$';
 /** The leftmost text columns looked at: a pivot's row labels come first. */
 const PIVOT_COLUMNS = 10;
 
