@@ -24,12 +24,17 @@ import { analyzeJson, pandasRead } from './helpers/semantics.js';
 const dir = tempDir('opsmind-quarters-');
 const database = testDatabase(dir);
 
-/** Both readers' warnings and the column's values (dates as YYYY-MM-DD) of `text` as `name`. */
-async function readBoth(name: string, text: string, column: string) {
+/** `text` written as `name` and attached to the test database: its path and what the read said. */
+async function attach(name: string, text: string) {
   const path = join(dir, name);
   writeFileSync(path, text);
   const db = database();
-  const info = await attachSource(db, path, { scratchDir: join(dir, 'scratch') });
+  return { db, path, info: await attachSource(db, path, { scratchDir: join(dir, 'scratch') }) };
+}
+
+/** Both readers' warnings and the column's values (dates as YYYY-MM-DD) of `text` as `name`. */
+async function readBoth(name: string, text: string, column: string) {
+  const { db, path, info } = await attach(name, text);
   const type = (await tableSchema(db))[column];
   const duck = (await tableRows(db)).map((row) => {
     const value = row[column];
@@ -173,10 +178,7 @@ void test('whole numbers writing months as YYYYMM are months in a column named a
     ['ym-small.csv', 'period,v\n1,1\n12,2\n', 'period', [], [1, 12]],
   ];
   for (const [name, text, column, warnings, values] of cases) {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    const db = database();
-    const info = await attachSource(db, path, { scratchDir: join(dir, 'scratch') });
+    const { db, path, info } = await attach(name, text);
     const duck = (await tableRows(db)).map((row) => {
       const value = row[column];
       return typeof value === 'string' ? value.slice(0, 10) : Number(value);
@@ -221,10 +223,7 @@ void test('a "Q1".."Q4" quarter column beside the year makes "period", as a numb
     ],
   ];
   for (const [name, text, warnings] of cases) {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    const db = database();
-    const info = await attachSource(db, path, { scratchDir: join(dir, 'scratch') });
+    const { db, path, info } = await attach(name, text);
     const [pandasWarnings, periods] = pandasRead<[string[], string[]]>(
       path,
       `print(json.dumps([w, [str(v)[:10] for v in df["period"]] if "period" in df else []]))`,
