@@ -426,7 +426,8 @@ _ZERO_OFFSET = re.compile(r"^[+-]00(?::?00)?$")
 def wall_times(frame):
     """Text columns of times written with a UTC offset ("2023-01-01T00:00:00+02:00") read as the times
     they write, the offsets set aside, as the host's engine reads them (source-offsets.ts): a day, a month,
-    an hour of the day are the file's own. Only a column whose every value is such a time, not all in UTC."""
+    an hour of the day are the file's own. Only a column whose every value is such a time; one all in
+    UTC ("+0000") is read as those instants, without a warning."""
     warnings = []
     for name in frame.columns:
         column = frame[name]
@@ -436,9 +437,12 @@ def wall_times(frame):
         if text.empty or not text.map(lambda v: bool(_OFFSET_TIME.match(v))).all():
             continue
         offsets = text.str.extract(r"([+-]\d{2}(?::?\d{2})?)$", expand=False)
+        wall = pd.to_datetime(column.astype("string").str.strip().str.replace(_OFFSET, "", regex=True), errors="coerce")
         if offsets.map(lambda o: bool(_ZERO_OFFSET.match(o))).all():
+            # All in UTC: the instants, as the host's engine reads "…+00:00" (TIMESTAMP WITH TIME ZONE).
+            frame[name] = wall.dt.tz_localize("UTC")
             continue
-        frame[name] = pd.to_datetime(column.astype("string").str.strip().str.replace(_OFFSET, "", regex=True), errors="coerce")
+        frame[name] = wall
         seen = list(dict.fromkeys(offsets.head(5000)))
         shown = ", ".join(seen[:3]) + (", …" if len(seen) > 3 else "")
         # The name quoted as the host's engine quotes it (JSON.stringify).

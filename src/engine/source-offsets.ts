@@ -30,6 +30,80 @@ export function offsetColumns(columns: readonly { type: string; sample: string[]
   });
 }
 
+/** A whole time with an offset, as the pandas engine's reader matches it (opsmind_data._OFFSET_TIME). */
+const OFFSET_TIME =
+  /^\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*[+-]\d{2}(?::?\d{2})?$/;
+const OFFSET_TIME_SQL = literal(
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{1,2}:[0-9]{2}(:[0-9]{2}([.][0-9]+)?)?\\s*[+-][0-9]{2}(:?[0-9]{2})?$',
+);
+
+/**
+ * Indexes of the columns the sniffer left as text whose sampled values are all times with an
+ * offset: Shopify writes "2024-03-01 15:00:00 -0500", a space before the offset, which DuckDB's
+ * sniffer does not read as a time (the pandas engine's reader does). Checked over every row by
+ * spacedTimes before they are read.
+ */
+export function spacedOffsetColumns(
+  columns: readonly { type: string; sample: string[] }[],
+): number[] {
+  return columns.flatMap((column, index) =>
+    column.type === 'VARCHAR' &&
+    column.sample.length > 0 &&
+    column.sample.every((v) => OFFSET_TIME.test(v) && /\s[+-]\d{2}(?::?\d{2})?$/.test(v))
+      ? [index]
+      : [],
+  );
+}
+
+/**
+ * Reads each text column at `indexes` (spacedOffsetColumns) whose every value is a time with an
+ * offset: as the times they write when any offset is not zero (wallTimes, with its warning), as
+ * the instants in UTC when all are ("+0000", as the sniffer reads "…+00:00"); a column with any
+ * other value stays text, as the pandas engine's reader leaves it.
+ */
+export async function spacedTimes(
+  db: DuckDb,
+  indexes: readonly number[],
+  columns: readonly { name: string; sample: string[] }[],
+  signal?: AbortSignal,
+): Promise<string[]> {
+  if (indexes.length === 0) return [];
+  const names = indexes.map((i) => ident(columns[i]?.name ?? ''));
+  const counts = names.map(
+    (c) =>
+      `count(*) FILTER (WHERE NOT regexp_full_match(trim(${c}), ${OFFSET_TIME_SQL})), ` +
+      `count(*) FILTER (WHERE NOT regexp_matches(trim(${c}), '[+-]00(:?00)?$'))`,
+  );
+  const [row] = (await db.all(`SELECT ${counts.join(', ')} FROM ${ident(DATA_RELATION)}`, signal))
+    .rows;
+  const walls: number[] = [];
+  for (const [k, i] of indexes.entries()) {
+    const [other, nonZero] = [Number(row?.[2 * k]), Number(row?.[2 * k + 1])];
+    if (other > 0) continue;
+    if (nonZero > 0) walls.push(i);
+    else
+      await db.run(
+        `ALTER TABLE ${ident(DATA_RELATION)} ALTER COLUMN ${names[k]} SET DATA TYPE TIMESTAMP WITH TIME ZONE USING try_cast(regexp_replace(trim(${names[k]}), '\\s+([+-][0-9]{2}(:?[0-9]{2})?)$', '\\1') AS TIMESTAMP WITH TIME ZONE)`,
+        signal,
+      );
+  }
+  return wallTimes(db, walls, columns, signal);
+}
+
+/**
+ * The delimited reader's times with offsets: the sniffer's instants at `offsets` (offsetColumns)
+ * and the text columns of times with an offset after a space (spacedOffsetColumns); their warnings.
+ */
+export async function offsetTimes(
+  db: DuckDb,
+  offsets: readonly number[],
+  columns: readonly { name: string; type: string; sample: string[] }[],
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const walls = await wallTimes(db, offsets, columns, signal);
+  return [...walls, ...(await spacedTimes(db, spacedOffsetColumns(columns), columns, signal))];
+}
+
 /**
  * Makes each of the text columns at `indexes` (offsetColumns) the times its values write, as TIMESTAMP;
  * a value that is no time becomes missing, as the sniffer's type would have refused it. A warning

@@ -27,7 +27,7 @@ import {
 } from './source-csv.js';
 import type { CsvDialect, CsvNulls, CsvPlan } from './source-csv.js';
 import { sampleDayFirst, settleDates } from './source-dates.js';
-import { offsetColumns, wallTimes } from './source-offsets.js';
+import { offsetColumns, offsetTimes } from './source-offsets.js';
 import { findHeader, lineEnd, pandasNames, parseRows, sniffDelimiter } from './source-dialect.js';
 import type { HeaderPlace } from './source-dialect.js';
 import { convertLocaleNumbers, decideNumberLocale, pointGroupedDoubles } from './source-locale.js';
@@ -318,7 +318,7 @@ async function readPlanned(
   const asText = new Set([...points, ...textBooleans(columns), ...offsets]);
   const nulls = nullsFor(typesFor(typed, asText), withNa, withNone);
   const dialect = await materialise(ctx, plan, typed, names, asText, nulls);
-  const walls = await wallTimes(ctx.db, offsets, columns, ctx.signal);
+  const walls = await offsetTimes(ctx.db, offsets, columns, ctx.signal);
   const { locale, warnings } = await applyLocale(ctx, samples, numbers, dialect);
   if (place.rowNames) await dropRowNames(ctx.db, names[0] ?? '', ctx.signal);
   const title = place.warnings;
