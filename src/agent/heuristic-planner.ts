@@ -161,7 +161,12 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   const additive = agg === 'sum' || agg === 'count';
   // undefined: every entity fits; null: too many, and no way to draw the largest of them.
   const entityCut = entity ? entityTop(entity, additive) : null;
-  const series = entity && entityCut !== null ? entity : r.categories.find((c) => c.distinct <= 6);
+  const series =
+    entity && entityCut !== null
+      ? entity
+      : r.categories.find(
+          (c) => c.distinct <= 6 && !repeatedProblem(r.semantics, measure?.name, c.name),
+        );
   if (series && measure) {
     const top = series === entity ? (entityCut ?? undefined) : undefined;
     const rest = series.distinct - TOP_ENTITIES;
@@ -384,7 +389,7 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
       .filter(
         (c) => !hidden || !(new Set([c.a, c.b]).has(hidden.a) && new Set([c.a, c.b]).has(hidden.b)),
       )
-      .map((c) => ({ a: c.a, b: c.b, color: scatterColor(r), hidden: false })),
+      .map((c) => ({ a: c.a, b: c.b, color: scatterColor(r, [c.a, c.b]), hidden: false })),
   ].slice(0, 2);
   for (const pair of pairs) {
     // No r here: the profile may have sampled it; the finding gives r and ρ over all rows, once.

@@ -333,6 +333,33 @@ function wholeProblem(a: Analysis, profile: DataProfile, sem: Semantics): string
 }
 
 /**
+ * A measure split by a category that varies within the entity it holds one value of
+ * (repeatedProblem): bars and boxes by it, a line per value; and points coloured by it when the
+ * measure is written on the entity's first row alone (each point is then the entity, not a row).
+ */
+function splitProblems(t: Transform, sem: Semantics): string[] {
+  const once = (m: string): string | null =>
+    sem.repeated?.some((r) => r.measure === m && r.once) ? m : null;
+  const splits: [string | null | undefined, string | null | undefined][] =
+    t.type === 'group'
+      ? [
+          [t.measure, t.by],
+          [t.measure, t.series],
+        ]
+      : t.type === 'distribution'
+        ? [[t.column, t.by]]
+        : t.type === 'resample'
+          ? [[t.measure, t.series]]
+          : t.type === 'relationship'
+            ? [
+                [once(t.y), t.color],
+                [once(t.x), t.color],
+              ]
+            : [];
+  return splits.flatMap(([measure, by]) => repeatedProblem(sem, measure, by) ?? []);
+}
+
+/**
  * What an analysis gets wrong about the data's meaning (agent/semantics.ts): a sum of a level, a
  * ratio, a running total or (across periods) a stock; a period finer than the data's own; a line
  * of a panel that averages its entities together.
@@ -343,13 +370,8 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   const first = wholeProblem(a, profile, sem);
   if (first) return [first];
   if (t.type === 'season') return seasonProblems(a, t, profile);
-  if (t.type === 'group' || t.type === 'distribution') {
-    const measure = t.type === 'group' ? t.measure : t.column;
-    const within = [t.by, t.type === 'group' ? t.series : null].map((by) =>
-      repeatedProblem(sem, measure, by),
-    );
-    if (within.some(Boolean)) return within.filter((p): p is string => p !== null);
-  }
+  const within = splitProblems(t, sem);
+  if (within.length) return within;
   if (t.type === 'group' && t.equals !== undefined) return rateProblems(t, profile);
   if (t.type === 'resample' && t.measures) return measuresProblems(a, t, profile);
   if (t.type !== 'group' && t.type !== 'resample') return [];

@@ -13,7 +13,7 @@ import type { ColumnProfile, DataProfile } from './profile.js';
 import { infiniteWhy } from './infinities.js';
 import { aggFor, roleAggFor, timeFrequencyOf } from './roles.js';
 import type { Roles } from './roles.js';
-import { qualityFlags } from './semantics.js';
+import { qualityFlags, repeatedProblem } from './semantics.js';
 
 type Filter = z.infer<typeof FilterSchema>;
 
@@ -190,13 +190,17 @@ export function entityTop(entity: ColumnProfile, additive: boolean): number | nu
 }
 
 /**
- * The category a scatter is coloured by: a small one (at most 8 values), so a group effect the
- * pooled trend hides stays visible (and its finding is computed per group). None for a panel,
- * whose entities repeat over time.
+ * The category a scatter of `measures` is coloured by: a small one (at most 8 values), so a group
+ * effect the pooled trend hides stays visible (and its finding is computed per group). None for
+ * a panel, whose entities repeat over time; nor one varying within the entity of a measure
+ * written on the entity's first row alone (an order's total coloured by its first line's product).
  */
-export function scatterColor(r: Roles): string | undefined {
+export function scatterColor(r: Roles, measures: readonly string[]): string | undefined {
   if (r.semantics.table.grain === 'panel') return undefined;
-  return r.categories.find((c) => c.distinct <= 8)?.name;
+  const once = measures.filter((m) => r.semantics.repeated?.some((x) => x.measure === m && x.once));
+  return r.categories.find(
+    (c) => c.distinct <= 8 && once.every((m) => !repeatedProblem(r.semantics, m, c.name)),
+  )?.name;
 }
 
 /** Where the rows are: longitude against latitude, coloured by a small category (offline, no map tiles). */

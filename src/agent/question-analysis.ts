@@ -229,7 +229,9 @@ function answerOf(
           type: 'relationship',
           x: measure.name,
           y: second.name,
-          ...(scatterColor(r) ? { color: scatterColor(r) } : {}),
+          ...(scatterColor(r, [measure.name, second.name])
+            ? { color: scatterColor(r, [measure.name, second.name]) }
+            : {}),
         },
         options: { trendline: true },
       },

@@ -73,6 +73,49 @@ export function withinCandidates(profile: DataProfile, entity: string): string[]
 }
 
 /**
+ * The columns that may key a header-and-lines layout — an order's fields on its first row, its
+ * line items on the rows below with those fields blank, as Shopify exports orders: text keys on
+ * nearly every row, repeated on some of them; the two finest. Keys need not repeat three times
+ * each (attributeEntities): most orders have one or two lines.
+ */
+export function headerEntities(profile: DataProfile): string[] {
+  return profile.column_profiles
+    .filter(
+      (c) =>
+        (c.semantic === 'category' ||
+          c.semantic === 'identifier' ||
+          (c.semantic === 'text' && (c.text?.mean_length ?? 99) < 40)) &&
+        !isNumberColumn(c) &&
+        c.missing_share < 0.05 &&
+        c.distinct >= REPEATED_GROUPS &&
+        c.distinct < profile.rows,
+    )
+    .sort((a, b) => b.distinct - a.distinct)
+    .slice(0, 2)
+    .map((c) => c.name);
+}
+
+/** The measures that may be a header's fields (derivedMeasures): blank on some rows. */
+export function headerMeasures(profile: DataProfile): string[] {
+  return derivedMeasures(profile).filter(
+    (m) => (profile.column_profiles.find((c) => c.name === m)?.missing_share ?? 0) > 0,
+  );
+}
+
+/** The categories checked for one value per entity beside a header's field: every small one, 12 at most. */
+export function headerWithin(profile: DataProfile, entity: string): string[] {
+  return profile.column_profiles
+    .filter(
+      (c) =>
+        (c.semantic === 'category' || c.semantic === 'boolean') &&
+        c.name !== entity &&
+        c.distinct <= 1000,
+    )
+    .slice(0, 12)
+    .map((c) => c.name);
+}
+
+/**
  * A measure is one value per entity when at least REPEATED_GROUPS of the entity's values hold two
  * or more of its values, and in every such group they are all equal.
  */

@@ -71,6 +71,12 @@ export const RepeatedSchema = z.object({
   entity: z.string(),
   rows: z.number(),
   within: z.array(z.string()),
+  /**
+   * Written once per entity, on its first row, its other rows blank (an order's total above its
+   * line items): a sum over rows counts it once, but a category varying within the entity would
+   * give it to the first row's value alone.
+   */
+  once: z.boolean().optional(),
 });
 export type Repeated = z.infer<typeof RepeatedSchema>;
 

@@ -26,6 +26,9 @@ export { LOOSE_SHARE, splitCandidates, TOTAL_LABEL } from './semantics-totals.js
 export {
   attributeEntities,
   binCategories,
+  headerEntities,
+  headerMeasures,
+  headerWithin,
   DERIVED_MEASURES,
   derivedMeasures,
   REPEATED_GROUPS,
@@ -188,7 +191,7 @@ function facetRole(c: ColumnRole, facet: Facet | null): ColumnRole | null {
  * each of its rows, is that entity's level: a sum over rows would count each value once per row.
  */
 function perEntity(c: ColumnRole, facts: TableFacts): ColumnRole {
-  const found = facts.repeated?.find((r) => r.measure === c.name);
+  const found = facts.repeated?.find((r) => r.measure === c.name && !r.once);
   if (!found || (c.role !== 'amount' && c.role !== 'count')) return c;
   const times = Number(found.rows.toPrecision(2));
   return {
@@ -202,16 +205,21 @@ function perEntity(c: ColumnRole, facts: TableFacts): ColumnRole {
 /**
  * Why grouping `measure` by `by` compares nothing, or null: the measure holds one value per
  * entity, repeated on its rows, and `by` varies within an entity, so every `by` value would hold
- * the same entities (a state's total by income bracket).
+ * the same entities (a state's total by income bracket); or it is written once per entity, on its
+ * first row (an order's total above its line items), and `by` would give it to that row's value
+ * alone (a product's share of the orders' totals).
  */
 export function repeatedProblem(
   sem: Semantics,
   measure: string | null | undefined,
   by: string | null | undefined,
 ): string | null {
-  const found = sem.repeated?.find((r) => r.measure === measure);
-  if (!found || !by || by === found.entity || found.within.includes(by)) return null;
+  const entries = sem.repeated?.filter((r) => r.measure === measure) ?? [];
+  const found = entries[0];
+  if (!found || !by || entries.some((r) => by === r.entity || r.within.includes(by))) return null;
   const groupings = [found.entity, ...found.within].map((c) => `"${c}"`).join(' or ');
+  if (found.once)
+    return `"${measure ?? ''}" is one value per ${found.entity}, on the first of its rows (the others blank), and "${by}" varies within each ${found.entity}: each ${found.entity}'s value would go to its first row's ${by} alone; group it by ${groupings}`;
   return `"${measure ?? ''}" is one value per ${found.entity}, repeated on each of its rows, and "${by}" varies within each ${found.entity}: every ${by} would hold the same ${found.entity}s; group it by ${groupings}`;
 }
 

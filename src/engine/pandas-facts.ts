@@ -14,6 +14,9 @@ import {
   derivedMeasures,
   describeData,
   groupCategory,
+  headerEntities,
+  headerMeasures,
+  headerWithin,
   keyLabel,
   LOOSE_SHARE,
   measurePairs,
@@ -76,6 +79,15 @@ for e, candidates in derived["entities"]:
     within = [c for c in candidates if bool((part.groupby(e)[c].nunique() <= 1).all())] if repeated else []
     for m in repeated:
         facts["repeated"].append({"measure": m, "entity": e, "rows": rows, "within": within})
+for e, candidates in derived["header"]:  # fields on an entity's first row alone (profile-facts.ts headerFacts)
+    part = df[df[e].notna()]
+    has, first = part[derived["sparse"]].apply(pd.to_numeric, errors="coerce").notna(), ~part[e].duplicated()
+    n, size = has.groupby(part[e]).sum(), part.groupby(e).size()
+    once = [m for m in derived["sparse"] if not bool((n[m] >= 2).any() or (has[m] & ~first).any())
+            and int(((size >= 2) & (n[m] == 1)).sum()) >= REPEATED]
+    within = [c for c in candidates if bool((part.groupby(e)[c].nunique() <= 1).all())] if once else []
+    for m in once:
+        facts["repeated"].append({"measure": m, "entity": e, "rows": float(size.mean()), "within": within, "once": True})
 gp = derived["group"]
 if gp is not None and derived["pairs"]:
     import numpy as np
@@ -219,6 +231,28 @@ with open("facts.json", "w") as out:
     json.dump(facts, out)
 `;
 
+/** What the program measures of the derived columns, the repeated and the header fields. */
+function derivedArgs(profile: DataProfile) {
+  const derivable = derivedMeasures(profile);
+  const sparse = headerMeasures(profile);
+  return {
+    measures: derivable,
+    triples: sumTriples(derivable, profile),
+    categories: binCategories(profile),
+    group: groupCategory(profile),
+    pairs: measurePairs(derivable),
+    entities: (derivable.length ? attributeEntities(profile) : []).map((e) => [
+      e,
+      withinCandidates(profile, e),
+    ]),
+    sparse,
+    header: (sparse.length ? headerEntities(profile) : []).map((e) => [
+      e,
+      headerWithin(profile, e),
+    ]),
+  };
+}
+
 /** The facts of the sandbox's `df` (profile-facts.ts, in pandas). */
 export async function sandboxFacts(
   sandbox: Sandbox,
@@ -229,7 +263,6 @@ export async function sandboxFacts(
   if (profile.rows === 0) return {};
   const time = describeData(profile).table.time;
   const column = profile.column_profiles.find((c) => c.name === time?.column);
-  const derivable = derivedMeasures(profile);
   const measures = profile.column_profiles
     .filter(
       (c) =>
@@ -245,17 +278,7 @@ export async function sandboxFacts(
   const args = {
     time: time?.column ?? null,
     kind: time?.kind ?? null,
-    derived: {
-      measures: derivable,
-      triples: sumTriples(derivable, profile),
-      categories: binCategories(profile),
-      group: groupCategory(profile),
-      pairs: measurePairs(derivable),
-      entities: (derivable.length ? attributeEntities(profile) : []).map((e) => [
-        e,
-        withinCandidates(profile, e),
-      ]),
-    },
+    derived: derivedArgs(profile),
     dayfirst: dayFirst,
     regular: time?.kind === 'year' || (column?.datetime?.frequency ?? null) !== null,
     keys: candidateKeys(profile).map((key) => [keyLabel(key), key]),

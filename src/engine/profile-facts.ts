@@ -21,10 +21,13 @@ import {
   splitCandidates,
   sumTriples,
   withinCandidates,
+  headerEntities,
+  headerMeasures,
+  headerWithin,
 } from '../agent/semantics.js';
 import { rangesOverlap } from '../agent/semantics-derived.js';
 import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
-import type { TableFacts } from '../agent/semantics.js';
+import type { Repeated, TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
 import { finiteOf } from './profile-columns.js';
@@ -166,11 +169,54 @@ async function repeatedFacts(
       const repeated = left.filter(
         (_, i) => (all.groups[i] ?? 0) >= REPEATED_GROUPS && all.varies[i] === 0,
       );
-      const within = repeated.length ? await constantWithin(db, profile, entity, signal) : [];
+      const within = repeated.length
+        ? await constantWithin(db, withinCandidates(profile, entity), entity, signal)
+        : [];
       return repeated.map((measure) => ({ measure, entity, rows: all.rows, within }));
     }),
   );
-  return { repeated: found.flat() };
+  return { repeated: [...found.flat(), ...(await headerFacts(db, profile, types, signal))] };
+}
+
+/**
+ * The sparse measures written once per entity, on its first row, its other rows blank (an order's
+ * total above its line items): for each header entity (headerEntities), the measures never on two
+ * rows of one value, never on a row but its first, and on REPEATED_GROUPS values of two rows or more.
+ */
+async function headerFacts(
+  db: DuckDb,
+  profile: DataProfile,
+  types: ReadonlyMap<string, string>,
+  signal?: AbortSignal,
+): Promise<Repeated[]> {
+  const measures = headerMeasures(profile).filter((m) => NUMBER_TYPE.test(types.get(m) ?? ''));
+  const entities = measures.length ? headerEntities(profile) : [];
+  const found = await Promise.all(
+    entities.map(async (entity) => {
+      const e = ident(entity);
+      const per = measures.flatMap((m, i) => [
+        `count(${ident(m)}) AS n${i}`,
+        `min(rowid) FILTER (WHERE ${ident(m)} IS NOT NULL) AS f${i}`,
+      ]);
+      const counts = measures.flatMap((_, i) => [
+        `count_if(n${i} >= 2 OR (n${i} = 1 AND f${i} <> f)) AS b${i}`,
+        `count_if(r >= 2 AND n${i} = 1) AS g${i}`,
+      ]);
+      const [row = {}] = await db.objects(
+        `SELECT avg(r) AS rows, ${counts.join(', ')} FROM (SELECT count(*) AS r, min(rowid) AS f, ${per.join(', ')} FROM ${data} WHERE ${e} IS NOT NULL GROUP BY ${e})`,
+        signal,
+      );
+      const once = measures.filter(
+        (_, i) => Number(row[`b${i}`] ?? 1) === 0 && Number(row[`g${i}`] ?? 0) >= REPEATED_GROUPS,
+      );
+      const within = once.length
+        ? await constantWithin(db, headerWithin(profile, entity), entity, signal)
+        : [];
+      const rows = Number(row.rows ?? 0);
+      return once.map((measure) => ({ measure, entity, rows, within, once: true }));
+    }),
+  );
+  return found.flat();
 }
 
 /**
@@ -207,14 +253,13 @@ async function perEntity(
   };
 }
 
-/** The categories (withinCandidates) with one value in each value of `entity`. */
+/** The `candidates` (withinCandidates, headerWithin) with one value in each value of `entity`. */
 async function constantWithin(
   db: DuckDb,
-  profile: DataProfile,
+  candidates: readonly string[],
   entity: string,
   signal?: AbortSignal,
 ): Promise<string[]> {
-  const candidates = withinCandidates(profile, entity);
   if (candidates.length === 0) return [];
   const e = ident(entity);
   const per = candidates.map((c, i) => `min(${ident(c)}) < max(${ident(c)}) AS m${i}`);
