@@ -2,7 +2,8 @@
  * Ledger exports as European offices write them. Negatives with the minus after the number, as
  * SAP exports them ("1.234,56-", "1,234.50-"): numbers in both engines, negative, summed as
  * pandas sums them — not a column of free text left out of the report. Amounts named in French,
- * Italian or Dutch ("montant", "importo", "bedrag"): summed as amounts, not averaged as levels.
+ * Italian or Dutch ("montant", "importo", "bedrag"), and a bank statement's debits and credits:
+ * summed as amounts, not averaged as levels.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -87,4 +88,57 @@ void test('an amount named in French, Italian or Dutch is summed per region, not
       titles.join('\n'),
     );
   }
+});
+
+void test("a bank statement's debits are summed per category and per week, in both engines", () => {
+  // Date (day first), Debit or Credit on each row, the running Balance: Debit was "neither
+  // heavy-tailed nor named as an amount", averaged ("Average Debit by Category").
+  let [balance, seed, day] = [5000, 7, 0];
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return Math.floor(seed / 65536) % n;
+  };
+  const debits = new Map<string, number>();
+  const rows = Array.from({ length: 150 }, (_, i) => {
+    day += next(3) === 0 ? 0 : 1 + next(2);
+    const at = new Date(Date.UTC(2024, 0, 1 + day));
+    const date = `${String(at.getUTCDate()).padStart(2, '0')}/${String(at.getUTCMonth() + 1).padStart(2, '0')}/${at.getUTCFullYear()}`;
+    const category =
+      i % 12 === 5 ? 'Salary' : (['Groceries', 'Transport', 'Dining', 'Utilities'][next(4)] ?? '');
+    if (category === 'Salary') {
+      balance += 2500;
+      return `${date},SALARY ${i},${category},,2500.00,${balance.toFixed(2)}`;
+    }
+    // In cents, so that the sums here are exact.
+    const debit = 2000 + next(18000);
+    balance -= debit / 100;
+    debits.set(category, (debits.get(category) ?? 0) + debit);
+    return `${date},${category.toUpperCase()} ${i},${category},${(debit / 100).toFixed(2)},,${balance.toFixed(2)}`;
+  });
+  const file = join(dir, 'statement.csv');
+  writeFileSync(
+    file,
+    ['Date,Description,Category,Debit,Credit,Balance', ...rows].join('\n') + '\n',
+  );
+  const [duck, pandas] = ['duckdb', 'pandas'].map((e) =>
+    analyzeJson<Summary>(file, e, join(dir, `statement-${e}.html`)),
+  ) as [Summary, Summary];
+  assert.deepEqual(
+    [pandas.charts.map((c) => c.title), pandas.insights.map((i) => i.text)],
+    [duck.charts.map((c) => c.title), duck.insights.map((i) => i.text)],
+  );
+  assert.equal(duck.columns.find((c) => c.name === 'Debit')?.role, 'amount');
+  const titles = duck.charts.map((c) => c.title);
+  assert.ok(
+    titles.includes('Debit by Category') && titles.includes('Debit per week'),
+    titles.join('\n'),
+  );
+  const [top, cents] = [...debits].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  const value = cents / 100;
+  const total = [...debits.values()].reduce((s, v) => s + v, 0) / 100;
+  const said = `${top} accounts for ${((100 * value) / total).toFixed(1)}% of Debit (${Math.round(value).toLocaleString('en-US')} of ${Math.round(total).toLocaleString('en-US')})`;
+  assert.ok(
+    duck.insights.some((i) => i.text.startsWith(said)),
+    `${said}\n${duck.insights.map((i) => i.text).join('\n')}`,
+  );
 });
