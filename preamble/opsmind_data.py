@@ -263,10 +263,29 @@ def _field_count(line, delimiter):
     return fields
 
 
+_COMMENT = re.compile(r"^\s*#(\s|-|$)")
+
+
+def _comment_sections(lines, delimiter, columns):
+    """Index of the first blank line after a line of the table's width that is followed by a comment
+    line ("# ----", "# Users": an export's sections, as Google Analytics writes them), or -1
+    (source-footer.ts commentSections)."""
+    table = False
+    for i, (_, text) in enumerate(lines):
+        if not text.strip():
+            following = next((t for _, t in lines[i + 1:] if t.strip()), None)
+            if table and following is not None and _COMMENT.match(following):
+                return i
+        elif not _COMMENT.match(text) and _field_count(text, delimiter) >= columns:
+            table = True
+    return -1
+
+
 def footer_in(tail, delimiter, columns, partial_first):
-    """(offset, lines) of a footer in `tail` (latin-1 text: one char per byte), or None: the last
-    1..10 lines, set apart by a blank line and shorter than the header or saying what they are
-    ("Note: …"), or, not set apart, each one field that says so."""
+    """(offset, lines) of a footer in `tail` (latin-1 text: one char per byte), or None: an export's
+    commented sections below the table (_comment_sections); else the last 1..10 lines, set apart by
+    a blank line and shorter than the header or saying what they are ("Note: …"), or, not set apart,
+    each one field that says so."""
     lines, start = [], 0
     for text in tail.split("\n"):
         lines.append((start, text[:-1] if text.endswith("\r") else text))
@@ -275,6 +294,9 @@ def footer_in(tail, delimiter, columns, partial_first):
         lines = lines[1:]
     while lines and not lines[-1][1].strip():
         lines.pop()
+    sections = _comment_sections(lines, delimiter, columns) if columns >= 2 else -1
+    if sections >= 0:
+        return lines[sections][0], [t.strip() for _, t in lines[sections:] if t.strip()]
     i, block = len(lines) - 1, []
     while i >= 0:
         text = lines[i][1]
@@ -1111,10 +1133,37 @@ def _fill_pivot_labels(frame):
     return frame, warnings
 
 
+TOTAL_TOLERANCE = 1e-3
+
+
+def _drop_total_row(frame):
+    """The frame without a last row that totals the rows above with no label (Google Analytics'
+    total under its days; a sheet's SUM at its foot), and the warning, or None: every column not a
+    number blank on it, one of them filled on every other row, and a number column holding the sum
+    of the rows above within 0.1%. As the host's engine reads it (source-total-row.ts)."""
+    if len(frame) < 5:
+        return frame, None
+    numeric = [i for i, (_, c) in enumerate(frame.items())
+               if pd.api.types.is_numeric_dtype(c) and not pd.api.types.is_bool_dtype(c)]
+    labels = [i for i in range(frame.shape[1]) if i not in numeric]
+    if not numeric or not labels:
+        return frame, None
+    last, above = frame.iloc[-1], frame.iloc[:-1]
+    if not all(pd.isna(last.iloc[i]) for i in labels) or not any(above.iloc[:, i].notna().all() for i in labels):
+        return frame, None
+    for i in numeric:
+        value, total = last.iloc[i], float(above.iloc[:, i].astype(float).sum())
+        if pd.notna(value) and math.isfinite(total) and total != 0 and abs(float(value) - total) <= TOTAL_TOLERANCE * abs(total):
+            name = json.dumps(str(frame.columns[i]), ensure_ascii=False)
+            return frame.iloc[:-1], f"left out the last row: a total of the rows above (no label, its {name} their sum)"
+    return frame, None
+
+
 def read_dataset(path, numbers=None):
     """The file as read (_read_dataset); one column per year melted into rows (_melt_years), a year
     and a month column made one date, "period", and times written as numbers since 1970 read as dates."""
     frame, info, warnings = _read_dataset(path, numbers)
+    frame, total = _drop_total_row(frame)
     frame, melted = _melt_years(frame)
     if melted is None:
         frame, melted = _melt_months(frame)
@@ -1122,7 +1171,7 @@ def read_dataset(path, numbers=None):
     frame, added = _add_period(frame)
     frame, labels = _read_labels(frame)
     frame, epochs = _read_epochs(frame)
-    return frame, info, warnings + [w for w in [melted] if w] + pivot + [w for w in [added] if w] + labels + epochs
+    return frame, info, warnings + [w for w in [total, melted] if w] + pivot + [w for w in [added] if w] + labels + epochs
 
 
 def _read_dataset(path, numbers=None):

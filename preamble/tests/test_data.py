@@ -352,3 +352,27 @@ class WallTimesTest(unittest.TestCase):
         self.assertEqual(list(kept["z"].dt.strftime("%Y-%m-%d %H:%M")), ["2024-03-09 19:00", "2024-03-10 19:00"])
         assert_frame_equal(kept[["mixed"]], frame[["mixed"]])
         self.assertEqual(warnings, [])
+
+
+class TotalRowTest(DataTestCase):
+    """A last row that totals the rows above with no label is left out (source-total-row.ts alike)."""
+
+    DAYS = "day,users,sessions\n" + "".join(f"2024-01-0{d},{10 * d},{13 * d}\n" for d in range(1, 8))
+
+    def test_the_total_under_the_days_is_left_out(self):
+        path = self.write("ga.csv", self.DAYS + ",281,364\n")  # users deduplicated: no sum
+        df, _, warnings = read_dataset(path)
+        self.assertEqual(len(df), 7)
+        self.assertEqual(int(df["users"].sum()), 280)
+        self.assertIn('left out the last row: a total of the rows above (no label, its "sessions" their sum)', warnings)
+
+    def test_a_last_row_that_is_no_total_is_kept(self):
+        for last, why in [(",3,4\n", "numbers that are no sum"), ("2024-01-08,280,364\n", "a labelled row"),
+                          ("", "no last row to leave out")]:
+            df, _, warnings = read_dataset(self.write("days.csv", self.DAYS + last))
+            self.assertEqual(len(df), 8 if last else 7, why)
+            self.assertFalse(any("a total of the rows above" in w for w in warnings), why)
+        # A label missing on another row too: the blank is a missing value, not a total's.
+        gappy = self.DAYS.replace("2024-01-03,", ",") + ",280,364\n"
+        df, _, _ = read_dataset(self.write("gappy.csv", gappy))
+        self.assertEqual(len(df), 8)

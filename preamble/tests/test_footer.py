@@ -31,6 +31,17 @@ class FooterTestCase(unittest.TestCase):
         self.assertIsNone(footer_in(BODY + "\n" + "x\n" * 11, ",", 3, False), "more than 10 lines")
         self.assertIsNone(footer_in("a\nb\n", ",", 1, False), "one column: nothing is short")
 
+    def test_an_exports_commented_sections_below_the_table_are_left_out_however_long(self):
+        title = "# ----\n# All Web Site Data\n\n# 20240101-20240331\n# ----\n\n"
+        sections = "\n# ----------\n# Users\n# ----------\n\nNew Users,Returning\n" + "12,3\n" * 20
+        text = title + BODY + sections
+        offset, lines = footer_in(text, ",", 3, False)
+        self.assertEqual(text[:offset], title + BODY, "the title's comments and blank lines above the header stay")
+        self.assertEqual(lines[:3], ["# ----------", "# Users", "# ----------"])
+        self.assertEqual(len(lines), 24)
+        # A row of data that starts with "#" is no comment: "#1001" names an order.
+        self.assertIsNone(footer_in(BODY + "\n#1001,5,1\n", ",", 3, False))
+
 
 if __name__ == "__main__":
     unittest.main()

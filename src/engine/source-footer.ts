@@ -36,6 +36,31 @@ function fieldCount(line: string, delimiter: string): number {
   return fields;
 }
 
+/** A comment line of an export's sections: "# ----", "# Users", "# Start date: 20240101". */
+const COMMENT = /^\s*#(\s|-|$)/;
+
+/**
+ * Where an export's commented sections start below its table, as Google Analytics writes its
+ * reports (the table, a blank line, "# ----------------------------------------", "# Users", then
+ * another table): the first blank line after a line of the table's width that is followed by a
+ * comment line — so the comment lines above the header (its title) never count. -1 if none.
+ */
+function commentSections(
+  lines: readonly { text: string }[],
+  delimiter: string,
+  columns: number,
+): number {
+  let table = false;
+  for (const [i, line] of lines.entries()) {
+    if (line.text.trim() === '') {
+      const next = lines.slice(i + 1).find((l) => l.text.trim() !== '');
+      if (table && next && COMMENT.test(next.text)) return i;
+    } else if (!COMMENT.test(line.text) && fieldCount(line.text, delimiter) >= columns)
+      table = true;
+  }
+  return -1;
+}
+
 /** Where a footer starts in `tail` (a char offset: latin-1, one char per byte) and its lines, or null. */
 export function footerIn(
   tail: string,
@@ -51,6 +76,14 @@ export function footerIn(
   }
   if (partialFirst) lines.shift();
   while (lines.length && (lines.at(-1) as { text: string }).text.trim() === '') lines.pop();
+  const sections = columns < 2 ? -1 : commentSections(lines, delimiter, columns);
+  if (sections >= 0) {
+    const below = lines.slice(sections).filter((l) => l.text.trim() !== '');
+    return {
+      offset: (lines[sections] as { start: number }).start,
+      lines: below.map((l) => l.text.trim()),
+    };
+  }
   let i = lines.length - 1;
   const block: { start: number; text: string }[] = [];
   while (i >= 0) {

@@ -17,6 +17,7 @@ import { addPeriod } from './source-period.js';
 import { readEpochs } from './source-epoch.js';
 import { readLabels } from './source-labels.js';
 import { fillPivotLabels } from './source-pivot.js';
+import { dropTotalRow } from './source-total-row.js';
 import { meltMonths, meltYears } from './source-wide.js';
 import { detectFormat, readHead } from './source-sniff.js';
 import type { DetectedFormat } from './source-sniff.js';
@@ -167,6 +168,8 @@ async function readOnce(
   const ctx: ReadContext = { ...host, db };
   const outcome = await read(ctx, detected, text);
   await flattenNested(db, signal);
+  const total = await dropTotalRow(db, signal);
+  if (total) outcome.warnings.push(total);
   const wide = (await meltYears(db, signal)) ?? (await meltMonths(db, signal));
   if (wide) outcome.warnings.push(wide);
   outcome.warnings.push(...(await fillPivotLabels(db, signal)));
