@@ -28,6 +28,7 @@ import type { Period, Roles } from './roles.js';
 import { repeatedProblem, roleOf } from './semantics.js';
 import { integral, isNumberColumn, yearValued } from './semantics-evidence.js';
 import {
+  byCurrency,
   byFacet,
   byQuantity,
   derivedFrom,
@@ -469,7 +470,7 @@ function candidatesOf(profile: DataProfile, r: Roles, question?: string): Analys
   ];
   const total = totalAsked(question);
   return byQuantity(
-    byFacet(all, r).map((a) =>
+    byCurrency(byFacet(all, r), r).map((a) =>
       overGaps(withinReported(atLatest(a, r), r, profile), r, total && a.why.startsWith(ANSWERS)),
     ),
     r,

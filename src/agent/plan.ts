@@ -15,6 +15,7 @@ import { compassProblems } from './plan-compass.js';
 import { repeatedProblem, roleOf, semanticsOf, sumProblem } from './semantics.js';
 import type { Semantics } from './semantics.js';
 import { statsOf } from './semantics-evidence.js';
+import { currencyProblem } from './semantics-currency.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
 
@@ -326,6 +327,11 @@ export function checkPlan(
 function wholeProblem(a: Analysis, profile: DataProfile, sem: Semantics): string | null {
   return (
     facetProblem(a, sem.facets?.[0]) ??
+    currencyProblem(
+      columnsOf(a.transform).map((c) => c.name),
+      a.filters ?? [],
+      sem.currency,
+    ) ??
     infiniteProblem(a.transform, profile) ??
     compassProblems(a, sem)[0] ??
     null

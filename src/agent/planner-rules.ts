@@ -14,6 +14,7 @@ import { infiniteWhy } from './infinities.js';
 import { aggFor, roleAggFor, timeFrequencyOf } from './roles.js';
 import type { Roles } from './roles.js';
 import { qualityFlags, repeatedProblem } from './semantics.js';
+import { currencyNote } from './semantics-currency.js';
 
 type Filter = z.infer<typeof FilterSchema>;
 
@@ -35,6 +36,7 @@ export function qualityNotes(profile: DataProfile, r: Roles): string[] {
   const sem = r.semantics;
   const notes: string[] = [...profile.warnings, ...qualityFlags(profile, sem)];
   notes.push(...totalNotes(sem));
+  if (sem.currency) notes.push(currencyNote(sem.currency));
   for (const f of sem.facets ?? [])
     notes.push(
       `${f.column} names what ${f.measure} holds (its values live on scales of their own): each chart shows one ${f.column} (${f.values.join(', ')}), and ${f.measure} is averaged, the safe statistic`,
@@ -131,6 +133,32 @@ export function byFacet(analyses: readonly Analysis[], r: Roles): Analysis[] {
         ),
       };
     });
+  });
+}
+
+/**
+ * A money measure in several currencies (semantics-currency.ts), charted in the currency of most
+ * rows: each analysis of it keeps that currency (a filter, and the currency in its title); one
+ * grouping it by the currency column, which would compare dollars with yen, is left out.
+ */
+export function byCurrency(analyses: readonly Analysis[], r: Roles): Analysis[] {
+  const c = r.semantics.currency;
+  if (!c) return [...analyses];
+  return analyses.flatMap((a) => {
+    const used = usedColumns(a.transform);
+    if (!c.measures.some((m) => used.includes(m))) return [a];
+    if (used.includes(c.column)) return [];
+    if ((a.filters ?? []).some((f) => f.column === c.column && f.op === '==')) return [a];
+    return [
+      {
+        ...a,
+        title: `${a.title} (${c.main})`.slice(0, 120),
+        filters: [
+          { column: c.column, op: '==' as const, value: c.main },
+          ...(a.filters ?? []),
+        ].slice(0, MAX_FILTERS),
+      },
+    ];
   });
 }
 

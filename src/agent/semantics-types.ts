@@ -133,6 +133,20 @@ export const SemanticsSchema = z.object({
    */
   quantity: z.object({ column: z.string(), measure: z.string(), value: z.string() }).optional(),
   /**
+   * A column of currency codes beside money measures (Stripe's Currency: usd, eur, jpy): every
+   * chart of them keeps `main`, the currency of most rows (`share` of them), never adding or
+   * comparing amounts in different currencies (semantics-currency.ts).
+   */
+  currency: z
+    .object({
+      column: z.string(),
+      measures: z.array(z.string()),
+      main: z.string(),
+      share: z.number(),
+      values: z.array(z.string()),
+    })
+    .optional(),
+  /**
    * A yearly panel unique on entity × year: per measure, the first and the last year it is
    * reported for nearly every entity (TableFacts.reported). Its entities are ranked by the last
    * year's values; its totals over the entities cover those years only. A dated panel (entity ×

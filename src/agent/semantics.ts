@@ -17,6 +17,7 @@ import { facetOf, quantityOf, withoutFacet } from './semantics-facets.js';
 import type { Facet, Quantity } from './semantics-facets.js';
 import { groupsText, subtotalGroups, tableAggregates } from './semantics-aggregates.js';
 import { tableTotals } from './semantics-totals.js';
+import { currencyOf } from './semantics-currency.js';
 import type { ColumnRole, Role, Semantics, TableFacts } from './semantics-types.js';
 
 export * from './semantics-types.js';
@@ -103,6 +104,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
         : null);
     return reason ? [{ column: c.name, reason }] : [];
   });
+  const currency = currencyOf(profile, columns, facts);
   const freq =
     time?.kind === 'year' ? 'YS' : (FREQ_ALIAS[time?.column.datetime?.frequency ?? ''] ?? 'none');
   return {
@@ -123,6 +125,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     ),
     ...(facet ? { facets: [facet] } : {}),
     ...(quantity ? { quantity } : {}),
+    ...(currency ? { currency } : {}),
     ...(aliases.length ? { aliases } : {}),
     ...(groups.length ? { aggregates: groups } : {}),
     ...valuesOf(facts.names),
