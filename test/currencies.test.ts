@@ -106,6 +106,8 @@ void test("a model's plan that adds or compares amounts in different currencies 
         bar('Currency'),
         bar('Status'),
         bar('Status', [{ column: 'Currency', op: '==', value: 'eur' }]),
+        // Totals by currency as a table: each in its own currency, nothing compared.
+        { ...bar('Currency'), chart: 'table' },
       ],
     },
     profile,
@@ -119,6 +121,25 @@ void test("a model's plan that adds or compares amounts in different currencies 
     problems[1] ?? '',
     /add the filter \{"column": "Currency", "op": "==", "value": "usd"\} \(one currency per analysis\)/,
   );
+});
+
+void test('totals asked by currency are a table, each in its own currency, in both engines', () => {
+  const path = join(dir, 'asked.csv');
+  writeFileSync(path, charges().text);
+  for (const engine of ['duckdb', 'pandas']) {
+    const json = analyzeJson<Report & { tables: { title: string }[] }>(
+      path,
+      engine,
+      join(dir, `asked-${engine}.html`),
+      ['-q', 'total amount by currency'],
+    );
+    assert.ok(
+      json.tables.some((t) => t.title === 'total amount by currency'),
+      `${engine}: ${JSON.stringify(json.tables)}`,
+    );
+    assert.ok(!json.charts.some((c) => c.derivation?.group_by.includes('Currency')), engine);
+    assert.ok(!json.insights.some((i) => /^(jpy|eur|usd) accounts for/.test(i.text)), engine);
+  }
 });
 
 void test('one currency, or codes that are no currencies, change nothing', async () => {

@@ -331,6 +331,10 @@ function wholeProblem(a: Analysis, profile: DataProfile, sem: Semantics): string
       columnsOf(a.transform).map((c) => c.name),
       a.filters ?? [],
       sem.currency,
+      a.chart === 'table' &&
+        a.transform.type === 'group' &&
+        a.transform.by === sem.currency?.column &&
+        !a.transform.series,
     ) ??
     infiniteProblem(a.transform, profile) ??
     compassProblems(a, sem)[0] ??

@@ -138,8 +138,10 @@ export function byFacet(analyses: readonly Analysis[], r: Roles): Analysis[] {
 
 /**
  * A money measure in several currencies (semantics-currency.ts), charted in the currency of most
- * rows: each analysis of it keeps that currency (a filter, and the currency in its title); one
- * grouping it by the currency column, which would compare dollars with yen, is left out.
+ * rows: each analysis of it keeps that currency (a filter, and the currency in its title). Its
+ * totals by the currency column, as bars, are a table (each in its own currency; no bar sets
+ * dollars beside yen, no share of their sum is said); any other analysis split by currency (a pie of
+ * their shares) is left out.
  */
 export function byCurrency(analyses: readonly Analysis[], r: Roles): Analysis[] {
   const c = r.semantics.currency;
@@ -147,6 +149,11 @@ export function byCurrency(analyses: readonly Analysis[], r: Roles): Analysis[] 
   return analyses.flatMap((a) => {
     const used = usedColumns(a.transform);
     if (!c.measures.some((m) => used.includes(m))) return [a];
+    const table = a.chart === 'bar' || a.chart === 'table';
+    if (table && a.transform.type === 'group' && a.transform.by === c.column && !a.transform.series)
+      return [
+        { ...a, chart: 'table' as const, why: `${a.why} Each in its own currency.`.slice(0, 300) },
+      ];
     if (used.includes(c.column)) return [];
     if ((a.filters ?? []).some((f) => f.column === c.column && f.op === '==')) return [a];
     return [

@@ -72,18 +72,22 @@ export function currencyNote(c: Currency): string {
   return `${c.measures.join(', ')} ${c.measures.length === 1 ? 'is' : 'are'} in several currencies (${c.column}: ${shown}): every chart of ${c.measures.length === 1 ? 'it' : 'them'} keeps ${c.main}, the currency of ${Math.round(100 * c.share)}% of the rows, so amounts in different currencies are never added up or compared`;
 }
 
-/** Why an analysis of `used` columns with `filters` mixes currencies, or null. */
+/**
+ * Why an analysis of `used` columns with `filters` mixes currencies, or null; `perCurrency`: it is
+ * a table of totals by the currency column (each in its own currency, nothing compared).
+ */
 export function currencyProblem(
   used: readonly string[],
   filters: readonly { column: string; op: string; value?: unknown }[],
   c: Currency | undefined,
+  perCurrency = false,
 ): string | null {
   if (!c) return null;
   const money = c.measures.filter((m) => used.includes(m));
-  if (money.length === 0) return null;
+  if (money.length === 0 || perCurrency) return null;
   const what = `"${money[0] ?? ''}" holds amounts in several currencies (${c.column}: ${c.values.map((v) => JSON.stringify(v)).join(', ')})`;
   if (used.includes(c.column))
-    return `${what}: grouping it by ${c.column} compares amounts in different currencies; chart one currency at a time with a filter`;
+    return `${what}: grouping it by ${c.column} compares amounts in different currencies; chart one currency at a time with a filter, or show its totals by ${c.column} as a table`;
   const one = filters.some(
     (f) =>
       f.column === c.column &&
