@@ -150,3 +150,20 @@ void test('one currency, or codes that are no currencies, change nothing', async
   writeFileSync(countries, charges().text.replace(/,usd,/g, ',USA,').replace(/,eur,/g, ',FRA,'));
   assert.equal((await duckProfile(countries)).semantics.currency, undefined);
 });
+
+void test('an amount zero on most rows does not lead the one most rows hold', async () => {
+  // Refunds beside the payments: a refund's spread is larger, and it led ("Amount Refunded per day").
+  const rows = Array.from({ length: 200 }, (_, i) => {
+    const amount = 10 + ((i * 7919) % 300);
+    const at = new Date(Date.UTC(2024, 0, 1) + i * 8 * 3600e3).toISOString().slice(0, 10);
+    return `${at},${amount}.50,${i % 9 === 4 ? `${amount}.50` : '0'},${['Paid', 'Failed'][i % 2]}`;
+  });
+  const path = join(dir, 'refunds.csv');
+  writeFileSync(path, `Created,Amount,Amount Refunded,Status\n${rows.join('\n')}\n`);
+  const json = analyzeJson<Report>(path, 'duckdb', join(dir, 'refunds.html'));
+  assert.equal(json.charts[0]?.derivation?.measure, 'Amount', JSON.stringify(json.charts[0]));
+  assert.ok(
+    json.charts.some((c) => c.title === 'Amount by Status'),
+    json.charts.map((c) => c.title).join('\n'),
+  );
+});

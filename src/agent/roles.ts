@@ -74,6 +74,12 @@ export function roles(profile: DataProfile): Roles {
   const leadsAdditive = (c: ColumnProfile): boolean =>
     ADDITIVE_ROLES.has(role(c) ?? 'level') &&
     !(semantics.table.grain === 'event' && role(c) === 'count' && !named(c.name, ADDITIVE_WORDS));
+  // Zero on most of its rows (refunds beside the payments): it leads no other measure of its
+  // kind, whose values most rows hold.
+  const mostlyZero = (c: ColumnProfile): boolean => {
+    const s = c.numeric ?? c.numeric_text?.stats;
+    return s !== null && s !== undefined && s.zeros * 2 > profile.rows - c.missing;
+  };
   const measures = usable
     .filter(
       (c) =>
@@ -82,12 +88,13 @@ export function roles(profile: DataProfile): Roles {
         c.distinct > 2,
     )
     // A mostly-missing measure never leads, whatever its name: half the rows would be silent.
-    // Amounts an analyst adds up lead; a handful of whole numbers (a visit's number, a rating
+    // Amounts an analyst adds up lead, before those zero on most rows; a handful of whole numbers (a visit's number, a rating
     // 1–5) never leads a measurement; then the name's tier, then the spread.
     .sort(
       (a, b) =>
         Number(a.missing_share > 0.5) - Number(b.missing_share > 0.5) ||
         Number(!leadsAdditive(a)) - Number(!leadsAdditive(b)) ||
+        Number(mostlyZero(a)) - Number(mostlyZero(b)) ||
         Number(discrete(a)) - Number(discrete(b)) ||
         tier(a.name) - tier(b.name) ||
         spread(b) - spread(a),
