@@ -946,6 +946,67 @@ def _melt_months(frame):
                   f'in "period" (the first of each month) and "value"')
 
 
+WIDE_MONTHS, MONTH_TOTAL_TOLERANCE = 3, 1e-4
+_NAMED_MONTH_YEAR = re.compile(r"^([A-Za-z]+)[\s\-.]*('?\d{2}|\d{4})$")
+_ISO_MONTH_YEAR = re.compile(r"^(\d{4})[-/.](\d{1,2})$")
+
+
+def month_year_of(name):
+    """(year, month) a column is named as ("Jan 2024", "January-2024", "Jan-24", "2024-01"), or None
+    (the host's source-wide-months.ts monthYearOf); two-digit years as %y reads them."""
+    if not isinstance(name, str):
+        return None
+    text = name.strip()
+    named = _NAMED_MONTH_YEAR.match(text)
+    if named:
+        month = _month_of_column(named.group(1))
+        digits = named.group(2).replace("'", "")
+        year = int(digits) if len(digits) == 4 else (2000 + int(digits) if int(digits) < 69 else 1900 + int(digits))
+        return None if month is None else (year, month)
+    iso = _ISO_MONTH_YEAR.match(text)
+    return (int(iso.group(1)), int(iso.group(2))) if iso and 1 <= int(iso.group(2)) <= 12 else None
+
+
+def _melt_month_years(frame):
+    """(frame, warning): a column per month named by its month and year ("Jan 2024" … "Dec 2024") read as
+    rows, one per row and month, the date in "period" and the number in "value"; a number column that is
+    the sum of the months on every row (a "Total") left out (the host's meltMonthYears)."""
+    months = [c for c in frame.columns if month_year_of(c) is not None]
+    numeric = lambda c: pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])  # noqa: E731
+    if len(months) < WIDE_MONTHS or not all(numeric(c) for c in months):
+        return frame, None
+    if len({month_year_of(c) for c in months}) != len(months):
+        return frame, None
+    ids = [c for c in frame.columns if c not in months]
+    if not ids or any(str(c).lower() in ("period", "value") for c in ids):
+        return frame, None
+    summed = frame[months].astype(float).fillna(0).sum(axis=1)
+    totals = []
+    for c in ids:
+        if not numeric(c):
+            continue
+        t = frame[c].astype(float)
+        present = t.notna()
+        if present.any() and bool(((t - summed).abs() <= MONTH_TOTAL_TOLERANCE * t.abs() + 1e-6)[present].all()):
+            totals.append(c)
+    kept = [c for c in ids if c not in totals]
+    if not kept:
+        return frame, None
+    long = frame[kept + months].melt(id_vars=kept, value_vars=months, var_name="_month", value_name="value")
+    n = len(frame)
+    order = np.arange(len(long)).reshape(len(months), n).T.ravel()
+    long = long.iloc[order].reset_index(drop=True)
+    at = long["_month"].map(month_year_of)
+    parts = pd.DataFrame({"year": at.map(lambda p: p[0]).astype(float), "month": at.map(lambda p: p[1]).astype(float), "day": 1.0})
+    long = long.drop(columns="_month")
+    long.insert(len(kept), PERIOD, pd.to_datetime(parts, errors="coerce"))
+    first, last = str(months[0]).strip(), str(months[-1]).strip()
+    left = (f"; left out {', '.join(str(c) for c in totals)}: the sum of the months on every row, which would repeat in "
+            "every month's row") if totals else ""
+    return long, (f'read the {len(months)} month columns ({first} … {last}) as rows: one per {kept[0]} and month, '
+                  f'in "period" (the first of each month) and "value"{left}')
+
+
 # A name that says a column holds a moment, and the seconds since 1970 of 1990-01-01 and 2100-01-01
 # (the host's source-epoch.ts).
 TIME_NAME = re.compile(r"(^|[^a-z])(time|timestamp|ts|date|datetime|epoch|created|updated|modified)([^a-z]|$)|_at$",
@@ -1167,6 +1228,8 @@ def read_dataset(path, numbers=None):
     frame, melted = _melt_years(frame)
     if melted is None:
         frame, melted = _melt_months(frame)
+    if melted is None:
+        frame, melted = _melt_month_years(frame)
     frame, pivot = _fill_pivot_labels(frame)
     frame, added = _add_period(frame)
     frame, labels = _read_labels(frame)

@@ -120,8 +120,12 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     ...(facts.repeated?.length ? { repeated: facts.repeated } : {}),
     totals: facts.totals?.length ? facts.totals : tableTotals(facts.splits ?? []),
     // The naming column is not "made of ranges" of the measure: it says what the measure is.
+    // Nor is a panel's entity (one row per entity and period): accounts on scales of their own
+    // (rent beside payroll, month by month) are no bins of the amounts.
     derived: derivedColumns(facts, profile).filter(
-      (d) => !(facet && d.column === facet.column && d.from.includes(facet.measure)),
+      (d) =>
+        !(facet && d.column === facet.column && d.from.includes(facet.measure)) &&
+        !(d.how === 'bins' && grained.grain === 'panel' && grained.keys.includes(d.column)),
     ),
     ...(facet ? { facets: [facet] } : {}),
     ...(quantity ? { quantity } : {}),

@@ -19,6 +19,7 @@ import { readLabels } from './source-labels.js';
 import { fillPivotLabels } from './source-pivot.js';
 import { dropTotalRow } from './source-total-row.js';
 import { meltMonths, meltYears } from './source-wide.js';
+import { meltMonthYears } from './source-wide-months.js';
 import { detectFormat, readHead } from './source-sniff.js';
 import type { DetectedFormat } from './source-sniff.js';
 import { planText, readDelimited, sniffNumberLocale } from './source-text.js';
@@ -170,7 +171,10 @@ async function readOnce(
   await flattenNested(db, signal);
   const total = await dropTotalRow(db, signal);
   if (total) outcome.warnings.push(total);
-  const wide = (await meltYears(db, signal)) ?? (await meltMonths(db, signal));
+  const wide =
+    (await meltYears(db, signal)) ??
+    (await meltMonths(db, signal)) ??
+    (await meltMonthYears(db, signal));
   if (wide) outcome.warnings.push(wide);
   outcome.warnings.push(...(await fillPivotLabels(db, signal)));
   const period = await addPeriod(db, signal);
