@@ -151,7 +151,7 @@ void test('one currency, or codes that are no currencies, change nothing', async
   assert.equal((await duckProfile(countries)).semantics.currency, undefined);
 });
 
-void test('an amount zero on most rows does not lead the one most rows hold', async () => {
+void test('an amount zero on most rows does not lead the one most rows hold', () => {
   // Refunds beside the payments: a refund's spread is larger, and it led ("Amount Refunded per day").
   const rows = Array.from({ length: 200 }, (_, i) => {
     const amount = 10 + ((i * 7919) % 300);
