@@ -1023,6 +1023,37 @@ def _ymd_dates(values):
     return pd.to_datetime(whole, format="%Y%m%d", errors="coerce")
 
 
+# A name that says a column holds a duration, and a duration written h:mm:ss (the host's source-durations.ts).
+DURATION_NAME = re.compile(r"(duration|elapsed|runtime|spent|worked|tracked)|"
+                           r"(moving|talk|handle|hold|wait|ride|trip|run|work|response|resolution|total)[ _-]?time",
+                           re.IGNORECASE)
+_HMS = re.compile(r"^\d{1,4}:[0-5]\d:[0-5]\d(\.\d+)?$")
+
+
+def _read_durations(frame):
+    """(frame, warnings): each column named as a duration whose every value is written h:mm:ss ("01:23:45",
+    as time trackers export them) read as a number of hours — minutes when every one is under an hour —
+    in a column named so ("Duration (hours)"), as the host's engine reads it."""
+    warnings = []
+    for name in list(frame.columns):
+        if not isinstance(name, str) or not DURATION_NAME.search(name) or frame[name].dtype != object:
+            continue
+        text = frame[name].dropna().astype(str).str.strip()
+        if text.empty or not text.map(lambda v: bool(_HMS.match(v))).all():
+            continue
+        parts = frame[name].astype("string").str.strip().str.split(":", expand=True).astype(float)
+        secs = parts[0] * 3600 + parts[1] * 60 + parts[2]
+        unit, per = ("minutes", 60) if secs.max() < 3600 else ("hours", 3600)
+        renamed = f"{name} ({unit})"
+        if renamed in frame.columns:
+            continue
+        frame[name] = (secs / per).astype(float)
+        frame = frame.rename(columns={name: renamed})
+        warnings.append(f"read {json.dumps(name, ensure_ascii=False)}, written h:mm:ss, as a number of {unit}, "
+                        f"in {json.dumps(renamed, ensure_ascii=False)}")
+    return frame, warnings
+
+
 def _read_epochs(frame):
     """(frame, warnings): each column named as a time whose every number is seconds, or milliseconds, since
     1970 between 1990 and 2100, read as those dates (UTC, to the microsecond), in place; or whose every
@@ -1234,7 +1265,8 @@ def read_dataset(path, numbers=None):
     frame, added = _add_period(frame)
     frame, labels = _read_labels(frame)
     frame, epochs = _read_epochs(frame)
-    return frame, info, warnings + [w for w in [total, melted] if w] + pivot + [w for w in [added] if w] + labels + epochs
+    frame, durations = _read_durations(frame)
+    return frame, info, warnings + [w for w in [total, melted] if w] + pivot + [w for w in [added] if w] + labels + epochs + durations
 
 
 def _read_dataset(path, numbers=None):

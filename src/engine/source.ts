@@ -15,6 +15,7 @@ import { readExcel } from './source-excel.js';
 import { flattenNested, readJson, readParquet, RECORDS_IGNORED } from './source-native.js';
 import { addPeriod } from './source-period.js';
 import { readEpochs } from './source-epoch.js';
+import { readDurations } from './source-durations.js';
 import { readLabels } from './source-labels.js';
 import { fillPivotLabels } from './source-pivot.js';
 import { dropTotalRow } from './source-total-row.js';
@@ -181,6 +182,7 @@ async function readOnce(
   if (period) outcome.warnings.push(period);
   outcome.warnings.push(...(await readLabels(db, signal)));
   outcome.warnings.push(...(await readEpochs(db, signal)));
+  outcome.warnings.push(...(await readDurations(db, signal)));
   const described = await describeData(db, signal);
   refuseRowid(described.map((c) => c.name));
   const columns = described.length;
