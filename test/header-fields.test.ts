@@ -23,15 +23,24 @@ const PRICES = [9.5, 25, 18, 12];
 const COUNTRIES = ['US', 'CA', 'GB', 'DE'];
 
 /** A Shopify-like export of 240 orders of 1 to 3 lines; each country's total of the orders' totals. */
-function shopify(sparse = false): { text: string; byCountry: Map<string, number> } {
+function shopify(sparse = false): {
+  text: string;
+  byCountry: Map<string, number>;
+  units: Map<string, number>;
+} {
   const header =
     'Name,Email,Financial Status,Created at,Subtotal,Shipping,Total,Lineitem quantity,Lineitem name,Lineitem price,Discount,Shipping Country';
   const lines: string[] = [];
   const byCountry = new Map<string, number>();
+  const units = new Map<string, number>();
   for (let o = 0; o < 240; o += 1) {
     const items = Array.from({ length: 1 + ((o * 7) % 3) }, (_, k) => {
       const p = (o + 3 * k + (o % 5)) % 4;
-      return { quantity: 1 + ((o + k) % 3), name: PRODUCTS[p] ?? '', price: PRICES[p] ?? 0 };
+      return {
+        quantity: 1 + ((o + k + 2 * p) % 4),
+        name: PRODUCTS[p] ?? '',
+        price: PRICES[p] ?? 0,
+      };
     });
     const subtotal = items.reduce((s, i) => s + i.quantity * i.price, 0);
     const shipping = o % 4 === 0 ? 0 : 4.5 + (o % 3);
@@ -40,6 +49,7 @@ function shopify(sparse = false): { text: string; byCountry: Map<string, number>
     const day = new Date(Date.UTC(2024, 2, 1) + o * 11 * 3600e3);
     const at = `${day.toISOString().slice(0, 19).replace('T', ' ')} -0500`;
     items.forEach((item, k) => {
+      units.set(item.name, (units.get(item.name) ?? 0) + item.quantity);
       // A discount on some line of some orders, not on the first alone: a line's own field.
       const discount = sparse && o % 3 === 1 && k === items.length - 1 ? '2.5' : '';
       const line = `${item.quantity},${item.name},${item.price},${discount}`;
@@ -50,7 +60,7 @@ function shopify(sparse = false): { text: string; byCountry: Map<string, number>
       );
     });
   }
-  return { text: `${header}\n${lines.join('\n')}\n`, byCountry };
+  return { text: `${header}\n${lines.join('\n')}\n`, byCountry, units };
 }
 
 type Json = {
@@ -65,7 +75,7 @@ type Json = {
 const ORDER_FIELDS = new Set(['Subtotal', 'Shipping', 'Total']);
 
 void test("an order's total is split by its country, never by its first line's product, in both engines", () => {
-  const { text, byCountry } = shopify();
+  const { text, byCountry, units } = shopify();
   const path = join(dir, 'orders_export.csv');
   writeFileSync(path, text);
   const read = (engine: string) => analyzeJson<Json>(path, engine, join(dir, `${engine}.html`));
@@ -94,6 +104,14 @@ void test("an order's total is split by its country, never by its first line's p
   );
   assert.ok(
     !duck.insights.some((i) => /^(Mug|Tee|Cap|Poster) accounts for .* of Total/.test(i.text)),
+  );
+  // The products compared by their own rows: the units each line item sells.
+  const [product, sold] = [...units].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  const allUnits = [...units.values()].reduce((s, v) => s + v, 0);
+  const unitShare = `${product} accounts for ${((100 * sold) / allUnits).toFixed(1)}% of Lineitem quantity (${sold.toLocaleString('en-US')} of ${allUnits.toLocaleString('en-US')})`;
+  assert.ok(
+    duck.insights.some((i) => i.text.startsWith(unitShare)),
+    `${unitShare}\n${duck.insights.map((i) => i.text).join('\n')}`,
   );
 });
 

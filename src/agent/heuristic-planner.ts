@@ -263,6 +263,43 @@ function linkPartner(c: ColumnProfile, rankings: readonly ColumnProfile[]): Colu
   return other ? [other] : [];
 }
 
+/**
+ * The first category the lead measure cannot be split by because the lead is an order's field
+ * written on its first row (a line item's product varies within the order), compared by a
+ * measure of its own rows that adds up: the units of each product, where the orders' totals
+ * cannot say it.
+ */
+function lineItemAnalysis(
+  r: Roles,
+  lead: ColumnProfile | undefined,
+  usable: readonly ColumnProfile[],
+  spansAll: boolean,
+): Analysis[] {
+  if (!lead || !r.semantics.repeated?.some((x) => x.measure === lead.name && x.once)) return [];
+  const line = r.categories.find((c) => !usable.includes(c));
+  const own = line
+    ? barMeasures(r).find(
+        (m) =>
+          m !== lead &&
+          !repeatedProblem(r.semantics, m.name, line.name) &&
+          aggFor(m, r, spansAll) === 'sum',
+      )
+    : undefined;
+  if (!line || !own) return [];
+  return [
+    {
+      title: cap(`${own.name} by ${line.name}`),
+      chart: 'bar',
+      why: `Which ${line.name} values contribute most to ${own.name}, from their own rows (${lead.name} is one value per ${r.semantics.repeated?.find((x) => x.measure === lead.name)?.entity ?? 'entity'}, on its first row).`,
+      transform: { type: 'group', by: line.name, measure: own.name, agg: 'sum', top_n: 10 },
+      options: {
+        sort: 'descending',
+        ...(line.distinct > 8 ? { orientation: 'h' as const } : {}),
+      },
+    },
+  ];
+}
+
 function categoryAnalyses(r: Roles, rows: number): Analysis[] {
   const barred = barMeasures(r);
   const measure = barred[0];
@@ -294,6 +331,7 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
       },
     });
   }
+  out.push(...lineItemAnalysis(r, measure, usable, spansAll));
   // A lead measure that adds up (population; a stock, within each period) says nothing of the
   // levels beside it (income per person): the first of them gets its own comparison, averaged.
   const level = barred
