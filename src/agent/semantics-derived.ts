@@ -95,11 +95,19 @@ export function headerEntities(profile: DataProfile): string[] {
     .map((c) => c.name);
 }
 
-/** The measures that may be a header's fields (derivedMeasures): blank on some rows. */
-export function headerMeasures(profile: DataProfile): string[] {
-  return derivedMeasures(profile).filter(
-    (m) => (profile.column_profiles.find((c) => c.name === m)?.missing_share ?? 0) > 0,
-  );
+/**
+ * The measures that may be a header's fields of `entity` (derivedMeasures): blank on some rows,
+ * and on no more rows than the entity has values (once per value at most) — so a measure of
+ * nearly every row costs no scan.
+ */
+export function headerMeasures(profile: DataProfile, entity?: string): string[] {
+  const values = entity
+    ? (profile.column_profiles.find((c) => c.name === entity)?.distinct ?? 0)
+    : profile.rows;
+  return derivedMeasures(profile).filter((m) => {
+    const c = profile.column_profiles.find((x) => x.name === m);
+    return c !== undefined && c.missing > 0 && profile.rows - c.missing <= values;
+  });
 }
 
 /** The categories checked for one value per entity beside a header's field: every small one, 12 at most. */

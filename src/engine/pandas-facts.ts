@@ -79,11 +79,13 @@ for e, candidates in derived["entities"]:
     within = [c for c in candidates if bool((part.groupby(e)[c].nunique() <= 1).all())] if repeated else []
     for m in repeated:
         facts["repeated"].append({"measure": m, "entity": e, "rows": rows, "within": within})
-for e, candidates in derived["header"]:  # fields on an entity's first row alone (profile-facts.ts headerFacts)
+for e, candidates, sparse in derived["header"]:  # fields on an entity's first row alone (profile-facts.ts headerFacts)
+    if not sparse:
+        continue
     part = df[df[e].notna()]
-    has, first = part[derived["sparse"]].apply(pd.to_numeric, errors="coerce").notna(), ~part[e].duplicated()
+    has, first = part[sparse].apply(pd.to_numeric, errors="coerce").notna(), ~part[e].duplicated()
     n, size = has.groupby(part[e]).sum(), part.groupby(e).size()
-    once = [m for m in derived["sparse"] if not bool((n[m] >= 2).any() or (has[m] & ~first).any())
+    once = [m for m in sparse if not bool((n[m] >= 2).any() or (has[m] & ~first).any())
             and int(((size >= 2) & (n[m] == 1)).sum()) >= REPEATED]
     within = [c for c in candidates if bool((part.groupby(e)[c].nunique() <= 1).all())] if once else []
     for m in once:
@@ -245,10 +247,10 @@ function derivedArgs(profile: DataProfile) {
       e,
       withinCandidates(profile, e),
     ]),
-    sparse,
     header: (sparse.length ? headerEntities(profile) : []).map((e) => [
       e,
       headerWithin(profile, e),
+      headerMeasures(profile, e),
     ]),
   };
 }

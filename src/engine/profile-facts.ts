@@ -189,10 +189,13 @@ async function headerFacts(
   types: ReadonlyMap<string, string>,
   signal?: AbortSignal,
 ): Promise<Repeated[]> {
-  const measures = headerMeasures(profile).filter((m) => NUMBER_TYPE.test(types.get(m) ?? ''));
-  const entities = measures.length ? headerEntities(profile) : [];
+  const entities = headerMeasures(profile).length ? headerEntities(profile) : [];
   const found = await Promise.all(
     entities.map(async (entity) => {
+      const measures = headerMeasures(profile, entity).filter((m) =>
+        NUMBER_TYPE.test(types.get(m) ?? ''),
+      );
+      if (measures.length === 0) return [];
       const e = ident(entity);
       const per = measures.flatMap((m, i) => [
         `count(${ident(m)}) AS n${i}`,
