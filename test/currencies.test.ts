@@ -142,6 +142,16 @@ void test('totals asked by currency are a table, each in its own currency, in bo
   }
 });
 
+void test('a quantity beside the amounts is no money: it is summed over every currency', async () => {
+  const path = join(dir, 'units.csv');
+  const text = charges()
+    .text.split('\n')
+    .map((l, i) => (l ? `${l},${i === 0 ? 'Qty' : 1 + (i % 3)}` : l))
+    .join('\n');
+  writeFileSync(path, text);
+  assert.deepEqual((await duckProfile(path)).semantics.currency?.measures, ['Amount']);
+});
+
 void test('one currency, or codes that are no currencies, change nothing', async () => {
   const one = join(dir, 'one.csv');
   writeFileSync(one, charges().text.replace(/,(eur|jpy),/g, ',usd,'));

@@ -89,3 +89,13 @@ void test('calls under an hour are minutes; a column with one value that is no d
   assert.deepEqual(info.warnings, []);
   assert.equal((await tableSchema(db))['talk time'], 'VARCHAR');
 });
+
+void test('a time of day as the only time: the DuckDB engine charts it, no binder error', () => {
+  // "Dura\"tion" is named as no duration: a time of day (TIME), the table's only time. Its text
+  // parse called regexp_matches on a TIME ("Binder Error", exit 1).
+  const rows = Array.from({ length: 60 }, (_, i) => `P${i % 4},${hms(i * 150)},${1 + (i % 3)}`);
+  const path = join(dir, 'times-of-day.csv');
+  writeFileSync(path, `product,"at ""clock""",qty\n${rows.join('\n')}\n`);
+  const json = analyzeJson<{ charts: { title: string }[] }>(path, 'duckdb', join(dir, 'tod.html'));
+  assert.ok(json.charts.length > 0);
+});

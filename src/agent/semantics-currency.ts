@@ -33,8 +33,8 @@ function valuesOf(c: DataProfile['column_profiles'][number], facts: TableFacts):
 }
 
 /**
- * The column of currency codes beside money measures (amounts, or prices, fees, balances and whole
- * amounts named as money), with its currencies by rows, most first; null when the table has none or one currency.
+ * The column of currency codes beside money measures (amounts, prices, fees, balances and whole
+ * amounts, named as money: not a quantity of units), with its currencies by rows, most first; null when the table has none or one currency.
  */
 export function currencyOf(
   profile: DataProfile,
@@ -50,9 +50,10 @@ export function currencyOf(
   const measures = columns.flatMap((role) => {
     const c = profile.column_profiles.find((x) => x.name === role.name);
     if (!c || !isNumberColumn(c)) return [];
+    // Named as money: an amount of units or visits ("Qty") is the same in every currency.
     const money =
-      role.role === 'amount' ||
-      (NAMED_ROLES.has(role.role) && (named(c.name, MONEY_WORDS) || named(c.name, MONEY_NAMES)));
+      (role.role === 'amount' || NAMED_ROLES.has(role.role)) &&
+      (named(c.name, MONEY_WORDS) || named(c.name, MONEY_NAMES));
     return money ? [c.name] : [];
   });
   const main = column.top[0];

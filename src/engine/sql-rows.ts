@@ -104,7 +104,12 @@ function cleaned(
   if (semantic === 'numeric_text' && !isNumber(column.type))
     return { type: 'DOUBLE', expr: numericText(c) };
   if (semantic === 'datetime' && column.type !== 'TIMESTAMP' && !/TIME ZONE/.test(column.type)) {
-    const expr = isTemporal(column.type) ? `CAST(${c} AS TIMESTAMP)` : textDate(c, order);
+    // A time of day (TIME) on the profile's day, 1900-01-01: it is no text to parse.
+    const expr = isTemporal(column.type)
+      ? `CAST(${c} AS TIMESTAMP)`
+      : column.type === 'TIME'
+        ? `CAST(DATE '1900-01-01' + ${c} AS TIMESTAMP)`
+        : textDate(c, order);
     return { type: 'TIMESTAMP', expr };
   }
   return { type: column.type, expr: null };
