@@ -92,20 +92,7 @@ void test("a P&L's report charts its months per account, in both engines", () =>
     );
     return `${a},${values.join(',')},${values.reduce((s, v) => s + v, 0)}`;
   });
-  const names = [
-    'Jan',
-    'Feb',
-    'Mar',
-    'Apr',
-    'May',
-    'Jun',
-    'Jul',
-    'Aug',
-    'Sep',
-    'Oct',
-    'Nov',
-    'Dec',
-  ];
+  const names = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
   const path = join(dir, 'profit-and-loss.csv');
   writeFileSync(
     path,

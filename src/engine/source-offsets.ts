@@ -61,7 +61,7 @@ export function spacedOffsetColumns(
  * the instants in UTC when all are ("+0000", as the sniffer reads "…+00:00"); a column with any
  * other value stays text, as the pandas engine's reader leaves it.
  */
-export async function spacedTimes(
+async function spacedTimes(
   db: DuckDb,
   indexes: readonly number[],
   columns: readonly { name: string; sample: string[] }[],
