@@ -9,8 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DURATION_NAME } from '../src/engine/source-durations.js';
-import { attachSource } from '../src/engine/source.js';
-import { tableSchema, tableValues, testDatabase } from './helpers/data-table.js';
+import { attachText, tableSchema, tableValues, testDatabase } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
 import { analyzeJson, pandasRead } from './helpers/semantics.js';
 
@@ -44,10 +43,13 @@ void test('a time tracker export: its durations are hours in both readers, its s
   );
   // A day's work past 24 hours is no time of day: text to DuckDB's sniffer, hours all the same.
   rows.push(`Audit,2024-05-30,08:00:00,${hms(26 * 3600 + 30 * 60)}`);
-  const path = join(dir, 'toggl.csv');
-  writeFileSync(path, `Project,Start date,Start time,Duration\n${rows.join('\n')}\n`);
   const db = database();
-  const info = await attachSource(db, path, { scratchDir: join(dir, 'scratch') });
+  const { path, info } = await attachText(
+    db,
+    dir,
+    'toggl.csv',
+    `Project,Start date,Start time,Duration\n${rows.join('\n')}\n`,
+  );
   const warning = 'read "Duration", written h:mm:ss, as a number of hours, in "Duration (hours)"';
   assert.deepEqual(info.warnings, [warning]);
   const schema = await tableSchema(db);
@@ -82,10 +84,9 @@ void test('calls under an hour are minutes; a column with one value that is no d
     'read "talk time", written h:mm:ss, as a number of minutes, in "talk time (minutes)"',
   ]);
   assert.ok(json.columns.some((c) => c.name === 'talk time (minutes)' && c.role !== 'date'));
-  const mixed = join(dir, 'mixed.csv');
-  writeFileSync(mixed, `agent,talk time\n${calls.join('\n')}\nAgent 9,later\n`);
   const db = database();
-  const info = await attachSource(db, mixed, { scratchDir: join(dir, 'scratch') });
+  const mixed = `agent,talk time\n${calls.join('\n')}\nAgent 9,later\n`;
+  const { info } = await attachText(db, dir, 'mixed.csv', mixed);
   assert.deepEqual(info.warnings, []);
   assert.equal((await tableSchema(db))['talk time'], 'VARCHAR');
 });

@@ -8,7 +8,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { SUBTOTAL_LABEL } from '../src/agent/semantics-aggregates.js';
-import { attachSource } from '../src/engine/source.js';
 import {
   MONTH_NAMED,
   MONTH_NUMBERED,
@@ -17,7 +16,7 @@ import {
   WEEK_YEAR_FIRST,
   YEAR_FIRST,
 } from '../src/engine/source-labels.js';
-import { tableRows, tableSchema, testDatabase } from './helpers/data-table.js';
+import { attachText, tableRows, tableSchema, testDatabase } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
 import { analyzeJson, pandasRead } from './helpers/semantics.js';
 
@@ -26,10 +25,8 @@ const database = testDatabase(dir);
 
 /** `text` written as `name` and attached to the test database: its path and what the read said. */
 async function attach(name: string, text: string) {
-  const path = join(dir, name);
-  writeFileSync(path, text);
   const db = database();
-  return { db, path, info: await attachSource(db, path, { scratchDir: join(dir, 'scratch') }) };
+  return { db, ...(await attachText(db, dir, name, text)) };
 }
 
 /** Both readers' warnings and the column's values (dates as YYYY-MM-DD) of `text` as `name`. */

@@ -10,8 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { monthYearOf } from '../src/engine/source-wide-months.js';
-import { attachSource } from '../src/engine/source.js';
-import { tableValues, testDatabase } from './helpers/data-table.js';
+import { attachText, tableValues, testDatabase } from './helpers/data-table.js';
 import { tempDir } from './helpers/fixtures.js';
 import { analyzeJson, pandasRead } from './helpers/semantics.js';
 
@@ -20,10 +19,8 @@ const database = testDatabase(dir);
 
 /** `text` written as `name` and read by both readers: the warnings and rows of each. */
 async function bothRead(name: string, text: string) {
-  const path = join(dir, name);
-  writeFileSync(path, text);
   const db = database();
-  const info = await attachSource(db, path, { scratchDir: join(dir, 'scratch') });
+  const { path, info } = await attachText(db, dir, name, text);
   const [warnings, rows] = pandasRead<[string[], unknown[][]]>(
     path,
     'print(json.dumps([w, [[str(v)[:10] if isinstance(v, __import__("pandas").Timestamp) else v for v in r] for r in df.astype(object).where(df.notna(), None).values.tolist()]]))',

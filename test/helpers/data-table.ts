@@ -1,8 +1,9 @@
 /** A test file's DuckDB, and what its table `data` holds: its schema, and its rows in file order. */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { DuckDb } from '../../src/engine/duckdb.js';
+import { attachSource } from '../../src/engine/source.js';
 
 /**
  * A DuckDB for the calling file's tests (256 MB, 2 threads, spilling into `dir`), opened before
@@ -41,4 +42,11 @@ export async function tableRows(db: DuckDb): Promise<Record<string, unknown>[]> 
 /** Every row in file order as a JSON array of its values (dates as text). */
 export async function tableValues(db: DuckDb): Promise<string[]> {
   return (await tableRows(db)).map((row) => JSON.stringify(Object.values(row)));
+}
+
+/** `text` written as `name` in `dir` and attached to `db` as `data`: its path and what the read said. */
+export async function attachText(db: DuckDb, dir: string, name: string, text: string) {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return { path, info: await attachSource(db, path, { scratchDir: join(dir, 'scratch') }) };
 }
