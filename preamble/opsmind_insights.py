@@ -985,6 +985,25 @@ def share_insights(frame, category, value, label=None, keys=None, values=None, m
     return out
 
 
+def scale_insights(frame, category, value, low, high):
+    """A survey question's answers by side of its scale (`low`, `high`: the levels either side of the middle, in
+    the scale's order): the share of the answers on each, missing answers left out (ts: insights-share scaleInsights)."""
+    if frame is None or category not in frame.columns or value not in frame.columns or not low or not high:
+        return []
+    counts = numbers(frame[value])
+    names = [None if pd.isna(c) else str(c) for c in frame[category].astype(object)]
+    answered = [(n, v) for n, v in zip(names, counts) if n is not None and math.isfinite(v)]
+    total = math.fsum(v for _, v in answered)
+    if total <= 0 or any(v < 0 for _, v in answered):
+        return []
+    part = {side: math.fsum(v for n, v in answered if n in side) for side in (tuple(low), tuple(high))}
+    lo, hi = part[tuple(low)], part[tuple(high)]
+    said = lambda levels: levels[0] if len(levels) == 1 else f"{', '.join(levels[:-1])} or {levels[-1]}"
+    text = (f"{fmt_pct(hi / total)} of the answers to {category} are {said(list(high))}; "
+            f"{fmt_pct(lo / total)} are {said(list(low))}.")
+    return [_insight(text, "scale_sides", share_pct=hi / total * 100, low_pct=lo / total * 100, value=hi, total=total)]
+
+
 def _unsigned_zero(text):
     """'0.00' for '-0.00': a skew rounding to zero is summation noise whose sign depends on the order of the sum."""
     return text[1:] if re.fullmatch(r"-0(\.0*)?", text) else text

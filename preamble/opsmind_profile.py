@@ -281,10 +281,25 @@ def column_profile(name, series, codes, uniques, counts, rng, ordered=None):
         out["numeric"] = number_stats(values, is_sorted=ordered is not None)
     if out["semantic"] == "identifier":
         notes.append("identifier: not charted")
+    if out["semantic"] == "category" and not numeric_dtype and not ptypes.is_bool_dtype(series.dtype):
+        _add_levels(out, uniques)
     stats = out["numeric"] or (out["numeric_text"] or {}).get("stats")
     if out["semantic"] in ("numeric", "numeric_text") and stats and stats["outliers"]:
         notes.append(f"{stats['outliers']:,} outliers beyond 1.5 IQR")
     return out
+
+
+LEVELS_MIN, LEVELS_MAX, LEVEL_CHARS = 3, 24, 60
+
+
+def _add_levels(out, uniques):
+    """A text column of categories' every value, when it has 3 to 24 of them, none long, in code-point
+    order: what the host reads a scale's order from (Low < Medium < High, 18-24 < 25-34)."""
+    if not LEVELS_MIN <= len(uniques) <= LEVELS_MAX:
+        return
+    levels = [str(u) for u in uniques]
+    if all(len(text) <= LEVEL_CHARS for text in levels):
+        out["levels"] = sorted(levels)
 
 
 def _mark_node_codes(df, positions, profiles):

@@ -2,7 +2,14 @@
 import { z } from 'zod';
 import { baseLayout } from './layout.js';
 import { asList, baseParams, column, columnList } from './params.js';
-import { categoryLabels, columnValues, groupRows, pick, sortedRows } from './frame.js';
+import {
+  categoryLabels,
+  categoryOrder,
+  columnValues,
+  groupRows,
+  pick,
+  sortedRows,
+} from './frame.js';
 import { defineRenderer } from './types.js';
 
 const schema = baseParams.extend({
@@ -54,6 +61,7 @@ export const bar = defineRenderer({
       ...(layout[catAxis] as object),
       type: 'category',
       ...(horizontal ? { autorange: 'reversed' } : {}),
+      ...categoryOrder(params.order),
     };
     return { type: 'plotly', figure: { data: traces, layout } };
   },

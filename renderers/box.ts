@@ -1,7 +1,7 @@
 /** Box plot: quartiles, whiskers and mean of numeric columns, optionally per category; exact over all rows. */
 import { baseLayout } from './layout.js';
 import { asList, baseParams, column, columnList } from './params.js';
-import { categoryLabels, columnValues, groupRows, pick } from './frame.js';
+import { categoryLabels, categoryOrder, columnValues, groupRows, pick } from './frame.js';
 import { defineRenderer } from './types.js';
 
 const schema = baseParams.extend({
@@ -57,7 +57,11 @@ export const box = defineRenderer({
       showLegend: traces.length > 1,
     });
     layout.boxmode = 'group';
-    layout.xaxis = { ...(layout.xaxis as object), type: 'category' };
+    layout.xaxis = {
+      ...(layout.xaxis as object),
+      type: 'category',
+      ...categoryOrder(params.order),
+    };
     return { type: 'plotly', figure: { data: traces, layout } };
   },
 });

@@ -48,6 +48,14 @@ export function categoryLabels(values: readonly unknown[]): string[] {
 }
 
 /**
+ * A category axis in a given order (params.order): the listed categories first, in it, then the
+ * rest as they come (Plotly's categoryorder "array").
+ */
+export function categoryOrder(order: readonly string[] | undefined): Record<string, unknown> {
+  return order?.length ? { categoryorder: 'array', categoryarray: [...order] } : {};
+}
+
+/**
  * Row indexes grouped by the value of a column, in first-seen order, keyed by each group's label
  * (cellText). Two values that read the same ("" and a value "(empty)", 3 and "3") stay two groups:
  * the later one's label gets " (2)", " (3)"…, so no trace holds the rows of two.

@@ -76,7 +76,7 @@ export const heatmap = defineRenderer({
   schema,
   caps: { categories: 60 },
   frame: HEATMAP_COLUMNS,
-  ignores: ['color', 'log_y'],
+  ignores: ['color', 'log_y', 'order'],
   check(params) {
     const given = [params.x, params.y, params.z].filter((v) => v !== undefined).length;
     return given === 0 || given === 3

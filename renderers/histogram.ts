@@ -21,7 +21,7 @@ export const histogram = defineRenderer({
   schema,
   caps: { bins: 60, groups: 8 },
   frame: HISTOGRAM_COLUMNS,
-  ignores: ['agg', 'top_n', 'sort'],
+  ignores: ['agg', 'top_n', 'sort', 'order'],
   build(frame, params) {
     const starts = columnValues(frame, 'bin_start');
     const ends = columnValues(frame, 'bin_end');

@@ -65,6 +65,7 @@ export const line = defineRenderer({
     'a line per y column and color group over an ordered x (dates make a time axis); many points are downsampled keeping peaks and troughs',
   schema,
   caps: { points: 5000, series: 10 },
+  ignores: ['order'],
   build: (frame, params) => ({ type: 'plotly', figure: lineFigure(frame, params, false) }),
 });
 

@@ -46,6 +46,11 @@ export const baseParams = z.strictObject({
   /** A sentence shown under the chart. */
   note: z.string().optional(),
   log_y: z.boolean().optional(),
+  /**
+   * The categories' own order (a scale: Low, Medium, High; bands: 18-24, 25-34, 65+), drawn in it
+   * before any category it does not list; `sort` is then not applied.
+   */
+  order: z.array(z.string()).max(100).optional(),
 });
 
 /** The base parameter names, for docs and the "accepted by every kind" contract. */

@@ -18,7 +18,7 @@ export const pie = defineRenderer({
     'shares of a total over a few categories (hole for a donut); values omitted counts rows; slices beyond top_n are summed into "Other"',
   schema,
   caps: { categories: 5 },
-  ignores: ['x_label', 'y_label', 'color', 'log_y'],
+  ignores: ['x_label', 'y_label', 'color', 'log_y', 'order'],
   build(frame, params) {
     const values = params.values ?? 'count';
     const layout = baseLayout(params, { showLegend: true });

@@ -65,6 +65,7 @@ export const scatter = defineRenderer({
     'one point per row; trendline=true adds a least-squares line with its r; large data is sampled reproducibly',
   schema,
   caps: { points: 5000 },
+  ignores: ['order'],
   build(frame, params) {
     const xs = columnValues(frame, params.x);
     const ys = columnValues(frame, params.y);

@@ -113,6 +113,6 @@ export const table = defineRenderer({
     'the first max_rows rows of the data; the index is kept as a column when it carries labels',
   schema,
   caps: { rows: 50, columns: 100 },
-  ignores: ['x_label', 'y_label', 'color', 'agg', 'top_n', 'log_y', 'height'],
+  ignores: ['x_label', 'y_label', 'color', 'agg', 'top_n', 'log_y', 'height', 'order'],
   build: (frame) => ({ type: 'html', html: tableHtml(frame) }),
 });

@@ -64,6 +64,7 @@ for (const kind of KINDS) {
       height: 400,
       note: 'n',
       log_y: false,
+      order: ['West', 'East'],
     };
     assert.deepEqual(
       Object.keys(base).sort(),

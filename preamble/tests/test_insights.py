@@ -11,7 +11,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from opsmind_insights import (box_insights, correlation_insights, distribution_insights, fmt_date, fmt_number,  # noqa: E402
-                              fmt_pct, ranking_insights, share_insights, trend_insights, ROWS_LABEL)
+                              fmt_pct, ranking_insights, scale_insights, share_insights, trend_insights,
+                              ROWS_LABEL)
 
 
 def by_kind(insights):
@@ -154,6 +155,17 @@ class TrendTests(unittest.TestCase):
         insights = trend_insights(frame, "month", "revenue")
         self.assertTrue(insights)
         assert_json_safe(self, insights)
+
+
+class ScaleTests(unittest.TestCase):
+    def test_the_sides_of_a_scale_share_the_answers_missing_ones_left_out(self):
+        frame = pd.DataFrame({"q": ["Agree", "Strongly agree", "Neutral", "Disagree", "Don't know", None],
+                              "count": [30, 10, 20, 15, 5, 20]})
+        [found] = scale_insights(frame, "q", "count", ["Disagree"], ["Agree", "Strongly agree"])
+        self.assertEqual(found["text"], "50.0% of the answers to q are Agree or Strongly agree; 18.8% are Disagree.")
+        self.assertEqual(found["numbers"]["total"], 80)
+        self.assertEqual(scale_insights(frame, "q", "count", [], ["Agree"]), [])
+        self.assertEqual(scale_insights(frame.assign(count=0), "q", "count", ["Disagree"], ["Agree"]), [])
 
 
 class ShareTests(unittest.TestCase):

@@ -42,7 +42,11 @@ def assert_matches_schema(test, result):
     test.assertEqual(set(result["source"]), {"name", "format", "encoding", "delimiter"})
     test.assertIsInstance(result["source"]["name"], str)
     for column in result["column_profiles"]:
-        test.assertEqual(set(column) - {"infinite"}, COLUMN_KEYS)
+        test.assertEqual(set(column) - {"infinite", "levels"}, COLUMN_KEYS)
+        if "levels" in column:  # present only for a text column of 3 to 24 categories
+            test.assertEqual(column["levels"], sorted(set(column["levels"])))
+            test.assertTrue(3 <= len(column["levels"]) == column["distinct"] <= 24)
+            test.assertEqual(column["semantic"], "category")
         if "infinite" in column:  # present only when the column holds ±inf
             test.assertIsInstance(column["infinite"], int)
             test.assertGreater(column["infinite"], 0)
@@ -106,6 +110,15 @@ class SemanticTests(unittest.TestCase):
 
     def test_age_ranges_are_categories_not_dates(self):
         self.assertEqual(semantic_of(["18-24", "25-34", "35-44", "45-54"] * 10, "age")["semantic"], "category")
+
+    def test_a_few_categories_list_every_level_in_code_point_order(self):
+        answers = ["Very satisfied", "Neutral", "Dissatisfied", "Satisfied", "Ünsure", "Very dissatisfied"] * 5
+        self.assertEqual(semantic_of(answers + [None], "satisfaction")["levels"],
+                         ["Dissatisfied", "Neutral", "Satisfied", "Very dissatisfied", "Very satisfied", "Ünsure"])
+        self.assertNotIn("levels", semantic_of(["a", "b"] * 20, "pair"))
+        self.assertNotIn("levels", semantic_of([f"store {i}" for i in range(30)] * 2, "store"))
+        self.assertNotIn("levels", semantic_of([1, 2, 3, 4] * 10, "rating"))
+        self.assertNotIn("levels", semantic_of(["x" * 61, "y", "z"] * 10, "note"))
 
     def test_zero_padded_zip_strings_are_categories_not_numbers(self):
         result = semantic_of(["02134", "02139", "10001", "02134", "94105"] * 10, "zip")

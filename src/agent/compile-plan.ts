@@ -15,6 +15,7 @@ import { semanticsOf } from './semantics.js';
 import { named, statsOf, TEMPERATURE_WORDS, yearValued } from './semantics-evidence.js';
 import { listed } from '../util/sentence.js';
 import { currencyMeasures, moneyOf } from './currency.js';
+import { answerColumns, ordinalColumns } from './semantics-ordinal.js';
 
 /** Text safe inside a Python comment: no line breaks of any kind (Python also ends lines at \r). */
 function oneLine(text: string): string {
@@ -95,13 +96,17 @@ export function groupChartParams(
   if (a.chart === 'pie')
     return { names: t.by, values: y, top_n: t.top_n ?? 6, agg: chartAgg(t.agg), ...common };
   const label = axisLabel(y, name, !isRate(t) && inPercent(t, scales), moneyFor(t, scales));
+  // Categories with an order of their own are drawn in it, unless the plan ranks them.
+  const order = scales.ordinals?.[t.by];
+  const sort = o.sort ?? (order ? 'none' : 'descending');
   return {
     x: t.by,
     y,
     color: t.series,
     top_n: t.top_n,
     agg: chartAgg(t.agg),
-    sort: o.sort ?? 'descending',
+    sort,
+    ...(order && sort === 'none' ? { order: [...order] } : {}),
     orientation: o.orientation,
     log_y: o.log_y,
     // The measure's axis: across, under bars lying on their side.
@@ -170,11 +175,34 @@ export interface Scales {
   runningTotals?: readonly string[];
   /** The quantity the table's one measure holds, said for it (semantics' quantity). */
   quantity?: { measure: string; value: string };
+  /** Categories with an order of their own (semantics-ordinal.ts), each with its levels in order. */
+  ordinals?: Readonly<Record<string, readonly string[]>>;
+  /** A survey's questions (semantics-ordinal.ts answerSides): the levels below and above the middle. */
+  answers?: Readonly<Record<string, { low: readonly string[]; high: readonly string[] }>>;
   /** A yearly panel unique on entity × year (semantics' latest): one year's value per entity is one row. */
   latest?: { entity: string; column: string };
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
+
+/**
+ * The sides of a survey question's scale when a chart counts its answers (rows per answer, no
+ * series): the findings say the share of the answers on each side.
+ */
+export function answerSidesOf(
+  t: Extract<Transform, { type: 'group' }>,
+  scales: Scales,
+): { low: string[]; high: string[] } | undefined {
+  const sides = scales.answers?.[t.by];
+  if (!sides || t.measure || t.agg !== 'count' || t.series) return undefined;
+  return { low: [...sides.low], high: [...sides.high] };
+}
+
+/** The levels of `column` in their own order (Scales.ordinals), when it has one. */
+export function ordinalOf(column: string | undefined, scales: Scales): string[] | undefined {
+  const order = column === undefined ? undefined : scales.ordinals?.[column];
+  return order ? [...order] : undefined;
+}
 
 /** The table's stocks and interval levels, as both engines' findings read them. */
 export function scalesOf(profile: DataProfile): Scales {
@@ -204,6 +232,8 @@ export function scalesOf(profile: DataProfile): Scales {
     runningTotals: semanticsOf(profile)
       .columns.filter((c) => c.role === 'cumulative')
       .map((c) => c.name),
+    ordinals: ordinalColumns(profile),
+    answers: answerColumns(profile),
     ...(quantity ? { quantity: { measure: quantity.measure, value: quantity.value } } : {}),
     ...(latest ? { latest: { entity: latest.entity, column: latest.column } } : {}),
   };
@@ -803,7 +833,18 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
               ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}${rowArgs(t)}${moneyArg(t, grain.scales)}${t.named === undefined ? '' : `, named=${py(String(t.named))}`}))`
               : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales, a.filters))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : inPercent(t, grain.scales) ? ', points=True' : ''}${spreadArgs(t)}${moneyArg(t, grain.scales)}))`,
           ];
-      return [...lines, `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`, ...share];
+      const sides = answerSidesOf(t, grain.scales);
+      const answers = sides
+        ? [
+            `_insight(${n}, _ins.scale_insights(frame, ${py(t.by)}, ${py(y)}, ${JSON.stringify(sides.low)}, ${JSON.stringify(sides.high)}))`,
+          ]
+        : [];
+      return [
+        ...lines,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs(params)})`,
+        ...answers,
+        ...share,
+      ];
     }
     case 'resample': {
       // Several measures: one line each, over the data melted to one row per row and measure.
@@ -904,7 +945,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const percent = inPercent({ measure: t.column }, grain.scales);
       const chart =
         a.chart === 'box'
-          ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, y_label: axisLabel(t.column, name, percent, moneyFor(t, grain.scales)), ...common })})`
+          ? `declare_chart("box", data, ${kwargs({ y: t.column, x: t.by, y_label: axisLabel(t.column, name, percent, moneyFor(t, grain.scales)), order: ordinalOf(t.by, grain.scales), ...common })})`
           : `declare_chart("histogram", data, ${kwargs({ x: t.column, bins: o.bins, log_y: o.log_y, x_label: axisLabel(t.column, name, percent, moneyFor(t, grain.scales)), ...common })})`;
       const byGroup =
         a.chart === 'box' && t.by

@@ -43,6 +43,7 @@ import {
 } from './planner-rules.js';
 import { atLatest, withinReported } from './planner-latest.js';
 import { overGaps, totalAsked } from './planner-gaps.js';
+import { answerScale, sortFor, topFor } from './semantics-ordinal.js';
 
 const MAX_ANALYSES = 10;
 
@@ -300,6 +301,23 @@ function lineItemAnalysis(
   ];
 }
 
+/**
+ * A survey's answers (Strongly disagree … Strongly agree): how many rows give each, in the
+ * scale's order, for the first two such questions not compared already (`charted`).
+ */
+function answerAnalyses(r: Roles, charted: readonly ColumnProfile[]): Analysis[] {
+  return r.categories
+    .filter((c) => answerScale(c) && !charted.includes(c))
+    .slice(0, 2)
+    .map((c) => ({
+      title: `Rows by ${c.name}`,
+      chart: 'bar',
+      why: `How the answers to ${c.name} spread over its scale, in the scale's order.`,
+      transform: { type: 'group', by: c.name, measure: null, agg: 'count' },
+      options: { sort: 'none' },
+    }));
+}
+
 function categoryAnalyses(r: Roles, rows: number): Analysis[] {
   const barred = barMeasures(r);
   const measure = barred[0];
@@ -323,15 +341,16 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
         by: category.name,
         measure: measure?.name ?? null,
         agg,
-        top_n: 10,
+        ...topFor(category, 10),
       },
       options: {
-        sort: 'descending',
+        sort: sortFor(category),
         ...(category.distinct > 8 ? { orientation: 'h' as const } : {}),
       },
     });
   }
   out.push(...lineItemAnalysis(r, measure, usable, spansAll));
+  out.push(...answerAnalyses(r, usable.slice(0, 2)));
   // A lead measure that adds up (population; a stock, within each period) says nothing of the
   // levels beside it (income per person): the first of them gets its own comparison, averaged.
   const level = barred
@@ -346,9 +365,15 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
       title: cap(`${aggWord(levelAgg)}${level.name} by ${first.name}`),
       chart: 'bar',
       why: `Which ${first.name} values rank highest in ${level.name} (a level: ${levelAgg === 'median' ? 'its median' : 'averaged'}, never summed).${infiniteWhy(level)}`,
-      transform: { type: 'group', by: first.name, measure: level.name, agg: levelAgg, top_n: 10 },
+      transform: {
+        type: 'group',
+        by: first.name,
+        measure: level.name,
+        agg: levelAgg,
+        ...topFor(first, 10),
+      },
       options: {
-        sort: 'descending',
+        sort: sortFor(first),
         ...(first.distinct > 8 ? { orientation: 'h' as const } : {}),
       },
     });

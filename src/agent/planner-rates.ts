@@ -11,6 +11,7 @@ import { measureFrequency, PERIOD_DAYS, PERIOD_ORDER, PERIOD_WORD } from './role
 import type { Roles } from './roles.js';
 import { repeatedProblem } from './semantics.js';
 import { named, words } from './semantics-evidence.js';
+import { sortFor, topFor } from './semantics-ordinal.js';
 
 /** Names of an outcome an analyst explains by the other columns (the name only picks which flag). */
 const OUTCOME_WORDS = words(
@@ -115,9 +116,16 @@ export function rateQuestion(
     title: words.title,
     why: `${words.why} The share of rows with ${flag.name} = ${shown(equals)} in each ${column}, in %.`,
     chart: 'bar',
-    transform: { type: 'group', by: column, measure: flag.name, agg: 'mean', equals, top_n: 10 },
+    transform: {
+      type: 'group',
+      by: column,
+      measure: flag.name,
+      agg: 'mean',
+      equals,
+      ...topFor(grouping, 10),
+    },
     options: {
-      sort: 'descending',
+      sort: sortFor(grouping),
       ...((grouping?.distinct ?? 0) > 8 ? { orientation: 'h' as const } : {}),
     },
   };
@@ -161,9 +169,9 @@ export function rateAnalyses(r: Roles, profile: DataProfile): Analysis[] {
       measure: flag.name,
       agg: 'mean',
       equals,
-      top_n: RATE_GROUPS,
+      ...topFor(by, RATE_GROUPS),
     },
-    options: { sort: 'descending', ...(by.distinct > 8 ? { orientation: 'h' as const } : {}) },
+    options: { sort: sortFor(by), ...(by.distinct > 8 ? { orientation: 'h' as const } : {}) },
   }));
   return [...rateOverTime(r, profile, flag, equals), ...bars];
 }

@@ -7,6 +7,7 @@ import { count } from '../util/plural.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import type { ColumnRole, Role, Semantics } from './semantics-types.js';
 import { groupsText } from './semantics-aggregates.js';
+import { ownOrder } from './semantics-ordinal.js';
 
 /** The default prompt budget for the profile text, in bytes. */
 const PROFILE_TEXT_BUDGET = 8 * 1024;
@@ -89,6 +90,14 @@ function columnLine(c: ColumnProfile, detail: 0 | 1 | 2, role?: ColumnRole): str
         .join(', ')}`,
     );
   }
+  const order = detail === 2 ? ownOrder(c) : null;
+  if (order)
+    parts.push(
+      `ordered: ${order
+        .slice(0, 12)
+        .map((l) => l.slice(0, 30))
+        .join(' < ')}${order.length > 12 ? ' < …' : ''} (bars keep this order)`,
+    );
   const notes = c.notes.filter((n) => !SAID.test(n));
   if (detail === 2 && notes.length) parts.push(notes.join('; '));
   return parts.length ? `${base}; ${parts.join('; ')}` : base;

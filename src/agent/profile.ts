@@ -71,6 +71,12 @@ const ColumnProfileSchema = z.object({
    * statistics, and a sum or mean of the column is infinite wherever one falls (agent/plan.ts).
    */
   infinite: z.number().int().positive().optional(),
+  /**
+   * Every value of a text column of categories with 3 to 24 of them (none longer than 60
+   * characters), in code-point order: what a scale's order (Low < Medium < High, 18-24 < 25-34)
+   * is read from (semantics-ordinal.ts).
+   */
+  levels: z.array(z.string()).min(3).max(24).optional(),
   /** Short data-quality notes, e.g. "62% missing", "constant". */
   notes: z.array(z.string()),
 });

@@ -190,3 +190,42 @@ export const shareInsights = neverThrows(
     return out;
   },
 );
+
+/** Levels in a sentence: "Satisfied or Very satisfied". */
+function either(levels: readonly string[]): string {
+  return levels.length <= 1
+    ? (levels[0] ?? '')
+    : `${levels.slice(0, -1).join(', ')} or ${levels[levels.length - 1]}`;
+}
+
+/**
+ * A survey question's answers by side of its scale (`low`, `high`: the levels either side of the
+ * middle, in the scale's order): the share of the answers on each, missing answers left out
+ * (opsmind_insights.scale_insights). The counts are whole numbers, so any order of adding agrees.
+ */
+export const scaleInsights = neverThrows(
+  (
+    rows: readonly CategoryValue[],
+    by: string,
+    sides: { low: readonly string[]; high: readonly string[] },
+  ): Insight[] => {
+    if (sides.low.length === 0 || sides.high.length === 0) return [];
+    const answered = rows
+      .filter((r) => !isMissing(r.category) && Number.isFinite(measure(r.value)))
+      .map((r) => ({ name: String(r.category), value: measure(r.value) }));
+    const total = answered.reduce((sum, r) => sum + r.value, 0);
+    if (!(total > 0) || answered.some((r) => r.value < 0)) return [];
+    const part = (side: readonly string[]): number =>
+      answered.filter((r) => side.includes(r.name)).reduce((sum, r) => sum + r.value, 0);
+    const [lo, hi] = [part(sides.low), part(sides.high)];
+    const text = `${fmtPct(hi / total)} of the answers to ${by} are ${either(sides.high)}; ${fmtPct(lo / total)} are ${either(sides.low)}.`;
+    return [
+      insight(text, 'scale_sides', {
+        share_pct: (hi / total) * 100,
+        low_pct: (lo / total) * 100,
+        value: hi,
+        total,
+      }),
+    ];
+  },
+);

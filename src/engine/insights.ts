@@ -28,7 +28,7 @@ export type { NumberStats } from './insights-stats.js';
 export { trendInsights } from './insights-trend.js';
 export { seriesTrendInsights } from './insights-series.js';
 export { rankingInsights } from './insights-ranking.js';
-export { shareInsights } from './insights-share.js';
+export { scaleInsights, shareInsights } from './insights-share.js';
 export type { RowCounts } from './insights-share.js';
 export { studentTwoSided, welch } from './insights-welch.js';
 export type { Spread } from './insights-welch.js';

@@ -23,7 +23,7 @@ import {
   nodeColumns,
 } from './profile-semantic.js';
 import type { ColumnTop } from './profile-top.js';
-import { topList } from './profile-top.js';
+import { levelsOf, topList } from './profile-top.js';
 
 type Semantic = ColumnProfile['semantic'];
 
@@ -195,8 +195,16 @@ export function columnProfile(
         ? { mean_length: scan.lengthSum / scan.nonmissing, max_length: scan.maxLength }
         : null,
     ...(infinite ? { infinite } : {}),
+    ...levelsFor(facts, semantic),
     notes: columnNotes(facts, decision, numbers),
   };
+}
+
+/** A text column of categories' levels (ColumnProfile.levels), when it has few. */
+function levelsFor(facts: ColumnFacts, semantic: ColumnProfile['semantic']): { levels?: string[] } {
+  if (semantic !== 'category' || facts.column.kind !== 'text') return {};
+  const levels = levelsOf(facts.top);
+  return levels ? { levels } : {};
 }
 
 /** How many values of a number column are ±inf: those it holds that are not finite numbers. */

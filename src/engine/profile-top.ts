@@ -20,6 +20,8 @@ import { chunked, SCAN_COLUMNS } from './profile-scan.js';
 export const TOP_N = 5;
 /** Groups read per column: one more than a boolean pair check needs to see every value. */
 export const GROUPS_READ = 7;
+/** The most values a profile lists as a category's levels (ColumnProfile.levels): every value kept. */
+export const LEVELS_MAX = 24;
 /** Rows × columns one top-values query may group at once. */
 const GROUP_BUDGET = 4_000_000;
 /** Up to this many rows, a query stacks its columns' values in one scan… */
@@ -29,7 +31,7 @@ const NARROW_COLUMNS = 16;
 
 /** A column's value counts. */
 export interface ColumnTop {
-  /** The most frequent values (up to GROUPS_READ, most frequent first), as full text. */
+  /** The most frequent values (up to LEVELS_MAX, most frequent first), as full text. */
   values: { text: string; count: number }[];
   /** The exact number of distinct non-missing values. */
   distinct: number;
@@ -91,7 +93,7 @@ function stackedSql(columns: readonly ProfileColumn[], format: SourceFormat): st
   const groups = `SELECT k, s, d, count(*) AS n, min(t) AS t FROM (${stacked}) GROUP BY k, s, d`;
   return (
     `SELECT k, count(*) AS g, sum(n) AS nm, ` +
-    `max_by({'s': s, 'd': d, 'n': n}, {'n': n, 't': -t}, ${GROUPS_READ}) AS top FROM (${groups}) GROUP BY k`
+    `max_by({'s': s, 'd': d, 'n': n}, {'n': n, 't': -t}, ${LEVELS_MAX}) AS top FROM (${groups}) GROUP BY k`
   );
 }
 
@@ -115,7 +117,7 @@ function columnSql(column: ProfileColumn, format: SourceFormat, fewGroups: numbe
     ? `SELECT val, n, -CAST(val AS DOUBLE) AS t FROM (${grouped})`
     : grouped;
   const [s, d] = valueParts(column, format, 'x.v');
-  const kept = `max_by({'v': val, 'n': n}, {'n': n, 't': t}, ${GROUPS_READ})`;
+  const kept = `max_by({'v': val, 'n': n}, {'n': n, 't': t}, ${LEVELS_MAX})`;
   const top =
     `SELECT ${column.index} AS k, count(*) AS g, sum(n) AS nm, ` +
     `list_transform(${kept}, lambda x: {'s': ${s}, 'd': ${d}, 'n': x.n}) AS top`;
@@ -169,6 +171,30 @@ export async function topValues(
     }
   }
   return out;
+}
+
+/** Levels longer than this are no scale's: a category's levels are listed only when none is. */
+const LEVEL_CHARS = 60;
+
+/**
+ * Every value of a text column of categories with 3 to LEVELS_MAX of them, in code-point order (as
+ * Python's sorted orders str): what a scale's order is read from (semantics-ordinal.ts).
+ */
+export function levelsOf(top: ColumnTop | undefined): string[] | undefined {
+  const values = top?.values.map((v) => v.text) ?? [];
+  if (values.length < 3 || values.length !== top?.distinct) return undefined;
+  if (values.some((v) => v.length > LEVEL_CHARS)) return undefined;
+  return values.sort(byCodePoint);
+}
+
+/** Strings in code-point order (JavaScript's < compares UTF-16 units, which differs past U+FFFF). */
+function byCodePoint(a: string, b: string): number {
+  const [x, y] = [Array.from(a), Array.from(b)];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
 }
 
 /** The profile's top list: the first TOP_N values, their text capped. */

@@ -13,6 +13,7 @@ import {
   intervalOf,
   namedAs,
   NO_SCALES,
+  ordinalOf,
   moneyFor,
 } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
@@ -187,6 +188,7 @@ async function box(
         inPercent({ measure: y.name }, ctx.scales ?? NO_SCALES),
         moneyOf([y.name], null, ctx.scales?.currencies),
       ),
+      order: ordinalOf(by?.name, ctx.scales ?? NO_SCALES),
       note: a.why,
     }),
     sourceColumns: sourceInfos(ctx),

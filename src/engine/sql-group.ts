@@ -7,6 +7,7 @@
  */
 import {
   additiveLabel,
+  answerSidesOf,
   groupChartParams,
   groupY,
   inPercent,
@@ -20,7 +21,7 @@ import {
 import type { Transform } from '../agent/plan.js';
 import { ident, literal } from './duckdb.js';
 import { isOther, OTHER_SQL, toNumber } from './insights-values.js';
-import { rankingInsights, shareInsights } from './insights.js';
+import { rankingInsights, scaleInsights, shareInsights } from './insights.js';
 import type { Insight, RowCounts, Spread } from './insights.js';
 import { indicatorSql } from './sql-filter.js';
 import { foldDtypes, foldedSql, unfoldedSql } from './sql-fold.js';
@@ -283,15 +284,20 @@ async function findings(ctx: Ctx, t: Group, s: Shape): Promise<Insight[]> {
   if (!picked) return [];
   const { rows, groups } = picked;
   const name = namedAs(ctx.analysis, ctx.scales ?? NO_SCALES);
+  const sides = answerSidesOf(t, ctx.scales ?? NO_SCALES);
+  const answers = sides ? scaleInsights(rows, t.by, sides) : [];
   return additive
-    ? shareInsights(
-        rows,
-        additiveLabel(t.measure && name(t.measure)),
-        t.by,
-        await rowCounts(ctx, t),
-        moneyFor(t, ctx.scales ?? NO_SCALES),
-        t.named,
-      )
+    ? [
+        ...answers,
+        ...shareInsights(
+          rows,
+          additiveLabel(t.measure && name(t.measure)),
+          t.by,
+          await rowCounts(ctx, t),
+          moneyFor(t, ctx.scales ?? NO_SCALES),
+          t.named,
+        ),
+      ]
     : rankingInsights(
         rows,
         rankingLabel(t, s.y, name, ctx.scales ?? NO_SCALES, ctx.analysis.filters),
