@@ -10,7 +10,7 @@ export const LEVEL_WORDS = words(
   'price prices preis prix precio wage wages unit rate rates ratio temp temperature humidity pressure speed latency duration age score rating sig significance magnitude intensity level concentration avg average mean median min max minimum maximum dmin dmax rms density margin index weight height length width depth mass size displacement horsepower acceleration mpg miles gallon expect expectancy fertility pm25 pm10 aqi wind lat lon runtime running per capita percapita durchschnitt moyenne promedio',
 );
 export const ADDITIVE_WORDS = words(
-  'revenue revenues sales turnover income profit amount spend gmv units qty quantity volume orders visits deaths cases count number generation production consumption births total sum people population pop employment employed jobs headcount flights passengers votes sessions clicks impressions pageviews views downloads installs signups conversions transactions bookings purchases shipments trips rides calls tickets cost costs expense expenses expenditure expenditures spending budget budgets payroll payments donations kwh mwh gwh twh rainfall snowfall umsatz erlös erloes menge anzahl kunden betrag kosten ausgaben gewinn montant recettes depenses dépenses ventes chiffre ventas ingresos importe cantidad importo fatturato ricavi bedrag omzet debit debits credit credits withdrawal withdrawals deposit deposits inflow inflows outflow outflows',
+  'revenue revenues sales turnover income profit amount spend gmv units qty quantity volume orders visits deaths cases count number generation production consumption births total sum people population pop employment employed jobs headcount flights passengers votes sessions clicks impressions impr imps pageviews views downloads installs signups conversions transactions bookings purchases shipments trips rides calls tickets cost costs expense expenses expenditure expenditures spending budget budgets payroll payments donations kwh mwh gwh twh rainfall snowfall umsatz erlös erloes menge anzahl kunden betrag kosten ausgaben gewinn montant recettes depenses dépenses ventes chiffre ventas ingresos importe cantidad importo fatturato ricavi bedrag omzet debit debits credit credits withdrawal withdrawals deposit deposits inflow inflows outflow outflows',
 );
 /**
  * Words that name money, and nothing but money (not sales or amount, which also count things):
@@ -46,6 +46,14 @@ export function words(list: string): ReadonlySet<string> {
   return new Set(list.split(' '));
 }
 
+/**
+ * A slash between words reads "per" (`Cost / conv.`, `Revenue/User`, `km/h`: a quotient, never
+ * summed), unless the word after it is the other side of an account (`Profit/Loss`, `In/Out`);
+ * between digits it is no word (`Sales 2023/24`).
+ */
+const QUOTIENT =
+  /(?<=\p{L}\.?)\s*\/\s*(?=\p{L})(?!(?:loss|losses|deficit|out|outflows?|debits?|credits?|expenses?|withdrawals?|decrease|down)\b)/giu;
+
 /** A name's words, lower case: split at non-letters and at camelCase ("MilesPerGallon" → miles, per, gallon). */
 export function nameWords(name: string): string[] {
   return (
@@ -53,6 +61,7 @@ export function nameWords(name: string): string[] {
       // A control character joins, it does not split ("rev\u0007enue" is revenue).
       // eslint-disable-next-line no-control-regex
       .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+      .replace(QUOTIENT, ' per ')
       .replace(/([a-z])([A-Z])/g, '$1 $2')
       .toLowerCase()
       .split(/[^\p{L}\p{N}%]+/u)
