@@ -27,7 +27,7 @@ FAST_NUMBER = str.maketrans({**{c: None for c in "$€£¥₹,% "}, "(": "-", ")
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 DATE_LIKE = re.compile(  # separators or month names around digits, or a quarter (1974Q1); never a bare 2023
     r"^\s*(?:[a-z]{3,9},?\s+)?(?:\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?!\d)|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}(?!\d)"
-    r"|\d{1,2}:\d{2}|\d{4}-?q[1-4](?!\d)|" + MONTH + r"[\s,-]+\d|\d{1,2}[\s-]+" + MONTH + r")", re.I)
+    r"|\d{1,2}:\d{2}|\d{4}-?q[1-4](?!\d)|" + MONTH + r"[\s,-]+\d|\d{1,2}[\s/-]+" + MONTH + r")", re.I)
 DAY = 86400.0
 FREQUENCIES = [("min", 54, 66), ("H", 3240, 3960), ("D", 0.9 * DAY, 1.1 * DAY), ("W", 6.5 * DAY, 7.5 * DAY),
                ("M", 27.5 * DAY, 31.5 * DAY), ("Q", 88 * DAY, 93 * DAY), ("Y", 360 * DAY, 370 * DAY)]

@@ -121,10 +121,17 @@ export function guessDateFormat(text: string): string | null {
 // Two-digit years first: %Y would read "23" as the year 23, while %y refuses four digits.
 const LENIENT_DATES = [
   ...['/', '-', '.'].flatMap((sep) => [`%m${sep}%d${sep}%y`, `%d${sep}%m${sep}%y`]),
-  ...['%b', '%B'].flatMap((m) => [`%d-${m}-%y`, `%d ${m} %y`, `${m} %d, %y`]),
+  // Jira's 03/Jan/24 as dateutil reads it: the day first, around a month's name.
+  ...['%b', '%B'].flatMap((m) => [`%d-${m}-%y`, `%d ${m} %y`, `${m} %d, %y`, `%d/${m}/%y`]),
   ...['-', '/', '.'].map((sep) => `%Y${sep}%m${sep}%d`),
   ...['/', '-', '.'].flatMap((sep) => [`%m${sep}%d${sep}%Y`, `%d${sep}%m${sep}%Y`]),
-  ...['%b', '%B'].flatMap((m) => [`${m} %d, %Y`, `${m} %d %Y`, `%d ${m} %Y`, `%d-${m}-%Y`]),
+  ...['%b', '%B'].flatMap((m) => [
+    `${m} %d, %Y`,
+    `${m} %d %Y`,
+    `%d ${m} %Y`,
+    `%d-${m}-%Y`,
+    `%d/${m}/%Y`,
+  ]),
   ...['%b', '%B'].map((m) => `${m}-%d-%Y`),
   ...['%b', '%B'].flatMap((m) => [`%Y ${m} %d`, `%a, %d ${m} %Y`, `%A, ${m} %d, %Y`]),
 ];

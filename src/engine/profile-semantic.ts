@@ -55,7 +55,7 @@ const NUMBER_TEXT = new RegExp(
 const DATE_LIKE = new RegExp(
   '^\\s*(?:[a-z]{3,9},?\\s+)?(?:\\d{4}[-/.]\\d{1,2}(?:[-/.]\\d{1,2})?(?!\\d)|' +
     '\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}(?!\\d)|\\d{1,2}:\\d{2}|\\d{4}-?q[1-4](?!\\d)|' +
-    `${MONTH}[\\s,-]+\\d|\\d{1,2}[\\s-]+${MONTH})`,
+    `${MONTH}[\\s,-]+\\d|\\d{1,2}[\\s/-]+${MONTH})`,
   'i',
 );
 const ROW_NAME = /^(unnamed: \d+|index)\n?$/i;

@@ -68,6 +68,10 @@ const WORDS = [
   '%d-%b-%y',
   '%d-%b-%Y',
   '%d-%B-%Y',
+  // Jira's 03/Jan/24 12:32 PM, with or without its time (dateutil reads the day first).
+  ...['%d/%b/%y', '%d/%b/%Y'].flatMap((f) =>
+    ['', ' %I:%M %p', ' %I:%M:%S %p', ' %H:%M', ' %H:%M:%S'].map((t) => f + t),
+  ),
 ];
 // A month alone (2024-01, 2024/1, Jan 2024, 01/2024): pandas reads it as the month's first day,
 // as the profile's parse does (a superset of profile-dates.ts' LENIENT_PARTS). Tried after the full dates, whose
