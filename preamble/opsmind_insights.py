@@ -108,6 +108,9 @@ def fmt_date(stamp, frequency=None):
         return stamp.strftime("%b %Y")
     day = f"{stamp.strftime('%b')} {stamp.day}, {stamp.year}"
     if frequency in ("H", "min") or (frequency is None and (stamp.hour or stamp.minute)):
+        # A time of day alone is read on 1900-01-01 (no day of its own): said without it.
+        if (stamp.year, stamp.month, stamp.day) == (1900, 1, 1):
+            return stamp.strftime("%H:%M")
         return f"{day} {stamp.strftime('%H:%M')}"
     return day
 
@@ -185,6 +188,8 @@ ROWS_LABEL = "the number of rows"
 
 def _in_period(when, frequency):
     """A period as a sentence says it: on a day or an hour, in the week ending on its label (a Sunday, as pandas labels "W"), in a month or a year."""
+    if re.fullmatch(r"\d{2}:\d{2}", when):
+        return f"at {when}"
     if frequency in ("D", "H"):
         return f"on {when}"
     return f"in the week ending {when}" if frequency == "W" else f"in {when}"

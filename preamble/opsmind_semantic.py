@@ -46,8 +46,43 @@ def _id_hint(name):
     return _code_like(name) or name_tokens(name)[-1:] in [[t] for t in KEY_LAST_TOKENS]
 
 
+TIME_OF_DAY = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?\s*(?:([ap])\.?m\.?)?\s*$", re.I)
+
+
+def _on_one_day(text):
+    """A time of day as ISO text on 1900-01-01 ("6:05 PM" → "1900-01-01 18:05:00"), None when it is none."""
+    match = TIME_OF_DAY.match(text) if isinstance(text, str) else None
+    if not match:
+        return None
+    hour, minute, half = int(match[1]), match[2], (match[4] or "").lower()
+    whole, _, fraction = (match[3] or "0").partition(".")
+    if half and not 1 <= hour <= 12:
+        return None
+    if half:
+        hour = hour % 12 + (12 if half == "p" else 0)
+    return f"1900-01-01 {hour:02d}:{minute}:{int(whole):02d}" + (f".{fraction}" if fraction else "")
+
+
+def on_one_day(values):
+    """Times of day alone ("06:00", "6:05 PM") as ISO text on one day, 1900-01-01, as DuckDB reads a TIME:
+    pandas would put them on the day it runs (and read "1:00 PM" as 01:00 once it infers a format), and the
+    findings would name today. Unless every value is a time of day, the values are returned as they are."""
+    if isinstance(values, pd.DatetimeIndex) or ptypes.is_datetime64_any_dtype(getattr(values, "dtype", None)):
+        return values
+    series = pd.Series(values, dtype=object)
+    present = series[series.notna()]
+    if present.empty or _on_one_day(present.iloc[0]) is None:
+        return values
+    times = [None if pd.isna(v) else _on_one_day(v) for v in series]
+    if sum(t is not None for t in times) < len(present):
+        return values
+    return np.array(times, dtype=object)
+
+
 def to_datetime(values):
-    """pd.to_datetime with errors="coerce", quietly, with format inference on pandas 1.x; mixed offsets → UTC."""
+    """pd.to_datetime with errors="coerce", quietly, with format inference on pandas 1.x; mixed offsets → UTC;
+    times of day alone on 1900-01-01 (on_one_day)."""
+    values = on_one_day(values)
     extra = {"infer_datetime_format": True} if PANDAS_MAJOR < 2 else {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -37,6 +37,18 @@ class FormatTests(unittest.TestCase):
         self.assertEqual(fmt_date(pd.Timestamp("2024-12-01"), "M"), "Dec 2024")
         self.assertEqual(fmt_date(pd.Timestamp("2024-10-01"), "Q"), "Q4 2024")
         self.assertEqual(fmt_date(pd.Timestamp("2024-12-05"), "D"), "Dec 5, 2024")
+        # A time of day alone is read on 1900-01-01: said without the day (ts: insights-format fmtDate).
+        self.assertEqual(fmt_date(pd.Timestamp("1900-01-01 14:05"), "H"), "14:05")
+        self.assertEqual(fmt_date(pd.Timestamp("2024-01-01 14:05"), "H"), "Jan 1, 2024 14:05")
+        self.assertEqual(fmt_date(pd.Timestamp("1900-01-01"), "D"), "Jan 1, 1900")
+
+    def test_times_of_day_alone_are_read_on_one_day(self):
+        from opsmind_semantic import on_one_day, to_datetime
+        self.assertEqual(list(on_one_day(["6:05 PM", "12:00 AM", None, "07:30:15.5"])),
+                         ["1900-01-01 18:05:00", "1900-01-01 00:00:00", None, "1900-01-01 07:30:15.5"])
+        self.assertEqual(on_one_day(["06:00", "2024-01-01"]), ["06:00", "2024-01-01"])
+        self.assertEqual(on_one_day(["13:00 PM"]), ["13:00 PM"])
+        self.assertEqual(str(to_datetime(["1:00 PM"])[0]), "1900-01-01 13:00:00")
 
 
 class TrendTests(unittest.TestCase):

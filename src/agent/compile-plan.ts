@@ -697,12 +697,29 @@ function cleaning(plan: Plan, profile: DataProfile, options: CompileOptions): st
     // Also when the profile's engine typed it (DuckDB reads dates as dates; pandas reads them as text).
     if (col.semantic === 'datetime')
       lines.push(
-        `df[${py(col.name)}] = pd.to_datetime(df[${py(col.name)}], errors="coerce"${options.dayFirst ? ', dayfirst=True' : ''})  # dates stored as text${options.dayFirst ? ', day first' : ''}`,
+        timeOfDay(col)
+          ? `df[${py(col.name)}] = pd.to_datetime(_sem.on_one_day(df[${py(col.name)}]), errors="coerce")  # times of day, on one day (1900-01-01)`
+          : `df[${py(col.name)}] = pd.to_datetime(df[${py(col.name)}], errors="coerce"${options.dayFirst ? ', dayfirst=True' : ''})  # dates stored as text${options.dayFirst ? ', day first' : ''}`,
       );
   }
   return lines.length
     ? ['# Cleaning: only the columns this plan uses, each conversion explicit.', ...lines, '']
     : [];
+}
+
+/**
+ * A column of times of day alone ("06:00", "6:05 PM"): both profiles read it on 1900-01-01 (DuckDB's
+ * TIME, opsmind_semantic.on_one_day), and so does the program, not on the day it runs.
+ */
+function timeOfDay(col: ColumnProfile): boolean {
+  const { min = '', max = '' } = col.datetime ?? {};
+  const time = /^\s*\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:[ap]\.?m\.?)?\s*$/i;
+  return (
+    min.startsWith('1900-01-01') &&
+    max.startsWith('1900-01-01') &&
+    col.top.length > 0 &&
+    col.top.every((t) => time.test(t.value))
+  );
 }
 
 function numericText(col: ColumnProfile): string {

@@ -148,6 +148,9 @@ export function fmtDate(stamp: number | Date, frequency: string | null = null): 
   const day = `${month} ${date.getUTCDate()}, ${year}`;
   const [hour, minute] = [date.getUTCHours(), date.getUTCMinutes()];
   if (frequency === 'H' || frequency === 'min' || (frequency === null && (hour || minute))) {
+    // A time of day alone is read on 1900-01-01 (no day of its own): said without it.
+    if (year === 1900 && date.getUTCMonth() === 0 && date.getUTCDate() === 1)
+      return `${pad2(hour)}:${pad2(minute)}`;
     return `${day} ${pad2(hour)}:${pad2(minute)}`;
   }
   return day;

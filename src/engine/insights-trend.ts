@@ -269,6 +269,7 @@ function firstBest(values: number[], better: (a: number, b: number) => boolean):
 
 /** A period as a sentence says it: on a day or an hour, in the week ending on its label (a Sunday, as pandas labels "W"), in a month or a year. */
 export function inPeriod(when: string, frequency: string | null): string {
+  if (/^\d{2}:\d{2}$/.test(when)) return `at ${when}`;
   if (frequency === 'D' || frequency === 'H') return `on ${when}`;
   return frequency === 'W' ? `in the week ending ${when}` : `in ${when}`;
 }

@@ -137,7 +137,11 @@ const LENIENT_DATES = [
 ];
 const LENIENT_TIMES = ['', ' %H:%M', ' %H:%M:%S', ' %H:%M:%S.%f', ' %I:%M %p', ' %I:%M:%S %p'];
 // Not '%b-%y': pandas reads "Jan-23" as no date (a column of them only is read as months, source-labels.ts).
-const LENIENT_PARTS = ['%Y-%m', '%Y/%m', '%b %Y', '%B %Y', '%b-%Y', '%B-%Y', '%H:%M', '%H:%M:%S'];
+const LENIENT_PARTS = [
+  ...['%Y-%m', '%Y/%m', '%b %Y', '%B %Y', '%b-%Y', '%B-%Y'],
+  // A time of day alone, on 1900-01-01 (opsmind_semantic.on_one_day): 06:00, 6:05 PM.
+  ...['%H:%M', '%H:%M:%S', '%H:%M:%S.%f', '%I:%M %p', '%I:%M:%S %p'],
+];
 const LENIENT_FORMATS = [
   ...LENIENT_DATES.flatMap((date) => LENIENT_TIMES.map((time) => date + time)),
   ...LENIENT_PARTS,

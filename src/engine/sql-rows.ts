@@ -78,6 +78,9 @@ const WORDS = [
 // extra fields these formats refuse.
 const MONTHS = ['%Y-%m', '%Y/%m', '%Y.%m', '%m/%Y', '%b %Y', '%B %Y', '%b-%Y', '%B-%Y', '%Y %b'];
 
+// A time of day alone, read on 1900-01-01 as the profile reads it (opsmind_semantic.on_one_day).
+const TIMES_OF_DAY = ['%H:%M', '%H:%M:%S', '%H:%M:%S.%f', '%I:%M %p', '%I:%M:%S %p'];
+
 /** The formats pd.to_datetime reads beyond ISO, month first as dateutil reads them unless the file is day-first. */
 function dateFormats(order: SourceLocale['dateOrder']): string {
   const monthFirst = DAY_MONTH.flatMap((f) => TIMES.map((t) => f + t));
@@ -85,7 +88,15 @@ function dateFormats(order: SourceLocale['dateOrder']): string {
     f.replace('%m', '%!').replace('%d', '%m').replace('%!', '%d'),
   );
   const numeric = order === 'DMY' ? [...dayFirst, ...monthFirst] : [...monthFirst, ...dayFirst];
-  const list = [...numeric, '%Y/%m/%d', '%Y/%m/%d %H:%M', '%Y/%m/%d %H:%M:%S', ...WORDS, ...MONTHS];
+  const list = [
+    ...numeric,
+    '%Y/%m/%d',
+    '%Y/%m/%d %H:%M',
+    '%Y/%m/%d %H:%M:%S',
+    ...WORDS,
+    ...MONTHS,
+    ...TIMES_OF_DAY,
+  ];
   return `[${list.map(literal).join(', ')}]`;
 }
 
