@@ -12,7 +12,7 @@ import { timestampSql } from './profile-columns.js';
 import type { Frequency } from './profile-dates.js';
 import { FREQUENCIES, pickFrequency } from './profile-dates.js';
 import type { ColumnTop } from './profile-top.js';
-import { GROUPS_READ, valueParts } from './profile-top.js';
+import { LEVELS_MAX, valueParts } from './profile-top.js';
 import type { SourceFormat } from './types.js';
 import { DATA_RELATION } from './types.js';
 
@@ -93,7 +93,7 @@ async function firstValues(
 ): Promise<Map<number, string[]>> {
   const texts = columns.map((c) => `${valueParts(c, format, ident(c.name))[0]} AS s${c.index}`);
   const rows = await db.objects(
-    `SELECT ${texts.join(', ')} FROM ${ident(DATA_RELATION)} WHERE rowid < ${GROUPS_READ} ORDER BY rowid`,
+    `SELECT ${texts.join(', ')} FROM ${ident(DATA_RELATION)} WHERE rowid < ${LEVELS_MAX} ORDER BY rowid`,
     signal,
   );
   return new Map(columns.map((c) => [c.index, rows.map((row) => String(row[`s${c.index}`]))]));

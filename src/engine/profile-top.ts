@@ -18,9 +18,10 @@ import { chunked, SCAN_COLUMNS } from './profile-scan.js';
 
 /** How many values a profile lists. */
 export const TOP_N = 5;
-/** Groups read per column: one more than a boolean pair check needs to see every value. */
-export const GROUPS_READ = 7;
-/** The most values a profile lists as a category's levels (ColumnProfile.levels): every value kept. */
+/**
+ * Groups read per column, most frequent first: every value of a category with up to this many (its
+ * levels, ColumnProfile.levels), and more than a boolean pair check needs to see every value.
+ */
 export const LEVELS_MAX = 24;
 /** Rows × columns one top-values query may group at once. */
 const GROUP_BUDGET = 4_000_000;
