@@ -67,23 +67,44 @@ def on_one_day(values):
     """Times of day alone ("06:00", "6:05 PM") as ISO text on one day, 1900-01-01, as DuckDB reads a TIME:
     pandas would put them on the day it runs (and read "1:00 PM" as 01:00 once it infers a format), and the
     findings would name today. Unless every value is a time of day, the values are returned as they are."""
-    if isinstance(values, pd.DatetimeIndex) or ptypes.is_datetime64_any_dtype(getattr(values, "dtype", None)):
+    first = _first_text(values)
+    if first is None or _on_one_day(first) is None:
         return values
     series = pd.Series(values, dtype=object)
-    present = series[series.notna()]
-    if present.empty or _on_one_day(present.iloc[0]) is None:
-        return values
     times = [None if pd.isna(v) else _on_one_day(v) for v in series]
-    if sum(t is not None for t in times) < len(present):
+    if sum(t is not None for t in times) < int(series.notna().sum()):
         return values
     return np.array(times, dtype=object)
+
+
+HALF_DAY = re.compile(r"\d\s*[ap]\.?m\.?\s*$", re.I)
+
+
+def _first_text(values):
+    """The first value present when it is text (None for dates, numbers, or nothing), without copying the values."""
+    if isinstance(values, pd.DatetimeIndex) or ptypes.is_datetime64_any_dtype(getattr(values, "dtype", None)):
+        return None
+    for value in values:
+        if isinstance(value, str):
+            return value
+        if not pd.isna(value):
+            return None
+    return None
+
+
+def _twelve_hour(values):
+    """Whether the first value present is text on a 12-hour clock ("8:15:00 PM")."""
+    first = _first_text(values)
+    return first is not None and bool(HALF_DAY.search(first))
 
 
 def to_datetime(values):
     """pd.to_datetime with errors="coerce", quietly, with format inference on pandas 1.x; mixed offsets → UTC;
     times of day alone on 1900-01-01 (on_one_day)."""
     values = on_one_day(values)
-    extra = {"infer_datetime_format": True} if PANDAS_MAJOR < 2 else {}
+    # pandas 1.x infers "%m/%d/%Y %H:%M:%S %p" from "01/03/2024 08:15:00 PM" and reads every PM as AM: a
+    # 12-hour clock is parsed value by value (dateutil), as the program's own pd.to_datetime parses it.
+    extra = {"infer_datetime_format": True} if PANDAS_MAJOR < 2 and not _twelve_hour(values) else {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

@@ -62,3 +62,51 @@ for (const twelve of [false, true]) {
     assert.ok(!duck.some((t) => /1900|20\d\d/.test(t)), duck.join('\n'));
   });
 }
+
+/** `t` on a 12-hour clock after its date, as US exports write it: "01/03/2024 08:15:00 PM", or Strava's "Jan 3, 2024, 8:15:00 PM". */
+function stamped(t: Date, strava: boolean): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const h = t.getUTCHours();
+  const time = `${two(h % 12 === 0 ? 12 : h % 12)}:${two(t.getUTCMinutes())}:00 ${h < 12 ? 'AM' : 'PM'}`;
+  const months = [
+    'Jan',
+    'Feb',
+    'Mar',
+    'Apr',
+    'May',
+    'Jun',
+    'Jul',
+    'Aug',
+    'Sep',
+    'Oct',
+    'Nov',
+    'Dec',
+  ];
+  return strava
+    ? `"${months[t.getUTCMonth()]} ${t.getUTCDate()}, ${t.getUTCFullYear()}, ${time}"`
+    : `${two(t.getUTCMonth() + 1)}/${two(t.getUTCDate())}/${t.getUTCFullYear()} ${time}`;
+}
+
+for (const strava of [false, true]) {
+  void test(`${strava ? 'Strava' : 'US'} times on a 12-hour clock: a PM is the afternoon in both profiles`, async () => {
+    const dir = tempDir();
+    const stamps = Array.from(
+      { length: 80 },
+      (_, i) => new Date(Date.UTC(2024, 0, 3, 8, 15) + i * 29 * 3_600_000),
+    );
+    const lines = stamps.map((t, i) => `${stamped(t, strava)},${1 + (i % 7)}`);
+    const file = join(dir, 'activities.csv');
+    writeFileSync(file, `when,km\n${lines.join('\n')}\n`);
+    const iso = (t: Date) => t.toISOString().slice(0, 19);
+    const duck = (await duckProfile(file)).column_profiles.find((c) => c.name === 'when');
+    assert.equal(duck?.semantic, 'datetime');
+    assert.equal(duck?.datetime?.max, iso(stamps.at(-1) as Date));
+    // pandas 1.x inferred "%m/%d/%Y %H:%M:%S %p" and read every PM as AM: 03:15, not 15:15.
+    const pandas = pandasRead<{ min: string; max: string }>(
+      file,
+      'import opsmind_profile as p\nc = [c for c in p.profile(df, info)["column_profiles"] if c["name"] == "when"][0]\nprint(json.dumps(c["datetime"]))',
+    );
+    assert.equal(pandas.min, iso(stamps[0] as Date));
+    assert.equal(pandas.max, iso(stamps.at(-1) as Date));
+  });
+}

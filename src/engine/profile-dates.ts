@@ -142,8 +142,13 @@ const LENIENT_PARTS = [
   // A time of day alone, on 1900-01-01 (opsmind_semantic.on_one_day): 06:00, 6:05 PM.
   ...['%H:%M', '%H:%M:%S', '%H:%M:%S.%f', '%I:%M %p', '%I:%M:%S %p'],
 ];
+// A month's name, the day, the year and a comma before the time, as Strava writes its activities.
+const COMMA_STAMPS = ['%b', '%B'].flatMap((m) =>
+  [', %I:%M:%S %p', ', %I:%M %p', ', %H:%M:%S', ', %H:%M'].map((t) => `${m} %d, %Y${t}`),
+);
 const LENIENT_FORMATS = [
   ...LENIENT_DATES.flatMap((date) => LENIENT_TIMES.map((time) => date + time)),
+  ...COMMA_STAMPS,
   ...LENIENT_PARTS,
 ];
 // pandas' nanosecond timestamps: anything outside does not parse.

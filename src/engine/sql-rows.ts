@@ -68,6 +68,10 @@ const WORDS = [
   '%d-%b-%y',
   '%d-%b-%Y',
   '%d-%B-%Y',
+  // Strava's Jan 5, 2024, 7:03:12 AM: a comma before the time.
+  ...['%b', '%B'].flatMap((m) =>
+    [', %I:%M:%S %p', ', %I:%M %p', ', %H:%M:%S', ', %H:%M'].map((t) => `${m} %d, %Y${t}`),
+  ),
   // Jira's 03/Jan/24 12:32 PM, with or without its time (dateutil reads the day first).
   ...['%d/%b/%y', '%d/%b/%Y'].flatMap((f) =>
     ['', ' %I:%M %p', ' %I:%M:%S %p', ' %H:%M', ' %H:%M:%S'].map((t) => f + t),
