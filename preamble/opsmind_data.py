@@ -1193,7 +1193,7 @@ def _read_labels(frame):
 
 
 # A subtotal's label and the group it totals (the host's SUBTOTAL_LABEL, semantics-aggregates.ts).
-SUBTOTAL_LABEL = re.compile(r"(?i)^(.+?) +(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe) +(.+)$")
+SUBTOTAL_LABEL = re.compile(r"(?i)^(.+?) +(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe) +(?:(?:for|of) +)?(.+)$")
 PIVOT_COLUMNS = 10
 
 

@@ -332,8 +332,8 @@ def _text_details(out, detail, codes, uniques, counts, nonmissing):
         parsed = to_datetime([str(u) for u in uniques])
         unparsed = int(counts[parsed.isna()].sum())
         out["datetime"] = _date_stats(parsed, 1 - unparsed / nonmissing)
-        if not unparsed and all(_ISO_DATE.match(str(u)) for u in uniques):
-            out["dtype"] = "datetime64[ns]"  # dates as every reader types them: nothing to say
+        if not unparsed and all(_READ_AS_DATES.match(str(u)) for u in uniques):
+            out["dtype"] = "datetime64[ns]"  # dates as DuckDB's reader types them: nothing to say
         else:
             out["notes"] += ["dates stored as text"] + ([f"{unparsed:,} values do not parse as dates"] if unparsed else [])
         out["semantic"] = "datetime" if out["datetime"] else "category"
@@ -457,7 +457,11 @@ def detailed_positions(df):
 # ISO 8601 dates, with a time of day but no zone: DuckDB's reader types them as dates (DATE,
 # TIMESTAMP), so the DuckDB engine's profile says nothing of them; nor does this one, though
 # read_csv leaves them as text (its parse_dates would not).
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$")
+# Dates written with numbers alone (ISO, 12/31/2024, 31.12.2024, 2024/12/31), with or without a 24-hour time: the
+# DuckDB engine's reader types them as dates (its sniffer, or its day/month settling) and says nothing of them, so
+# neither does this profile; a month's name (Jan 5, 2024) or a 12-hour clock is text to both, and said so.
+_TIME = r"(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
+_READ_AS_DATES = re.compile(r"^(?:\d{4}([-/.])\d{1,2}\1\d{1,2}|\d{1,2}([-/.])\d{1,2}\2\d{2}(?:\d{2})?)" + _TIME + "$")
 _NUMBER_DTYPE = re.compile(r"^(u?int|U?Int|float|Float|complex|timedelta)")
 
 

@@ -926,11 +926,13 @@ function withoutTypedDates(py: DataProfile, typed: ReadonlySet<string>): DataPro
 
 /** The DuckDB profile agrees with Python's on everything the reading difference leaves alike. */
 function assertParity(py: DataProfile, duck: DataProfile, name: string): void {
+  // Dates DuckDB types from text that Python keeps as written (12/31/2024, Jan 5, 2024): typed
+  // there, their top values written as DuckDB writes a date, not as the file does.
+  const asWritten = (c: ColumnProfile | undefined): boolean =>
+    c?.dtype === 'object' || (c?.top ?? []).some((t) => !/^\d{4}-\d{2}-\d{2}/.test(t.value));
   const typed = new Set(
     duck.column_profiles
-      .filter(
-        (c, i) => c.dtype.startsWith('datetime64') && py.column_profiles[i]?.dtype === 'object',
-      )
+      .filter((c, i) => c.dtype.startsWith('datetime64') && asWritten(py.column_profiles[i]))
       .map((c) => c.name),
   );
   const { column_profiles: pyColumns, ...pyRest } = withoutTypedDates(py, typed);

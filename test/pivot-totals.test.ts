@@ -137,3 +137,48 @@ void test("a compact pivot's blank labels are filled down to their own subtotal,
     texts,
   );
 });
+
+void test("QuickBooks' 'Total for Checking' is the subtotal of the group labelled alone above its rows, in both engines", async () => {
+  // A transaction report by account: the account's name on a row of its own, its transactions
+  // below with the label blank, then "Total for <account>"; "TOTAL" at the foot.
+  const text = [
+    ',Date,Name,Amount',
+    'Checking,,,',
+    ',01/03/2024,Cool Cars,500.00',
+    ',01/15/2024,Hicks Hardware,250.50',
+    ',02/02/2024,Amy,"1,200.00"',
+    'Total for Checking,,,"1,950.50"',
+    'Savings,,,',
+    ',01/10/2024,Transfer,"1,000.00"',
+    ',03/10/2024,Interest,4.20',
+    'Total for Savings,,,"1,004.20"',
+    'TOTAL,,,"2,954.70"',
+  ].join('\n');
+  const file = join(dir, 'quickbooks.csv');
+  writeFileSync(file, `${text}\n`);
+  const db = database();
+  const info = await attachSource(db, file, { scratchDir: join(dir, 'scratch-qb') });
+  const labels = (await tableRows(db)).map((row) => row['Unnamed: 0'] ?? null);
+  assert.deepEqual(labels.slice(0, 5), [
+    'Checking',
+    'Checking',
+    'Checking',
+    'Checking',
+    'Total for Checking',
+  ]);
+  const [w] = pandasRead<[string[]]>(file, 'print(json.dumps([w]))');
+  assert.deepEqual(w, info.warnings);
+  type Summary = { insights: { text: string }[] };
+  const duck = analyzeJson<Summary>(file, 'duckdb', join(dir, 'qb-duck.html'));
+  const texts = duck.insights.map((i) => i.text);
+  // Checking's three transactions, of every transaction (the totals left out).
+  assert.ok(
+    texts.some((t) => t.startsWith('Checking accounts for 66.0% of Amount (1,950 of 2,955)')),
+    texts.join('\n'),
+  );
+  const pandas = analyzeJson<Summary>(file, 'pandas', join(dir, 'qb-pandas.html'));
+  assert.deepEqual(
+    pandas.insights.map((i) => i.text),
+    texts,
+  );
+});

@@ -81,11 +81,11 @@ export function tableAggregates(names: TableFacts['names']): NonNullable<Semanti
 /**
  * A pivot table's subtotal as spreadsheets label it, with the group it totals (group 1 or 2):
  * "North Total" (Excel), "North Ergebnis" (German Excel), "North Totaal" (Dutch), "Total North"
- * (French and Spanish Excel), "Subtotal North". RE2 and Python alike (source-pivot.ts, the
+ * (French and Spanish Excel), "Subtotal North", "Total for Checking" (QuickBooks). RE2 and Python alike (source-pivot.ts, the
  * sandbox's reader); matched here on text whose spaces are single.
  */
 export const SUBTOTAL_LABEL =
-  '(?i)^(.+?) +(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe) +(.+)$';
+  '(?i)^(.+?) +(?:sub-?)?(?:total|totaal|ergebnis|summe|gesamt)$|^(?:sub-?)?(?:total|totale|summe) +(?:(?:for|of) +)?(.+)$';
 const SUBTOTAL = new RegExp(SUBTOTAL_LABEL.slice('(?i)'.length), 'i');
 /** The grand total beside a pivot's subtotals: "Grand Total", "Gesamtergebnis", "Total général", "Eindtotaal". */
 const GRAND_TOTAL =
