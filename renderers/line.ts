@@ -12,6 +12,8 @@ const schema = baseParams.extend({
   x: column('any'),
   y: columnList('numeric'),
   markers: z.boolean().optional(),
+  /** The y axis starts at zero when no value is below it (totals and counts, never levels). */
+  from_zero: z.boolean().optional(),
 });
 
 /** Parameters shared by line and area charts. */
@@ -53,6 +55,11 @@ export function lineFigure(frame: Frame, params: LineParams, fill: boolean): Plo
     showLegend: traces.length > 1,
   });
   layout.hovermode = 'x unified';
+  // Totals and counts of nothing below zero rise from zero (from_zero): an axis from 38 to 39 draws
+  // one row less as a fall to the floor. Levels (means, prices) keep the range of their values.
+  const numbers = traces.flatMap((t) => (t.y as unknown[]).filter((v) => typeof v === 'number'));
+  if (params.from_zero && !params.log_y && numbers.every((v) => v >= 0))
+    layout.yaxis = { ...(layout.yaxis as Record<string, unknown>), rangemode: 'tozero' };
   const periods = periodAxis(xs);
   if (periods) layout.xaxis = { ...(layout.xaxis as Record<string, unknown>), ...periods };
   return { data: traces, layout };

@@ -41,6 +41,21 @@ void test('line: a value with gaps on both sides gets a dot of its own; a whole 
   assert.equal(snow?.connectgaps, false);
 });
 
+void test('line: totals and counts start their axis at zero (from_zero); levels and values below zero keep their range', () => {
+  const frame = (values: number[]) => ({
+    columns: ['day', 'count'],
+    data: values.map((v, i) => [`2024-03-0${i + 1}`, v]),
+  });
+  const axis = (values: number[], params: Record<string, unknown>) =>
+    figure(line.build(frame(values), line.schema.parse({ x: 'day', y: 'count', ...params }))).layout
+      .yaxis as Record<string, unknown>;
+  // 39 rows a day, one day 38: on an axis from 38 to 39 the dip fell to the floor.
+  assert.equal(axis([39, 39, 38, 39], { from_zero: true }).rangemode, 'tozero');
+  assert.equal(axis([39, 39, 38, 39], {}).rangemode, undefined);
+  assert.equal(axis([3, -1, 2], { from_zero: true }).rangemode, undefined);
+  assert.equal(axis([39, 38], { from_zero: true, log_y: true }).rangemode, undefined);
+});
+
 void test('scatter: coloured by a group, each group gets its own trend in its colour, and the pooled one', () => {
   const data: unknown[][] = [];
   for (let k = 0; k < 2; k++)

@@ -5,7 +5,7 @@
  * "Sales peaked at 241 at 02:00", not "on Dec 7, 2026 02:00".
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fmtDate } from '../src/engine/insights-format.js';
@@ -55,6 +55,23 @@ for (const twelve of [false, true]) {
     const runs = ['duckdb', 'pandas'].map((engine) =>
       analyzeJson<{ insights: { text: string }[] }>(file, engine, join(dir, `${engine}.html`)),
     );
+    // Counts per hour rise from zero in both engines' figures (renderers/line.ts from_zero).
+    for (const engine of ['duckdb', 'pandas']) {
+      const html = readFileSync(join(dir, `${engine}.html`), 'utf8');
+      assert.match(html, /"title":\{"text":"Rows per hour"/, engine);
+      const figures = [
+        ...html.matchAll(/<script type="application\/json" id="fig-\d+">(.*?)<\/script>/gs),
+      ];
+      const rows = figures
+        .map(
+          ([, body]) =>
+            JSON.parse(body ?? '{}') as {
+              layout: { title?: { text?: string }; yaxis?: { rangemode?: string } };
+            },
+        )
+        .find((f) => f.layout.title?.text === 'Rows per hour');
+      assert.equal(rows?.layout.yaxis?.rangemode, 'tozero', engine);
+    }
     const [duck = [], pandas = []] = runs.map((r) => r.insights.map((i) => i.text));
     assert.deepEqual(pandas, duck);
     const peak = duck.find((t) => t.startsWith('Sales peaked at'));

@@ -440,6 +440,18 @@ export function trendHow(
  * past the bar's cap the rest of the periods is left out, not summed into "Other"; nothing for a
  * sum or count (the default, whose rest is summed) and for other charts.
  */
+/**
+ * Whether a line of totals or counts per period starts its axis at zero (renderers/line.ts'
+ * from_zero): not an index rebased to 100, nor a logarithmic axis, nor any other chart.
+ */
+export function fromZero(
+  a: Analysis,
+  t: Extract<Transform, { type: 'resample' }>,
+): boolean | undefined {
+  const additive = t.agg === 'sum' || t.agg === 'count';
+  return a.chart === 'line' && additive && !t.rebase && !a.options?.log_y ? true : undefined;
+}
+
 export function periodAgg(
   chart: Analysis['chart'],
   t: Extract<Transform, { type: 'resample' }>,
@@ -932,7 +944,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           ];
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: r.date, y, color: r.series, agg: periodAgg(a.chart, r), log_y: o.log_y, y_label: rebaseLabel(t, y, name, grain.scales), ...common })})`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: r.date, y, color: r.series, agg: periodAgg(a.chart, r), log_y: o.log_y, from_zero: fromZero(a, t), y_label: rebaseLabel(t, y, name, grain.scales), ...common })})`,
         ...trend,
       ];
     }

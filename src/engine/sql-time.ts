@@ -22,6 +22,7 @@ import {
   namedAs,
   NO_SCALES,
   QUIET_ROWS,
+  fromZero,
   periodAgg,
   rebaseLabel,
   trendHow,
@@ -275,6 +276,7 @@ function chartParams(ctx: Ctx, t: Resample, y: string): Record<string, unknown> 
     color: run.series,
     agg: periodAgg(a.chart, run),
     log_y: a.options?.log_y,
+    from_zero: fromZero(a, t),
     y_label: rebaseLabel(t, y, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales),
     note: a.why,
   });
