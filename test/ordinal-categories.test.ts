@@ -249,3 +249,23 @@ void test("a survey's bands and answers are drawn in their own order, every leve
     assert.ok(!titles.includes('Rows by shirt_size'), titles.join(' | '));
   }
 });
+
+void test('a question by bands keeps their order, every band; a question that ranks them ranks them', () => {
+  const dir = tempDir();
+  const file = survey(dir);
+  const first = (question: string): Figure | undefined => {
+    const out = join(dir, 'asked.html');
+    analyzeJson(file, 'duckdb', out, ['-q', question]);
+    return figures(readFileSync(out, 'utf8')).get(question);
+  };
+  const plain = first('spend by age group');
+  assert.deepEqual(plain?.layout.xaxis?.categoryarray, AGES);
+  const ranked = first('which age group spends the most');
+  assert.equal(ranked?.layout.xaxis?.categoryarray, undefined);
+  const drawn = ranked?.data[0]?.y?.map(Number) ?? [];
+  assert.deepEqual(
+    drawn,
+    [...drawn].sort((a, b) => b - a),
+    'largest first',
+  );
+});

@@ -4,12 +4,10 @@
  * relationship. The analysis that answers it goes first in the plan.
  */
 import { aggFor, measureFrequency, PERIOD_WORD, spansTime, timeFrequencyOf } from './roles.js';
-import { PERIOD_DAYS, PERIOD_ORDER } from './periods.js';
-import type { Period } from './periods.js';
+import { PERIOD_DAYS, PERIOD_ORDER, type Period } from './periods.js';
 import type { Roles } from './roles.js';
 import { ENTITY_LINES, entityTop, scatterColor } from './planner-rules.js';
-import type { Analysis } from './plan.js';
-import { MAX_FILTERS } from './plan.js';
+import { MAX_FILTERS, type Analysis } from './plan.js';
 import { discreteGroups, rateQuestion } from './planner-rates.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { namedColumns, namedFamily, withFamily } from './question-columns.js';
@@ -18,6 +16,7 @@ import { alignedTo, narrowed, timeReading } from './question-times.js';
 import { cycleAnswer, cycleAsked } from './question-cycles.js';
 import { shareAnswer, shareCategory, shareFilters, sharedRows } from './question-shares.js';
 import { rankingAnalysis } from './planner-ranking.js';
+import { sortFor } from './semantics-ordinal.js';
 
 const WORDS = {
   trend:
@@ -327,6 +326,8 @@ function answerOf(
     // The member a share asks about ("… is renewables"): its share said first.
     const member = filters.find((f) => f.column === category.name && f.op === '==')?.value;
     const asks = additive && (typeof member === 'string' || typeof member === 'number');
+    // Bands and scales keep their own order, every level, unless the question ranks them.
+    const own = !WORDS.ranking.test(question) && sortFor(category) === 'none';
     return [
       {
         title,
@@ -337,10 +338,10 @@ function answerOf(
           by: category.name,
           measure: counts(agg),
           agg,
-          top_n: Math.max(2, Math.min(50, top)),
+          top_n: Math.max(2, Math.min(50, own ? Math.max(top, category.distinct) : top)),
           ...(asks ? { named: member } : {}),
         },
-        ...(pie ? {} : { options: { sort: 'descending' as const } }),
+        ...(pie ? {} : { options: { sort: own ? ('none' as const) : ('descending' as const) } }),
       },
     ];
   }
