@@ -18,7 +18,7 @@ import { EXACT_ROWS, inferFrequency, profileData } from '../src/engine/profile.j
 import { DETAIL_LIMIT } from '../src/engine/profile-columns.js';
 import { futureDates } from '../src/engine/profile-warnings.js';
 import type { SourceInfo } from '../src/engine/types.js';
-import { ROOT, seeded, tempDir } from './helpers/fixtures.js';
+import { MONTH_NAMES, ROOT, seeded, tempDir } from './helpers/fixtures.js';
 
 const DIR = tempDir('opsmind-profile-');
 let db: DuckDb;
@@ -827,20 +827,7 @@ function numbersCsv(): string {
 
 function datesCsv(): string {
   const random = seeded(13);
-  const names = [
-    'Jan',
-    'Feb',
-    'Mar',
-    'Apr',
-    'May',
-    'Jun',
-    'Jul',
-    'Aug',
-    'Sep',
-    'Oct',
-    'Nov',
-    'Dec',
-  ];
+  const names = MONTH_NAMES;
   const stamp = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
   let at = Date.UTC(2024, 2, 1);
   const rows = range(240).map((i): Cell[] => {

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fmtDate } from '../src/engine/insights-format.js';
-import { tempDir } from './helpers/fixtures.js';
+import { MONTH_NAMES, tempDir } from './helpers/fixtures.js';
 import { analyzeJson, duckProfile, pandasRead } from './helpers/semantics.js';
 
 /** Minutes from midnight as a clock shows them: "18:05", or "6:05 PM" on a 12-hour clock. */
@@ -85,22 +85,8 @@ function stamped(t: Date, strava: boolean): string {
   const two = (n: number) => String(n).padStart(2, '0');
   const h = t.getUTCHours();
   const time = `${two(h % 12 === 0 ? 12 : h % 12)}:${two(t.getUTCMinutes())}:00 ${h < 12 ? 'AM' : 'PM'}`;
-  const months = [
-    'Jan',
-    'Feb',
-    'Mar',
-    'Apr',
-    'May',
-    'Jun',
-    'Jul',
-    'Aug',
-    'Sep',
-    'Oct',
-    'Nov',
-    'Dec',
-  ];
   return strava
-    ? `"${months[t.getUTCMonth()]} ${t.getUTCDate()}, ${t.getUTCFullYear()}, ${time}"`
+    ? `"${MONTH_NAMES[t.getUTCMonth()]} ${t.getUTCDate()}, ${t.getUTCFullYear()}, ${time}"`
     : `${two(t.getUTCMonth() + 1)}/${two(t.getUTCDate())}/${t.getUTCFullYear()} ${time}`;
 }
 

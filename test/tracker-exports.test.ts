@@ -8,17 +8,16 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { tempDir } from './helpers/fixtures.js';
+import { MONTH_NAMES, tempDir } from './helpers/fixtures.js';
 import { analyzeJson, duckProfile, pandasRead } from './helpers/semantics.js';
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const PRIORITIES = ['Lowest', 'Low', 'Medium', 'High', 'Highest'];
 
 /** A time as Jira writes it: 02/Jan/24 12:32 PM (hours 1 to 12). */
 function jiraTime(t: Date): string {
   const hour = t.getUTCHours() % 12 === 0 ? 12 : t.getUTCHours() % 12;
   const two = (n: number) => String(n).padStart(2, '0');
-  const month = MONTHS[t.getUTCMonth()] ?? '';
+  const month = MONTH_NAMES[t.getUTCMonth()] ?? '';
   return `${two(t.getUTCDate())}/${month}/${two(t.getUTCFullYear() % 100)} ${two(hour)}:${two(t.getUTCMinutes())} ${t.getUTCHours() < 12 ? 'AM' : 'PM'}`;
 }
 

@@ -134,3 +134,19 @@ export function assertSameFindings(
       assert.ok(near(value, theirs[k]?.numbers[key] ?? NaN), `${name}: ${key}`);
   });
 }
+
+/** The months' short names, as strftime's %b writes them. */
+export const MONTH_NAMES = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+];
