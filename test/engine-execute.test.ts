@@ -204,7 +204,8 @@ void test('resample: the whole span, a period without rows NULL (a gap), weeks a
   assert.equal(text(r.frame(1)), `${at('01-01')} 3 | ${at('02-01')} null | ${at('03-01')} 1`);
   assert.equal(text(r.frame(2).slice(0, 2)), `${at('01-07')} 3 | ${at('01-14')} 4`);
   assert.equal(r.frame(2).at(-1)?.[0], at('03-31'), 'a Sunday ends its own week');
-  const params = { title: 'Analysis 1', x: 'day', y: 'amount', note: 'Why.' };
+  // A line of sums per month starts its axis at zero (renderers/line.ts from_zero).
+  const params = { title: 'Analysis 1', x: 'day', y: 'amount', from_zero: true, note: 'Why.' };
   assert.deepEqual(r.decls[0]?.params, params);
   assert.deepEqual([r.decls[0]?.data.reductions, r.decls[0]?.data.cap], [['none'], 5000]);
   assert.deepEqual(await rendered(r), { issues: [], built: 3 });
