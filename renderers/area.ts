@@ -8,6 +8,5 @@ export const area = defineRenderer({
   summary: 'like line, with the series stacked so the top edge is their total',
   schema: lineSchema,
   caps: { points: 5000, series: 10 },
-  ignores: ['order'],
   build: (frame, params) => ({ type: 'plotly', figure: lineFigure(frame, params, true) }),
 });

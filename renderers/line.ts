@@ -19,6 +19,20 @@ const schema = baseParams.extend({
 /** Parameters shared by line and area charts. */
 export type LineParams = z.infer<typeof schema>;
 
+/** The series in their own order (params.order: bands, a scale), the rest after them as they come. */
+function inOrder(
+  groups: Map<string, number[]>,
+  order: readonly string[] | undefined,
+): [string, number[]][] {
+  const entries = [...groups];
+  if (!order?.length) return entries;
+  const place = (name: string): number => {
+    const at = order.indexOf(name);
+    return at < 0 ? order.length : at;
+  };
+  return entries.sort(([a], [b]) => place(a) - place(b));
+}
+
 /** Builds line-like traces; `fill` turns them into stacked areas. */
 export function lineFigure(frame: Frame, params: LineParams, fill: boolean): PlotlyFigure {
   const ys = asList(params.y);
@@ -26,7 +40,7 @@ export function lineFigure(frame: Frame, params: LineParams, fill: boolean): Plo
   const traces: Record<string, unknown>[] = [];
   for (const y of ys) {
     const values = columnValues(frame, y);
-    for (const [group, rows] of groupRows(frame, params.color)) {
+    for (const [group, rows] of inOrder(groupRows(frame, params.color), params.order)) {
       const name = [ys.length > 1 ? y : '', group].filter(Boolean).join(' · ');
       const points = pick(values, rows);
       // A value between two gaps draws no line: it gets a dot of its own, the others none.
@@ -72,7 +86,6 @@ export const line = defineRenderer({
     'a line per y column and color group over an ordered x (dates make a time axis); many points are downsampled keeping peaks and troughs',
   schema,
   caps: { points: 5000, series: 10 },
-  ignores: ['order'],
   build: (frame, params) => ({ type: 'plotly', figure: lineFigure(frame, params, false) }),
 });
 

@@ -56,6 +56,23 @@ void test('line: totals and counts start their axis at zero (from_zero); levels 
   assert.equal(axis([39, 38], { from_zero: true, log_y: true }).rangemode, undefined);
 });
 
+void test('line: series in their own order (params.order), the rest after them as they come', () => {
+  const bands = ['Under $25,000', '$25,000 - $49,999', '$100,000 or more'];
+  const frame = {
+    columns: ['day', 'band', 'n'],
+    data: ['$100,000 or more', '$25,000 - $49,999', 'Other', 'Under $25,000'].flatMap((b, i) => [
+      ['2024-03-01', b, i],
+      ['2024-03-02', b, i + 1],
+    ]),
+  };
+  const names = (order?: string[]) =>
+    figure(
+      line.build(frame, line.schema.parse({ x: 'day', y: 'n', color: 'band', order })),
+    ).data.map((t) => t.name);
+  assert.deepEqual(names(bands), [...bands, 'Other']);
+  assert.deepEqual(names(), ['$100,000 or more', '$25,000 - $49,999', 'Other', 'Under $25,000']);
+});
+
 void test('scatter: coloured by a group, each group gets its own trend in its colour, and the pooled one', () => {
   const data: unknown[][] = [];
   for (let k = 0; k < 2; k++)

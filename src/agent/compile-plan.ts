@@ -944,7 +944,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           ];
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: r.date, y, color: r.series, agg: periodAgg(a.chart, r), log_y: o.log_y, from_zero: fromZero(a, t), y_label: rebaseLabel(t, y, name, grain.scales), ...common })})`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: r.date, y, color: r.series, agg: periodAgg(a.chart, r), log_y: o.log_y, from_zero: fromZero(a, t), order: ordinalOf(r.series, grain.scales), y_label: rebaseLabel(t, y, name, grain.scales), ...common })})`,
         ...trend,
       ];
     }

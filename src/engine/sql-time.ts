@@ -23,6 +23,7 @@ import {
   NO_SCALES,
   QUIET_ROWS,
   fromZero,
+  ordinalOf,
   periodAgg,
   rebaseLabel,
   trendHow,
@@ -277,6 +278,7 @@ function chartParams(ctx: Ctx, t: Resample, y: string): Record<string, unknown> 
     agg: periodAgg(a.chart, run),
     log_y: a.options?.log_y,
     from_zero: fromZero(a, t),
+    order: ordinalOf(run.series, ctx.scales ?? NO_SCALES),
     y_label: rebaseLabel(t, y, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales),
     note: a.why,
   });
