@@ -269,3 +269,23 @@ void test('a question by bands keeps their order, every band; a question that ra
     'largest first',
   );
 });
+
+void test("lines per band are listed in the bands' order, in both engines", () => {
+  const dir = tempDir();
+  const lines = ['day,household_income,spend'];
+  for (let d = 1; d <= 28; d++)
+    INCOMES.forEach((band, b) =>
+      lines.push(`2024-02-${String(d).padStart(2, '0')},"${band}",${10 + ((d * 7 + b * 13) % 50)}`),
+    );
+  const file = join(dir, 'bands.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const question = 'spend per day by household_income';
+  for (const engine of ['duckdb', 'pandas']) {
+    const out = join(dir, `${engine}.html`);
+    analyzeJson(file, engine, out, ['-q', question]);
+    const names = figures(readFileSync(out, 'utf8'))
+      .get(question)
+      ?.data.map((t) => (t as { name?: string }).name);
+    assert.deepEqual(names, INCOMES, engine);
+  }
+});
