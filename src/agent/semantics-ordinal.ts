@@ -285,72 +285,72 @@ function bandOrder(levels: readonly string[]): number[] | null {
 }
 
 /**
+ * The levels on the scale, each with its place, in order (the places all apart; at least three), and
+ * the answers outside it ("Don't know"); null when `rank` puts them on no scale.
+ */
+function onScale(
+  levels: readonly string[],
+  rank: (onScale: readonly string[]) => number[] | null,
+): { ranked: { level: string; rank: number }[]; outside: string[] } | null {
+  const outside = levels.filter((l) => OUTSIDE.has(plain(l)));
+  const inside = levels.filter((l) => !OUTSIDE.has(plain(l)));
+  const ranks = inside.length >= 3 ? rank(inside) : null;
+  if (!ranks || new Set(ranks).size !== ranks.length) return null;
+  const ranked = inside
+    .map((level, i) => ({ level, rank: ranks[i] ?? 0 }))
+    .sort((a, b) => a.rank - b.rank);
+  return { ranked, outside };
+}
+
+/**
  * `levels` in their own order, answers outside the scale ("Don't know") last; null unless at
  * least three levels lie on one scale, each at a place of its own.
  */
 export function ordinalOrder(levels: readonly string[]): string[] | null {
-  const outside = levels.filter((l) => OUTSIDE.has(plain(l)));
-  const onScale = levels.filter((l) => !OUTSIDE.has(plain(l)));
-  if (onScale.length < 3) return null;
-  const ranks = polarOrder(onScale) ?? ladderOrder(onScale) ?? bandOrder(onScale);
-  if (!ranks || new Set(ranks).size !== ranks.length) return null;
-  const ordered = onScale
-    .map((level, i) => ({ level, rank: ranks[i] ?? 0 }))
-    .sort((a, b) => a.rank - b.rank)
-    .map((x) => x.level);
-  return [...ordered, ...outside];
+  const scale = onScale(levels, (l) => polarOrder(l) ?? ladderOrder(l) ?? bandOrder(l));
+  return scale ? [...scale.ranked.map((x) => x.level), ...scale.outside] : null;
 }
 
-/** The columns of `profile` whose categories have an order of their own, each with its levels in order. */
-export function ordinalColumns(profile: DataProfile): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+/** What `read` finds in each column of `profile` that has levels, by column name. */
+function byColumn<T>(
+  profile: DataProfile,
+  read: (c: ColumnProfile) => T | null,
+): Record<string, T> {
+  const out: Record<string, T> = {};
   for (const c of profile.column_profiles) {
-    const order = c.levels ? ordinalOrder(c.levels) : null;
-    if (order) out[c.name] = order;
+    const found = c.levels ? read(c) : null;
+    if (found) out[c.name] = found;
   }
   return out;
 }
 
-/**
- * Whether a column's levels are answers on an agreement-like scale (Strongly disagree … Strongly
- * agree; Very dissatisfied … Very satisfied; Negative, Neutral, Positive): a survey's questions.
- */
-export function answerScale(c: ColumnProfile | undefined): boolean {
-  const onScale = (c?.levels ?? []).filter((l) => !OUTSIDE.has(plain(l)));
-  const ranks = onScale.length >= 3 ? polarOrder(onScale) : null;
-  return ranks !== null && new Set(ranks).size === ranks.length;
-}
+/** The columns of `profile` whose categories have an order of their own, each with its levels in order. */
+export const ordinalColumns = (profile: DataProfile): Record<string, string[]> =>
+  byColumn(profile, ownOrder);
 
 /**
  * A survey question's levels below and above the middle of its scale, each in the scale's order;
- * null unless its levels are answers on one (answerScale).
+ * null unless its levels are answers on an agreement-like scale (Strongly disagree … Strongly
+ * agree; Very dissatisfied … Very satisfied; Negative, Neutral, Positive).
  */
 export function answerSides(
   c: ColumnProfile | undefined,
 ): { low: string[]; high: string[] } | null {
-  if (!answerScale(c)) return null;
-  const onScale = (c?.levels ?? []).filter((l) => !OUTSIDE.has(plain(l)));
-  const ranks = polarOrder(onScale) ?? [];
-  const ranked = onScale
-    .map((level, i) => ({ level, rank: ranks[i] ?? 0 }))
-    .sort((a, b) => a.rank - b.rank);
+  const scale = onScale(c?.levels ?? [], polarOrder);
+  if (!scale) return null;
   return {
-    low: ranked.filter((x) => x.rank < 0).map((x) => x.level),
-    high: ranked.filter((x) => x.rank > 0).map((x) => x.level),
+    low: scale.ranked.filter((x) => x.rank < 0).map((x) => x.level),
+    high: scale.ranked.filter((x) => x.rank > 0).map((x) => x.level),
   };
 }
 
+/** Whether a column's levels are a survey question's answers (answerSides). */
+export const answerScale = (c: ColumnProfile | undefined): boolean => answerSides(c) !== null;
+
 /** The survey questions of `profile` (answerSides), by column. */
-export function answerColumns(
+export const answerColumns = (
   profile: DataProfile,
-): Record<string, { low: string[]; high: string[] }> {
-  const out: Record<string, { low: string[]; high: string[] }> = {};
-  for (const c of profile.column_profiles) {
-    const sides = answerSides(c);
-    if (sides) out[c.name] = sides;
-  }
-  return out;
-}
+): Record<string, { low: string[]; high: string[] }> => byColumn(profile, answerSides);
 
 /** A column's levels in their own order, or null when it has none. */
 export function ownOrder(c: ColumnProfile | undefined): string[] | null {
