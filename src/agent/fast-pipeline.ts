@@ -151,6 +151,16 @@ export async function* fastPipeline(opts: FastOptions): AsyncGenerator<Emission,
   yield { event: executed.finished, files: [...executed.files, provenanceFile] };
   yield { event: artifactAdded(s3, executed.spec), rendered: executed.items };
   for (const message of executed.warnings) yield { event: { type: 'warning', step: s3, message } };
+  // A program that stopped (a part of it the engine could not run) is said, not only drawn in the report.
+  const stopped = executed.spec?.error;
+  if (stopped)
+    yield {
+      event: {
+        type: 'warning',
+        step: s3,
+        message: `the analysis program stopped with ${stopped.type}${stopped.line ? ` at line ${stopped.line}` : ''}: ${stopped.message}; the ${count(stopped.declarations_before, 'chart or table', 'charts and tables')} declared before it ${stopped.declarations_before === 1 ? 'is' : 'are'} in the report`,
+      },
+    };
   const found = executed.insights;
   const seen = new Set<string>();
   const findings: Finding[] = found.insights
