@@ -256,3 +256,49 @@ def node_columns(ends):
             if link:
                 found[i] = found[j] = link
     return found
+
+
+# Quotient columns (agent/semantics-quotients.ts; profile-quotients.ts measures the same in SQL).
+QUOTIENT_DECIMALS = 6
+
+
+def _decimals(q):
+    """The fewest decimals (0 to 6) that write every value of q; None when none do."""
+    q = q.dropna()
+    for d in range(QUOTIENT_DECIMALS + 1):
+        s = q * float(10 ** d)
+        if ((s - s.round()).abs() <= 1e-9 * s.abs().clip(lower=1.0)).all():
+            return d
+    return None
+
+
+def _quotient_counts(Q, N, D, scale, decimals):
+    """The rows with all three and a denominator other than 0, and those where Q = scale × N ÷ D."""
+    rows = Q.notna() & N.notna() & D.notna() & (D != 0)
+    exact = float(scale) * N / D
+    half = 0.0 if decimals is None else 0.5 * 10.0 ** -decimals
+    with np.errstate(all="ignore"):
+        close = (Q - exact).abs() <= half + 1e-9 + 0.001 * exact.abs()
+    return int(rows.sum()), int((rows & close).sum())
+
+
+def quotient_facts(df, candidates, texts, screen):
+    """Each candidate [q, n, d, scale] that holds on 90% of the first `screen` rows and 99% of all
+    (at least 10 rows), with the decimals q is written with (read on those first rows)."""
+    columns = {c for cand in candidates for c in cand[:3]}
+    values = {
+        c: pd.Series(parse_number_text(df[c].to_numpy(dtype=object)), index=df.index) if c in texts
+        else pd.to_numeric(df[c], errors="coerce").astype(float)
+        for c in columns
+    }
+    head = {c: v.iloc[:screen] for c, v in values.items()}
+    decimals = {q: _decimals(head[q]) for q, _, _, _ in candidates}
+    found = []
+    for q, n, d, scale in candidates:
+        rows, hits = _quotient_counts(head[q], head[n], head[d], scale, decimals[q])
+        if rows == 0 or hits < 0.9 * rows:
+            continue
+        rows, hits = _quotient_counts(values[q], values[n], values[d], scale, decimals[q])
+        if rows >= 10 and hits >= 0.99 * rows:
+            found.append({"column": q, "numerator": n, "denominator": d, "scale": scale, "decimals": decimals[q]})
+    return found

@@ -16,6 +16,8 @@ import { named, statsOf, TEMPERATURE_WORDS, yearValued } from './semantics-evide
 import { listed } from '../util/sentence.js';
 import { currencyMeasures, moneyOf } from './currency.js';
 import { answerColumns, ordinalColumns } from './semantics-ordinal.js';
+import { quotientFormula } from './semantics-quotients.js';
+import type { Quotient } from './semantics-quotients.js';
 
 /** Text safe inside a Python comment: no line breaks of any kind (Python also ends lines at \r). */
 function oneLine(text: string): string {
@@ -48,6 +50,31 @@ export function chartAgg(agg: Extract<Transform, { type: 'group' }>['agg']): str
 }
 
 type Group = Extract<Transform, { type: 'group' | 'resample' }>;
+
+/**
+ * The quotient a group's or a period's mean of the measure is (semantics-quotients.ts): its
+ * numerator's total over its denominator's, over the rows that have both; undefined otherwise.
+ */
+export function quotientFor(
+  t: { measure?: string | null; agg?: string; equals?: unknown },
+  scales: Scales,
+): Omit<Quotient, 'column'> | undefined {
+  if (!t.measure || t.agg !== 'mean' || t.equals !== undefined) return undefined;
+  return scales.quotients?.[t.measure];
+}
+
+/** A chart's note with how a quotient's values were computed: "CTR is Clicks ÷ Impr. × 100 of …". */
+export function quotientNote(
+  t: { measure?: string | null; agg?: string; equals?: unknown },
+  scales: Scales,
+  why: string | undefined,
+  per: string,
+): string | undefined {
+  const q = quotientFor(t, scales);
+  if (!q || !t.measure) return why;
+  const how = `${t.measure} per ${per} is ${quotientFormula(q)} of its totals, not a mean of its rows' ${t.measure}, as ${t.measure} = ${quotientFormula(q)} on every row.`;
+  return why ? `${why} ${how}` : how;
+}
 
 /** The value a rate counts, as the report writes it: the file's word, 1, True. */
 export function rateValue(value: string | number | boolean): string {
@@ -92,7 +119,7 @@ export function groupChartParams(
   scales: Scales = NO_SCALES,
 ): Record<string, unknown> {
   const o = a.options ?? {};
-  const common = { title: a.title, note: a.why };
+  const common = { title: a.title, note: quotientNote(t, scales, a.why, t.by) };
   if (a.chart === 'pie')
     return { names: t.by, values: y, top_n: t.top_n ?? 6, agg: chartAgg(t.agg), ...common };
   const label = axisLabel(y, name, !isRate(t) && inPercent(t, scales), moneyFor(t, scales));
@@ -177,6 +204,8 @@ export interface Scales {
   quantity?: { measure: string; value: string };
   /** Categories with an order of their own (semantics-ordinal.ts), each with its levels in order. */
   ordinals?: Readonly<Record<string, readonly string[]>>;
+  /** Columns that are one column divided by another on every row (semantics-quotients.ts). */
+  quotients?: Readonly<Record<string, Omit<Quotient, 'column'>>>;
   /** A survey's questions (semantics-ordinal.ts answerSides): the levels below and above the middle. */
   answers?: Readonly<Record<string, { low: readonly string[]; high: readonly string[] }>>;
   /** A yearly panel unique on entity × year (semantics' latest): one year's value per entity is one row. */
@@ -234,6 +263,9 @@ export function scalesOf(profile: DataProfile): Scales {
       .map((c) => c.name),
     ordinals: ordinalColumns(profile),
     answers: answerColumns(profile),
+    quotients: Object.fromEntries(
+      (semanticsOf(profile).quotients ?? []).map(({ column, ...parts }) => [column, parts]),
+    ),
     ...(quantity ? { quantity: { measure: quantity.measure, value: quantity.value } } : {}),
     ...(latest ? { latest: { entity: latest.entity, column: latest.column } } : {}),
   };
@@ -304,6 +336,7 @@ export function rankingLabel(
         )
       : undefined;
   if (year) return `${name(y)} in ${String(year.value)}`;
+  if (quotientFor(t, scales)) return name(y);
   // A running total's largest value is its latest, as the chart is titled ("Latest cases by country").
   const latest = t.agg === 'max' && t.measure && scales.runningTotals?.includes(t.measure);
   return `${latest ? 'latest' : t.agg} ${name(y)}`;
@@ -404,8 +437,9 @@ function oneEachLabel(
   how: ReturnType<typeof trendHow>,
   y: string,
   name: (column: string) => string,
+  scales: Scales,
 ): string {
-  const label = py(trendLabel(t, y, name));
+  const label = py(trendLabel(t, y, name, scales));
   if (countsArg(t, how) === '' || !t.measure) return label;
   return `(${py(name(y))} if grouped[${py(t.measure)}].count().max() == 1 else ${label})`;
 }
@@ -575,8 +609,10 @@ export function trendLabel(
   t: Extract<Transform, { type: 'resample' }>,
   y: string,
   name: (column: string) => string = (c) => c,
+  scales: Scales = NO_SCALES,
 ): string {
   if (isRate(t)) return `% with ${name(t.measure)} = ${rateValue(t.equals)}`;
+  if (quotientFor(t, scales)) return name(y);
   if (t.share) return `the share of ${t.measure ? name(t.measure) : 'rows'}`;
   // Each line is named by its measure: the sentence's subject is what they all hold.
   if (t.measures) return t.agg === 'count' ? 'the number of values' : 'the value';
@@ -795,14 +831,30 @@ function groupedRate(
  * ranking_insights' keys and values of a mean (the measure, or a rate's indicator in percent):
  * each row's group and value, for the test of the gap between the highest and the lowest.
  */
-function spreadArgs(t: Extract<Transform, { type: 'group' }>): string {
-  if (!t.measure || (t.agg !== 'mean' && !isRate(t))) return '';
+function spreadArgs(t: Extract<Transform, { type: 'group' }>, scales: Scales): string {
+  if (!t.measure || (t.agg !== 'mean' && !isRate(t)) || quotientFor(t, scales)) return '';
   const m = `data[${py(t.measure)}]`;
   const values =
     t.equals !== undefined
       ? `${m}.eq(${pyValue(t.equals)}).astype(float).where(${m}.notna()).mul(100)`
       : m;
   return `, keys=data[${py(t.by)}], values=${values}`;
+}
+
+/**
+ * A quotient per group in pandas: the numerator's and the denominator's totals over the rows that
+ * have both, then numerator × scale ÷ denominator (NaN where the denominator's total is 0).
+ */
+function groupedQuotient(
+  keys: string[],
+  y: string,
+  q: Omit<Quotient, 'column'>,
+): { code: string; y: string } {
+  const by = `[${keys.map((k) => `data[${py(k)}]`).join(', ')}]`;
+  return {
+    code: `frame = _quotient(_quotient_parts(data, ${py(q.numerator)}, ${py(q.denominator)}).groupby(${by}, dropna=False).sum(min_count=1), ${q.scale}).reset_index(name=${py(y)})`,
+    y,
+  };
 }
 
 /** share_insights' keys and values of a sum: each row's group and value, to weigh the top two totals by their rows. */
@@ -833,7 +885,12 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
   switch (t.type) {
     case 'group': {
       const keys = [t.by, ...(t.series ? [t.series] : [])];
-      const { code, y } = isRate(t) ? groupedRate(keys, t) : grouped(keys, t.measure, t.agg);
+      const quotient = quotientFor(t, grain.scales);
+      const { code, y } = isRate(t)
+        ? groupedRate(keys, t)
+        : quotient && t.measure
+          ? groupedQuotient(keys, t.measure, quotient)
+          : grouped(keys, t.measure, t.agg);
       // min_rows: the groups' values counted by the same grouping, so in the frame's row order.
       const by = `[${keys.map((k) => `data[${py(k)}]`).join(', ')}]`;
       const counted = t.measure
@@ -860,7 +917,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
         : [
             additive
               ? `_insight(${n}, _ins.share_insights(frame, ${py(t.by)}, ${py(y)}, ${py(additiveLabel(t.measure && name(t.measure)))}${rowArgs(t)}${moneyArg(t, grain.scales)}${t.named === undefined ? '' : `, named=${py(String(t.named))}`}))`
-              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales, a.filters))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : inPercent(t, grain.scales) ? ', points=True' : ''}${spreadArgs(t)}${moneyArg(t, grain.scales)}))`,
+              : `_insight(${n}, _ins.ranking_insights(frame, ${py(t.by)}, ${py(y)}, ${py(rankingLabel(t, y, name, grain.scales, a.filters))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${isRate(t) ? ', percent=True' : inPercent(t, grain.scales) ? ', points=True' : ''}${spreadArgs(t, grain.scales)}${moneyArg(t, grain.scales)}))`,
           ];
       const sides = answerSidesOf(t, grain.scales);
       const answers = sides
@@ -889,18 +946,25 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const y = groupY(r);
       // A rate: the indicator in percent (100 where the measure equals the value, 0 where it
       // differs, NaN where it is missing) as a column of its own, averaged per period.
-      const rated = isRate(r)
+      const quotient = quotientFor(r, grain.scales);
+      const rated = quotient
         ? [
-            `data = data.assign(**{${py(y)}: data[${py(r.measure)}].eq(${pyValue(r.equals)}).astype(float).where(data[${py(r.measure)}].notna()).mul(100)})`,
+            `data = data.assign(**_quotient_parts(data, ${py(quotient.numerator)}, ${py(quotient.denominator)}).add_prefix("__opsmind_"))`,
           ]
-        : [];
+        : isRate(r)
+          ? [
+              `data = data.assign(**{${py(y)}: data[${py(r.measure)}].eq(${pyValue(r.equals)}).astype(float).where(data[${py(r.measure)}].notna()).mul(100)})`,
+            ]
+          : [];
       // A period without rows is a gap, not a zero: sum it with min_count=1, its count NaN (unless
       // it is a quiet period of a sparse event log: 0 then, see QUIET_ROWS).
       const agg = !r.measure
         ? '.size().reset_index(name="count")'
-        : r.agg === 'sum' && !isRate(r)
-          ? `[${py(r.measure)}].sum(min_count=1).reset_index()`
-          : `[${py(y)}].agg(${py(isRate(r) ? 'mean' : r.agg)}).reset_index()`;
+        : quotient
+          ? `.pipe(_grouped_quotient, ${quotient.scale}).reset_index(name=${py(y)})`
+          : r.agg === 'sum' && !isRate(r)
+            ? `[${py(r.measure)}].sum(min_count=1).reset_index()`
+            : `[${py(y)}].agg(${py(isRate(r) ? 'mean' : r.agg)}).reset_index()`;
       const count = !r.measure || r.agg === 'count';
       const events = grain.events ? 'True' : 'False';
       const freq = py(PERIOD_START[r.freq] ?? r.freq);
@@ -934,7 +998,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           `declare_table(frame, ${kwargs({ title: a.title, max_rows: 100, note: a.why })})`,
         ];
       const how = trendHow(t, grain.scales);
-      const label = oneEachLabel(t, how, y, name);
+      const label = oneEachLabel(t, how, y, name, grain.scales);
       const trend = r.series
         ? [
             `_insight(${n}, _ins.series_trend_insights(frame, ${py(r.date)}, ${py(r.series)}, ${py(y)}, ${label}, how=${py(how)}, period=${py(r.freq)}${t.measures ? `, word=${py(LINES)}` : ''}${countsArg(t, how)}${moneyArg(t, grain.scales)}))`,
@@ -944,7 +1008,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           ];
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: r.date, y, color: r.series, agg: periodAgg(a.chart, r), log_y: o.log_y, from_zero: fromZero(a, t), order: ordinalOf(r.series, grain.scales), y_label: rebaseLabel(t, y, name, grain.scales), ...common })})`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x: r.date, y, color: r.series, agg: periodAgg(a.chart, r), log_y: o.log_y, from_zero: fromZero(a, t), order: ordinalOf(r.series, grain.scales), y_label: rebaseLabel(t, y, name, grain.scales), title: a.title, note: quotientNote(r, grain.scales, a.why, PERIOD_WORD[r.freq]) })})`,
         ...trend,
       ];
     }
@@ -1046,6 +1110,25 @@ QUIET_ROWS = ${QUIET_ROWS}
 def _insight(n, found):
     for item in found:
         _INSIGHTS.append(dict(item, analysis=n))
+
+
+def _quotient_parts(data, numerator, denominator):
+    """A quotient's parts on the rows that have both (compile-plan.ts quotientFor): "n" and "d"."""
+    both = data[numerator].notna() & data[denominator].notna()
+    return pd.DataFrame({"n": data[numerator].where(both), "d": data[denominator].where(both)})
+
+
+def _quotient(parts, scale):
+    """scale × numerator ÷ denominator of each group's totals; NaN where the denominator's is 0."""
+    with np.errstate(all="ignore"):
+        return float(scale) * parts["n"] / parts["d"].where(parts["d"] != 0)
+
+
+def _grouped_quotient(grouped, scale):
+    """_quotient of a groupby of data with its parts as __opsmind_n and __opsmind_d (a resample)."""
+    parts = grouped[["__opsmind_n", "__opsmind_d"]].sum(min_count=1)
+    parts.columns = ["n", "d"]
+    return _quotient(parts, scale)
 
 
 def _describe(data):

@@ -353,23 +353,32 @@ function categoryAnalyses(r: Roles, rows: number): Analysis[] {
   out.push(...answerAnalyses(r, usable.slice(0, 2)));
   // A lead measure that adds up (population; a stock, within each period) says nothing of the
   // levels beside it (income per person): the first of them gets its own comparison, averaged.
-  const level = barred
-    .slice(1, 3)
-    .find((m) => roleAggFor(m, r, spansAll) === 'mean' && m.name !== measure?.name);
+  // A quotient of two columns (CTR = Clicks ÷ Impr.) is the level an analyst compares first.
+  const quotients = r.semantics.quotients ?? [];
+  const quotient = barred.find(
+    (m) => m.name !== measure?.name && quotients.some((q) => q.column === m.name),
+  );
+  const level =
+    quotient ??
+    barred
+      .slice(1, 3)
+      .find((m) => roleAggFor(m, r, spansAll) === 'mean' && m.name !== measure?.name);
   const first = r.categories.find((c) => !repeatedProblem(r.semantics, level?.name, c.name));
   const stock = measure && roleOf(r.semantics, measure.name)?.role === 'stock';
   const leadAdds = agg === 'sum' || agg === 'count' || roleAggFor(measure, r, spansAll) === 'sum';
   const levelAgg = aggFor(level, r, spansAll);
   if (measure && (leadAdds || stock) && level && first)
     out.push({
-      title: cap(`${aggWord(levelAgg)}${level.name} by ${first.name}`),
+      title: cap(`${quotient ? '' : aggWord(levelAgg)}${level.name} by ${first.name}`),
       chart: 'bar',
-      why: `Which ${first.name} values rank highest in ${level.name} (a level: ${levelAgg === 'median' ? 'its median' : 'averaged'}, never summed).${infiniteWhy(level)}`,
+      why: quotient
+        ? `Which ${first.name} values rank highest in ${level.name}.`
+        : `Which ${first.name} values rank highest in ${level.name} (a level: ${levelAgg === 'median' ? 'its median' : 'averaged'}, never summed).${infiniteWhy(level)}`,
       transform: {
         type: 'group',
         by: first.name,
         measure: level.name,
-        agg: levelAgg,
+        agg: quotient ? 'mean' : levelAgg,
         ...topFor(first, 10),
       },
       options: {

@@ -3,6 +3,7 @@
  * column, bounded to a byte budget (8 KB for a 100-column file), shortening
  * detail before dropping columns and always saying what was left out.
  */
+import { quotientFormula } from './semantics-quotients.js';
 import { count } from '../util/plural.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import type { ColumnRole, Role, Semantics } from './semantics-types.js';
@@ -143,6 +144,10 @@ function semanticTail(
   out.push(...reportedLines(sem, dates));
   for (const d of sem.derived.slice(0, 4))
     out.push(`Derived: ${d.column} = ${d.how} of ${d.from.join(', ')} (${d.evidence}).`);
+  for (const q of (sem.quotients ?? []).slice(0, 4))
+    out.push(
+      `Quotient: ${q.column} = ${quotientFormula(q)} on every row; plan agg "mean" of it and each group's or period's value is computed from its totals (never sum it).`,
+    );
   for (const a of (sem.aliases ?? []).slice(0, 4))
     out.push(`Same groups: ${a.column} pairs one to one with ${a.as}; group by ${a.as}.`);
   return out;

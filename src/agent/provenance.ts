@@ -13,6 +13,7 @@ import type { Analysis, Cycle, Plan } from './plan.js';
 import type { DataProfile } from './profile.js';
 import { semanticsOf } from './semantics.js';
 import type { Semantics } from './semantics.js';
+import { quotientFormula } from './semantics-quotients.js';
 
 /** pandas offset aliases of the plan's frequencies (period starts, as the charts are drawn). */
 const FREQ_ALIAS: Record<string, string> = { H: 'h', D: 'D', W: 'W', M: 'MS', Q: 'QS', Y: 'YS' };
@@ -52,16 +53,44 @@ export interface Derivation {
   equals?: string;
   /** Groups with fewer values of the measure (rows, counting) left out. */
   min_rows?: number;
+  /**
+   * A quotient column's mean (semantics-quotients.ts): each group's value is this formula of its
+   * totals ("Clicks ÷ Impr. × 100"), over the rows that have both parts.
+   */
+  quotient?: string;
 }
 
 /** The derivation of an analysis (rows and sampling from its declaration, when it has one). */
-export function derivationOf(a: Analysis, decl?: Declaration, rowsUsed?: number): Derivation {
-  const t = a.transform;
-  const base = {
+export function derivationOf(
+  a: Analysis,
+  decl?: Declaration,
+  rowsUsed?: number,
+  quotients: NonNullable<Semantics['quotients']> = [],
+): Derivation {
+  return transformDerivation(a.transform, {
     filter: a.filters?.length ? a.filters : null,
     rows_used: rowsUsed ?? null,
     sampled: decl ? decl.data.sampled : false,
-  };
+    ...quotientOf(a.transform, quotients),
+  });
+}
+
+/** A group's or a period's mean of a quotient column: the formula of its totals. */
+function quotientOf(
+  t: Analysis['transform'],
+  quotients: NonNullable<Semantics['quotients']>,
+): Pick<Derivation, 'quotient'> {
+  if ((t.type !== 'group' && t.type !== 'resample') || t.agg !== 'mean' || t.equals !== undefined)
+    return {};
+  const found = quotients.find((q) => q.column === t.measure);
+  return found ? { quotient: quotientFormula(found) } : {};
+}
+
+/** The derivation's part that each kind of transform says. */
+function transformDerivation(
+  t: Analysis['transform'],
+  base: Pick<Derivation, 'filter' | 'rows_used' | 'sampled' | 'quotient'>,
+): Derivation {
   switch (t.type) {
     case 'group':
       return {
@@ -144,7 +173,11 @@ export function provenanceOf(
     decls.length === declared.length
       ? decls.map((d, i) => {
           const { a, n } = declared[i] as { a: Analysis; n: number };
-          return { id: d.id, analysis: n, derivation: derivationOf(a, d, rowsUsed[n]) };
+          return {
+            id: d.id,
+            analysis: n,
+            derivation: derivationOf(a, d, rowsUsed[n], sem.quotients),
+          };
         })
       : [];
   return { table: sem.table, columns: sem.columns, skipped: sem.skipped, derivations };
@@ -223,9 +256,11 @@ function head(d: Derivation): string {
         ? d.measures
           ? `Count of values of each of ${listed(d.measures)}`
           : AGG_CAPTION.count
-        : d.equals !== undefined
-          ? `Share (%) of rows with ${d.measure ?? 'a value'} = ${d.equals} (rows without ${d.measure ?? 'a value'} left out)`
-          : `${AGG_CAPTION[d.agg]} of ${d.measures ? `each of ${listed(d.measures)}` : (d.measure ?? 'rows')}`;
+        : d.quotient !== undefined
+          ? `${d.measure ?? ''} as ${d.quotient} of the totals`
+          : d.equals !== undefined
+            ? `Share (%) of rows with ${d.measure ?? 'a value'} = ${d.equals} (rows without ${d.measure ?? 'a value'} left out)`
+            : `${AGG_CAPTION[d.agg]} of ${d.measures ? `each of ${listed(d.measures)}` : (d.measure ?? 'rows')}`;
   const per = [
     ...(d.time ? [perPeriod(d.time)] : []),
     ...(d.group_by.length ? [`by ${d.group_by.join(' and ')}`] : []),

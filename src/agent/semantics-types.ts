@@ -120,6 +120,20 @@ export const SemanticsSchema = z.object({
     }),
   ),
   /**
+   * Columns that are one column divided by another on every row (CTR = Clicks ÷ Impr. × 100): a
+   * group's value is the quotient of its totals (semantics-quotients.ts).
+   */
+  quotients: z
+    .array(
+      z.object({
+        column: z.string(),
+        numerator: z.string(),
+        denominator: z.string(),
+        scale: z.number(),
+      }),
+    )
+    .optional(),
+  /**
    * A column naming what a measure holds (indicator = "Population", "Life expectancy"): the
    * measure is charted for one of its first values at a time (semantics-facets.ts).
    */
@@ -228,6 +242,17 @@ export interface TableFacts {
   splits?: { column: string; value: string; measure: string; part: number; whole: number }[];
   /** Number columns equal to the sum of two others on (nearly) every complete row: total = a + b. */
   sums?: { total: string; parts: [string, string] }[];
+  /**
+   * Number columns equal to numerator ÷ denominator × scale on (nearly) every row with both parts
+   * (semantics-quotients.ts): the decimals the column is written with (null: more than 6).
+   */
+  quotients?: {
+    column: string;
+    numerator: string;
+    denominator: string;
+    scale: number;
+    decimals: number | null;
+  }[];
   /**
    * Measures with one value per entity (attributeEntities), repeated on each of its rows: the
    * entity, its rows on average (a sum over rows counts each entity's value that many times), and

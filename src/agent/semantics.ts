@@ -10,6 +10,7 @@ import type { ColumnProfile, DataProfile } from './profile.js';
 import { aliasesOf } from './semantics-aliases.js';
 import { derivedColumns, groupEffects } from './semantics-derived.js';
 import { isNumberColumn } from './semantics-evidence.js';
+import { quotientRoles, quotientsOf } from './semantics-quotients.js';
 import { decideGrain, keyLabel, timeColumn } from './semantics-grain.js';
 import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-roles.js';
 import { rowReferences } from './semantics-references.js';
@@ -85,10 +86,13 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     judged.map((c) => facetRole(c, facet) ?? perEntity(c, facts)),
     profile,
   );
-  const columns =
+  const quotients = quotientsOf(facts, profile);
+  const columns = quotientRoles(
     grained.grain === 'cross_section'
       ? perUnitLevels(attributed, profile.correlations)
-      : attributed;
+      : attributed,
+    quotients,
+  );
   const aliases = aliasesOf(facts, profile);
   const office = tableAggregates(facts.names);
   const groups = [
@@ -127,6 +131,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
         !(facet && d.column === facet.column && d.from.includes(facet.measure)) &&
         !(d.how === 'bins' && grained.grain === 'panel' && grained.keys.includes(d.column)),
     ),
+    ...(quotients.length ? { quotients } : {}),
     ...(facet ? { facets: [facet] } : {}),
     ...(quantity ? { quantity } : {}),
     ...(currency ? { currency } : {}),

@@ -38,6 +38,17 @@ export const FactsSchema = z.object({
     )
     .optional(),
   aliases: z.array(z.tuple([z.string(), z.string()])),
+  quotients: z
+    .array(
+      z.object({
+        column: z.string(),
+        numerator: z.string(),
+        denominator: z.string(),
+        scale: z.number(),
+        decimals: z.number().int().nullable(),
+      }),
+    )
+    .optional(),
   groupPairs: z
     .object({
       by: z.string(),

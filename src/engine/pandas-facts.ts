@@ -26,6 +26,7 @@ import {
   withinCandidates,
 } from '../agent/semantics.js';
 import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
+import { quotientCandidates, QUOTIENT_SCREEN } from '../agent/semantics-quotients.js';
 import { GAP_SHARE, REPORTED_PERIODS, REPORTED_SHARE } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -60,6 +61,9 @@ for total, a, b in derived["triples"]:
     h = int((complete & ((T - (A + B)).abs() <= 1e-6 * T.abs() + 1e-6)).sum())
     if n >= 10 and h >= n * 0.99:
         facts["sums"].append({"total": total, "parts": [a, b]})
+if derived["quotients"]:
+    import opsmind_semantic
+    facts["quotients"] = opsmind_semantic.quotient_facts(df, derived["quotients"], set(args["texts"]), SCREEN)
 for c in derived["categories"] if derived["measures"] else []:
     grouped = df[df[c].notna()].groupby(c)[derived["measures"]]
     lo, hi = grouped.min(), grouped.max()
@@ -240,6 +244,7 @@ function derivedArgs(profile: DataProfile) {
   return {
     measures: derivable,
     triples: sumTriples(derivable, profile),
+    quotients: quotientCandidates(profile),
     categories: binCategories(profile),
     group: groupCategory(profile),
     pairs: measurePairs(derivable),
@@ -290,7 +295,7 @@ export async function sandboxFacts(
     splits: splitCandidates(profile),
     aliases: aliasCandidates(profile),
   };
-  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\nLATEST = ${REPORTED_SHARE}\nPERIODS = ${REPORTED_PERIODS}\nGAP = ${GAP_SHARE}\n${PROGRAM}`;
+  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\nLATEST = ${REPORTED_SHARE}\nPERIODS = ${REPORTED_PERIODS}\nGAP = ${GAP_SHARE}\nSCREEN = ${QUOTIENT_SCREEN}\n${PROGRAM}`;
   const run = await sandbox.run({
     code,
     scriptName: 'table_facts.py',

@@ -15,10 +15,12 @@ import {
   isRate,
   namedAs,
   NO_SCALES,
+  quotientFor,
   rankingLabel,
   moneyFor,
 } from '../agent/compile-plan.js';
 import type { Transform } from '../agent/plan.js';
+import type { Quotient } from '../agent/semantics-quotients.js';
 import { ident, literal } from './duckdb.js';
 import { isOther, OTHER_SQL, toNumber } from './insights-values.js';
 import { rankingInsights, scaleInsights, shareInsights } from './insights.js';
@@ -75,6 +77,22 @@ export function aggregateSql(agg: Group['agg'], measure: Column | null, gaps = f
 }
 
 /**
+ * A quotient's value over a group's (or a period's) rows, as compile-plan.ts's _quotient computes
+ * it: scale × the numerator's total ÷ the denominator's, over the rows that have both; NULL where
+ * the denominator's total is 0 or there are no such rows.
+ */
+export function quotientSql(q: Omit<Quotient, 'column'>, rows: Ctx['rows']): string {
+  const [n, d] = [columnOf(rows, q.numerator), columnOf(rows, q.denominator)];
+  const both = `${ident(n.name)} IS NOT NULL AND ${ident(d.name)} IS NOT NULL`;
+  const total = (c: Column): string => {
+    const m = ident(c.name);
+    const x = isBoolean(c.type) || c.type.startsWith('DECIMAL') ? `CAST(${m} AS DOUBLE)` : m;
+    return `CAST(${isFloat(c.type) ? 'fsum' : 'sum'}(${x}) FILTER (WHERE ${both}) AS DOUBLE)`;
+  };
+  return `CAST(${q.scale} AS DOUBLE) * ${total(n)} / nullif(${total(d)}, 0)`;
+}
+
+/**
  * A sum or mean of floats with compensation (fsum, favg), as pandas adds them — but where an
  * infinity makes the compensation NaN (∞ − ∞), the plain one: 1, 2 and ∞ sum to ∞ (pandas' too),
  * ∞ and −∞ to NaN. Integers add exactly. (A plan's sum or mean of a measure with infinities is
@@ -97,10 +115,13 @@ function shape(ctx: Ctx, t: Group): Shape {
   const y = groupY(t);
   distinctColumns([...keys.map((k) => k.name), y]);
   // A rate: the mean of its indicator, in percent (pandas: mean, then times 100).
+  const quotient = quotientFor(t, ctx.scales ?? NO_SCALES);
   const value =
     measure && isRate(t)
       ? `avg(${indicatorSql(measure, t.equals)}) * 100`
-      : aggregateSql(t.agg, measure);
+      : quotient
+        ? quotientSql(quotient, ctx.rows)
+        : aggregateSql(t.agg, measure);
   // min_rows: a group is kept with at least that many values of its measure (rows, counting).
   const counted = measure ? `count(${ident(measure.name)})` : 'count(*)';
   const sql = [
@@ -232,6 +253,7 @@ async function spreads(
   t: Group,
 ): Promise<((category: unknown) => Spread | null) | undefined> {
   if (!t.measure || (t.agg !== 'mean' && !isRate(t))) return undefined;
+  if (quotientFor(t, ctx.scales ?? NO_SCALES)) return undefined;
   const measure = columnOf(ctx.rows, t.measure);
   const value =
     t.equals !== undefined

@@ -29,9 +29,11 @@ import {
   trendHow,
   trendLabel,
   moneyFor,
+  quotientFor,
+  quotientNote,
 } from '../agent/compile-plan.js';
 import { indicatorSql } from './sql-filter.js';
-import { aggregateSql } from './sql-group.js';
+import { aggregateSql, quotientSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import {
   columnsOf,
@@ -100,7 +102,9 @@ interface Shape {
 }
 
 /** A period's value: the aggregate; for a rate, its indicator in percent averaged (pandas: 100, 0 or NaN per row, then the mean). */
-function periodValue(t: Resample, measure: Column | null): string {
+function periodValue(ctx: Ctx, t: Resample, measure: Column | null): string {
+  const quotient = quotientFor(t, ctx.scales ?? NO_SCALES);
+  if (measure && quotient) return quotientSql(quotient, ctx.rows);
   return measure && isRate(t)
     ? `avg(${indicatorSql(measure, t.equals, 100)})`
     : aggregateSql(t.agg, measure, true);
@@ -149,7 +153,7 @@ function shape(ctx: Ctx, plan: Resample): Shape {
   const [d, s] = [ident(date.name), series ? ident(series.name) : null];
   const present = [`${d} IS NOT NULL`, ...(s ? [`${s} IS NOT NULL`] : [])].join(' AND ');
   const periods = [
-    `SELECT ${periodSql(d, t.freq)} AS ${d}, ${s ? `${s}, ` : ''}${periodValue(t, measure)} AS ${ident(y)}`,
+    `SELECT ${periodSql(d, t.freq)} AS ${d}, ${s ? `${s}, ` : ''}${periodValue(ctx, t, measure)} AS ${ident(y)}`,
     `FROM ${from}`,
     `WHERE ${present}`,
     'GROUP BY ALL',
@@ -280,7 +284,7 @@ function chartParams(ctx: Ctx, t: Resample, y: string): Record<string, unknown> 
     from_zero: fromZero(a, t),
     order: ordinalOf(run.series, ctx.scales ?? NO_SCALES),
     y_label: rebaseLabel(t, y, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales),
-    note: a.why,
+    note: quotientNote(t, ctx.scales ?? NO_SCALES, a.why, PERIOD_WORD[t.freq]),
   });
 }
 
@@ -372,7 +376,7 @@ async function findings(ctx: Ctx, t: Resample, s: Shape): Promise<Insight[]> {
   let most = 0;
   for (const n of counts?.values() ?? []) most = Math.max(most, n);
   const oneEach = most === 1;
-  const label = oneEach ? named(s.y) : trendLabel(t, s.y, named);
+  const label = oneEach ? named(s.y) : trendLabel(t, s.y, named, ctx.scales ?? NO_SCALES);
   if (s.series)
     return seriesTrendInsights(
       points.rows.map(([x, series, value]) => {
