@@ -11,7 +11,8 @@ import { test } from 'node:test';
 import { answerScale, ordinalOrder } from '../src/agent/semantics-ordinal.js';
 import { scaleInsights } from '../src/engine/insights.js';
 import { analyzeJson, duckProfile, pandasRead } from './helpers/semantics.js';
-import { tempDir } from './helpers/fixtures.js';
+import { reportFigures, tempDir } from './helpers/fixtures.js';
+import type { ReportFigure } from './helpers/fixtures.js';
 
 const AGES = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'];
 const INCOMES = ['Under $25,000', '$25,000 - $49,999', '$50,000 - $99,999', '$100,000 or more'];
@@ -190,23 +191,6 @@ void test("both engines list a small category's every level, the same", async ()
   assert.deepEqual(pandas, levels);
 });
 
-interface Figure {
-  data: { type: string; x?: unknown[]; y?: unknown[] }[];
-  layout: { title?: { text?: string }; xaxis?: { categoryarray?: string[] } };
-}
-
-/** The report's figures by title. */
-function figures(html: string): Map<string, Figure> {
-  const out = new Map<string, Figure>();
-  for (const [, body] of html.matchAll(
-    /<script type="application\/json" id="fig-\d+">(.*?)<\/script>/gs,
-  )) {
-    const fig = JSON.parse(body ?? '{}') as Figure;
-    out.set(fig.layout.title?.text ?? '', fig);
-  }
-  return out;
-}
-
 void test("a survey's bands and answers are drawn in their own order, every level, counted right, in both engines", () => {
   const dir = tempDir();
   const file = survey(dir);
@@ -220,7 +204,7 @@ void test("a survey's bands and answers are drawn in their own order, every leve
       out,
     );
     const titles = json.charts.map((c) => c.title);
-    const drawn = figures(readFileSync(out, 'utf8'));
+    const drawn = reportFigures(readFileSync(out, 'utf8'));
     const axis = (title: string): string[] | undefined =>
       drawn.get(title)?.layout.xaxis?.categoryarray;
     assert.deepEqual(axis('Spend by age_group'), AGES, `${engine}: ${titles.join(' | ')}`);
@@ -253,10 +237,10 @@ void test("a survey's bands and answers are drawn in their own order, every leve
 void test('a question by bands keeps their order, every band; a question that ranks them ranks them', () => {
   const dir = tempDir();
   const file = survey(dir);
-  const first = (question: string): Figure | undefined => {
+  const first = (question: string): ReportFigure | undefined => {
     const out = join(dir, 'asked.html');
     analyzeJson(file, 'duckdb', out, ['-q', question]);
-    return figures(readFileSync(out, 'utf8')).get(question);
+    return reportFigures(readFileSync(out, 'utf8')).get(question);
   };
   const plain = first('spend by age group');
   assert.deepEqual(plain?.layout.xaxis?.categoryarray, AGES);
@@ -283,7 +267,7 @@ void test("lines per band are listed in the bands' order, in both engines", () =
   for (const engine of ['duckdb', 'pandas']) {
     const out = join(dir, `${engine}.html`);
     analyzeJson(file, engine, out, ['-q', question]);
-    const names = figures(readFileSync(out, 'utf8'))
+    const names = reportFigures(readFileSync(out, 'utf8'))
       .get(question)
       ?.data.map((t) => (t as { name?: string }).name);
     assert.deepEqual(names, INCOMES, engine);

@@ -150,3 +150,25 @@ export const MONTH_NAMES = [
   'Nov',
   'Dec',
 ];
+
+/** A report's Plotly figure, as far as the tests read it. */
+export interface ReportFigure {
+  data: { type: string; name?: string; x?: unknown[]; y?: unknown[] }[];
+  layout: {
+    title?: { text?: string };
+    xaxis?: { categoryarray?: string[] };
+    yaxis?: { rangemode?: string };
+  };
+}
+
+/** The figures of a report's HTML (its `fig-N` scripts), by chart title. */
+export function reportFigures(html: string): Map<string, ReportFigure> {
+  const out = new Map<string, ReportFigure>();
+  for (const [, body] of html.matchAll(
+    /<script type="application\/json" id="fig-\d+">(.*?)<\/script>/gs,
+  )) {
+    const fig = JSON.parse(body ?? '{}') as ReportFigure;
+    out.set(fig.layout.title?.text ?? '', fig);
+  }
+  return out;
+}
