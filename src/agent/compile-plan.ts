@@ -380,7 +380,11 @@ export function seasonX(t: Extract<Transform, { type: 'season' }>): 'month' | 'w
  * rows — whose ranking then tests its gap (Welch's t-test over the periods or rows of each month,
  * weekday or hour); a median, a minimum or a maximum is not tested.
  */
-export function seasonMean(t: Extract<Transform, { type: 'season' }>): boolean {
+export function seasonMean(
+  t: Extract<Transform, { type: 'season' }>,
+  scales: Scales = NO_SCALES,
+): boolean {
+  if (quotientFor(t, scales)) return false;
   return !t.measure || t.agg === 'sum' || t.agg === 'count' || t.agg === 'mean';
 }
 
@@ -392,9 +396,11 @@ export function seasonMean(t: Extract<Transform, { type: 'season' }>): boolean {
 export function seasonLabel(
   t: Extract<Transform, { type: 'season' }>,
   name: (column: string) => string,
+  scales: Scales = NO_SCALES,
 ): string {
   const [adjective, per] = CYCLE_UNIT[CYCLE_PERIOD[t.cycle]];
   if (!t.measure) return `average number of rows ${per}`;
+  if (quotientFor(t, scales)) return name(t.measure);
   if (t.agg === 'sum') return `average ${adjective} ${name(t.measure)}`;
   if (t.agg === 'count') return `average number of ${name(t.measure)} values ${per}`;
   return `${t.agg} ${name(t.measure)}`;
@@ -1015,7 +1021,10 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
     case 'season': {
       const y = t.measure ?? 'count';
       const args = `data, ${py(t.date)}, ${t.measure ? py(t.measure) : 'None'}, ${py(t.agg)}, ${py(t.cycle)}`;
-      const lines = [`frame = _season(${args})`];
+      const q = quotientFor(t, grain.scales);
+      const lines = [
+        `frame = _season(${args}${q ? `, quotient=(${py(q.numerator)}, ${py(q.denominator)}, ${q.scale})` : ''})`,
+      ];
       if (a.chart === 'table')
         return [
           ...lines,
@@ -1030,8 +1039,8 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const sort = a.chart === 'bar' ? { sort: 'none' } : {};
       return [
         ...lines,
-        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, y_label: unitLabel(y, name, grain.scales, t.agg), ...common })})`,
-        `_insight(${n}, _ins.ranking_insights(frame, ${py(x)}, ${py(y)}, ${py(seasonLabel(t, name))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${inPercent(t, grain.scales) ? ', points=True' : ''}${seasonMean(t) ? `, overall=${py(`${x}s`)}, **_season_spread(${args})` : ''}${moneyArg(t, grain.scales)}))`,
+        `declare_chart(${py(a.chart)}, frame, ${kwargs({ x, y, ...sort, y_label: unitLabel(y, name, grain.scales, t.agg), title: a.title, note: quotientNote(t, grain.scales, a.why, x) })})`,
+        `_insight(${n}, _ins.ranking_insights(frame, ${py(x)}, ${py(y)}, ${py(seasonLabel(t, name, grain.scales))}${intervalOf(t, grain.scales) ? ', interval=True' : ''}${inPercent(t, grain.scales) ? ', points=True' : ''}${seasonMean(t, grain.scales) ? `, overall=${py(`${x}s`)}, **_season_spread(${args})` : ''}${moneyArg(t, grain.scales)}))`,
       ];
     }
     case 'distribution': {
@@ -1290,10 +1299,21 @@ def _season_label(key, values):
     return [_MONTHS[m - 1] for m in values] if key == "month" else [_DAYS[d] for d in values] if key == "weekday" else values
 
 
-def _season(data, date, measure, agg, cycle):
-    parts, how = _season_parts(data, date, measure, agg, cycle)
+def _season(data, date, measure, agg, cycle, quotient=None):
     y = "count" if measure is None else measure
-    frame = parts.groupby(_SEASON_KEYS[cycle], sort=True)["v"].agg(how).reset_index().rename(columns={"v": y})
+    if quotient is None:
+        parts, how = _season_parts(data, date, measure, agg, cycle)
+        frame = parts.groupby(_SEASON_KEYS[cycle], sort=True)["v"].agg(how).reset_index().rename(columns={"v": y})
+    else:
+        # A quotient (numerator, denominator, scale): each month's (weekday's, hour's) totals' quotient.
+        _season_parts(data, date, None, "count", cycle)  # the same check of the dates
+        rows = data[data[date].notna()]
+        when = pd.DatetimeIndex(rows[date])
+        parts = _quotient_parts(rows, quotient[0], quotient[1]).reset_index(drop=True)
+        for key in _SEASON_KEYS[cycle]:
+            parts[key] = {"month": when.month, "weekday": when.dayofweek, "hour": when.hour}[key].to_numpy()
+        totals = parts.groupby(_SEASON_KEYS[cycle], sort=True)[["n", "d"]].sum(min_count=1)
+        frame = _quotient(totals, quotient[2]).reset_index(name=y)
     for key in _SEASON_KEYS[cycle]:
         frame[key] = _season_label(key, frame[key])
     return frame[["hour", "weekday", y]] if cycle == "weekday_hour" else frame

@@ -80,8 +80,8 @@ function quotientOf(
   t: Analysis['transform'],
   quotients: NonNullable<Semantics['quotients']>,
 ): Pick<Derivation, 'quotient'> {
-  if ((t.type !== 'group' && t.type !== 'resample') || t.agg !== 'mean' || t.equals !== undefined)
-    return {};
+  if (t.type !== 'group' && t.type !== 'resample' && t.type !== 'season') return {};
+  if (t.agg !== 'mean' || (t.type !== 'season' && t.equals !== undefined)) return {};
   const found = quotients.find((q) => q.column === t.measure);
   return found ? { quotient: quotientFormula(found) } : {};
 }
@@ -282,5 +282,6 @@ function cycleHead(d: Derivation): string {
     return `Average ${every} rows ${by} (each ${unit}'s count, averaged over the ${unit}s of the span; a ${unit} without rows counts 0)`;
   if (d.agg === 'sum')
     return `Average ${every} total ${d.measure ?? 'rows'} ${by} (each ${unit}'s total, averaged over the ${unit}s of the span; ${unit}s without values left out)`;
+  if (d.quotient !== undefined) return `${d.measure ?? ''} as ${d.quotient} of the totals ${by}`;
   return `${AGG_CAPTION[d.agg]} of ${d.measure ?? 'rows'} ${by}, over rows`;
 }

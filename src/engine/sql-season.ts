@@ -14,6 +14,8 @@ import {
   seasonMean,
   seasonX,
   moneyFor,
+  quotientFor,
+  quotientNote,
 } from '../agent/compile-plan.js';
 import { CYCLE_PERIOD } from '../agent/plan.js';
 import type { Transform } from '../agent/plan.js';
@@ -22,7 +24,7 @@ import { rankingInsights } from './insights.js';
 import { blockedAnova } from './insights-welch.js';
 import type { BlockedTest } from './insights-welch.js';
 import type { Insight, Spread } from './insights.js';
-import { aggregateSql } from './sql-group.js';
+import { aggregateSql, quotientSql } from './sql-group.js';
 import { columnOf, distinctColumns } from './sql-rows.js';
 import { columnsOf, infos, over, params, query, tableOf } from './sql-spec.js';
 import type { Ctx, Declared, Outcome } from './sql-spec.js';
@@ -56,6 +58,7 @@ function seasonParts(ctx: Ctx, t: Season): { ctes: Cte[]; value: string; y: stri
   const d = ident(date.name);
   const unit = UNIT[CYCLE_PERIOD[t.cycle]];
   const additive = !measure || t.agg === 'sum' || t.agg === 'count';
+  const quotient = quotientFor(t, ctx.scales ?? NO_SCALES);
   const ctes: Cte[] = [];
   let value: string;
   if (additive) {
@@ -75,6 +78,11 @@ function seasonParts(ctx: Ctx, t: Season): { ctes: Cte[]; value: string; y: stri
       ],
     );
     value = 'favg(CAST(v AS DOUBLE))';
+  } else if (quotient) {
+    // A quotient: each month's (weekday's, hour's) totals' quotient, over its rows.
+    const parts = [quotient.numerator, quotient.denominator].map((c) => ident(c)).join(', ');
+    ctes.push(['filled', `SELECT ${d} AS p, ${parts}\nFROM source\nWHERE ${d} IS NOT NULL`]);
+    value = quotientSql(quotient, ctx.rows);
   } else {
     ctes.push([
       'filled',
@@ -114,7 +122,7 @@ function chartParams(ctx: Ctx, t: Season, y: string): Record<string, unknown> {
     y,
     ...(a.chart === 'bar' ? { sort: 'none' } : {}),
     y_label: unitLabel(y, namedAs(a, ctx.scales ?? NO_SCALES), ctx.scales, t.agg),
-    note: a.why,
+    note: quotientNote(t, ctx.scales ?? NO_SCALES, a.why, seasonX(t)),
   });
 }
 
@@ -199,12 +207,12 @@ async function seasonFindings(
   const { columns, rows } = declared.frame;
   const [at, of] = [columns.indexOf(seasonX(t)), columns.indexOf(y)];
   const scales = ctx.scales ?? NO_SCALES;
-  const [spreads, blocked] = seasonMean(t)
+  const [spreads, blocked] = seasonMean(t, scales)
     ? await Promise.all([seasonSpreads(ctx, t), seasonBlocks(ctx, t)])
     : [null, null];
   return rankingInsights(
     rows.map((row) => ({ category: row[at], value: row[of] })),
-    seasonLabel(t, namedAs(ctx.analysis, scales)),
+    seasonLabel(t, namedAs(ctx.analysis, scales), scales),
     intervalOf(t, scales),
     false,
     seasonX(t),
