@@ -13,7 +13,7 @@ import type { ColumnProfile, DataProfile } from './profile.js';
 import { namedColumns, namedFamily, withFamily } from './question-columns.js';
 import { filtersSaid, valueFilters } from './question-values.js';
 import { alignedTo, narrowed, timeReading } from './question-times.js';
-import { cycleAnswer, cycleAsked } from './question-cycles.js';
+import { cycleAnswer, cycleAsked, cycleFits, cycleWorded } from './question-cycles.js';
 import { shareAnswer, shareCategory, shareFilters, sharedRows } from './question-shares.js';
 import { rankingAnalysis } from './planner-ranking.js';
 import { sortFor } from './semantics-ordinal.js';
@@ -153,8 +153,10 @@ function askedCategory(
     r.categories.find((c) => filters.some((f) => f.column === c.name && f.op === 'in')) ??
     // A share of a value it names ("what percentage of revenue comes from Online"): of its column.
     shareCategory(question, r, [], filters) ??
-    // Ranking words without a column to rank: the data's first category ("top sellers").
+    // Ranking words without a column to rank: the data's first category ("top sellers"); not
+    // the ranking of a cycle ("which weekday sells most").
     ((WORDS.ranking.test(question) || WORDS.share.test(question)) &&
+    !cycleWorded(question) &&
     !named.some((c) => r.rankings.includes(c) && open(c))
       ? r.categories.find(open)
       : undefined)
@@ -239,7 +241,7 @@ function answerOf(
   const cycleDate = date ?? r.dates[0];
   const cycle = !grouped && cycleDate ? cycleAsked(question, cycleDate, r) : null;
   const cycleAgg = valued ? aggOf(question, valued, r, true, isNamed) : 'count';
-  if (cycle && cycleDate && (grain !== 'panel' || cycleAgg === 'sum' || cycleAgg === 'count'))
+  if (cycle && cycleDate && cycleFits(r, cycleAgg, valued))
     return [
       cycleAnswer({ title, why: counted(cycleAgg) }, cycleDate, cycle, counts(cycleAgg), cycleAgg),
     ];
@@ -358,13 +360,11 @@ function answerOf(
  * chart with it.
  */
 export function unanswerable(question: string, profile: DataProfile): boolean {
+  const date = profile.column_profiles.find((c) => c.semantic === 'datetime');
   return (
     namedColumns(question, profile.column_profiles).length === 0 &&
     valueFilters(question, profile).length === 0 &&
-    timeReading(
-      question,
-      profile.column_profiles.find((c) => c.semantic === 'datetime'),
-    ).filters.length === 0 &&
+    timeReading(question, date).filters.length === 0 &&
     !Object.values(WORDS).some((words) => words.test(question))
   );
 }

@@ -17,6 +17,25 @@ const ASKED: readonly [Exclude<Cycle, 'weekday_hour'>, RegExp, number][] = [
   ['month', /\b(months? of (the )?year|calendar months?|seasonal(ity)?)\b/i, 365],
 ];
 
+/** Whether a question asks for a cycle ("which weekday…"), whether or not the data can give it. */
+export function cycleWorded(question: string): boolean {
+  return ASKED.some(([, words]) => words.test(question));
+}
+
+/**
+ * Whether the table's grain lets a cycle of the measure be drawn: a panel's levels get none
+ * (averaging entities mixes them), but its sums and counts do, and so does a quotient of totals
+ * (CTR: all the campaigns' clicks ÷ their impressions on Mondays mixes nothing).
+ */
+export function cycleFits(
+  r: Pick<Roles, 'semantics'>,
+  agg: string,
+  measure: ColumnProfile | undefined,
+): boolean {
+  if (r.semantics.table.grain !== 'panel' || agg === 'sum' || agg === 'count') return true;
+  return agg === 'mean' && (r.semantics.quotients ?? []).some((q) => q.column === measure?.name);
+}
+
 /** How each cycle is said in a note. */
 const SAID: Readonly<Record<Exclude<Cycle, 'weekday_hour'>, string>> = {
   hour: 'hour of the day',
