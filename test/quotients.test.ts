@@ -259,3 +259,39 @@ void test('a quotient holds within half a unit of its last decimal: 8.42% for 8.
   assert.ok(quotientHolds(2119 / 25167, 2119, 25167, 1, null));
   assert.ok(!quotientHolds(0.0845, 2119, 25167, 1, null));
 });
+
+void test('which weekday has the highest CTR: each weekday’s clicks ÷ impressions over every campaign, in both engines', () => {
+  const dir = tempDir();
+  const rows = adRows();
+  const file = adReport(dir, rows);
+  const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+  const ctr = new Map<string, number>();
+  for (const [i, day] of DAYS.entries()) {
+    const rs = rows.filter((r) => new Date(`${r.day}T00:00:00Z`).getUTCDay() === i);
+    ctr.set(day, (100 * total(rs, 'clicks')) / total(rs, 'impressions'));
+  }
+  const question = 'Which weekday has the highest CTR?';
+  for (const engine of ['duckdb', 'pandas']) {
+    const out = join(dir, `${engine}.html`);
+    const json = analyzeJson<Summary>(file, engine, out, ['-q', question]);
+    const html = readFileSync(out, 'utf8');
+    assertClose(bars(html, question), ctr, engine);
+    assert.equal(json.charts[0]?.derivation.quotient, 'Clicks ÷ Impr. × 100', engine);
+    assert.match(html, /CTR as Clicks ÷ Impr\. × 100 of the totals by weekday of Day/, engine);
+    const [high] = ends(ctr);
+    assert.match(json.insights[0]?.text ?? '', new RegExp(`^${high} has the highest CTR \\(`));
+  }
+});
+
+void test('which weekday has the highest cost is answered by weekday, not by the first category', () => {
+  const dir = tempDir();
+  const file = adReport(dir, adRows());
+  const json = analyzeJson<Summary & { charts: { derivation: { cycle?: string } }[] }>(
+    file,
+    'duckdb',
+    join(dir, 'report.html'),
+    ['-q', 'Which weekday has the highest Cost?'],
+  );
+  assert.equal(json.charts[0]?.derivation.cycle, 'weekday', json.charts[0]?.title);
+  assert.match(json.insights[0]?.text ?? '', /has the highest average daily Cost/);
+});
