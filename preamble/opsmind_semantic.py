@@ -302,3 +302,22 @@ def quotient_facts(df, candidates, texts, screen):
         if rows >= 10 and hits >= 0.99 * rows:
             found.append({"column": q, "numerator": n, "denominator": d, "scale": scale, "decimals": decimals[q]})
     return found
+
+
+def balance_facts(df, pairs):
+    """Running balances (agent/semantics-balances.ts; profile-balances.ts in SQL): each [balance, flow]
+    whose step from the row before (ascending) or to the row after (descending) is the flow on 99% of
+    the rows that have all three (10 or more)."""
+    found = []
+    for b, a in pairs:
+        B = pd.to_numeric(df[b], errors="coerce").astype(float).reset_index(drop=True)
+        A = pd.to_numeric(df[a], errors="coerce").astype(float).reset_index(drop=True)
+        for order, other in (("ascending", B.shift(1)), ("descending", B.shift(-1))):
+            rows = B.notna() & other.notna() & A.notna()
+            with np.errstate(all="ignore"):
+                close = ((B - other) - A).abs() <= 1e-6 * (B.abs() + A.abs()) + 1e-6
+            n, h = int(rows.sum()), int((rows & close).sum())
+            if n >= 10 and h >= 0.99 * n:
+                found.append({"balance": b, "amount": a, "order": order})
+                break
+    return found

@@ -144,6 +144,10 @@ function semanticTail(
   out.push(...reportedLines(sem, dates));
   for (const d of sem.derived.slice(0, 4))
     out.push(`Derived: ${d.column} = ${d.how} of ${d.from.join(', ')} (${d.evidence}).`);
+  for (const b of (sem.balances ?? []).slice(0, 2))
+    out.push(
+      `Running balance: ${b.balance} changes by ${b.amount} from each row to the next; sum ${b.amount} (money in and out), chart ${b.balance} over time, never by a category.`,
+    );
   for (const q of (sem.quotients ?? []).slice(0, 4))
     out.push(
       `Quotient: ${q.column} = ${quotientFormula(q)} on every row; plan agg "mean" of it and each group's or period's value is computed from its totals (never sum it).`,

@@ -123,6 +123,8 @@ export const SemanticsSchema = z.object({
    * Columns that are one column divided by another on every row (CTR = Clicks ÷ Impr. × 100): a
    * group's value is the quotient of its totals (semantics-quotients.ts).
    */
+  /** Running balances (semantics-balances.ts): `balance` changes by `amount` from row to row. */
+  balances: z.array(z.object({ balance: z.string(), amount: z.string() })).optional(),
   quotients: z
     .array(
       z.object({
@@ -242,6 +244,11 @@ export interface TableFacts {
   splits?: { column: string; value: string; measure: string; part: number; whole: number }[];
   /** Number columns equal to the sum of two others on (nearly) every complete row: total = a + b. */
   sums?: { total: string; parts: [string, string] }[];
+  /**
+   * Running balances (semantics-balances.ts): `balance` changes by `amount` from each row to the
+   * next on (nearly) every row, in the file's order (`ascending`) or the reverse (`descending`).
+   */
+  balances?: { balance: string; amount: string; order: 'ascending' | 'descending' }[];
   /**
    * Number columns equal to numerator ÷ denominator × scale on (nearly) every row with both parts
    * (semantics-quotients.ts): the decimals the column is written with (null: more than 6).

@@ -11,6 +11,7 @@ import { aliasesOf } from './semantics-aliases.js';
 import { derivedColumns, groupEffects } from './semantics-derived.js';
 import { isNumberColumn } from './semantics-evidence.js';
 import { quotientRoles, quotientsOf } from './semantics-quotients.js';
+import { balanceProblem, balanceRoles, balancesOf } from './semantics-balances.js';
 import { decideGrain, keyLabel, timeColumn } from './semantics-grain.js';
 import { numberRole, otherRole, perUnitLevels, skipReason } from './semantics-roles.js';
 import { rowReferences } from './semantics-references.js';
@@ -86,13 +87,12 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
     judged.map((c) => facetRole(c, facet) ?? perEntity(c, facts)),
     profile,
   );
-  const quotients = quotientsOf(facts, profile);
-  const columns = quotientRoles(
+  const [quotients, balances] = [quotientsOf(facts, profile), balancesOf(facts)];
+  const levels =
     grained.grain === 'cross_section'
       ? perUnitLevels(attributed, profile.correlations)
-      : attributed,
-    quotients,
-  );
+      : attributed;
+  const columns = balanceRoles(quotientRoles(levels, quotients), balances);
   const aliases = aliasesOf(facts, profile);
   const office = tableAggregates(facts.names);
   const groups = [
@@ -132,6 +132,7 @@ export function describeData(profile: DataProfile, facts: TableFacts = {}): Sema
         !(d.how === 'bins' && grained.grain === 'panel' && grained.keys.includes(d.column)),
     ),
     ...(quotients.length ? { quotients } : {}),
+    ...(balances.length ? { balances } : {}),
     ...(facet ? { facets: [facet] } : {}),
     ...(quantity ? { quantity } : {}),
     ...(currency ? { currency } : {}),
@@ -226,6 +227,8 @@ export function repeatedProblem(
   measure: string | null | undefined,
   by: string | null | undefined,
 ): string | null {
+  const balance = balanceProblem(sem, measure, by);
+  if (balance) return balance;
   const entries = sem.repeated?.filter((r) => r.measure === measure) ?? [];
   const found = entries[0];
   if (!found || !by || entries.some((r) => by === r.entity || r.within.includes(by))) return null;

@@ -38,6 +38,15 @@ export const FactsSchema = z.object({
     )
     .optional(),
   aliases: z.array(z.tuple([z.string(), z.string()])),
+  balances: z
+    .array(
+      z.object({
+        balance: z.string(),
+        amount: z.string(),
+        order: z.enum(['ascending', 'descending']),
+      }),
+    )
+    .optional(),
   quotients: z
     .array(
       z.object({

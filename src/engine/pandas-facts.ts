@@ -27,6 +27,7 @@ import {
 } from '../agent/semantics.js';
 import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
 import { quotientCandidates, QUOTIENT_SCREEN } from '../agent/semantics-quotients.js';
+import { balanceCandidates } from '../agent/semantics-balances.js';
 import { GAP_SHARE, REPORTED_PERIODS, REPORTED_SHARE } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -61,6 +62,9 @@ for total, a, b in derived["triples"]:
     h = int((complete & ((T - (A + B)).abs() <= 1e-6 * T.abs() + 1e-6)).sum())
     if n >= 10 and h >= n * 0.99:
         facts["sums"].append({"total": total, "parts": [a, b]})
+if derived["balances"]:
+    import opsmind_semantic
+    facts["balances"] = opsmind_semantic.balance_facts(df, derived["balances"])
 if derived["quotients"]:
     import opsmind_semantic
     facts["quotients"] = opsmind_semantic.quotient_facts(df, derived["quotients"], set(args["texts"]), SCREEN)
@@ -245,6 +249,7 @@ function derivedArgs(profile: DataProfile) {
     measures: derivable,
     triples: sumTriples(derivable, profile),
     quotients: quotientCandidates(profile),
+    balances: balanceCandidates(profile),
     categories: binCategories(profile),
     group: groupCategory(profile),
     pairs: measurePairs(derivable),

@@ -33,6 +33,7 @@ import { ident } from './duckdb.js';
 import { finiteOf } from './profile-columns.js';
 import { numberTextSql } from './profile-details.js';
 import { quotientFacts } from './profile-quotients.js';
+import { balanceFacts } from './profile-balances.js';
 import { reportedYears } from './profile-latest.js';
 import { timeExpr } from './sql-rows.js';
 import type { SourceLocale } from './types.js';
@@ -67,16 +68,27 @@ export async function tableFacts(
 ): Promise<TableFacts> {
   if (profile.rows === 0) return {};
   // Independent scans, side by side on the database's connections.
-  const [derived, timed, grouped, repeated, splits, aliases, quotients] = await Promise.all([
-    derivedFacts(db, profile, types, signal),
-    timeFacts(db, profile, types, order, signal),
-    groupPairFacts(db, profile, types, signal),
-    repeatedFacts(db, profile, types, signal),
-    splitFacts(db, profile, signal),
-    aliasFacts(db, profile, signal),
-    quotientFacts(db, profile, types, signal),
-  ]);
-  return { ...derived, ...timed, ...grouped, ...repeated, ...splits, ...aliases, ...quotients };
+  const [derived, timed, grouped, repeated, splits, aliases, quotients, balances] =
+    await Promise.all([
+      derivedFacts(db, profile, types, signal),
+      timeFacts(db, profile, types, order, signal),
+      groupPairFacts(db, profile, types, signal),
+      repeatedFacts(db, profile, types, signal),
+      splitFacts(db, profile, signal),
+      aliasFacts(db, profile, signal),
+      quotientFacts(db, profile, types, signal),
+      balanceFacts(db, profile, signal),
+    ]);
+  return {
+    ...derived,
+    ...timed,
+    ...grouped,
+    ...repeated,
+    ...splits,
+    ...aliases,
+    ...quotients,
+    ...balances,
+  };
 }
 
 /**

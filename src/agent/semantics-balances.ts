@@ -1,0 +1,85 @@
+/**
+ * Running balances: a bank statement's Balance changes from each row to the next by the row's
+ * Amount. That proves the Amount is what flows in and out — summed per period and per category,
+ * though half its values are below zero (a signed measure is otherwise averaged, the safe choice)
+ * — and the Balance a level at each row, never summed. Found from the values in row order (oldest
+ * first, or newest first as banks list them); both engines measure the candidates
+ * (profile-balances.ts, opsmind_semantic.balance_facts).
+ */
+import type { DataProfile } from './profile.js';
+import { statsOf } from './semantics-evidence.js';
+import type { ColumnRole, Semantics, TableFacts } from './semantics-types.js';
+
+/** At most this many number columns are tried as balances and as flows. */
+const BALANCE_MEASURES = 8;
+
+/** A candidate: the balance's column and the flow's. */
+export type BalanceCandidate = [string, string];
+
+/**
+ * The (balance, flow) pairs both engines check: number columns typed as numbers; the flow with
+ * values on both sides of zero (money in and money out), the balance with more than ten values.
+ */
+export function balanceCandidates(profile: DataProfile): BalanceCandidate[] {
+  const measures = profile.column_profiles
+    .filter((c) => c.semantic === 'numeric' && /^(u?int|float)/i.test(c.dtype))
+    .slice(0, BALANCE_MEASURES);
+  const flows = measures.filter((c) => {
+    const s = statsOf(c);
+    return s !== null && s.min < 0 && s.max > 0;
+  });
+  return measures
+    .filter((b) => b.distinct > 10)
+    .flatMap((b) => flows.filter((a) => a !== b).map((a): BalanceCandidate => [b.name, a.name]));
+}
+
+/** The balances the facts prove: the first per flow, none that is another's flow. */
+export function balancesOf(facts: TableFacts): NonNullable<Semantics['balances']> {
+  return (facts.balances ?? [])
+    .filter(
+      (f, i, all) =>
+        all.findIndex((g) => g.amount === f.amount) === i &&
+        !all.some((g) => g.balance === f.amount || g.amount === f.balance),
+    )
+    .map(({ balance, amount }) => ({ balance, amount }));
+}
+
+/** The roles the balances prove: each flow an amount, its balance a level. */
+export function balanceRoles(
+  columns: ColumnRole[],
+  found: NonNullable<Semantics['balances']>,
+): ColumnRole[] {
+  return columns.map((c) => {
+    const flow = found.find((f) => f.amount === c.name);
+    if (flow)
+      return {
+        ...c,
+        role: 'amount',
+        evidence: `"${flow.balance}" changes by ${c.name} from each row to the next (a running balance): ${c.name} is what flows in and out, summed`,
+        settled: true,
+      };
+    const balance = found.find((f) => f.balance === c.name);
+    return balance
+      ? {
+          ...c,
+          role: 'level',
+          evidence: `the running balance of ${balance.amount} (it changes by ${balance.amount} from each row to the next): a level at each row, never summed`,
+          settled: true,
+        }
+      : c;
+  });
+}
+
+/**
+ * A running balance split by a category (repeatedProblem): each group would hold the balance at
+ * the moments its rows were booked, which says nothing of the group.
+ */
+export function balanceProblem(
+  sem: Pick<Semantics, 'balances'>,
+  measure: string | null | undefined,
+  by: string | null | undefined,
+): string | null {
+  const found = sem.balances?.find((b) => b.balance === measure);
+  if (!found || !by) return null;
+  return `"${found.balance}" is the running balance of "${found.amount}": by "${by}" it would give the balance when those rows were booked, which says nothing of "${by}"; chart "${found.amount}" by "${by}", or "${found.balance}" over time`;
+}
