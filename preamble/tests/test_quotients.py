@@ -61,3 +61,25 @@ class QuotientTestCase(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BalanceTestCase(unittest.TestCase):
+    def frame(self, newest_first):
+        rng = np.random.default_rng(4)
+        amount = np.round(rng.uniform(-200, 150, 60), 2)
+        balance = np.round(1000 + np.cumsum(amount), 2)
+        df = pd.DataFrame({"amount": amount, "balance": balance})
+        return df.iloc[::-1].reset_index(drop=True) if newest_first else df
+
+    def test_a_running_balance_is_found_in_either_order(self):
+        from opsmind_semantic import balance_facts
+        self.assertEqual(balance_facts(self.frame(False), [["balance", "amount"]]),
+                         [{"balance": "balance", "amount": "amount", "order": "ascending"}])
+        self.assertEqual(balance_facts(self.frame(True), [["balance", "amount"]]),
+                         [{"balance": "balance", "amount": "amount", "order": "descending"}])
+
+    def test_a_level_that_does_not_follow_the_flow_is_none(self):
+        from opsmind_semantic import balance_facts
+        df = self.frame(False)
+        df["balance"] = df["balance"].sample(frac=1, random_state=1).to_numpy()
+        self.assertEqual(balance_facts(df, [["balance", "amount"]]), [])

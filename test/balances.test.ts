@@ -1,0 +1,151 @@
+/**
+ * Running balances (agent/semantics-balances.ts): a bank statement's Balance changes by the row's
+ * Amount from each row to the next. That proves the Amount is a flow — summed per week and per
+ * category, though most of its values are below zero (a signed measure is otherwise averaged:
+ * "Average Amount per week", "Salary has the highest mean Amount") — and the Balance a level at
+ * each row, never averaged by category ("Average Balance by Category" was the balance when each
+ * category's rows happened to be booked).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { checkPlan } from '../src/agent/plan.js';
+import { profileText } from '../src/agent/profile-text.js';
+import type { Analysis } from '../src/agent/plan.js';
+import { reportFigures, seeded, tempDir } from './helpers/fixtures.js';
+import { analyzeJson, duckProfile } from './helpers/semantics.js';
+
+interface Summary {
+  columns: { name: string; role: string; evidence: string }[];
+  charts: { title: string; derivation: { measure: string | null; agg: string } }[];
+  insights: { text: string }[];
+}
+
+interface Entry {
+  date: string;
+  category: string;
+  amount: number;
+  balance: number;
+}
+
+const SPENDING: Record<string, [number, number]> = {
+  Groceries: [-120, -20],
+  Dining: [-80, -10],
+  Utilities: [-150, -60],
+  Transfer: [-500, 500],
+  Shopping: [-200, -15],
+};
+
+/** Ten months of a checking account: salary in, rent out on the first, spending between. */
+function entries(): Entry[] {
+  const random = seeded(21);
+  const out: Entry[] = [];
+  let balance = 2500;
+  const day = new Date(Date.UTC(2024, 0, 2));
+  for (let i = 0; i < 400; i++) {
+    day.setUTCDate(day.getUTCDate() + Math.floor(random() * 2.4));
+    const first =
+      day.getUTCDate() <= 2 && !out.some((e) => e.date.slice(0, 7) === iso(day).slice(0, 7));
+    const kinds = Object.keys(SPENDING);
+    const category = first
+      ? i % 2
+        ? 'Rent'
+        : 'Salary'
+      : (kinds[Math.floor(random() * kinds.length)] ?? '');
+    const [lo, hi] = SPENDING[category] ?? (category === 'Rent' ? [-1500, -1500] : [3200, 3200]);
+    const amount = Math.round((lo + random() * (hi - lo)) * 100) / 100;
+    balance = Math.round((balance + amount) * 100) / 100;
+    out.push({ date: iso(day), category, amount, balance });
+  }
+  return out;
+}
+
+const iso = (d: Date): string => d.toISOString().slice(0, 10);
+
+/** The statement as a bank writes it: newest first (or oldest first), US dates, signed amounts. */
+function statement(dir: string, rows: readonly Entry[], newestFirst: boolean): string {
+  const ordered = newestFirst ? [...rows].reverse() : rows;
+  const us = (date: string) => `${date.slice(5, 7)}/${date.slice(8, 10)}/${date.slice(0, 4)}`;
+  const lines = ['Posting Date,Description,Amount,Category,Balance'];
+  ordered.forEach((e, i) =>
+    lines.push(
+      `${us(e.date)},${e.category.toUpperCase()} ${i},${e.amount.toFixed(2)},${e.category},${e.balance.toFixed(2)}`,
+    ),
+  );
+  const file = join(dir, newestFirst ? 'statement.csv' : 'statement-oldest-first.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+void test('a bank statement: the amount is summed by week and by category, the running balance never averaged by category, in both engines', () => {
+  const dir = tempDir();
+  const rows = entries();
+  const file = statement(dir, rows, true);
+  const byCategory = new Map<string, number>();
+  for (const e of rows) byCategory.set(e.category, (byCategory.get(e.category) ?? 0) + e.amount);
+  for (const engine of ['duckdb', 'pandas']) {
+    const out = join(dir, `${engine}.html`);
+    const json = analyzeJson<Summary>(file, engine, out);
+    const column = (name: string) => json.columns.find((c) => c.name === name);
+    assert.equal(column('Amount')?.role, 'amount', engine);
+    assert.match(
+      column('Amount')?.evidence ?? '',
+      /"Balance" changes by Amount from each row to the next/,
+    );
+    assert.equal(column('Balance')?.role, 'level', engine);
+    assert.match(column('Balance')?.evidence ?? '', /^the running balance of Amount/);
+    const titles = json.charts.map((c) => c.title);
+    assert.ok(titles.includes('Amount per week'), `${engine}: ${titles.join(' | ')}`);
+    for (const chart of json.charts)
+      if (chart.derivation.measure === 'Amount' && chart.title !== 'Distribution of Amount')
+        assert.notEqual(chart.derivation.agg, 'mean', `${engine}: ${chart.title}`);
+    assert.ok(!titles.some((t) => /Balance by /.test(t)), `${engine}: ${titles.join(' | ')}`);
+    const fig = reportFigures(readFileSync(out, 'utf8')).get('Amount by Category');
+    assert.ok(fig, `${engine}: ${titles.join(' | ')}`);
+    const bars = fig.data[0];
+    const drawn = new Map((bars?.x ?? []).map((x, i) => [String(x), Number(bars?.y?.[i])]));
+    for (const [category, sum] of byCategory)
+      assert.ok(Math.abs((drawn.get(category) ?? NaN) - sum) < 0.005, `${engine}: ${category}`);
+    assert.ok(!json.insights.some((i) => /mean Amount/i.test(i.text)), engine);
+  }
+});
+
+void test('oldest first too; a balance-like column that does not follow the amounts is no running balance', async () => {
+  const dir = tempDir();
+  const rows = entries();
+  const ascending = await duckProfile(statement(dir, rows, false));
+  assert.deepEqual(ascending.semantics.balances, [{ balance: 'Balance', amount: 'Amount' }]);
+  // The balances shuffled: no longer the running sum of the amounts.
+  const random = seeded(3);
+  const shuffled = rows.map((e) => ({
+    ...e,
+    balance: rows[Math.floor(random() * rows.length)]?.balance ?? 0,
+  }));
+  const other = await duckProfile(statement(tempDir(), shuffled, true));
+  assert.equal(other.semantics.balances, undefined);
+  assert.match(
+    profileText(ascending),
+    /Running balance: Balance changes by Amount from each row to the next; sum Amount/,
+  );
+});
+
+void test('a plan that averages the running balance by category is refused with the reason', async () => {
+  const dir = tempDir();
+  const profile = await duckProfile(statement(dir, entries(), true));
+  const bar = (measure: string, agg: 'mean' | 'sum'): Analysis => ({
+    title: `${measure} by Category`,
+    why: 'x',
+    chart: 'bar',
+    transform: { type: 'group', by: 'Category', measure, agg },
+  });
+  const problems = checkPlan(
+    { notes: [], analyses: [bar('Balance', 'mean'), bar('Amount', 'sum')] },
+    profile,
+  );
+  assert.equal(problems.length, 1, problems.join('\n'));
+  assert.match(
+    problems[0] ?? '',
+    /"Balance" is the running balance of "Amount": by "Category" it would give the balance when those rows were booked/,
+  );
+});
