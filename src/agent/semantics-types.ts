@@ -80,6 +80,14 @@ export const RepeatedSchema = z.object({
 });
 export type Repeated = z.infer<typeof RepeatedSchema>;
 
+/** A quotient column (semantics-quotients.ts): column = numerator ÷ denominator × scale on every row. */
+export const QuotientSchema = z.object({
+  column: z.string(),
+  numerator: z.string(),
+  denominator: z.string(),
+  scale: z.number(),
+});
+
 export const SemanticsSchema = z.object({
   table: z.object({
     grain: z.enum(GRAINS),
@@ -125,16 +133,7 @@ export const SemanticsSchema = z.object({
    */
   /** Running balances (semantics-balances.ts): `balance` changes by `amount` from row to row. */
   balances: z.array(z.object({ balance: z.string(), amount: z.string() })).optional(),
-  quotients: z
-    .array(
-      z.object({
-        column: z.string(),
-        numerator: z.string(),
-        denominator: z.string(),
-        scale: z.number(),
-      }),
-    )
-    .optional(),
+  quotients: z.array(QuotientSchema).optional(),
   /**
    * A column naming what a measure holds (indicator = "Population", "Life expectancy"): the
    * measure is charted for one of its first values at a time (semantics-facets.ts).

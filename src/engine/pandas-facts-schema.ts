@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { RepeatedSchema, ReportedSchema } from '../agent/semantics.js';
+import { QuotientSchema } from '../agent/semantics-types.js';
 
 /** A range's end: a number, or an infinity the program spells as text (JSON has none). */
 const Bound = z.union([
@@ -47,17 +48,7 @@ export const FactsSchema = z.object({
       }),
     )
     .optional(),
-  quotients: z
-    .array(
-      z.object({
-        column: z.string(),
-        numerator: z.string(),
-        denominator: z.string(),
-        scale: z.number(),
-        decimals: z.number().int().nullable(),
-      }),
-    )
-    .optional(),
+  quotients: z.array(QuotientSchema.extend({ decimals: z.number().int().nullable() })).optional(),
   groupPairs: z
     .object({
       by: z.string(),

@@ -24,6 +24,10 @@ const NUMBER_TEXT_RE2 = literal(
     `\\s*(%)?\\s*(${CURRENCY}|(?:${CURRENCY_CODES}))?\\s*\\)?\\s*\\n?$`,
 );
 
+/** DuckDB's number types, as the facts read a column's type. */
+export const NUMBER_TYPE =
+  /^(BIGINT|INTEGER|DOUBLE|FLOAT|DECIMAL|HUGEINT|SMALLINT|TINYINT|UBIGINT|UINTEGER)/;
+
 /** A text expression's number as DOUBLE ("$1,234.50", "12.5%" → 12.5, "(300)" → -300), else NULL. */
 export function numberTextSql(text: string): string {
   // The fast path: FAST_NUMBER's translate (regexp_replace is quicker than DuckDB's translate).

@@ -31,7 +31,7 @@ import type { Repeated, TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
 import { finiteOf } from './profile-columns.js';
-import { numberTextSql } from './profile-details.js';
+import { NUMBER_TYPE, numberTextSql } from './profile-details.js';
 import { quotientFacts } from './profile-quotients.js';
 import { balanceFacts } from './profile-balances.js';
 import { reportedYears } from './profile-latest.js';
@@ -335,9 +335,6 @@ async function groupPairFacts(
     },
   };
 }
-
-const NUMBER_TYPE =
-  /^(BIGINT|INTEGER|DOUBLE|FLOAT|DECIMAL|HUGEINT|SMALLINT|TINYINT|UBIGINT|UINTEGER)/;
 
 /** Totals of two other columns, and each candidate category's ranges of each measure. */
 async function derivedFacts(

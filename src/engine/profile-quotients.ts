@@ -13,11 +13,8 @@ import {
 import type { TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
 import { ident } from './duckdb.js';
-import { numberTextSql } from './profile-details.js';
+import { NUMBER_TYPE, numberTextSql } from './profile-details.js';
 import { DATA_RELATION } from './types.js';
-
-const NUMBER_TYPE =
-  /^(BIGINT|INTEGER|DOUBLE|FLOAT|DECIMAL|HUGEINT|SMALLINT|TINYINT|UBIGINT|UINTEGER)/;
 
 /** semantics-quotients.ts quotientHolds, in SQL. */
 function holds(q: string, n: string, d: string, scale: number, decimals: number | null): string {
