@@ -940,6 +940,19 @@ def _per_row_reversal(top, second, counts):
     return (n_top, n_second, counts[1]) if top[1] / n_top < second[1] / n_second else None
 
 
+def _signed_totals(totals, label, money):
+    """Totals on both sides of zero (money in and money out, insights-share.ts signedTotals): no shares, but
+    the largest, the most negative and what all the groups come to together."""
+    ranked = totals.iloc[np.argsort(-totals.to_numpy(), kind="stable")]
+    ranked = ranked[[not _is_other(n) and n != "(missing)" for n in ranked.index]]
+    if len(ranked) < 2 or not (float(ranked.iloc[0]) > 0 > float(ranked.iloc[-1])):
+        return []
+    high, low, net = float(ranked.iloc[0]), float(ranked.iloc[-1]), float(totals.sum())
+    text = (f"{ranked.index[0]} has the largest {label} ({fmt_money(high, money)}); {ranked.index[-1]} the most "
+            f"negative ({fmt_money(low, money)}); all {len(totals)} together come to {fmt_money(net, money)}.")
+    return [_insight(text, "signed_totals", value=high, lowest=low, total=net)]
+
+
 @never_raises
 def share_insights(frame, category, value, label=None, keys=None, values=None, money=None, named=None):
     """Share of total of the top category, top vs second, top-3 share ("Other" never counts as a top category).
@@ -952,9 +965,12 @@ def share_insights(frame, category, value, label=None, keys=None, values=None, m
     names = np.array([_group_name(c, category) for c in frame[category].astype(object).where(frame[category].notna(), "(missing)")], dtype=object)
     keep = np.isfinite(sums)
     totals = pd.Series(sums[keep]).groupby(names[keep], sort=False).sum()
+    label = "rows" if str(label or value) == "count" else str(label or value)
+    if len(totals) >= 2 and (totals < 0).any() and (totals > 0).any():
+        return _signed_totals(totals, label, money)
     if len(totals) < 2 or (totals < 0).any() or totals.sum() <= 0 or totals.nunique() < 2:
         return []
-    label, total = "rows" if str(label or value) == "count" else str(label or value), float(totals.sum())
+    total = float(totals.sum())
     ranked = totals.iloc[np.argsort(-totals.to_numpy(), kind="stable")]
     ranked = ranked[[not _is_other(n) and n != "(missing)" for n in ranked.index]]
     if ranked.empty:

@@ -148,6 +148,27 @@ function namedShare(
  * second's is said to lead by its rows (perRowReversal). `money`: the values' currency (fmtMoney).
  * `named`: a member the question asks about, its share said first (namedShare).
  */
+/**
+ * Totals on both sides of zero (money in and money out: opsmind_insights._signed_totals): no
+ * shares, but the largest, the most negative and what all the groups come to together.
+ */
+function signedTotals(
+  totals: readonly Total[],
+  label: string,
+  total: number,
+  money?: string | null,
+): Insight[] {
+  const ranked = totals
+    .map((g, i) => ({ ...g, i }))
+    .sort((a, b) => b.value - a.value || a.i - b.i)
+    .filter((g) => !isOther(g.name) && g.name !== MISSING);
+  const [high, low] = [ranked[0], ranked[ranked.length - 1]];
+  if (ranked.length < 2 || !high || !low || !(high.value > 0 && low.value < 0)) return [];
+  const fmt = (x: number): string => fmtMoney(x, money);
+  const text = `${high.name} has the largest ${label} (${fmt(high.value)}); ${low.name} the most negative (${fmt(low.value)}); all ${totals.length} together come to ${fmt(total)}.`;
+  return [insight(text, 'signed_totals', { value: high.value, lowest: low.value, total })];
+}
+
 export const shareInsights = neverThrows(
   (
     rows: readonly CategoryValue[],
@@ -160,6 +181,9 @@ export const shareInsights = neverThrows(
     const totals = groupTotals(rows, by);
     const values = totals.map((g) => g.value);
     const total = pairwiseSum(values);
+    const name = (label || 'value') === 'count' ? 'rows' : label || 'value';
+    if (totals.length >= 2 && values.some((v) => v < 0) && values.some((v) => v > 0))
+      return signedTotals(totals, name, total, money);
     if (
       totals.length < 2 ||
       values.some((v) => v < 0) ||
@@ -168,7 +192,6 @@ export const shareInsights = neverThrows(
     ) {
       return [];
     }
-    const name = (label || 'value') === 'count' ? 'rows' : label || 'value';
     const ranked = totals
       .map((g, i) => ({ ...g, i }))
       .sort((a, b) => b.value - a.value || a.i - b.i)
