@@ -108,6 +108,17 @@ void test('a bank statement: the amount is summed by week and by category, the r
     for (const [category, sum] of byCategory)
       assert.ok(Math.abs((drawn.get(category) ?? NaN) - sum) < 0.005, `${engine}: ${category}`);
     assert.ok(!json.insights.some((i) => /mean Amount/i.test(i.text)), engine);
+    // Money in and out by category: no shares, but the ends and the net.
+    const sorted = [...byCategory].sort((x, y) => y[1] - x[1]);
+    const [high, low] = [sorted[0]?.[0], sorted.at(-1)?.[0]];
+    assert.ok(
+      json.insights.some((i) =>
+        new RegExp(
+          `^${high} has the largest Amount \\([\\d,]+\\); ${low} the most negative \\(-[\\d,]+\\); all ${byCategory.size} together come to `,
+        ).test(i.text),
+      ),
+      `${engine}:\n${json.insights.map((i) => i.text).join('\n')}`,
+    );
   }
 });
 

@@ -395,6 +395,26 @@ void test('share: repeated categories are summed', () => {
   near(kind(shareInsights(rows, 'v'), 'top_share').numbers.share_pct, (4 / 6) * 100);
 });
 
+void test('share: totals on both sides of zero get no shares but their ends and net (as the preamble)', () => {
+  const rows = [
+    ['Salary', 3200],
+    ['Rent', -1500],
+    ['Food', -80],
+    ['Other', -9000],
+    ['Food', -40],
+  ].map(([category, value]) => ({ category, value }));
+  const found = shareInsights(rows, 'Amount', undefined, undefined, '$');
+  assert.deepEqual(
+    found.map((i) => [i.kind, i.text]),
+    [
+      [
+        'signed_totals',
+        'Salary has the largest Amount ($3,200); Rent the most negative (-$1,500); all 4 together come to -$7,420.',
+      ],
+    ],
+  );
+});
+
 void test('share: unusable inputs give nothing', () => {
   const pair = (a: unknown, b: unknown) => [
     { category: 'a', value: a },
@@ -402,7 +422,7 @@ void test('share: unusable inputs give nothing', () => {
   ];
   assert.deepEqual(shareInsights(REGIONS.slice(0, 1), 'revenue'), []);
   assert.deepEqual(shareInsights(pair(5, 5), 'v'), []);
-  assert.deepEqual(shareInsights(pair(5, -1), 'v'), []);
+  assert.deepEqual(shareInsights(pair(-5, -1), 'v'), []);
   assert.deepEqual(shareInsights([], 'v'), []);
   assert.deepEqual(shareInsights(pair(NaN, null), 'v'), []);
 });

@@ -152,6 +152,13 @@ class TrendTests(unittest.TestCase):
         plain = distribution_insights(reigns, "price")[0]["text"]
         self.assertTrue(plain.startswith("The median price is 1,687;"), plain)
 
+    def test_totals_on_both_sides_of_zero_get_no_shares_but_their_ends_and_net(self):
+        frame = pd.DataFrame({"c": ["Salary", "Rent", "Food", "Other", "Food"], "v": [3200.0, -1500.0, -80.0, -9000.0, -40.0]})
+        found = share_insights(frame, "c", "v", label="Amount", money="$")
+        self.assertEqual([i["kind"] for i in found], ["signed_totals"])
+        self.assertEqual(found[0]["text"], "Salary has the largest Amount ($3,200); Rent the most negative (-$1,500); "
+                                           "all 4 together come to -$7,420.")
+
     def test_unusable_inputs_give_nothing(self):
         self.assertEqual(trend_insights(self.monthly(periods=2), "month", "revenue"), [])
         self.assertEqual(trend_insights(pd.DataFrame({"m": [], "v": []}), "m", "v"), [])
@@ -236,10 +243,17 @@ class ShareTests(unittest.TestCase):
         frame = pd.DataFrame({"r": ["a", "b", "a"], "v": [1.0, 2.0, 3.0]})
         self.assertAlmostEqual(by_kind(share_insights(frame, "r", "v"))["top_share"]["numbers"]["share_pct"], 4 / 6 * 100)
 
+    def test_totals_on_both_sides_of_zero_get_no_shares_but_their_ends_and_net(self):
+        frame = pd.DataFrame({"c": ["Salary", "Rent", "Food", "Other", "Food"], "v": [3200.0, -1500.0, -80.0, -9000.0, -40.0]})
+        found = share_insights(frame, "c", "v", label="Amount", money="$")
+        self.assertEqual([i["kind"] for i in found], ["signed_totals"])
+        self.assertEqual(found[0]["text"], "Salary has the largest Amount ($3,200); Rent the most negative (-$1,500); "
+                                           "all 4 together come to -$7,420.")
+
     def test_unusable_inputs_give_nothing(self):
         self.assertEqual(share_insights(self.FRAME.iloc[:1], "region", "revenue"), [])
         self.assertEqual(share_insights(pd.DataFrame({"r": ["a", "b"], "v": [5, 5]}), "r", "v"), [])
-        self.assertEqual(share_insights(pd.DataFrame({"r": ["a", "b"], "v": [5, -1]}), "r", "v"), [])
+        self.assertEqual(share_insights(pd.DataFrame({"r": ["a", "b"], "v": [-5, -1]}), "r", "v"), [])
         self.assertEqual(share_insights(pd.DataFrame({"r": [], "v": []}), "r", "v"), [])
         self.assertEqual(share_insights(pd.DataFrame({"r": ["a", "b"], "v": [np.nan, np.nan]}), "r", "v"), [])
 
@@ -316,6 +330,13 @@ class DistributionTests(unittest.TestCase):
         self.assertIn("(skew 2.25; mean 21.5% vs median 17.8%)", kinds["skew"]["text"])
         self.assertTrue(kinds["outliers"]["text"].endswith("(above 35.4%)."))
         self.assertNotIn("%", by_kind(distribution_insights(margins, "margin"))["spread"]["text"])
+
+    def test_totals_on_both_sides_of_zero_get_no_shares_but_their_ends_and_net(self):
+        frame = pd.DataFrame({"c": ["Salary", "Rent", "Food", "Other", "Food"], "v": [3200.0, -1500.0, -80.0, -9000.0, -40.0]})
+        found = share_insights(frame, "c", "v", label="Amount", money="$")
+        self.assertEqual([i["kind"] for i in found], ["signed_totals"])
+        self.assertEqual(found[0]["text"], "Salary has the largest Amount ($3,200); Rent the most negative (-$1,500); "
+                                           "all 4 together come to -$7,420.")
 
     def test_unusable_inputs_give_nothing(self):
         self.assertEqual(distribution_insights([], "x"), [])
@@ -394,6 +415,13 @@ class CorrelationTests(unittest.TestCase):
         kinds = by_kind(correlation_insights(pd.DataFrame({"x": x, "y": np.exp(x)}), "x", "y"))
         self.assertIn("correlation_shape", kinds)
         self.assertAlmostEqual(kinds["correlation"]["numbers"]["rho"], 1.0)
+
+    def test_totals_on_both_sides_of_zero_get_no_shares_but_their_ends_and_net(self):
+        frame = pd.DataFrame({"c": ["Salary", "Rent", "Food", "Other", "Food"], "v": [3200.0, -1500.0, -80.0, -9000.0, -40.0]})
+        found = share_insights(frame, "c", "v", label="Amount", money="$")
+        self.assertEqual([i["kind"] for i in found], ["signed_totals"])
+        self.assertEqual(found[0]["text"], "Salary has the largest Amount ($3,200); Rent the most negative (-$1,500); "
+                                           "all 4 together come to -$7,420.")
 
     def test_unusable_inputs_give_nothing(self):
         self.assertEqual(correlation_insights(pd.DataFrame({"a": [1, 2], "b": [2, 3]}), "a", "b"), [])
