@@ -738,8 +738,26 @@ export function onYears(
   };
 }
 
+/**
+ * The columns a plan's cleaning reads (both engines): those its transforms use, and the parts of
+ * a quotient whose mean one takes (numbers stored as text among them: "1,234.56").
+ */
+export function cleanedColumns(plan: Plan, profile: DataProfile): Set<string> {
+  const quotients = semanticsOf(profile).quotients ?? [];
+  return new Set(
+    plan.analyses.flatMap((a) => {
+      const t = a.transform;
+      const q =
+        (t.type === 'group' || t.type === 'resample' || t.type === 'season') && t.agg === 'mean'
+          ? quotients.find((x) => x.column === t.measure)
+          : undefined;
+      return [...usedColumns(t), ...(q ? [q.numerator, q.denominator] : [])];
+    }),
+  );
+}
+
 function cleaning(plan: Plan, profile: DataProfile, options: CompileOptions): string[] {
-  const used = new Set(plan.analyses.flatMap((a) => usedColumns(a.transform)));
+  const used = cleanedColumns(plan, profile);
   const years = yearColumns(plan, profile);
   const lines: string[] = [];
   for (const name of years)

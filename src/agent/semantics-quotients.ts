@@ -30,9 +30,6 @@ export interface Quotient {
   scale: number;
 }
 
-const typed = (c: ColumnProfile): boolean =>
-  c.semantic === 'numeric' && /^(u?int|float)/i.test(c.dtype);
-
 /** Number columns, none negative, with more than two values: the first QUOTIENT_MEASURES. */
 function quotientMeasures(profile: DataProfile): ColumnProfile[] {
   return profile.column_profiles
@@ -41,8 +38,8 @@ function quotientMeasures(profile: DataProfile): ColumnProfile[] {
 }
 
 /**
- * The candidates both engines check, in one order: a quotient with ten or more values (it may be
- * a number stored as text, "8.42%"), two parts typed as numbers, and a scale at which the parts'
+ * The candidates both engines check, in one order: a quotient with ten or more values and two
+ * parts (any of them may be numbers stored as text, "8.42%", "1,234.56"), and a scale at which the parts'
  * means give about the quotient's mean. A mean of quotients is no quotient of means, but the two
  * are rarely 20 times apart; most triples of a table's columns are (impressions per click, cost
  * per impression), and are not measured.
@@ -52,8 +49,8 @@ export function quotientCandidates(profile: DataProfile): QuotientCandidate[] {
   const mean = (c: ColumnProfile): number => statsOf(c)?.mean ?? 0;
   const out: QuotientCandidate[] = [];
   for (const q of measures.filter((c) => c.distinct >= 10 && mean(c) > 0))
-    for (const n of measures.filter((c) => typed(c) && c !== q && mean(c) > 0))
-      for (const d of measures.filter((c) => typed(c) && c !== q && c !== n && mean(c) > 0))
+    for (const n of measures.filter((c) => c !== q && mean(c) > 0))
+      for (const d of measures.filter((c) => c !== q && c !== n && mean(c) > 0))
         for (const scale of QUOTIENT_SCALES) {
           const apart = mean(q) / ((scale * mean(n)) / mean(d));
           if (apart <= MEANS_APART && apart >= 1 / MEANS_APART)

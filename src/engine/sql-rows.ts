@@ -6,7 +6,7 @@
  */
 import { quarterSql } from './profile-dates.js';
 import { numberTextSql } from './profile-details.js';
-import { onYears, usedColumns, yearColumns } from '../agent/compile-plan.js';
+import { cleanedColumns, onYears, yearColumns } from '../agent/compile-plan.js';
 import type { Analysis, Plan } from '../agent/plan.js';
 import type { DataProfile } from '../agent/profile.js';
 import type { DuckDb } from './duckdb.js';
@@ -156,7 +156,7 @@ export function planCleaning(
   data: Column[],
   order: SourceLocale['dateOrder'],
 ): Cleaning {
-  const used = new Set(plan.analyses.flatMap((a) => usedColumns(a.transform)));
+  const used = cleanedColumns(plan, profile);
   const years = yearColumns(plan, profile);
   const exprs = new Map<string, string>();
   const columns = data.map((column) => {
