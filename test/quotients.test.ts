@@ -64,7 +64,7 @@ function adRows(): Row[] {
 }
 
 /** The report as Google Ads writes it: CTR in percent, the quotients to two decimals, 0.00 without conversions. */
-function adReport(dir: string, rows: readonly Row[]): string {
+function adReport(dir: string, rows: readonly Row[], separated = false): string {
   const lines = ['Day,Campaign,Impr.,Clicks,CTR,Avg. CPC,Cost,Conversions,Cost / conv.'];
   for (const r of rows)
     lines.push(
@@ -75,7 +75,10 @@ function adReport(dir: string, rows: readonly Row[]): string {
         r.clicks,
         `${((r.clicks / r.impressions) * 100).toFixed(2)}%`,
         (r.cost / r.clicks).toFixed(2),
-        r.cost.toFixed(2),
+        // Dollars with thousands separators, quoted ("$1,234.56"): a number stored as text.
+        separated
+          ? `"$${r.cost.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}"`
+          : r.cost.toFixed(2),
         r.conversions,
         (r.conversions ? r.cost / r.conversions : 0).toFixed(2),
       ].join(','),
@@ -294,4 +297,23 @@ void test('which weekday has the highest cost is answered by weekday, not by the
   );
   assert.equal(json.charts[0]?.derivation.cycle, 'weekday', json.charts[0]?.title);
   assert.match(json.insights[0]?.text ?? '', /has the highest average daily Cost/);
+});
+
+void test('a cost written in dollars ("$1,234.56") is a quotient’s part all the same, in both engines', () => {
+  const dir = tempDir();
+  const rows = adRows();
+  assert.ok(rows.some((r) => r.cost >= 1000));
+  const file = adReport(dir, rows, true);
+  const ofTotals = perCampaign(rows, (rs) => total(rs, 'cost') / total(rs, 'conversions'));
+  for (const engine of ['duckdb', 'pandas']) {
+    const out = join(dir, `${engine}.html`);
+    const json = analyzeJson<Summary>(file, engine, out);
+    const chart = json.charts.find((c) => c.title === 'Cost / conv. by Campaign');
+    assert.equal(
+      chart?.derivation.quotient,
+      'Cost ÷ Conversions',
+      `${engine}: ${json.charts.map((c) => c.title).join(' | ')}`,
+    );
+    assertClose(bars(readFileSync(out, 'utf8'), 'Cost / conv. by Campaign'), ofTotals, engine);
+  }
 });
