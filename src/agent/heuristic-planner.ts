@@ -206,6 +206,25 @@ function timeAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   return out;
 }
 
+/**
+ * A running balance beside its flow (semantics-balances.ts): where the money stood, each
+ * period's average at the lead measure's period; never split by a category.
+ */
+function balanceAnalyses(r: Roles): Analysis[] {
+  const [date, balance] = [r.dates[0], r.semantics.balances?.[0]];
+  if (!date || !balance) return [];
+  const freq = measureFrequency(date, r.measures[0], r);
+  const per = PERIOD_WORD[freq];
+  return [
+    {
+      title: `Average ${balance.balance} per ${per}`,
+      chart: 'line',
+      why: `Where ${balance.balance}, the running balance of ${balance.amount}, stood: its average over each ${per}'s rows.`,
+      transform: { type: 'resample', date: date.name, measure: balance.balance, agg: 'mean', freq },
+    },
+  ];
+}
+
 /** A cross-section of named entities (one row each) is ranked by its entities up to this size. */
 const RANKED_ENTITIES = 100_000;
 
@@ -531,6 +550,7 @@ function candidatesOf(profile: DataProfile, r: Roles, question?: string): Analys
   const all = [
     ...(question ? questionAnalysis(question, profile, r) : []),
     ...timeAnalyses(r, profile),
+    ...balanceAnalyses(r),
     ...placeAnalyses(r),
     ...compassAnalyses(r, profile),
     ...rateAnalyses(r, profile),
