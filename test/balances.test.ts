@@ -97,6 +97,8 @@ void test('a bank statement: the amount is summed by week and by category, the r
     assert.match(column('Balance')?.evidence ?? '', /^the running balance of Amount/);
     const titles = json.charts.map((c) => c.title);
     assert.ok(titles.includes('Amount per week'), `${engine}: ${titles.join(' | ')}`);
+    // Where the money stood, over time (never by category).
+    assert.ok(titles.includes('Average Balance per week'), `${engine}: ${titles.join(' | ')}`);
     for (const chart of json.charts)
       if (chart.derivation.measure === 'Amount' && chart.title !== 'Distribution of Amount')
         assert.notEqual(chart.derivation.agg, 'mean', `${engine}: ${chart.title}`);
