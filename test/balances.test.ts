@@ -98,7 +98,10 @@ void test('a bank statement: the amount is summed by week and by category, the r
     const titles = json.charts.map((c) => c.title);
     assert.ok(titles.includes('Amount per week'), `${engine}: ${titles.join(' | ')}`);
     // Where the money stood, over time (never by category).
-    assert.ok(titles.includes('Average Balance per week'), `${engine}: ${titles.join(' | ')}`);
+    assert.ok(
+      titles.includes('Balance at the end of each week'),
+      `${engine}: ${titles.join(' | ')}`,
+    );
     for (const chart of json.charts)
       if (chart.derivation.measure === 'Amount' && chart.title !== 'Distribution of Amount')
         assert.notEqual(chart.derivation.agg, 'mean', `${engine}: ${chart.title}`);
@@ -128,7 +131,9 @@ void test('oldest first too; a balance-like column that does not follow the amou
   const dir = tempDir();
   const rows = entries();
   const ascending = await duckProfile(statement(dir, rows, false));
-  assert.deepEqual(ascending.semantics.balances, [{ balance: 'Balance', amount: 'Amount' }]);
+  assert.deepEqual(ascending.semantics.balances, [
+    { balance: 'Balance', amount: 'Amount', order: 'ascending' },
+  ]);
   // The balances shuffled: no longer the running sum of the amounts.
   const random = seeded(3);
   const shuffled = rows.map((e) => ({
@@ -139,7 +144,7 @@ void test('oldest first too; a balance-like column that does not follow the amou
   assert.equal(other.semantics.balances, undefined);
   assert.match(
     profileText(ascending),
-    /Running balance: Balance changes by Amount from each row to the next; sum Amount/,
+    /Running balance: Balance changes by Amount from each row to the next; sum Amount .*, chart Balance over time with agg "last"/,
   );
 });
 
@@ -161,4 +166,84 @@ void test('a plan that averages the running balance by category is refused with 
     problems[0] ?? '',
     /"Balance" is the running balance of "Amount": by "Category" it would give the balance when those rows were booked/,
   );
+});
+
+/** The Sunday ending the Monday-to-Sunday week of an ISO date (pandas' "W"). */
+function weekEnding(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + ((7 - d.getUTCDay()) % 7));
+  return iso(d);
+}
+
+void test('the balance at the end of each week is its latest row, listed newest first or oldest first, in both engines', () => {
+  const dir = tempDir();
+  const rows = entries();
+  // The statement's own order is time order: of rows on one day, the later one is the latest.
+  const closing = new Map<string, number>();
+  for (const e of rows) closing.set(weekEnding(e.date), e.balance);
+  const sameDay = rows.filter((e, i) => rows[i + 1]?.date === e.date).length;
+  assert.ok(sameDay > 20, `${sameDay} rows share their day with the next`);
+  for (const newestFirst of [true, false]) {
+    const file = statement(dir, rows, newestFirst);
+    for (const engine of ['duckdb', 'pandas']) {
+      const out = join(dir, `${engine}-${newestFirst}.html`);
+      const json = analyzeJson<Summary>(file, engine, out);
+      const chart = json.charts.find((c) => c.title === 'Balance at the end of each week');
+      assert.equal(
+        chart?.derivation.agg,
+        'last',
+        `${engine}: ${json.charts.map((c) => c.title).join(' | ')}`,
+      );
+      const line = reportFigures(readFileSync(out, 'utf8')).get('Balance at the end of each week')
+        ?.data[0];
+      const drawn = new Map(
+        (line?.x ?? []).map((x, i) => [String(x).slice(0, 10), Number(line?.y?.[i])]),
+      );
+      // Every week, the last one too though it is cut short: its end is the statement's balance.
+      assert.deepEqual([...drawn.keys()], [...closing.keys()], engine);
+      for (const [week, balance] of closing)
+        assert.ok(Math.abs((drawn.get(week) ?? NaN) - balance) < 1e-9, `${engine}: ${week}`);
+      const last = rows.at(-1)?.balance ?? NaN;
+      const said = new RegExp(
+        `^Closing Balance (fell|grew) by [\\d,.]+ from .* \\([\\d,.-]+ → ${Math.round(last).toLocaleString('en-US')}\\)\\.$`,
+      );
+      assert.ok(
+        json.insights.some((i) => said.test(i.text)),
+        `${engine}:\n${json.insights.map((i) => i.text).join('\n')}`,
+      );
+    }
+  }
+});
+
+void test('a closing value of a level is planned; of the amount that flows, refused with the reason', async () => {
+  const profile = await duckProfile(statement(tempDir(), entries(), true));
+  const line = (measure: string | null): Analysis => ({
+    title: `${measure ?? 'Rows'} at the end of each month`,
+    why: 'x',
+    chart: 'line',
+    transform: { type: 'resample', date: 'Posting Date', measure, agg: 'last', freq: 'M' },
+  });
+  const problems = checkPlan(
+    { notes: [], analyses: [line('Balance'), line('Amount'), line(null)] },
+    profile,
+  );
+  assert.equal(problems.length, 2, problems.join('\n'));
+  assert.match(
+    problems[0] ?? '',
+    /"Amount" is an amount \(.*\): its latest row is one of the period's, not its total; use sum/,
+  );
+  assert.match(
+    problems[1] ?? '',
+    /"last" is the value of each period's latest row: it needs a measure/,
+  );
+});
+
+void test('a question of the balance over time is answered with its closing values, unless it asks for the average', () => {
+  const dir = tempDir();
+  const file = statement(dir, entries(), true);
+  const asked = (question: string) =>
+    analyzeJson<Summary>(file, 'duckdb', join(dir, 'q.html'), ['-q', question]).charts[0]
+      ?.derivation.agg;
+  assert.equal(asked('How did the Balance change over time?'), 'last');
+  assert.equal(asked('What was the average Balance per month?'), 'mean');
 });

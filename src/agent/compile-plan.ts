@@ -210,6 +210,11 @@ export interface Scales {
   answers?: Readonly<Record<string, { low: readonly string[]; high: readonly string[] }>>;
   /** A yearly panel unique on entity × year (semantics' latest): one year's value per entity is one row. */
   latest?: { entity: string; column: string };
+  /**
+   * Measures whose rows run newest first (a running balance as banks list it): of rows at one time,
+   * the first is the latest, so a period's closing value (agg "last") is its first row.
+   */
+  newestFirst?: readonly string[];
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
@@ -266,6 +271,9 @@ export function scalesOf(profile: DataProfile): Scales {
     quotients: Object.fromEntries(
       (semanticsOf(profile).quotients ?? []).map(({ column, ...parts }) => [column, parts]),
     ),
+    newestFirst: (semanticsOf(profile).balances ?? [])
+      .filter((b) => b.order === 'descending')
+      .map((b) => b.balance),
     ...(quantity ? { quantity: { measure: quantity.measure, value: quantity.value } } : {}),
     ...(latest ? { latest: { entity: latest.entity, column: latest.column } } : {}),
   };
@@ -430,7 +438,7 @@ function countsArg(
   how: ReturnType<typeof trendHow>,
 ): string {
   if ((how !== 'mean' && how !== 'interval') || t.measures || !t.measure) return '';
-  return isRate(t) ? '' : `, counts=grouped[${py(t.measure)}].count()`;
+  return isRate(t) || t.agg === 'last' ? '' : `, counts=grouped[${py(t.measure)}].count()`;
 }
 
 /**
@@ -496,7 +504,9 @@ export function periodAgg(
   chart: Analysis['chart'],
   t: Extract<Transform, { type: 'resample' }>,
 ): string | undefined {
-  return chart === 'bar' && t.measure && t.agg !== 'sum' && t.agg !== 'count' ? t.agg : undefined;
+  // Each period is one row by then: a closing value is declared as a mean of it (the renderers have no "last").
+  if (chart !== 'bar' || !t.measure || t.agg === 'sum' || t.agg === 'count') return undefined;
+  return t.agg === 'last' ? 'mean' : t.agg;
 }
 
 /** Whether a group's or line's measure is a level on an interval scale (both engines). */
@@ -599,6 +609,15 @@ export function asLines(t: Resample): Resample {
   return { ...rest, measure: value, series };
 }
 
+/**
+ * Whether a resample's closing values are taken from rows listed newest first (Scales.newestFirst):
+ * then of rows at one time the first is the latest. Several measures need all of them so.
+ */
+export function newestFirst(t: Resample, scales: Scales): boolean {
+  const measures = measuresOf(t);
+  return measures.length > 0 && measures.every((m) => scales.newestFirst?.includes(m));
+}
+
 /** The measures a resample draws: its `measures`, else its one measure (none for a count of rows). */
 export function measuresOf(t: Resample): string[] {
   return t.measures ?? (t.measure ? [t.measure] : []);
@@ -624,6 +643,7 @@ export function trendLabel(
   if (t.measures) return t.agg === 'count' ? 'the number of values' : 'the value';
   if (t.agg === 'count')
     return t.measure ? `the number of rows with ${name(t.measure)}` : ROWS_LABEL;
+  if (t.agg === 'last') return `closing ${name(y)}`;
   return t.agg === 'sum' ? additiveLabel(t.measure && name(t.measure)) : `${t.agg} ${name(y)}`;
 }
 
@@ -992,8 +1012,22 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const count = !r.measure || r.agg === 'count';
       const events = grain.events ? 'True' : 'False';
       const freq = py(PERIOD_START[r.freq] ?? r.freq);
+      // A closing value: the rows in time order (ties in the rows' own order, newest first
+      // reversed), so each period's last non-missing value is its latest (sql-time's last(… ORDER BY)).
+      const closing =
+        r.agg === 'last'
+          ? [
+              `data = data${newestFirst(t, grain.scales) ? '.iloc[::-1]' : ''}.sort_values(${py(r.date)}, kind="stable")`,
+            ]
+          : [];
       // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.
-      const lines = [...melt, ...rated, `grouped = data.groupby(${keys})`, `frame = grouped${agg}`];
+      const lines = [
+        ...melt,
+        ...closing,
+        ...rated,
+        `grouped = data.groupby(${keys})`,
+        `frame = grouped${agg}`,
+      ];
       if (!r.series) {
         lines.push(
           `frame, empty = _spaced(frame, grouped.size().to_numpy() > 0, ${py(r.date)}, ${freq})`,

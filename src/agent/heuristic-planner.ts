@@ -217,10 +217,10 @@ function balanceAnalyses(r: Roles): Analysis[] {
   const per = PERIOD_WORD[freq];
   return [
     {
-      title: `Average ${balance.balance} per ${per}`,
+      title: `${balance.balance} at the end of each ${per}`,
       chart: 'line',
-      why: `Where ${balance.balance}, the running balance of ${balance.amount}, stood: its average over each ${per}'s rows.`,
-      transform: { type: 'resample', date: date.name, measure: balance.balance, agg: 'mean', freq },
+      why: `Where ${balance.balance}, the running balance of ${balance.amount}, stood at the end of each ${per}: the value of its latest row.`,
+      transform: { type: 'resample', date: date.name, measure: balance.balance, agg: 'last', freq },
     },
   ];
 }
@@ -610,8 +610,11 @@ export function heuristicPlan(profile: DataProfile, question?: string): Plan {
     const t = a.transform;
     const date =
       t.type === 'resample' ? profile.column_profiles.find((c) => c.name === t.date) : undefined;
+    // A closing value is the period's latest row, as true of a short period as of a full one.
     const edges =
-      date && t.type === 'resample' ? partialPeriods(date, t.freq, r, profile.rows) : null;
+      date && t.type === 'resample' && t.agg !== 'last'
+        ? partialPeriods(date, t.freq, r, profile.rows)
+        : null;
     if (!edges) return a;
     partial.add(edges.note);
     return { ...a, filters: [...(a.filters ?? []), ...edges.filters].slice(0, MAX_FILTERS) };

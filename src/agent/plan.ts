@@ -30,6 +30,15 @@ export const CYCLE_PERIOD: Readonly<Record<Cycle, 'M' | 'D' | 'H'>> = {
   weekday_hour: 'H',
 };
 const Agg = AggSchema;
+/**
+ * A resample's aggregates: the others, and "last", each period's closing value (the latest row's,
+ * in time and then in the rows' own order): the balance or stock a period ends with.
+ */
+export const ResampleAggSchema = z
+  .enum([...AggSchema.options, 'last'])
+  .describe(
+    '"last": the value of each period\'s latest row, its closing value (a running balance, a stock held); the others over all its rows',
+  );
 /** The most columns a resample draws side by side as lines (`measures`). */
 export const MAX_MEASURES = 8;
 
@@ -79,7 +88,7 @@ export const TransformSchema = z.discriminatedUnion('type', [
         .describe(
           'several numeric columns in one unit (deaths by cause, sales by channel), one line each named by its column, all with agg; measure null, no series, top or equals',
         ),
-      agg: Agg,
+      agg: ResampleAggSchema,
       freq: z.enum(['H', 'D', 'W', 'M', 'Q', 'Y']),
       series: Column.optional(),
       top: z
@@ -401,6 +410,7 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
     if (problem) problems.push(problem);
   }
   if (t.type === 'resample') problems.push(...seriesProblems(t, profile));
+  if (t.type === 'resample' && t.agg === 'last') problems.push(...closingProblems(t, measure));
   if (t.type === 'resample' && date) {
     const own = timeFrequencyOf(date, { semantics: sem });
     if (own && PERIOD_ORDER.indexOf(t.freq) < PERIOD_ORDER.indexOf(own))
@@ -424,6 +434,22 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
       );
   }
   return problems;
+}
+
+/**
+ * A closing value (agg "last"): the latest row's value of a level, a stock or a running total; of
+ * what flows (an amount, a count) one row is not the period's.
+ */
+function closingProblems(
+  t: Extract<Transform, { type: 'resample' }>,
+  measure: ReturnType<typeof roleOf>,
+): string[] {
+  if (!t.measure && !t.measures)
+    return ['"last" is the value of each period\'s latest row: it needs a measure'];
+  if (measure?.role !== 'amount' && measure?.role !== 'count') return [];
+  return [
+    `"${measure.name}" is ${measure.role === 'amount' ? 'an amount' : 'a count'} (${measure.evidence}): its latest row is one of the period's, not its total; use sum`,
+  ];
 }
 
 /** A resample's series kept to the largest (top), rebased or made shares of their total. */

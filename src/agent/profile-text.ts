@@ -146,7 +146,7 @@ function semanticTail(
     out.push(`Derived: ${d.column} = ${d.how} of ${d.from.join(', ')} (${d.evidence}).`);
   for (const b of (sem.balances ?? []).slice(0, 2))
     out.push(
-      `Running balance: ${b.balance} changes by ${b.amount} from each row to the next; sum ${b.amount} (money in and out), chart ${b.balance} over time, never by a category.`,
+      `Running balance: ${b.balance} changes by ${b.amount} from each row to the next; sum ${b.amount} (money in and out), chart ${b.balance} over time with agg "last" (each period's closing balance), never by a category.`,
     );
   for (const q of (sem.quotients ?? []).slice(0, 4))
     out.push(

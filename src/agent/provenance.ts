@@ -188,7 +188,7 @@ const AGG_CAPTION: Record<Derivation['agg'], string> = {
   mean: 'Mean',
   median: 'Median',
   count: 'Count of rows',
-  last: 'Last value',
+  last: "Closing value (the latest row's)",
   min: 'Minimum',
   max: 'Maximum',
   none: '',

@@ -41,7 +41,7 @@ export function balancesOf(facts: TableFacts): NonNullable<Semantics['balances']
         all.findIndex((g) => g.amount === f.amount) === i &&
         !all.some((g) => g.balance === f.amount || g.amount === f.balance),
     )
-    .map(({ balance, amount }) => ({ balance, amount }));
+    .map(({ balance, amount, order }) => ({ balance, amount, order }));
 }
 
 /** The roles the balances prove: each flow an amount, its balance a level. */
@@ -82,4 +82,18 @@ export function balanceProblem(
   const found = sem.balances?.find((b) => b.balance === measure);
   if (!found || !by) return null;
   return `"${found.balance}" is the running balance of "${found.amount}": by "${by}" it would give the balance when those rows were booked, which says nothing of "${by}"; chart "${found.amount}" by "${by}", or "${found.balance}" over time`;
+}
+
+/**
+ * A question's aggregate of a running balance over time: where it stood at each period's end
+ * ("last"), unless the question asks for its average or another statistic.
+ */
+export function closingAgg<A extends string>(
+  question: string,
+  measure: string | undefined,
+  agg: A,
+  sem: Pick<Semantics, 'balances'>,
+): A | 'last' {
+  const balance = sem.balances?.some((b) => b.balance === measure);
+  return balance && agg === 'mean' && !/\b(average|mean|avg)\b/i.test(question) ? 'last' : agg;
 }

@@ -128,11 +128,22 @@ export const SemanticsSchema = z.object({
     }),
   ),
   /**
+   * Running balances (semantics-balances.ts): `balance` changes by `amount` from row to row, the
+   * rows oldest first ("ascending") or newest first ("descending").
+   */
+  balances: z
+    .array(
+      z.object({
+        balance: z.string(),
+        amount: z.string(),
+        order: z.enum(['ascending', 'descending']),
+      }),
+    )
+    .optional(),
+  /**
    * Columns that are one column divided by another on every row (CTR = Clicks ÷ Impr. × 100): a
    * group's value is the quotient of its totals (semantics-quotients.ts).
    */
-  /** Running balances (semantics-balances.ts): `balance` changes by `amount` from row to row. */
-  balances: z.array(z.object({ balance: z.string(), amount: z.string() })).optional(),
   quotients: z.array(QuotientSchema).optional(),
   /**
    * A column naming what a measure holds (indicator = "Population", "Life expectancy"): the

@@ -29,6 +29,7 @@ import {
   trendHow,
   trendLabel,
   moneyFor,
+  newestFirst,
   quotientFor,
   quotientNote,
 } from '../agent/compile-plan.js';
@@ -101,10 +102,22 @@ interface Shape {
   ctes: Cte[];
 }
 
-/** A period's value: the aggregate; for a rate, its indicator in percent averaged (pandas: 100, 0 or NaN per row, then the mean). */
-function periodValue(ctx: Ctx, t: Resample, measure: Column | null): string {
-  const quotient = quotientFor(t, ctx.scales ?? NO_SCALES);
+/**
+ * A period's value: the aggregate; for a rate, its indicator in percent averaged (pandas: 100, 0 or
+ * NaN per row, then the mean); for a closing value, the latest row's that has one: in time, then in
+ * the rows' own order (reversed for rows listed newest first), as the pandas program sorts them.
+ */
+function periodValue(ctx: Ctx, t: Resample, measure: Column | null, date: Column): string {
+  const scales = ctx.scales ?? NO_SCALES;
+  const quotient = quotientFor(t, scales);
   if (measure && quotient) return quotientSql(quotient, ctx.rows);
+  if (t.agg === 'last') {
+    // A plan's closing value names a measure (checkPlan); without one it counts rows, as pandas' size.
+    if (!measure) return 'count(*)';
+    const m = ident(measure.name);
+    const row = `${ident(ctx.rows.row)}${newestFirst(t, scales) ? ' DESC' : ''}`;
+    return `last(${m} ORDER BY ${ident(date.name)}, ${row}) FILTER (WHERE ${m} IS NOT NULL)`;
+  }
   return measure && isRate(t)
     ? `avg(${indicatorSql(measure, t.equals, 100)})`
     : aggregateSql(t.agg, measure, true);
@@ -127,7 +140,7 @@ function melted(
   const type = columns.every((c) => c.type === first) ? first : 'DOUBLE';
   const rows = columns.map(
     (c) =>
-      `SELECT ${ident(date.name)}, ${literal(c.name)} AS ${ident(series)}, CAST(${ident(c.name)} AS ${type}) AS ${ident(value)} FROM source`,
+      `SELECT ${ident(date.name)}, ${ident(ctx.rows.row)}, ${literal(c.name)} AS ${ident(series)}, CAST(${ident(c.name)} AS ${type}) AS ${ident(value)} FROM source`,
   );
   return {
     from: `(${rows.join('\nUNION ALL ')}) AS melted`,
@@ -153,7 +166,7 @@ function shape(ctx: Ctx, plan: Resample): Shape {
   const [d, s] = [ident(date.name), series ? ident(series.name) : null];
   const present = [`${d} IS NOT NULL`, ...(s ? [`${s} IS NOT NULL`] : [])].join(' AND ');
   const periods = [
-    `SELECT ${periodSql(d, t.freq)} AS ${d}, ${s ? `${s}, ` : ''}${periodValue(ctx, t, measure)} AS ${ident(y)}`,
+    `SELECT ${periodSql(d, t.freq)} AS ${d}, ${s ? `${s}, ` : ''}${periodValue(ctx, t, measure, date)} AS ${ident(y)}`,
     `FROM ${from}`,
     `WHERE ${present}`,
     'GROUP BY ALL',
@@ -417,7 +430,9 @@ async function periodCounts(
   s: Shape,
   how: ReturnType<typeof trendHow>,
 ): Promise<Map<string, number> | null> {
-  if ((how !== 'mean' && how !== 'interval') || t.measures || !t.measure || isRate(t)) return null;
+  const closing = t.agg === 'last';
+  if ((how !== 'mean' && how !== 'interval') || t.measures || !t.measure || isRate(t) || closing)
+    return null;
   const d = ident(s.date.name);
   const by = s.series ? ident(s.series.name) : null;
   const present = by ? `${d} IS NOT NULL AND ${by} IS NOT NULL` : `${d} IS NOT NULL`;
