@@ -304,20 +304,37 @@ def quotient_facts(df, candidates, texts, screen):
     return found
 
 
-def balance_facts(df, pairs):
+def _balance_order(df, b, a, out, share):
+    """The order in which `b` steps by the flow `a` (less `out`, a blank as 0, on the rows with
+    either) on `share` of the rows that have them all (10 or more): from the row before
+    ("ascending"), to the row after ("descending"), or None."""
+    def number(c):
+        return pd.to_numeric(df[c], errors="coerce").astype(float).reset_index(drop=True)
+
+    B, A = number(b), number(a)
+    present = A.notna() if out is None else A.notna() | number(out).notna()
+    flow = A if out is None else A.fillna(0) - number(out).fillna(0)
+    for order, other in (("ascending", B.shift(1)), ("descending", B.shift(-1))):
+        rows = B.notna() & other.notna() & present
+        with np.errstate(all="ignore"):
+            close = ((B - other) - flow).abs() <= 1e-6 * (B.abs() + flow.abs()) + 1e-6
+        n, h = int(rows.sum()), int((rows & close).sum())
+        if n >= 10 and h >= share * n:
+            return order
+    return None
+
+
+def balance_facts(df, pairs, screen=None):
     """Running balances (agent/semantics-balances.ts; profile-balances.ts in SQL): each [balance, flow]
     whose step from the row before (ascending) or to the row after (descending) is the flow on 99% of
-    the rows that have all three (10 or more)."""
+    the rows that have all three (10 or more); each [balance, in, out] alike, the flow in less out,
+    once it holds on 90% of the first `screen` rows."""
     found = []
-    for b, a in pairs:
-        B = pd.to_numeric(df[b], errors="coerce").astype(float).reset_index(drop=True)
-        A = pd.to_numeric(df[a], errors="coerce").astype(float).reset_index(drop=True)
-        for order, other in (("ascending", B.shift(1)), ("descending", B.shift(-1))):
-            rows = B.notna() & other.notna() & A.notna()
-            with np.errstate(all="ignore"):
-                close = ((B - other) - A).abs() <= 1e-6 * (B.abs() + A.abs()) + 1e-6
-            n, h = int(rows.sum()), int((rows & close).sum())
-            if n >= 10 and h >= 0.99 * n:
-                found.append({"balance": b, "amount": a, "order": order})
-                break
+    for b, a, *out in pairs:
+        debit = out[0] if out else None
+        if debit is not None and screen and _balance_order(df.head(screen), b, a, debit, 0.9) is None:
+            continue
+        order = _balance_order(df, b, a, debit, 0.99)
+        if order is not None:
+            found.append({"balance": b, "amount": a, "order": order, **({"debit": debit} if debit else {})})
     return found

@@ -247,3 +247,58 @@ void test('a question of the balance over time is answered with its closing valu
   assert.equal(asked('How did the Balance change over time?'), 'last');
   assert.equal(asked('What was the average Balance per month?'), 'mean');
 });
+
+/** The statement with money in and out in two columns, the other blank, day-first dates. */
+function twoColumns(dir: string, rows: readonly Entry[]): string {
+  const lines = ['Date,Description,Paid out,Paid in,Balance'];
+  [...rows].reverse().forEach((e, i) => {
+    const [out, into] = e.amount < 0 ? [(-e.amount).toFixed(2), ''] : ['', e.amount.toFixed(2)];
+    const date = `${e.date.slice(8, 10)}/${e.date.slice(5, 7)}/${e.date.slice(0, 4)}`;
+    lines.push(`${date},${e.category.toUpperCase()} ${i},${out},${into},${e.balance.toFixed(2)}`);
+  });
+  const file = join(dir, 'paid-in-paid-out.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+void test('money in and out in two columns: the balance rises by the one and falls by the other, in both engines', async () => {
+  const dir = tempDir();
+  const rows = entries();
+  const file = twoColumns(dir, rows);
+  const profile = await duckProfile(file);
+  assert.deepEqual(profile.semantics.balances, [
+    { balance: 'Balance', amount: 'Paid in', order: 'descending', debit: 'Paid out' },
+  ]);
+  const closing = new Map<string, number>();
+  for (const e of rows) closing.set(weekEnding(e.date), e.balance);
+  for (const engine of ['duckdb', 'pandas']) {
+    const out = join(dir, `${engine}.html`);
+    const json = analyzeJson<Summary>(file, engine, out);
+    const column = (name: string) => json.columns.find((c) => c.name === name);
+    assert.equal(column('Paid in')?.role, 'amount', engine);
+    assert.match(
+      column('Paid out')?.evidence ?? '',
+      /^"Balance" rises by Paid in and falls by Paid out from each row to the next \(a running balance\): Paid out is money out, summed$/,
+    );
+    assert.match(column('Balance')?.evidence ?? '', /^the running balance of Paid in − Paid out/);
+    const line = reportFigures(readFileSync(out, 'utf8')).get('Balance at the end of each week')
+      ?.data[0];
+    const drawn = new Map(
+      (line?.x ?? []).map((x, i) => [String(x).slice(0, 10), Number(line?.y?.[i])]),
+    );
+    assert.deepEqual([...drawn.keys()], [...closing.keys()], engine);
+    for (const [week, balance] of closing)
+      assert.ok(Math.abs((drawn.get(week) ?? NaN) - balance) < 1e-9, `${engine}: ${week}`);
+  }
+  // The two columns are each other's blanks: swapped, the balance would fall by money in.
+  const bar: Analysis = {
+    title: 'Balance by Description',
+    why: 'x',
+    chart: 'bar',
+    transform: { type: 'group', by: 'Description', measure: 'Balance', agg: 'mean' },
+  };
+  assert.match(
+    checkPlan({ notes: [], analyses: [bar] }, profile)[0] ?? '',
+    /"Balance" is the running balance of Paid in − Paid out: .*; chart "Paid in" or "Paid out" by "Description"/,
+  );
+});

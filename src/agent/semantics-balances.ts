@@ -13,12 +13,24 @@ import type { ColumnRole, Semantics, TableFacts } from './semantics-types.js';
 /** At most this many number columns are tried as balances and as flows. */
 const BALANCE_MEASURES = 8;
 
-/** A candidate: the balance's column and the flow's. */
-export type BalanceCandidate = [string, string];
+/**
+ * A candidate: the balance's column and the flow's; for a statement of two columns (Credit and
+ * Debit, Paid in and Paid out), the flow's in and then its out: the balance rises by the one and
+ * falls by the other, a blank as 0.
+ */
+export type BalanceCandidate = [string, string] | [string, string, string];
+
+/** At most this many (balance, in, out) triples are tried. */
+const PAIRED_CANDIDATES = 24;
+
+/** Triples are first screened on this many first rows (profile-balances.ts, balance_facts). */
+export const BALANCE_SCREEN = 2000;
 
 /**
  * The (balance, flow) pairs both engines check: number columns typed as numbers; the flow with
  * values on both sides of zero (money in and money out), the balance with more than ten values.
+ * Then (balance, in, out) triples: money in and money out in two columns, neither below zero, each
+ * blank or 0 on some rows (those of the other).
  */
 export function balanceCandidates(profile: DataProfile): BalanceCandidate[] {
   const measures = profile.column_profiles
@@ -28,20 +40,44 @@ export function balanceCandidates(profile: DataProfile): BalanceCandidate[] {
     const s = statsOf(c);
     return s !== null && s.min < 0 && s.max > 0;
   });
-  return measures
-    .filter((b) => b.distinct > 10)
-    .flatMap((b) => flows.filter((a) => a !== b).map((a): BalanceCandidate => [b.name, a.name]));
+  const balances = measures.filter((b) => b.distinct > 10);
+  const sides = measures.filter((c) => {
+    const s = statsOf(c);
+    return s !== null && s.min >= 0 && (s.min === 0 || c.missing > 0);
+  });
+  const paired = balances.flatMap((b) =>
+    sides
+      .filter((i) => i !== b)
+      .flatMap((i) =>
+        sides
+          .filter((o) => o !== b && o !== i)
+          .map((o): BalanceCandidate => [b.name, i.name, o.name]),
+      ),
+  );
+  return [
+    ...balances.flatMap((b) =>
+      flows.filter((a) => a !== b).map((a): BalanceCandidate => [b.name, a.name]),
+    ),
+    ...paired.slice(0, PAIRED_CANDIDATES),
+  ];
 }
 
 /** The balances the facts prove: the first per flow, none that is another's flow. */
 export function balancesOf(facts: TableFacts): NonNullable<Semantics['balances']> {
+  const flows = (f: { amount: string; debit?: string }): string[] =>
+    f.debit === undefined ? [f.amount] : [f.amount, f.debit];
   return (facts.balances ?? [])
     .filter(
       (f, i, all) =>
-        all.findIndex((g) => g.amount === f.amount) === i &&
-        !all.some((g) => g.balance === f.amount || g.amount === f.balance),
+        all.findIndex((g) => flows(g).some((x) => flows(f).includes(x))) === i &&
+        !all.some((g) => flows(f).includes(g.balance) || flows(g).includes(f.balance)),
     )
-    .map(({ balance, amount, order }) => ({ balance, amount, order }));
+    .map(({ balance, amount, order, debit }) => ({
+      balance,
+      amount,
+      order,
+      ...(debit === undefined ? {} : { debit }),
+    }));
 }
 
 /** The roles the balances prove: each flow an amount, its balance a level. */
@@ -50,12 +86,15 @@ export function balanceRoles(
   found: NonNullable<Semantics['balances']>,
 ): ColumnRole[] {
   return columns.map((c) => {
-    const flow = found.find((f) => f.amount === c.name);
+    const flow = found.find((f) => f.amount === c.name || f.debit === c.name);
     if (flow)
       return {
         ...c,
         role: 'amount',
-        evidence: `"${flow.balance}" changes by ${c.name} from each row to the next (a running balance): ${c.name} is what flows in and out, summed`,
+        evidence:
+          flow.debit === undefined
+            ? `"${flow.balance}" changes by ${c.name} from each row to the next (a running balance): ${c.name} is what flows in and out, summed`
+            : `"${flow.balance}" rises by ${flow.amount} and falls by ${flow.debit} from each row to the next (a running balance): ${c.name} is money ${c.name === flow.amount ? 'in' : 'out'}, summed`,
         settled: true,
       };
     const balance = found.find((f) => f.balance === c.name);
@@ -63,11 +102,16 @@ export function balanceRoles(
       ? {
           ...c,
           role: 'level',
-          evidence: `the running balance of ${balance.amount} (it changes by ${balance.amount} from each row to the next): a level at each row, never summed`,
+          evidence: `the running balance of ${flowsOf(balance)} (it changes by ${flowsOf(balance)} from each row to the next): a level at each row, never summed`,
           settled: true,
         }
       : c;
   });
+}
+
+/** What a balance changes by: its flow, or its in less its out ("Credit − Debit"). */
+export function flowsOf(b: { amount: string; debit?: string }): string {
+  return b.debit === undefined ? b.amount : `${b.amount} − ${b.debit}`;
 }
 
 /**
@@ -81,7 +125,9 @@ export function balanceProblem(
 ): string | null {
   const found = sem.balances?.find((b) => b.balance === measure);
   if (!found || !by) return null;
-  return `"${found.balance}" is the running balance of "${found.amount}": by "${by}" it would give the balance when those rows were booked, which says nothing of "${by}"; chart "${found.amount}" by "${by}", or "${found.balance}" over time`;
+  const flows =
+    found.debit === undefined ? `"${found.amount}"` : `"${found.amount}" or "${found.debit}"`;
+  return `"${found.balance}" is the running balance of ${flowsOf(found) === found.amount ? `"${found.amount}"` : flowsOf(found)}: by "${by}" it would give the balance when those rows were booked, which says nothing of "${by}"; chart ${flows} by "${by}", or "${found.balance}" over time`;
 }
 
 /**

@@ -137,6 +137,8 @@ export const SemanticsSchema = z.object({
         balance: z.string(),
         amount: z.string(),
         order: z.enum(['ascending', 'descending']),
+        /** A statement of two columns: the balance rises by `amount` and falls by `debit`. */
+        debit: z.string().optional(),
       }),
     )
     .optional(),
@@ -258,7 +260,12 @@ export interface TableFacts {
    * Running balances (semantics-balances.ts): `balance` changes by `amount` from each row to the
    * next on (nearly) every row, in the file's order (`ascending`) or the reverse (`descending`).
    */
-  balances?: { balance: string; amount: string; order: 'ascending' | 'descending' }[];
+  balances?: {
+    balance: string;
+    amount: string;
+    order: 'ascending' | 'descending';
+    debit?: string;
+  }[];
   /**
    * Number columns equal to numerator ÷ denominator × scale on (nearly) every row with both parts
    * (semantics-quotients.ts): the decimals the column is written with (null: more than 6).

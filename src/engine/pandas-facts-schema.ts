@@ -45,6 +45,7 @@ export const FactsSchema = z.object({
         balance: z.string(),
         amount: z.string(),
         order: z.enum(['ascending', 'descending']),
+        debit: z.string().optional(),
       }),
     )
     .optional(),

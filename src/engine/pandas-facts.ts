@@ -27,7 +27,7 @@ import {
 } from '../agent/semantics.js';
 import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
 import { quotientCandidates, QUOTIENT_SCREEN } from '../agent/semantics-quotients.js';
-import { balanceCandidates } from '../agent/semantics-balances.js';
+import { BALANCE_SCREEN, balanceCandidates } from '../agent/semantics-balances.js';
 import { GAP_SHARE, REPORTED_PERIODS, REPORTED_SHARE } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -64,7 +64,7 @@ for total, a, b in derived["triples"]:
         facts["sums"].append({"total": total, "parts": [a, b]})
 if derived["balances"]:
     import opsmind_semantic
-    facts["balances"] = opsmind_semantic.balance_facts(df, derived["balances"])
+    facts["balances"] = opsmind_semantic.balance_facts(df, derived["balances"], BALANCES)
 if derived["quotients"]:
     import opsmind_semantic
     facts["quotients"] = opsmind_semantic.quotient_facts(df, derived["quotients"], set(args["texts"]), SCREEN)
@@ -300,7 +300,7 @@ export async function sandboxFacts(
     splits: splitCandidates(profile),
     aliases: aliasCandidates(profile),
   };
-  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\nLATEST = ${REPORTED_SHARE}\nPERIODS = ${REPORTED_PERIODS}\nGAP = ${GAP_SHARE}\nSCREEN = ${QUOTIENT_SCREEN}\n${PROGRAM}`;
+  const code = `ARGS = ${JSON.stringify(JSON.stringify(args))}\nCHECKED = ${CHECKED_MEASURES}\nREPEATED = ${REPEATED_GROUPS}\nLOOSE = ${LOOSE_SHARE}\nNAMES = (${NAMES_MIN}, ${NAMES_DISTINCT})\nLATEST = ${REPORTED_SHARE}\nPERIODS = ${REPORTED_PERIODS}\nGAP = ${GAP_SHARE}\nSCREEN = ${QUOTIENT_SCREEN}\nBALANCES = ${BALANCE_SCREEN}\n${PROGRAM}`;
   const run = await sandbox.run({
     code,
     scriptName: 'table_facts.py',
