@@ -4,10 +4,10 @@
  * category, though most of its values are below zero (a signed measure is otherwise averaged:
  * "Average Amount per week", "Salary has the highest mean Amount") — and the Balance a level at
  * each row, never averaged by category ("Average Balance by Category" was the balance when each
- * category's rows happened to be booked).
+ * category's rows happened to be booked), but drawn over time by its closing values.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { checkPlan } from '../src/agent/plan.js';
@@ -15,68 +15,8 @@ import { profileText } from '../src/agent/profile-text.js';
 import type { Analysis } from '../src/agent/plan.js';
 import { reportFigures, seeded, tempDir } from './helpers/fixtures.js';
 import { analyzeJson, duckProfile } from './helpers/semantics.js';
-
-interface Summary {
-  columns: { name: string; role: string; evidence: string }[];
-  charts: { title: string; derivation: { measure: string | null; agg: string } }[];
-  insights: { text: string }[];
-}
-
-interface Entry {
-  date: string;
-  category: string;
-  amount: number;
-  balance: number;
-}
-
-const SPENDING: Record<string, [number, number]> = {
-  Groceries: [-120, -20],
-  Dining: [-80, -10],
-  Utilities: [-150, -60],
-  Transfer: [-500, 500],
-  Shopping: [-200, -15],
-};
-
-/** Ten months of a checking account: salary in, rent out on the first, spending between. */
-function entries(): Entry[] {
-  const random = seeded(21);
-  const out: Entry[] = [];
-  let balance = 2500;
-  const day = new Date(Date.UTC(2024, 0, 2));
-  for (let i = 0; i < 400; i++) {
-    day.setUTCDate(day.getUTCDate() + Math.floor(random() * 2.4));
-    const first =
-      day.getUTCDate() <= 2 && !out.some((e) => e.date.slice(0, 7) === iso(day).slice(0, 7));
-    const kinds = Object.keys(SPENDING);
-    const category = first
-      ? i % 2
-        ? 'Rent'
-        : 'Salary'
-      : (kinds[Math.floor(random() * kinds.length)] ?? '');
-    const [lo, hi] = SPENDING[category] ?? (category === 'Rent' ? [-1500, -1500] : [3200, 3200]);
-    const amount = Math.round((lo + random() * (hi - lo)) * 100) / 100;
-    balance = Math.round((balance + amount) * 100) / 100;
-    out.push({ date: iso(day), category, amount, balance });
-  }
-  return out;
-}
-
-const iso = (d: Date): string => d.toISOString().slice(0, 10);
-
-/** The statement as a bank writes it: newest first (or oldest first), US dates, signed amounts. */
-function statement(dir: string, rows: readonly Entry[], newestFirst: boolean): string {
-  const ordered = newestFirst ? [...rows].reverse() : rows;
-  const us = (date: string) => `${date.slice(5, 7)}/${date.slice(8, 10)}/${date.slice(0, 4)}`;
-  const lines = ['Posting Date,Description,Amount,Category,Balance'];
-  ordered.forEach((e, i) =>
-    lines.push(
-      `${us(e.date)},${e.category.toUpperCase()} ${i},${e.amount.toFixed(2)},${e.category},${e.balance.toFixed(2)}`,
-    ),
-  );
-  const file = join(dir, newestFirst ? 'statement.csv' : 'statement-oldest-first.csv');
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
+import { entries, statement, weekEnding } from './helpers/statements.js';
+import type { Summary } from './helpers/statements.js';
 
 void test('a bank statement: the amount is summed by week and by category, the running balance never averaged by category, in both engines', () => {
   const dir = tempDir();
@@ -168,13 +108,6 @@ void test('a plan that averages the running balance by category is refused with 
   );
 });
 
-/** The Sunday ending the Monday-to-Sunday week of an ISO date (pandas' "W"). */
-function weekEnding(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + ((7 - d.getUTCDay()) % 7));
-  return iso(d);
-}
-
 void test('the balance at the end of each week is its latest row, listed newest first or oldest first, in both engines', () => {
   const dir = tempDir();
   const rows = entries();
@@ -246,59 +179,4 @@ void test('a question of the balance over time is answered with its closing valu
       ?.derivation.agg;
   assert.equal(asked('How did the Balance change over time?'), 'last');
   assert.equal(asked('What was the average Balance per month?'), 'mean');
-});
-
-/** The statement with money in and out in two columns, the other blank, day-first dates. */
-function twoColumns(dir: string, rows: readonly Entry[]): string {
-  const lines = ['Date,Description,Paid out,Paid in,Balance'];
-  [...rows].reverse().forEach((e, i) => {
-    const [out, into] = e.amount < 0 ? [(-e.amount).toFixed(2), ''] : ['', e.amount.toFixed(2)];
-    const date = `${e.date.slice(8, 10)}/${e.date.slice(5, 7)}/${e.date.slice(0, 4)}`;
-    lines.push(`${date},${e.category.toUpperCase()} ${i},${out},${into},${e.balance.toFixed(2)}`);
-  });
-  const file = join(dir, 'paid-in-paid-out.csv');
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
-
-void test('money in and out in two columns: the balance rises by the one and falls by the other, in both engines', async () => {
-  const dir = tempDir();
-  const rows = entries();
-  const file = twoColumns(dir, rows);
-  const profile = await duckProfile(file);
-  assert.deepEqual(profile.semantics.balances, [
-    { balance: 'Balance', amount: 'Paid in', order: 'descending', debit: 'Paid out' },
-  ]);
-  const closing = new Map<string, number>();
-  for (const e of rows) closing.set(weekEnding(e.date), e.balance);
-  for (const engine of ['duckdb', 'pandas']) {
-    const out = join(dir, `${engine}.html`);
-    const json = analyzeJson<Summary>(file, engine, out);
-    const column = (name: string) => json.columns.find((c) => c.name === name);
-    assert.equal(column('Paid in')?.role, 'amount', engine);
-    assert.match(
-      column('Paid out')?.evidence ?? '',
-      /^"Balance" rises by Paid in and falls by Paid out from each row to the next \(a running balance\): Paid out is money out, summed$/,
-    );
-    assert.match(column('Balance')?.evidence ?? '', /^the running balance of Paid in − Paid out/);
-    const line = reportFigures(readFileSync(out, 'utf8')).get('Balance at the end of each week')
-      ?.data[0];
-    const drawn = new Map(
-      (line?.x ?? []).map((x, i) => [String(x).slice(0, 10), Number(line?.y?.[i])]),
-    );
-    assert.deepEqual([...drawn.keys()], [...closing.keys()], engine);
-    for (const [week, balance] of closing)
-      assert.ok(Math.abs((drawn.get(week) ?? NaN) - balance) < 1e-9, `${engine}: ${week}`);
-  }
-  // The two columns are each other's blanks: swapped, the balance would fall by money in.
-  const bar: Analysis = {
-    title: 'Balance by Description',
-    why: 'x',
-    chart: 'bar',
-    transform: { type: 'group', by: 'Description', measure: 'Balance', agg: 'mean' },
-  };
-  assert.match(
-    checkPlan({ notes: [], analyses: [bar] }, profile)[0] ?? '',
-    /"Balance" is the running balance of Paid in − Paid out: .*; chart "Paid in" or "Paid out" by "Description"/,
-  );
 });

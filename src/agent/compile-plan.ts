@@ -215,6 +215,11 @@ export interface Scales {
    * the first is the latest, so a period's closing value (agg "last") is its first row.
    */
   newestFirst?: readonly string[];
+  /**
+   * Money in and money out in two columns (a statement's Paid in and Paid out): a blank is 0, the
+   * row's money went the other way, so a period or day with rows and only blanks totals 0.
+   */
+  blankZero?: readonly string[];
 }
 
 export const NO_SCALES: Scales = { stocks: [], intervals: [] };
@@ -274,6 +279,9 @@ export function scalesOf(profile: DataProfile): Scales {
     newestFirst: (semanticsOf(profile).balances ?? [])
       .filter((b) => b.order === 'descending')
       .map((b) => b.balance),
+    blankZero: (semanticsOf(profile).balances ?? []).flatMap((b) =>
+      b.debit === undefined ? [] : [b.amount, b.debit],
+    ),
     ...(quantity ? { quantity: { measure: quantity.measure, value: quantity.value } } : {}),
     ...(latest ? { latest: { entity: latest.entity, column: latest.column } } : {}),
   };
@@ -616,6 +624,32 @@ export function asLines(t: Resample): Resample {
 export function newestFirst(t: Resample, scales: Scales): boolean {
   const measures = measuresOf(t);
   return measures.length > 0 && measures.every((m) => scales.newestFirst?.includes(m));
+}
+
+/**
+ * Whether a sum's blanks are zeros (Scales.blankZero): a period (a day of a season) with rows then
+ * totals 0, not a gap; one without rows stays a gap. Both engines: the pandas program fills the
+ * measures' blanks with 0 first (blankFill), the SQL sums them with coalesce(…, 0).
+ */
+export function blankZero(
+  t: Resample | Extract<Transform, { type: 'season' }>,
+  scales: Scales,
+): boolean {
+  const measures = t.type === 'resample' ? measuresOf(t) : t.measure ? [t.measure] : [];
+  const rate = t.type === 'resample' && isRate(t);
+  return (
+    t.agg === 'sum' &&
+    !rate &&
+    measures.length > 0 &&
+    measures.every((m) => scales.blankZero?.includes(m))
+  );
+}
+
+/** The pandas lines that fill a sum's blanks with 0 where they are zeros (blankZero), else none. */
+function blankFill(t: Resample | Extract<Transform, { type: 'season' }>, scales: Scales): string[] {
+  if (!blankZero(t, scales)) return [];
+  const measures = t.type === 'resample' ? measuresOf(t) : [t.measure ?? ''];
+  return [`data = data.fillna({${measures.map((m) => `${py(m)}: 0`).join(', ')}})`];
 }
 
 /** The measures a resample draws: its `measures`, else its one measure (none for a count of rows). */
@@ -1022,6 +1056,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
           : [];
       // No dropna: the Grouper leaves out missing dates itself, and copying the frame would touch every string in it.
       const lines = [
+        ...blankFill(t, grain.scales),
         ...melt,
         ...closing,
         ...rated,
@@ -1075,6 +1110,7 @@ function analysisBody(a: Analysis, n: number, grain: Grain): string[] {
       const args = `data, ${py(t.date)}, ${t.measure ? py(t.measure) : 'None'}, ${py(t.agg)}, ${py(t.cycle)}`;
       const q = quotientFor(t, grain.scales);
       const lines = [
+        ...blankFill(t, grain.scales),
         `frame = _season(${args}${q ? `, quotient=(${py(q.numerator)}, ${py(q.denominator)}, ${q.scale})` : ''})`,
       ];
       if (a.chart === 'table')

@@ -19,7 +19,9 @@ import {
   aggFor,
   measureFrequency,
   partialPeriods,
+  PERIOD_ORDER,
   PERIOD_WORD,
+  periodsSpanned,
   roleAggFor,
   roles,
   spansTime,
@@ -215,7 +217,30 @@ function balanceAnalyses(r: Roles): Analysis[] {
   if (!date || !balance) return [];
   const freq = measureFrequency(date, r.measures[0], r);
   const per = PERIOD_WORD[freq];
+  // Money in and out in two columns: both drawn, each month's totals (a blank is 0) when the
+  // statement spans four months or more: income comes monthly, most weeks have none.
+  const months = periodsSpanned(date, 'M', 4) ?? 0;
+  const sideFreq =
+    PERIOD_ORDER.indexOf(freq) < PERIOD_ORDER.indexOf('M') && months >= 4 ? 'M' : freq;
+  const sides: Analysis[] = balance.debit
+    ? [
+        {
+          title: `${balance.amount} and ${balance.debit} per ${PERIOD_WORD[sideFreq]}`,
+          chart: 'line',
+          why: `The money in (${balance.amount}) and out (${balance.debit}) each ${PERIOD_WORD[sideFreq]}: what moved ${balance.balance}.`,
+          transform: {
+            type: 'resample',
+            date: date.name,
+            measure: null,
+            measures: [balance.amount, balance.debit],
+            agg: 'sum',
+            freq: sideFreq,
+          },
+        },
+      ]
+    : [];
   return [
+    ...sides,
     {
       title: `${balance.balance} at the end of each ${per}`,
       chart: 'line',

@@ -14,6 +14,7 @@ import {
   seasonMean,
   seasonX,
   moneyFor,
+  blankZero,
   quotientFor,
   quotientNote,
 } from '../agent/compile-plan.js';
@@ -62,7 +63,9 @@ function seasonParts(ctx: Ctx, t: Season): { ctes: Cte[]; value: string; y: stri
   const ctes: Cte[] = [];
   let value: string;
   if (additive) {
-    const total = !measure ? 'count(*)' : aggregateSql(t.agg, measure, true);
+    // A day with rows totals 0 of a measure whose blanks are zeros (blankZero), else nothing.
+    const gaps = !blankZero(t, ctx.scales ?? NO_SCALES);
+    const total = !measure ? 'count(*)' : aggregateSql(t.agg, measure, gaps);
     ctes.push(
       [
         'periods',

@@ -29,6 +29,7 @@ import {
   trendHow,
   trendLabel,
   moneyFor,
+  blankZero,
   newestFirst,
   quotientFor,
   quotientNote,
@@ -107,20 +108,22 @@ interface Shape {
  * NaN per row, then the mean); for a closing value, the latest row's that has one: in time, then in
  * the rows' own order (reversed for rows listed newest first), as the pandas program sorts them.
  */
-function periodValue(ctx: Ctx, t: Resample, measure: Column | null, date: Column): string {
+function periodValue(ctx: Ctx, plan: Resample, measure: Column | null, date: Column): string {
   const scales = ctx.scales ?? NO_SCALES;
+  // As run (several measures as one melted series), its measures as planned.
+  const t = asLines(plan);
   const quotient = quotientFor(t, scales);
   if (measure && quotient) return quotientSql(quotient, ctx.rows);
   if (t.agg === 'last') {
     // A plan's closing value names a measure (checkPlan); without one it counts rows, as pandas' size.
     if (!measure) return 'count(*)';
     const m = ident(measure.name);
-    const row = `${ident(ctx.rows.row)}${newestFirst(t, scales) ? ' DESC' : ''}`;
+    const row = `${ident(ctx.rows.row)}${newestFirst(plan, scales) ? ' DESC' : ''}`;
     return `last(${m} ORDER BY ${ident(date.name)}, ${row}) FILTER (WHERE ${m} IS NOT NULL)`;
   }
   return measure && isRate(t)
     ? `avg(${indicatorSql(measure, t.equals, 100)})`
-    : aggregateSql(t.agg, measure, true);
+    : aggregateSql(t.agg, measure, !blankZero(plan, scales));
 }
 
 /**
@@ -166,7 +169,7 @@ function shape(ctx: Ctx, plan: Resample): Shape {
   const [d, s] = [ident(date.name), series ? ident(series.name) : null];
   const present = [`${d} IS NOT NULL`, ...(s ? [`${s} IS NOT NULL`] : [])].join(' AND ');
   const periods = [
-    `SELECT ${periodSql(d, t.freq)} AS ${d}, ${s ? `${s}, ` : ''}${periodValue(ctx, t, measure, date)} AS ${ident(y)}`,
+    `SELECT ${periodSql(d, t.freq)} AS ${d}, ${s ? `${s}, ` : ''}${periodValue(ctx, plan, measure, date)} AS ${ident(y)}`,
     `FROM ${from}`,
     `WHERE ${present}`,
     'GROUP BY ALL',
