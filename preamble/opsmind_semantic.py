@@ -315,7 +315,8 @@ def _balance_order(df, b, a, out, share):
     present = A.notna() if out is None else A.notna() | number(out).notna()
     flow = A if out is None else A.fillna(0) - number(out).fillna(0)
     for order, other in (("ascending", B.shift(1)), ("descending", B.shift(-1))):
-        rows = B.notna() & other.notna() & present
+        # A balance before of 0 is no evidence: a column of zeros steps by its own value from one.
+        rows = B.notna() & other.notna() & (other != 0) & present
         with np.errstate(all="ignore"):
             close = ((B - other) - flow).abs() <= 1e-6 * (B.abs() + flow.abs()) + 1e-6
         n, h = int(rows.sum()), int((rows & close).sum())

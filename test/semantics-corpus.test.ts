@@ -372,6 +372,8 @@ void test('derived columns are found from the rows and never charted against the
       },
     ],
   );
+  // Cost Other, mostly 0, steps by its own value from a 0: no running balance of Total − Repair.
+  assert.equal(birds.semantics.balances, undefined);
   for (const a of heuristicPlan(birds).analyses)
     if (a.transform.type === 'relationship')
       assert.ok(![a.transform.x, a.transform.y].includes('Cost Total $'), a.title);

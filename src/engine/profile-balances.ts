@@ -13,13 +13,16 @@ import { DATA_RELATION } from './types.js';
 
 /**
  * A row's step matches its flow: within a millionth of the two, as the flows' cents add up exactly.
- * A flow of two columns is the in less the out, a blank as 0, on the rows with either.
+ * A flow of two columns is the in less the out, a blank as 0, on the rows with either. Only rows
+ * whose balance before is not 0 count: a column of mostly zeros steps by its own value from a 0,
+ * and any two columns whose difference it is would pass for its flows (birdstrikes' Cost Other =
+ * Cost Total $ − Cost Repair).
  */
 function steps(b: string, before: string, a: string, out?: string): [string, string] {
   const present =
     out === undefined ? `${a} IS NOT NULL` : `(${a} IS NOT NULL OR ${out} IS NOT NULL)`;
   const flow = out === undefined ? a : `(coalesce(${a}, 0) - coalesce(${out}, 0))`;
-  const rows = `${b} IS NOT NULL AND ${before} IS NOT NULL AND ${present}`;
+  const rows = `${b} IS NOT NULL AND ${before} IS NOT NULL AND ${before} <> 0 AND ${present}`;
   return [
     rows,
     `${rows} AND abs((${b} - ${before}) - ${flow}) <= 1e-6 * (abs(${b}) + abs(${flow})) + 1e-6`,
