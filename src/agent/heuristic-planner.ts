@@ -18,6 +18,7 @@ import { aggWord, rankingAnalysis } from './planner-ranking.js';
 import {
   aggFor,
   measureFrequency,
+  ownFrequency,
   partialPeriods,
   PERIOD_ORDER,
   PERIOD_WORD,
@@ -246,6 +247,38 @@ function balanceAnalyses(r: Roles): Analysis[] {
       chart: 'line',
       why: `Where ${balance.balance}, the running balance of ${balance.amount}, stood at the end of each ${per}: the value of its latest row.`,
       transform: { type: 'resample', date: date.name, measure: balance.balance, agg: 'last', freq },
+    },
+  ];
+}
+
+/**
+ * A series (one row per period) whose lead measure adds up draws its first level over time too —
+ * a share's price beside its volume — each point its own value when the span allows (else
+ * averaged per period). Of a price's Open, High, Low and Close, the Close is the one drawn.
+ */
+function levelLine(r: Roles, lines: readonly Analysis[]): Analysis[] {
+  const [date, lead] = [r.dates[0], r.measures[0]];
+  if (!date || !lead || r.semantics.table.grain !== 'series') return [];
+  // Measures of one scale side by side (deaths by cause) are the series' lines already.
+  if (lines.some((a) => a.transform.type === 'resample' && a.transform.measures)) return [];
+  if (aggFor(lead, r, false) !== 'sum') return [];
+  const levels = r.measures.filter(
+    (m) => roleOf(r.semantics, m.name)?.role === 'level' && !yearValued(m),
+  );
+  const level = levels.find((m) => /^close$/i.test(m.name.trim())) ?? levels[0];
+  if (!level) return [];
+  const freq = ownFrequency(date, r);
+  const spans = spansTime(date, freq, r);
+  const agg = aggFor(level, r, spans);
+  const per = PERIOD_WORD[freq];
+  return [
+    {
+      title: cap(`${spans ? aggWord(agg) : ''}${level.name} per ${per}`),
+      chart: 'line',
+      why: spans
+        ? `How ${level.name} moves over time, ${AGG_WORD[agg] ?? agg} per ${per}.`
+        : `How ${level.name} moves over time, one value per ${per}.`,
+      transform: { type: 'resample', date: date.name, measure: level.name, agg, freq },
     },
   ];
 }
@@ -572,10 +605,12 @@ function secondHistogram(a: Analysis, all: readonly Analysis[]): boolean {
 
 /** Every analysis the data calls for, in the plan's order, one facet at a time, named by its quantity. */
 function candidatesOf(profile: DataProfile, r: Roles, question?: string): Analysis[] {
+  const lines = timeAnalyses(r, profile);
   const all = [
     ...(question ? questionAnalysis(question, profile, r) : []),
-    ...timeAnalyses(r, profile),
+    ...lines,
     ...balanceAnalyses(r),
+    ...levelLine(r, lines),
     ...placeAnalyses(r),
     ...compassAnalyses(r, profile),
     ...rateAnalyses(r, profile),

@@ -189,9 +189,16 @@ export function measureFrequency(
   measure: ColumnProfile | undefined,
   r: Pick<Roles, 'semantics'>,
 ): Period {
+  if (!measure || roleOf(r.semantics, measure.name)?.role !== 'stock')
+    return timeFrequency(date, r);
+  return ownFrequency(date, r);
+}
+
+/** The data's own period when its span holds few enough of them to draw each, else the chart's. */
+export function ownFrequency(date: ColumnProfile, r: Pick<Roles, 'semantics'>): Period {
   const own = timeFrequencyOf(date, r);
   const chart = timeFrequency(date, r);
-  if (!measure || own === null || roleOf(r.semantics, measure.name)?.role !== 'stock') return chart;
+  if (own === null) return chart;
   const points = (date.datetime?.span_days ?? 0) / PERIOD_DAYS[own];
   return points <= OWN_PERIODS_MAX ? own : chart;
 }
