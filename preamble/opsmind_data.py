@@ -1222,7 +1222,24 @@ def _fill_pivot_labels(frame):
         example = json.dumps(str(min(before[fill])), ensure_ascii=False)
         warnings.append(f"filled {int(fill.sum())} blank {json.dumps(str(column), ensure_ascii=False)} cell(s) with the group label above "
                         f"them, as a pivot table's compact layout leaves them blank down to the group's subtotal (such as {example})")
+        frame, heading = _drop_headings(frame, column)
+        warnings += [heading] if heading else []
     return frame, warnings
+
+
+def _drop_headings(frame, column):
+    """(frame, warning or None): without the rows that hold only a group's label, every other cell blank,
+    above the group's rows (QuickBooks' "Checking" over its transactions): a report's heading, not a record,
+    which would count once more in the rows of its group (the host's dropHeadings)."""
+    values = frame[column]
+    bare = frame.drop(columns=[column]).isna().all(axis=1)
+    heading = values.notna() & bare & (values.shift(-1) == values) & values.map(_subtotal_stem).isna()
+    if not heading.any():
+        return frame, None
+    example = json.dumps(str(min(values[heading])), ensure_ascii=False)
+    return frame[~heading].reset_index(drop=True), (
+        f"left out {int(heading.sum())} row(s) that hold only a group's label in {json.dumps(str(column), ensure_ascii=False)}, above the group's "
+        f"rows, every other cell blank (such as {example}): a report's heading, not a record")
 
 
 TOTAL_TOLERANCE = 1e-3

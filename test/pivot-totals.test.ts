@@ -152,15 +152,18 @@ void test("QuickBooks' 'Total for Checking' is the subtotal of the group labelle
   const db = database();
   const info = await attachSource(db, file, { scratchDir: join(dir, 'scratch-qb') });
   const labels = (await tableRows(db)).map((row) => row['Unnamed: 0'] ?? null);
-  assert.deepEqual(labels.slice(0, 5), [
-    'Checking',
-    'Checking',
-    'Checking',
-    'Checking',
-    'Total for Checking',
-  ]);
-  const [w] = pandasRead<[string[]]>(file, 'print(json.dumps([w]))');
-  assert.deepEqual(w, info.warnings);
+  // The account's own row, its name alone, is a heading: left out, not a fourth Checking row.
+  const filled = ['Checking', 'Checking', 'Checking', 'Total for Checking'];
+  assert.deepEqual(labels, [...filled, 'Savings', 'Savings', 'Total for Savings', 'TOTAL']);
+  assert.match(
+    info.warnings[1] ?? '',
+    /^left out 2 row\(s\) that hold only a group's label in "Unnamed: 0", above the group's rows, every other cell blank \(such as "Checking"\): a report's heading, not a record$/,
+  );
+  const [w, pandasLabels] = pandasRead<[string[], (string | null)[]]>(
+    file,
+    'print(json.dumps([w, [None if v != v else v for v in df["Unnamed: 0"]]]))',
+  );
+  assert.deepEqual([w, pandasLabels], [info.warnings, labels]);
   const texts = findingsAlike(file, 'quickbooks');
   // Checking's three transactions, of every transaction (the totals left out).
   assert.ok(

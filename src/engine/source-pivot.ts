@@ -48,6 +48,37 @@ export async function fillPivotLabels(db: DuckDb, signal?: AbortSignal): Promise
     warnings.push(
       `filled ${n} blank ${JSON.stringify(column.name)} cell(s) with the group label above them, as a pivot table's compact layout leaves them blank down to the group's subtotal (such as ${JSON.stringify(String(filled.example))})`,
     );
+    const heading = await dropHeadings(db, column.name, signal);
+    if (heading) warnings.push(heading);
   }
   return warnings;
+}
+
+/**
+ * Leaves out the rows that hold only a group's label, every other cell blank, above the group's
+ * rows (QuickBooks' "Checking" over its transactions): a report's heading, not a record, which
+ * would count once more in the rows of its group. The table is written again in its order, so
+ * rowids stay 0 … rows − 1. The sandbox's reader does the same (opsmind_data._drop_headings).
+ */
+async function dropHeadings(
+  db: DuckDb,
+  name: string,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const data = ident(DATA_RELATION);
+  const others = (await describeData(db, signal)).filter((c) => c.name !== name);
+  const c = ident(name);
+  const bare = others.length ? others.map((o) => `${ident(o.name)} IS NULL`).join(' AND ') : 'true';
+  const headings = `SELECT r FROM (SELECT rowid AS r, ${c} AS v, lead(${c}) OVER (ORDER BY rowid) AS nx, ${bare} AS bare FROM ${data}) WHERE bare AND v IS NOT NULL AND nx = v AND NOT regexp_full_match(trim(v, ' '), ${literal(SUBTOTAL_LABEL)})`;
+  const [found = {}] = await db.objects(
+    `SELECT count(*) AS n, min(${c}) AS example FROM ${data} WHERE rowid IN (${headings})`,
+    signal,
+  );
+  const n = Number(found.n);
+  if (!(n > 0)) return null;
+  await db.run(
+    `CREATE OR REPLACE TABLE ${data} AS SELECT * FROM ${data} WHERE rowid NOT IN (${headings}) ORDER BY rowid`,
+    signal,
+  );
+  return `left out ${n} row(s) that hold only a group's label in ${JSON.stringify(name)}, above the group's rows, every other cell blank (such as ${JSON.stringify(String(found.example))}): a report's heading, not a record`;
 }
