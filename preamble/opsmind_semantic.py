@@ -325,7 +325,19 @@ def _balance_order(df, b, a, out, share):
     return None
 
 
-def balance_facts(df, pairs, screen=None):
+def _section(df, columns):
+    """The first of `columns` whose values each come in one run in row order (a missing value one more
+    value), or None: a report of several accounts, each account's balance its own (profile-balances.ts
+    sectionOf)."""
+    for c in columns:
+        key = df[c].astype(object).where(df[c].notna(), "\0missing").reset_index(drop=True)
+        runs = int((key != key.shift()).sum())
+        if runs == key.nunique():
+            return c
+    return None
+
+
+def balance_facts(df, pairs, screen=None, sections=()):
     """Running balances (agent/semantics-balances.ts; profile-balances.ts in SQL): each [balance, flow]
     whose step from the row before (ascending) or to the row after (descending) is the flow on 99% of
     the rows that have all three (10 or more); each [balance, in, out] alike, the flow in less out,
@@ -338,4 +350,5 @@ def balance_facts(df, pairs, screen=None):
         order = _balance_order(df, b, a, debit, 0.99)
         if order is not None:
             found.append({"balance": b, "amount": a, "order": order, **({"debit": debit} if debit else {})})
-    return found
+    by = _section(df, sections) if found else None
+    return [{**f, "by": by} for f in found] if by is not None else found

@@ -240,15 +240,32 @@ function balanceAnalyses(r: Roles): Analysis[] {
         },
       ]
     : [];
+  // A report of several accounts: each account's balance its own line (the largest few of many).
+  const by = balance.by ? { series: balance.by, ...(sectionTop(r, balance.by) ?? {}) } : {};
   return [
     ...sides,
     {
-      title: `${balance.balance} at the end of each ${per}`,
+      title: `${balance.balance} at the end of each ${per}${balance.by ? ` by ${balance.by}` : ''}`,
       chart: 'line',
-      why: `Where ${balance.balance}, the running balance of ${balance.amount}, stood at the end of each ${per}: the value of its latest row.`,
-      transform: { type: 'resample', date: date.name, measure: balance.balance, agg: 'last', freq },
+      why: `Where ${balance.balance}, the running balance of ${balance.amount}, stood at the end of each ${per}: the value of its latest row${balance.by ? `, each ${balance.by}'s own` : ''}.`,
+      transform: {
+        type: 'resample',
+        date: date.name,
+        measure: balance.balance,
+        agg: 'last',
+        freq,
+        ...by,
+      },
     },
   ];
+}
+
+/** The most lines a balance per section draws; past it, the sections with the highest balances. */
+const SECTION_LINES = 8;
+
+function sectionTop(r: Roles, by: string): { top: number } | null {
+  const column = r.categories.find((c) => c.name === by);
+  return column && column.distinct > SECTION_LINES ? { top: SECTION_LINES } : null;
 }
 
 /**

@@ -16,6 +16,7 @@ import { repeatedProblem, roleOf, semanticsOf, sumProblem } from './semantics.js
 import type { Semantics } from './semantics.js';
 import { statsOf } from './semantics-evidence.js';
 import { currencyProblem } from './semantics-currency.js';
+import { sectionProblem } from './semantics-balances.js';
 
 const Column = z.string().min(1).describe('an exact column name from the profile');
 
@@ -411,6 +412,8 @@ export function semanticProblems(a: Analysis, profile: DataProfile): string[] {
   }
   if (t.type === 'resample') problems.push(...seriesProblems(t, profile));
   if (t.type === 'resample' && t.agg === 'last') problems.push(...closingProblems(t, measure));
+  const sections = t.type === 'resample' ? sectionProblem(sem, t.measure, t.series) : null;
+  if (sections) problems.push(sections);
   if (t.type === 'resample' && date) {
     const own = timeFrequencyOf(date, { semantics: sem });
     if (own && PERIOD_ORDER.indexOf(t.freq) < PERIOD_ORDER.indexOf(own))

@@ -26,6 +26,27 @@ const PAIRED_CANDIDATES = 24;
 /** Triples are first screened on this many first rows (profile-balances.ts, balance_facts). */
 export const BALANCE_SCREEN = 2000;
 
+/** At most this many values, and this many columns, are tried as a balance's sections. */
+const SECTION_VALUES = 50;
+const SECTION_COLUMNS = 10;
+
+/**
+ * The columns a running balance may run per section of (balanceFacts' `by`): text columns of 2 to
+ * SECTION_VALUES values. A report of several accounts lists each account's rows together, its
+ * balance its own: the first whose values come in one run each (its rows contiguous) is the one.
+ */
+export function sectionCandidates(profile: DataProfile): string[] {
+  return profile.column_profiles
+    .filter(
+      (c) =>
+        (c.semantic === 'category' || c.semantic === 'text') &&
+        c.distinct >= 2 &&
+        c.distinct <= SECTION_VALUES,
+    )
+    .slice(0, SECTION_COLUMNS)
+    .map((c) => c.name);
+}
+
 /**
  * The (balance, flow) pairs both engines check: number columns typed as numbers; the flow with
  * values on both sides of zero (money in and money out), the balance with more than ten values.
@@ -72,11 +93,12 @@ export function balancesOf(facts: TableFacts): NonNullable<Semantics['balances']
         all.findIndex((g) => flows(g).some((x) => flows(f).includes(x))) === i &&
         !all.some((g) => flows(f).includes(g.balance) || flows(g).includes(f.balance)),
     )
-    .map(({ balance, amount, order, debit }) => ({
+    .map(({ balance, amount, order, debit, by }) => ({
       balance,
       amount,
       order,
       ...(debit === undefined ? {} : { debit }),
+      ...(by === undefined ? {} : { by }),
     }));
 }
 
@@ -107,6 +129,20 @@ export function balanceRoles(
         }
       : c;
   });
+}
+
+/**
+ * A running balance of several sections (accounts, each listed together) drawn over time: only
+ * per section, as a period's balance over every account is whichever account booked last.
+ */
+export function sectionProblem(
+  sem: Pick<Semantics, 'balances'>,
+  measure: string | null | undefined,
+  series: string | undefined,
+): string | null {
+  const found = sem.balances?.find((b) => b.balance === measure && b.by !== undefined);
+  if (!found?.by || series === found.by) return null;
+  return `"${found.balance}" runs per "${found.by}" (each ${found.by}'s rows are listed together, with a balance of its own): over every ${found.by} it mixes them; add series: "${found.by}"`;
 }
 
 /** What a balance changes by: its flow, or its in less its out ("Credit − Debit"). */

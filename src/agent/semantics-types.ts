@@ -139,6 +139,8 @@ export const SemanticsSchema = z.object({
         order: z.enum(['ascending', 'descending']),
         /** A statement of two columns: the balance rises by `amount` and falls by `debit`. */
         debit: z.string().optional(),
+        /** Sections of the rows (a report's accounts, each listed together): one balance each. */
+        by: z.string().optional(),
       }),
     )
     .optional(),
@@ -265,6 +267,7 @@ export interface TableFacts {
     amount: string;
     order: 'ascending' | 'descending';
     debit?: string;
+    by?: string;
   }[];
   /**
    * Number columns equal to numerator ÷ denominator × scale on (nearly) every row with both parts

@@ -46,6 +46,7 @@ export const FactsSchema = z.object({
         amount: z.string(),
         order: z.enum(['ascending', 'descending']),
         debit: z.string().optional(),
+        by: z.string().optional(),
       }),
     )
     .optional(),

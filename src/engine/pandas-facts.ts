@@ -27,7 +27,11 @@ import {
 } from '../agent/semantics.js';
 import { NAMES_DISTINCT, NAMES_MIN } from '../agent/semantics-aggregates.js';
 import { quotientCandidates, QUOTIENT_SCREEN } from '../agent/semantics-quotients.js';
-import { BALANCE_SCREEN, balanceCandidates } from '../agent/semantics-balances.js';
+import {
+  BALANCE_SCREEN,
+  balanceCandidates,
+  sectionCandidates,
+} from '../agent/semantics-balances.js';
 import { GAP_SHARE, REPORTED_PERIODS, REPORTED_SHARE } from '../agent/semantics.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -64,7 +68,7 @@ for total, a, b in derived["triples"]:
         facts["sums"].append({"total": total, "parts": [a, b]})
 if derived["balances"]:
     import opsmind_semantic
-    facts["balances"] = opsmind_semantic.balance_facts(df, derived["balances"], BALANCES)
+    facts["balances"] = opsmind_semantic.balance_facts(df, derived["balances"], BALANCES, derived["sections"])
 if derived["quotients"]:
     import opsmind_semantic
     facts["quotients"] = opsmind_semantic.quotient_facts(df, derived["quotients"], set(args["texts"]), SCREEN)
@@ -250,6 +254,7 @@ function derivedArgs(profile: DataProfile) {
     triples: sumTriples(derivable, profile),
     quotients: quotientCandidates(profile),
     balances: balanceCandidates(profile),
+    sections: sectionCandidates(profile),
     categories: binCategories(profile),
     group: groupCategory(profile),
     pairs: measurePairs(derivable),

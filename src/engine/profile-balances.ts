@@ -4,7 +4,11 @@
  * table's order. The pandas engine measures the same with opsmind_semantic.balance_facts.
  */
 import type { DataProfile } from '../agent/profile.js';
-import { BALANCE_SCREEN, balanceCandidates } from '../agent/semantics-balances.js';
+import {
+  BALANCE_SCREEN,
+  balanceCandidates,
+  sectionCandidates,
+} from '../agent/semantics-balances.js';
 import type { BalanceCandidate } from '../agent/semantics-balances.js';
 import type { TableFacts } from '../agent/semantics.js';
 import type { DuckDb } from './duckdb.js';
@@ -101,6 +105,33 @@ export async function balanceFacts(
     ...paired.filter((_, k) => screened[k] !== null),
   ];
   if (pairs.length === 0) return { balances: [] };
-  const found = await measured(db, pairs, 0.99, null, signal);
-  return { balances: found.filter((f): f is Found[number] => f !== null) };
+  const found = (await measured(db, pairs, 0.99, null, signal)).filter(
+    (f): f is Found[number] => f !== null,
+  );
+  const by = found.length ? await sectionOf(db, profile, signal) : null;
+  return { balances: by === null ? found : found.map((f) => ({ ...f, by })) };
+}
+
+/**
+ * The first of sectionCandidates whose values each come in one run in row order (a missing value
+ * one more value), or null: a report of several accounts, each account's balance its own.
+ */
+async function sectionOf(
+  db: DuckDb,
+  profile: DataProfile,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const columns = sectionCandidates(profile);
+  if (columns.length === 0) return null;
+  const lagged = columns.map((c, i) => `${ident(c)} AS c${i}, lag(${ident(c)}) OVER w AS p${i}`);
+  const counts = columns.map(
+    (_, i) =>
+      `count_if(c${i} IS DISTINCT FROM p${i} OR rowid = 0) AS r${i}, count(DISTINCT c${i}) + max(CASE WHEN c${i} IS NULL THEN 1 ELSE 0 END) AS d${i}`,
+  );
+  const [row = {}] = await db.objects(
+    `SELECT ${counts.join(', ')} FROM (SELECT rowid, ${lagged.join(', ')} FROM ${ident(DATA_RELATION)} WINDOW w AS (ORDER BY rowid))`,
+    signal,
+  );
+  const i = columns.findIndex((_, k) => Number(row[`r${k}`]) === Number(row[`d${k}`]));
+  return columns[i] ?? null;
 }
