@@ -636,10 +636,11 @@ export function blankZero(
   scales: Scales,
 ): boolean {
   const measures = t.type === 'resample' ? measuresOf(t) : t.measure ? [t.measure] : [];
-  const rate = t.type === 'resample' && isRate(t);
+  // Split by a series, a category whose rows hold only blanks (a salary's Paid out) has no line.
+  const apart = t.type === 'resample' && (isRate(t) || t.series !== undefined);
   return (
     t.agg === 'sum' &&
-    !rate &&
+    !apart &&
     measures.length > 0 &&
     measures.every((m) => scales.blankZero?.includes(m))
   );
