@@ -61,6 +61,14 @@ void test('examples/bank-statement.csv: the closing balance per week and the mon
         );
       });
     const texts = json.insights.map((i) => i.text);
+    // Paid in is blank on 9 rows of 10: a 0 each time, not data missing.
+    assert.ok(!texts.some((t) => t.includes('more than 50% missing')), engine);
+    assert.ok(
+      texts.includes(
+        "Paid in and Paid out are money in and out in two columns: each is blank where the other holds the row's money, a 0, not a missing value",
+      ),
+      engine,
+    );
     assert.ok(
       texts.includes(
         'The highest point of both lines: Paid in at 5,900 in Dec 2024 (Paid out peaked at 5,782 in Aug 2024).',

@@ -7,6 +7,7 @@
  * (profile-balances.ts, opsmind_semantic.balance_facts).
  */
 import type { DataProfile } from './profile.js';
+import { names } from '../engine/profile-format.js';
 import { statsOf } from './semantics-evidence.js';
 import type { ColumnRole, Semantics, TableFacts } from './semantics-types.js';
 
@@ -143,6 +144,31 @@ export function sectionProblem(
   const found = sem.balances?.find((b) => b.balance === measure && b.by !== undefined);
   if (!found?.by || series === found.by) return null;
   return `"${found.balance}" runs per "${found.by}" (each ${found.by}'s rows are listed together, with a balance of its own): over every ${found.by} it mixes them; add series: "${found.by}"`;
+}
+
+/**
+ * The profile's warnings with money in and out in two columns taken from the columns "more than
+ * 50% missing": each is blank where the other holds the row's money, a 0, not a missing value, and
+ * a warning says so instead. Both engines' profiles (their warnings are worded alike).
+ */
+export function statementWarnings(
+  profile: DataProfile,
+  sem: Pick<Semantics, 'balances'>,
+): string[] {
+  const sides = (sem.balances ?? []).flatMap((b) =>
+    b.debit === undefined ? [] : [b.amount, b.debit],
+  );
+  if (sides.length === 0) return profile.warnings;
+  const mostly = /^\d+ columns? more than 50% missing: /;
+  const rest = profile.column_profiles
+    .filter((c) => c.semantic !== 'empty' && c.missing_share > 0.5 && !sides.includes(c.name))
+    .map((c) => c.name);
+  const said = `${sides.join(' and ')} are money in and out in two columns: each is blank where the other holds the row's money, a 0, not a missing value`;
+  return profile.warnings.flatMap((w) => {
+    if (!mostly.test(w)) return [w];
+    const left = `${rest.length} column${rest.length === 1 ? '' : 's'} more than 50% missing: ${names(rest)}`;
+    return rest.length ? [left, said] : [said];
+  });
 }
 
 /** What a balance changes by: its flow, or its in less its out ("Credit − Debit"). */

@@ -24,6 +24,7 @@ import { profileWithStats } from './profile.js';
 import type { ExactStats } from './profile-exact.js';
 import { attachSource } from './source.js';
 import { describeData } from '../agent/semantics.js';
+import { statementWarnings } from '../agent/semantics-balances.js';
 import { tableFacts } from './profile-facts.js';
 import { dataColumns } from './sql-rows.js';
 import type { SourceInfo } from './types.js';
@@ -114,7 +115,8 @@ export class DuckDbEngine implements AnalysisEngine {
     this.known = stats;
     const types = new Map((await dataColumns(this.db, signal)).map((c) => [c.name, c.type]));
     const facts = await tableFacts(this.db, profiled, types, this.source.locale.dateOrder, signal);
-    const profile = { ...profiled, semantics: describeData(profiled, facts) };
+    const semantics = describeData(profiled, facts);
+    const profile = { ...profiled, warnings: statementWarnings(profiled, semantics), semantics };
     const text = JSON.stringify(profile);
     return { profile: checkedProfile(text, sourceName), text };
   }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { compilePlan } from '../agent/compile-plan.js';
 import { executeProgram } from '../agent/execute-program.js';
 import { describeData } from '../agent/semantics.js';
+import { statementWarnings } from '../agent/semantics-balances.js';
 import { sandboxFacts } from './pandas-facts.js';
 import type { Plan } from '../agent/plan.js';
 import { DataProfileSchema } from '../agent/profile.js';
@@ -103,7 +104,8 @@ export class PandasEngine implements AnalysisEngine {
     // Day-first dates are dates in df already (the session's reading); other text dates are read
     // month first, as this engine's own program reads them (compilePlan without dayFirst).
     const facts = await sandboxFacts(sandbox, measured, false, signal);
-    const profile = { ...measured, semantics: describeData(measured, facts) };
+    const semantics = describeData(measured, facts);
+    const profile = { ...measured, warnings: statementWarnings(measured, semantics), semantics };
     return { profile, text: JSON.stringify(profile) };
   }
 
