@@ -300,6 +300,9 @@ function levelLine(r: Roles, lines: readonly Analysis[]): Analysis[] {
   ];
 }
 
+/** A correlation this close to ±1 is one measure written twice, no relation worth a scatter. */
+const SAME_MEASURE = 0.999;
+
 /** A cross-section of named entities (one row each) is ranked by its entities up to this size. */
 const RANKED_ENTITIES = 100_000;
 
@@ -550,8 +553,11 @@ function distributionAnalyses(r: Roles, profile: DataProfile): Analysis[] {
   };
   const pairs = [
     ...(hidden ? [{ a: hidden.a, b: hidden.b, color: hidden.by, hidden: true }] : []),
+    // Two columns that move as one (r of 0.999 or more: a share's Close and Adj Close, a length in
+    // inches and in cm) are one measure twice: their scatter is a line and says nothing.
     ...profile.correlations
-      .filter((c) => Math.abs(c.r) >= 0.5 && measureNames.has(c.a) && measureNames.has(c.b))
+      .filter((c) => Math.abs(c.r) >= 0.5 && Math.abs(c.r) < SAME_MEASURE)
+      .filter((c) => measureNames.has(c.a) && measureNames.has(c.b))
       .filter((c) => !discrete(c.a) && !discrete(c.b))
       .filter(
         (c) => !hidden || !(new Set([c.a, c.b]).has(hidden.a) && new Set([c.a, c.b]).has(hidden.b)),
