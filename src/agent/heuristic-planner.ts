@@ -29,6 +29,7 @@ import {
 } from './roles.js';
 import type { Period, Roles } from './roles.js';
 import { repeatedProblem, roleOf } from './semantics.js';
+import { flowsOf } from './semantics-balances.js';
 import { integral, isNumberColumn, yearValued } from './semantics-evidence.js';
 import {
   byCurrency,
@@ -247,7 +248,7 @@ function balanceAnalyses(r: Roles): Analysis[] {
     {
       title: `${balance.balance} at the end of each ${per}${balance.by ? ` by ${balance.by}` : ''}`,
       chart: 'line',
-      why: `Where ${balance.balance}, the running balance of ${balance.amount}, stood at the end of each ${per}: the value of its latest row${balance.by ? `, each ${balance.by}'s own` : ''}.`,
+      why: `Where ${balance.balance}, the running balance of ${flowsOf(balance)}, stood at the end of each ${per}: the value of its latest row${balance.by ? `, each ${balance.by}'s own` : ''}.`,
       transform: {
         type: 'resample',
         date: date.name,
