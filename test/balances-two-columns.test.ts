@@ -12,7 +12,7 @@ import { checkPlan } from '../src/agent/plan.js';
 import type { Analysis } from '../src/agent/plan.js';
 import { reportFigures, tempDir } from './helpers/fixtures.js';
 import { analyzeJson, duckProfile } from './helpers/semantics.js';
-import { entries, twoColumns, weekEnding } from './helpers/statements.js';
+import { assertClosing, entries, twoColumns, weekEnding } from './helpers/statements.js';
 import type { Summary } from './helpers/statements.js';
 
 void test('money in and out in two columns: the balance rises by the one and falls by the other, in both engines', async () => {
@@ -35,14 +35,7 @@ void test('money in and out in two columns: the balance rises by the one and fal
       /^"Balance" rises by Paid in and falls by Paid out from each row to the next \(a running balance\): Paid out is money out, summed$/,
     );
     assert.match(column('Balance')?.evidence ?? '', /^the running balance of Paid in − Paid out/);
-    const line = reportFigures(readFileSync(out, 'utf8')).get('Balance at the end of each week')
-      ?.data[0];
-    const drawn = new Map(
-      (line?.x ?? []).map((x, i) => [String(x).slice(0, 10), Number(line?.y?.[i])]),
-    );
-    assert.deepEqual([...drawn.keys()], [...closing.keys()], engine);
-    for (const [week, balance] of closing)
-      assert.ok(Math.abs((drawn.get(week) ?? NaN) - balance) < 1e-9, `${engine}: ${week}`);
+    assertClosing(out, closing, engine);
   }
   // The two columns are each other's blanks: swapped, the balance would fall by money in.
   const bar: Analysis = {

@@ -15,7 +15,7 @@ import { profileText } from '../src/agent/profile-text.js';
 import type { Analysis } from '../src/agent/plan.js';
 import { reportFigures, seeded, tempDir } from './helpers/fixtures.js';
 import { analyzeJson, duckProfile } from './helpers/semantics.js';
-import { entries, statement, weekEnding } from './helpers/statements.js';
+import { assertClosing, entries, statement, weekEnding } from './helpers/statements.js';
 import type { Summary } from './helpers/statements.js';
 
 void test('a bank statement: the amount is summed by week and by category, the running balance never averaged by category, in both engines', () => {
@@ -127,15 +127,8 @@ void test('the balance at the end of each week is its latest row, listed newest 
         'last',
         `${engine}: ${json.charts.map((c) => c.title).join(' | ')}`,
       );
-      const line = reportFigures(readFileSync(out, 'utf8')).get('Balance at the end of each week')
-        ?.data[0];
-      const drawn = new Map(
-        (line?.x ?? []).map((x, i) => [String(x).slice(0, 10), Number(line?.y?.[i])]),
-      );
       // Every week, the last one too though it is cut short: its end is the statement's balance.
-      assert.deepEqual([...drawn.keys()], [...closing.keys()], engine);
-      for (const [week, balance] of closing)
-        assert.ok(Math.abs((drawn.get(week) ?? NaN) - balance) < 1e-9, `${engine}: ${week}`);
+      assertClosing(out, closing, engine);
       const last = rows.at(-1)?.balance ?? NaN;
       const said = new RegExp(
         `^Closing Balance (fell|grew) by [\\d,.]+ from .* \\([\\d,.-]+ → ${Math.round(last).toLocaleString('en-US')}\\)\\.$`,

@@ -80,6 +80,22 @@ export const RepeatedSchema = z.object({
 });
 export type Repeated = z.infer<typeof RepeatedSchema>;
 
+/**
+ * A running balance (semantics-balances.ts): `balance` changes by `amount` from each row to the
+ * next on (nearly) every row, the rows oldest first ("ascending") or newest first ("descending").
+ * Both engines' facts and the semantics hold it alike.
+ */
+export const BalanceSchema = z.object({
+  balance: z.string(),
+  amount: z.string(),
+  order: z.enum(['ascending', 'descending']),
+  /** A statement of two columns: the balance rises by `amount` and falls by `debit`. */
+  debit: z.string().optional(),
+  /** Sections of the rows (a report's accounts, each listed together): one balance each. */
+  by: z.string().optional(),
+});
+export type Balance = z.infer<typeof BalanceSchema>;
+
 /** A quotient column (semantics-quotients.ts): column = numerator ÷ denominator × scale on every row. */
 export const QuotientSchema = z.object({
   column: z.string(),
@@ -127,23 +143,8 @@ export const SemanticsSchema = z.object({
       evidence: z.string(),
     }),
   ),
-  /**
-   * Running balances (semantics-balances.ts): `balance` changes by `amount` from row to row, the
-   * rows oldest first ("ascending") or newest first ("descending").
-   */
-  balances: z
-    .array(
-      z.object({
-        balance: z.string(),
-        amount: z.string(),
-        order: z.enum(['ascending', 'descending']),
-        /** A statement of two columns: the balance rises by `amount` and falls by `debit`. */
-        debit: z.string().optional(),
-        /** Sections of the rows (a report's accounts, each listed together): one balance each. */
-        by: z.string().optional(),
-      }),
-    )
-    .optional(),
+  /** Running balances (BalanceSchema): each changes by its flow from row to row. */
+  balances: z.array(BalanceSchema).optional(),
   /**
    * Columns that are one column divided by another on every row (CTR = Clicks ÷ Impr. × 100): a
    * group's value is the quotient of its totals (semantics-quotients.ts).
@@ -262,13 +263,7 @@ export interface TableFacts {
    * Running balances (semantics-balances.ts): `balance` changes by `amount` from each row to the
    * next on (nearly) every row, in the file's order (`ascending`) or the reverse (`descending`).
    */
-  balances?: {
-    balance: string;
-    amount: string;
-    order: 'ascending' | 'descending';
-    debit?: string;
-    by?: string;
-  }[];
+  balances?: Balance[];
   /**
    * Number columns equal to numerator ÷ denominator × scale on (nearly) every row with both parts
    * (semantics-quotients.ts): the decimals the column is written with (null: more than 6).

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { RepeatedSchema, ReportedSchema } from '../agent/semantics.js';
-import { QuotientSchema } from '../agent/semantics-types.js';
+import { BalanceSchema, QuotientSchema } from '../agent/semantics-types.js';
 
 /** A range's end: a number, or an infinity the program spells as text (JSON has none). */
 const Bound = z.union([
@@ -39,17 +39,7 @@ export const FactsSchema = z.object({
     )
     .optional(),
   aliases: z.array(z.tuple([z.string(), z.string()])),
-  balances: z
-    .array(
-      z.object({
-        balance: z.string(),
-        amount: z.string(),
-        order: z.enum(['ascending', 'descending']),
-        debit: z.string().optional(),
-        by: z.string().optional(),
-      }),
-    )
-    .optional(),
+  balances: z.array(BalanceSchema).optional(),
   quotients: z.array(QuotientSchema.extend({ decimals: z.number().int().nullable() })).optional(),
   groupPairs: z
     .object({

@@ -3,9 +3,10 @@
  * account, written newest first or oldest first with signed amounts, or with money in and out in
  * two columns.
  */
-import { writeFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { seeded } from './fixtures.js';
+import { reportFigures, seeded } from './fixtures.js';
 
 export interface Summary {
   columns: { name: string; role: string; evidence: string }[];
@@ -87,4 +88,16 @@ export function twoColumns(dir: string, rows: readonly Entry[]): string {
   const file = join(dir, 'paid-in-paid-out.csv');
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
+}
+
+/** The report's "Balance at the end of each week" holds each week's closing balance, and no more weeks. */
+export function assertClosing(report: string, closing: Map<string, number>, engine: string): void {
+  const line = reportFigures(readFileSync(report, 'utf8')).get('Balance at the end of each week')
+    ?.data[0];
+  const drawn = new Map(
+    (line?.x ?? []).map((x, i) => [String(x).slice(0, 10), Number(line?.y?.[i])]),
+  );
+  assert.deepEqual([...drawn.keys()], [...closing.keys()], engine);
+  for (const [week, balance] of closing)
+    assert.ok(Math.abs((drawn.get(week) ?? NaN) - balance) < 1e-9, `${engine}: ${week}`);
 }
