@@ -78,6 +78,14 @@ void test("a report of several accounts: each account's balance is drawn on its 
         assert.equal(drawn.get(week), balance, `${engine}: ${String(trace.name)} ${week}`);
     }
   }
+  // A question of the balance over time is answered per account too.
+  const answered = analyzeJson<{ charts: { derivation: { agg: string; group_by: string[] } }[] }>(
+    file,
+    'duckdb',
+    join(dir, 'question.html'),
+    ['-q', 'How did the Balance change over time?'],
+  ).charts[0]?.derivation;
+  assert.deepEqual([answered?.agg, answered?.group_by], ['last', ['Account']]);
   // Over every account, a week's balance is whichever account booked last: refused.
   const line: Analysis = {
     title: 'Balance per week',

@@ -3,7 +3,7 @@
  * whether it asks about a trend, a ranking, a share, a distribution or a
  * relationship. The analysis that answers it goes first in the plan.
  */
-import { closingAgg } from './semantics-balances.js';
+import { balanceLine } from './semantics-balances.js';
 import { aggFor, measureFrequency, PERIOD_WORD, spansTime, timeFrequencyOf } from './roles.js';
 import { PERIOD_DAYS, PERIOD_ORDER, type Period } from './periods.js';
 import type { Roles } from './roles.js';
@@ -293,9 +293,8 @@ function answerOf(
           type: 'resample',
           date: date.name,
           measure: counts(agg),
-          agg: closingAgg(question, valued?.name, agg, r.semantics),
           freq,
-          ...(series ? { series: series.name } : {}),
+          ...balanceLine(question, valued?.name, agg, r.semantics, series?.name),
         },
       },
     ];

@@ -133,6 +133,21 @@ export function balanceRoles(
 }
 
 /**
+ * A question's line over time of `measure`: its aggregate (closingAgg) and its series, which for a
+ * running balance of several accounts is the accounts (sectionOf), each account's balance its own.
+ */
+export function balanceLine<A extends string>(
+  question: string,
+  measure: string | undefined,
+  agg: A,
+  sem: Pick<Semantics, 'balances'>,
+  series: string | undefined,
+): { agg: A | 'last'; series?: string } {
+  const by = sem.balances?.find((b) => b.balance === measure)?.by ?? series;
+  return { agg: closingAgg(question, measure, agg, sem), ...(by ? { series: by } : {}) };
+}
+
+/**
  * A running balance of several sections (accounts, each listed together) drawn over time: only
  * per section, as a period's balance over every account is whichever account booked last.
  */
