@@ -12,6 +12,7 @@ import type { Analysis, Plan, Transform } from './plan.js';
 import type { ColumnProfile, DataProfile } from './profile.js';
 import { PERIOD_WORD } from './roles.js';
 import { semanticsOf } from './semantics.js';
+import { pairedFlows } from './semantics-balances.js';
 import { named, statsOf, TEMPERATURE_WORDS, yearValued } from './semantics-evidence.js';
 import { listed } from '../util/sentence.js';
 import { currencyMeasures, moneyOf } from './currency.js';
@@ -279,9 +280,7 @@ export function scalesOf(profile: DataProfile): Scales {
     newestFirst: (semanticsOf(profile).balances ?? [])
       .filter((b) => b.order === 'descending')
       .map((b) => b.balance),
-    blankZero: (semanticsOf(profile).balances ?? []).flatMap((b) =>
-      b.debit === undefined ? [] : [b.amount, b.debit],
-    ),
+    blankZero: pairedFlows(semanticsOf(profile)),
     ...(quantity ? { quantity: { measure: quantity.measure, value: quantity.value } } : {}),
     ...(latest ? { latest: { entity: latest.entity, column: latest.column } } : {}),
   };

@@ -7,7 +7,7 @@
  * (profile-balances.ts, opsmind_semantic.balance_facts).
  */
 import type { DataProfile } from './profile.js';
-import { names } from '../engine/profile-format.js';
+import { isMostlyMissing, mostlyMissing } from '../engine/profile-warnings.js';
 import { statsOf } from './semantics-evidence.js';
 import type { ColumnRole, Semantics, TableFacts } from './semantics-types.js';
 
@@ -170,20 +170,18 @@ export function statementWarnings(
   profile: DataProfile,
   sem: Pick<Semantics, 'balances'>,
 ): string[] {
-  const sides = (sem.balances ?? []).flatMap((b) =>
-    b.debit === undefined ? [] : [b.amount, b.debit],
-  );
+  const sides = pairedFlows(sem);
   if (sides.length === 0) return profile.warnings;
-  const mostly = /^\d+ columns? more than 50% missing: /;
-  const rest = profile.column_profiles
-    .filter((c) => c.semantic !== 'empty' && c.missing_share > 0.5 && !sides.includes(c.name))
-    .map((c) => c.name);
+  const left = mostlyMissing(profile.column_profiles, sides);
   const said = `${sides.join(' and ')} are money in and out in two columns: each is blank where the other holds the row's money, a 0, not a missing value`;
-  return profile.warnings.flatMap((w) => {
-    if (!mostly.test(w)) return [w];
-    const left = `${rest.length} column${rest.length === 1 ? '' : 's'} more than 50% missing: ${names(rest)}`;
-    return rest.length ? [left, said] : [said];
-  });
+  return profile.warnings.flatMap((w) =>
+    isMostlyMissing(w) ? [...(left ? [left] : []), said] : [w],
+  );
+}
+
+/** The columns of money in and out in two columns (a balance's `amount` and `debit`): a blank is 0. */
+export function pairedFlows(sem: Pick<Semantics, 'balances'>): string[] {
+  return (sem.balances ?? []).flatMap((b) => (b.debit === undefined ? [] : [b.amount, b.debit]));
 }
 
 /** What a balance changes by: its flow, or its in less its out ("Credit − Debit"). */
@@ -211,7 +209,7 @@ export function balanceProblem(
  * A question's aggregate of a running balance over time: where it stood at each period's end
  * ("last"), unless the question asks for its average or another statistic.
  */
-export function closingAgg<A extends string>(
+function closingAgg<A extends string>(
   question: string,
   measure: string | undefined,
   agg: A,

@@ -7,11 +7,38 @@ import { names, pct, thousands } from './profile-format.js';
 
 type ColumnProfile = DataProfile['column_profiles'][number];
 
+/** The columns mostly missing, as the profile's warning names them (mostlyMissing). */
+const MOSTLY_MISSING = 'column{s} more than 50% missing';
+const mostly = (c: ColumnProfile): boolean => c.semantic !== 'empty' && c.missing_share > 0.5;
+
 const GROUPS: readonly [string, (c: ColumnProfile) => boolean][] = [
   ['empty column{s} (every value missing)', (c) => c.semantic === 'empty'],
-  ['column{s} more than 50% missing', (c) => c.semantic !== 'empty' && c.missing_share > 0.5],
+  [MOSTLY_MISSING, mostly],
   ['constant column{s}', (c) => c.semantic === 'constant'],
 ];
+
+/** A warning of a group of columns: "2 constant columns: a, b". */
+function grouped(label: string, group: readonly string[]): string {
+  return `${group.length} ${label.replace('{s}', group.length !== 1 ? 's' : '')}: ${names(group)}`;
+}
+
+/**
+ * The warning of the columns more than 50% missing, but for `apart` (blanks that are something
+ * else: a statement's money in and out, semantics-balances.ts), as datasetWarnings words it; null
+ * without such columns.
+ */
+export function mostlyMissing(
+  columns: readonly ColumnProfile[],
+  apart: readonly string[],
+): string | null {
+  const group = columns.filter((c) => mostly(c) && !apart.includes(c.name)).map((c) => c.name);
+  return group.length ? grouped(MOSTLY_MISSING, group) : null;
+}
+
+/** Whether a warning is the one of the columns more than 50% missing (mostlyMissing). */
+export function isMostlyMissing(warning: string): boolean {
+  return /^\d+ columns? more than 50% missing: /.test(warning);
+}
 const STORED_AS_TEXT: readonly [string, ColumnProfile['semantic']][] = [
   ['numbers stored as text in', 'numeric_text'],
   ['dates stored as text in', 'datetime'],
@@ -43,10 +70,7 @@ export function datasetWarnings(profile: Omit<DataProfile, 'warnings'>): string[
     );
   for (const [label, test] of GROUPS) {
     const group = columns.filter(test).map((c) => c.name);
-    if (group.length && rows)
-      out.push(
-        `${group.length} ${label.replace('{s}', group.length !== 1 ? 's' : '')}: ${names(group)}`,
-      );
+    if (group.length && rows) out.push(grouped(label, group));
   }
   for (const [label, semantic] of STORED_AS_TEXT) {
     const group = columns.filter((c) => c.semantic === semantic && c.dtype === 'object');
